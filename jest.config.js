@@ -1,0 +1,15 @@
+/**
+ * One jest run over every package. Tests are TypeScript, run as native ESM (jose and the
+ * packages are ESM-only), transpiled by ts-jest without type-checking: `pnpm test` runs
+ * `tsc -p tsconfig.test.json` first, so types are still checked once.
+ * @type {import('jest').Config}
+ */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/apps'],
+  testMatch: ['**/test/**/*.test.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }] },
+  testTimeout: 20000,
+};

@@ -1,0 +1,91 @@
+// Reading a JSON-RPC request body: content type, size limit, JSON, nesting depth. Works whether
+// or not the host app parsed the body before the router (express.json(), express.text(), ...).
+import { A2AError } from 'a2a-types';
+import express, { type Request, type Response } from 'express';
+
+/** A request refused before JSON-RPC: an HTTP status with a JSON-RPC error body (id null). */
+export class TransportError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: A2AError,
+  ) {
+    super(error.message);
+  }
+}
+
+export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
+
+export function createBodyReader(limit: number | string, maxDepth: number): BodyReader {
+  // express.raw (body-parser) streams the body with the size limit, content encodings and
+  // aborted requests handled; it leaves a body the host already parsed untouched.
+  const raw = express.raw({ type: () => true, limit });
+  const readRaw = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => raw(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+
+  return async (req, res) => {
+    // Spec 3.2 / 7: requests are application/json. Refusing other types also keeps browsers from
+    // sending cross-site "simple" POSTs (text/plain, forms) that skip CORS preflight.
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      throw new TransportError(
+        415,
+        A2AError.invalidRequest({ reason: 'Content-Type must be application/json' }),
+      );
+    }
+    try {
+      await readRaw(req, res);
+    } catch (error) {
+      throw bodyError(error, limit);
+    }
+    const value = parse(req.body);
+    if (nestingExceeds(value, maxDepth)) {
+      throw new TransportError(
+        200,
+        A2AError.invalidRequest({ reason: `JSON nested deeper than ${maxDepth} levels` }),
+      );
+    }
+    return value;
+  };
+}
+
+function parse(body: unknown): unknown {
+  let text: string;
+  if (Buffer.isBuffer(body)) text = body.toString('utf8');
+  else if (typeof body === 'string') text = body; // the host used express.text()
+  else if (body === undefined) text = '';
+  else return body; // the host parsed JSON already
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw new TransportError(200, A2AError.parseError({ reason: (error as Error).message }));
+  }
+}
+
+function bodyError(error: unknown, limit: number | string): TransportError {
+  const { status, type } = error as { status?: number; type?: string };
+  if (status === 413 || type === 'entity.too.large') {
+    return new TransportError(413, A2AError.invalidRequest({ reason: `request body larger than ${limit}` }));
+  }
+  if (status === 415) {
+    return new TransportError(415, A2AError.invalidRequest({ reason: 'unsupported content encoding or charset' }));
+  }
+  return new TransportError(400, A2AError.parseError({ reason: 'the request body could not be read' }));
+}
+
+/**
+ * Whether objects/arrays nest deeper than `maxDepth`. JSON.parse copes with any depth, but
+ * JSON.stringify and structuredClone overflow the stack at a few thousand levels, so deeper
+ * input must be refused here, before it is stored and echoed.
+ */
+export function nestingExceeds(value: unknown, maxDepth: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > maxDepth) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

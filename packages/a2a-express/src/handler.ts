@@ -1,0 +1,145 @@
+// What an agent author writes against: the handler's type, its context, the updates it yields,
+// and one-line helpers to build them.
+import type {
+  Artifact,
+  DataPart,
+  FileContent,
+  FilePart,
+  Message,
+  Metadata,
+  Part,
+  Task,
+  TaskState,
+  TextPart,
+} from 'a2a-types';
+import type { Logger } from 'pino';
+
+/** What the handler learns about the turn it runs. */
+export interface TaskContext {
+  /** The task as it stands at the start of this turn (state `working`), without history. */
+  readonly task: Task;
+  /** The message that started this turn. */
+  readonly message: Message;
+  /** The task's earlier messages (the client's and the agent's), oldest first, without `message`. */
+  readonly history: readonly Message[];
+  readonly sessionId: string;
+  /** True on the first turn of a task; false when it resumes after input or reopens. */
+  readonly isNewTask: boolean;
+  /** `metadata` of the `tasks/send` request, if any. */
+  readonly requestMetadata: Metadata | undefined;
+  /** Aborts when the task is canceled (`tasks/cancel`) or the router closes. */
+  readonly signal: AbortSignal;
+  /** A pino logger bound to this task (`taskId`), with secrets and file bytes redacted. */
+  readonly logger: Logger;
+}
+
+/** The states a handler may move its task to. */
+export type HandlerState = Extract<
+  TaskState,
+  'working' | 'input-required' | 'completed' | 'failed' | 'canceled'
+>;
+
+export interface StatusUpdate {
+  readonly kind: 'status';
+  readonly state: HandlerState;
+  readonly message?: Message;
+  readonly metadata?: Metadata;
+}
+
+/**
+ * An artifact or a chunk of one. Without `index`, a chunk with `append` continues the newest
+ * artifact and any other chunk starts a new artifact after the existing ones.
+ */
+export interface ArtifactUpdate {
+  readonly kind: 'artifact';
+  readonly artifact: Artifact;
+  readonly metadata?: Metadata;
+}
+
+export type TaskUpdate = StatusUpdate | ArtifactUpdate;
+
+/**
+ * An agent's logic. Either an async generator that yields updates as they happen, or an async
+ * function that returns its updates (one, an array, or nothing). A turn ends at the first
+ * `completed`, `failed`, `canceled` or `input-required`; a handler that ends without one
+ * completes its task. Throwing fails the task; an `A2AError` thrown is also sent to a
+ * `tasks/send` caller that is still waiting, as that JSON-RPC error.
+ */
+export type TaskHandler = (
+  context: TaskContext,
+) => AsyncIterable<TaskUpdate> | Promise<TaskUpdate | readonly TaskUpdate[] | void>;
+
+/** Text, parts, or a whole message: what the status helpers accept. */
+export type MessageContent = string | Part | readonly Part[] | Message;
+
+/** An agent message from text, parts or a message. */
+export function agentMessage(content: MessageContent): Message {
+  if (typeof content === 'string') return { role: 'agent', parts: [textPart(content)] };
+  if (isMessage(content)) return content;
+  return { role: 'agent', parts: Array.isArray(content) ? [...content] : [content as Part] };
+}
+
+function isMessage(content: MessageContent): content is Message {
+  return !Array.isArray(content) && typeof content === 'object' && 'role' in content;
+}
+
+function status(state: HandlerState, content?: MessageContent, metadata?: Metadata): StatusUpdate {
+  return {
+    kind: 'status',
+    state,
+    ...(content === undefined ? {} : { message: agentMessage(content) }),
+    ...(metadata ? { metadata } : {}),
+  };
+}
+
+/** The task is being worked on; the optional message tells the client how it goes. */
+export const working = (message?: MessageContent, metadata?: Metadata): StatusUpdate =>
+  status('working', message, metadata);
+/** The task needs the client's answer; the message says what to send. Ends the turn. */
+export const inputRequired = (message: MessageContent, metadata?: Metadata): StatusUpdate =>
+  status('input-required', message, metadata);
+/** The task is done. Ends the turn. */
+export const completed = (message?: MessageContent, metadata?: Metadata): StatusUpdate =>
+  status('completed', message, metadata);
+/** The task could not be done; the message says why (it is sent to the client). Ends the turn. */
+export const failed = (message?: MessageContent, metadata?: Metadata): StatusUpdate =>
+  status('failed', message, metadata);
+
+export interface ArtifactOptions {
+  name?: string;
+  description?: string;
+  index?: number;
+  /** Add these parts to the artifact at `index` instead of replacing it. */
+  append?: boolean;
+  /** The last chunk of this artifact. */
+  lastChunk?: boolean;
+  metadata?: Metadata;
+}
+
+/** An artifact (or a chunk of one) from text, one part or several. */
+export function artifact(
+  content: string | Part | readonly Part[],
+  options: ArtifactOptions = {},
+): ArtifactUpdate {
+  const parts =
+    typeof content === 'string' ? [textPart(content)] : Array.isArray(content) ? [...content] : [content as Part];
+  return { kind: 'artifact', artifact: { ...options, parts } };
+}
+
+export const textPart = (text: string, metadata?: Metadata): TextPart =>
+  metadata ? { type: 'text', text, metadata } : { type: 'text', text };
+
+export const dataPart = (data: Record<string, unknown> | unknown[], metadata?: Metadata): DataPart =>
+  metadata ? { type: 'data', data, metadata } : { type: 'data', data };
+
+export const filePart = (file: FileContent, metadata?: Metadata): FilePart =>
+  metadata ? { type: 'file', file, metadata } : { type: 'file', file };
+
+/** The text of a message's (or parts') text parts, joined by newlines. */
+export function textOf(source: Message | readonly Part[]): string {
+  const parts = 'parts' in source ? source.parts : source;
+  return parts
+    .filter((p): p is TextPart => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n');
+}

@@ -1,0 +1,35 @@
+export { a2aRouter, type A2ARouter } from './router.js';
+export type { A2ARouterOptions, AgentCardInput } from './options.js';
+export {
+  agentMessage,
+  artifact,
+  completed,
+  dataPart,
+  failed,
+  filePart,
+  inputRequired,
+  textOf,
+  textPart,
+  working,
+  type ArtifactOptions,
+  type ArtifactUpdate,
+  type HandlerState,
+  type MessageContent,
+  type StatusUpdate,
+  type TaskContext,
+  type TaskHandler,
+  type TaskUpdate,
+} from './handler.js';
+export {
+  InMemoryTaskStore,
+  type EventListener,
+  type InMemoryTaskStoreOptions,
+  type StoredEvent,
+  type TaskChange,
+  type TaskRecord,
+  type TaskStore,
+  type TaskUpdateResult,
+} from './task-store.js';
+export { applyEvents, mergeArtifact, taskSnapshot } from './task-state.js';
+// The protocol's types and errors, so that an agent needs one import.
+export * from 'a2a-types';

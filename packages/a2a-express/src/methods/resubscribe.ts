@@ -1,0 +1,70 @@
+import { A2AError, isFinalState, validateTaskQueryParams, type TaskQueryParams } from 'a2a-types';
+import type { Request } from 'express';
+import { EventFeed } from '../event-feed.js';
+import { isFinalEvent } from '../task-state.js';
+import type { StoredEvent, TaskRecord } from '../task-store.js';
+import type { StreamingMethod } from './method.js';
+
+/**
+ * tasks/resubscribe [7.7]. Without `Last-Event-ID`: the current status, then every later event
+ * until the final one. With it: every event after that id (a replay from the task's log), then
+ * the live ones. A task whose turn is over gets its final status as the one final event. When
+ * the bounded log no longer reaches back to the id, the client gets the task's current state
+ * instead: each artifact whole (replacing what it has), then the status.
+ */
+export const resubscribe: StreamingMethod<TaskQueryParams> = {
+  kind: 'streaming',
+  requires: 'streaming',
+  validateParams: validateTaskQueryParams,
+  async open(params, { env, req }) {
+    const feed = await EventFeed.open(env.store, params.id);
+    try {
+      const record = await env.store.get(params.id);
+      if (!record) throw A2AError.taskNotFound(params.id);
+      const lastSeen = lastEventId(req, record);
+      const initial =
+        lastSeen === undefined
+          ? [statusOf(record)]
+          : ((await env.store.eventsAfter(params.id, lastSeen)) ?? currentState(record));
+      if (isFinalState(record.task.status.state) && !initial.some((e) => isFinalEvent(e.event))) {
+        initial.push(statusOf(record));
+      }
+      const coveredThrough = Math.max(record.lastEventId, ...initial.map((e) => e.id));
+      return { feed, initial, coveredThrough };
+    } catch (error) {
+      feed.close();
+      throw error;
+    }
+  },
+};
+
+/** The `Last-Event-ID` header as an event id of this task; -32602 if it cannot be one. */
+function lastEventId(req: Request, record: TaskRecord): number | undefined {
+  const header = req.get('last-event-id');
+  if (header === undefined || header === '') return undefined;
+  const id = /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : NaN;
+  if (!(id <= record.lastEventId)) {
+    throw A2AError.invalidParams([
+      {
+        path: '',
+        message: `Last-Event-ID ${JSON.stringify(header)} is not an event id of task ${record.task.id}`,
+        keyword: 'lastEventId',
+        params: { lastEventId: record.lastEventId },
+      },
+    ]);
+  }
+  return id;
+}
+
+function statusOf(record: TaskRecord): StoredEvent {
+  const { id, status } = record.task;
+  return { id: record.lastEventId, event: { id, status, final: isFinalState(status.state) } };
+}
+
+function currentState(record: TaskRecord): StoredEvent[] {
+  const artifacts = (record.task.artifacts ?? []).map((artifact) => ({
+    id: record.lastEventId,
+    event: { id: record.task.id, artifact: { ...artifact, append: false } },
+  }));
+  return [...artifacts, statusOf(record)];
+}

@@ -1,0 +1,39 @@
+import { A2AError, validateTaskSendParams, type TaskSendParams } from 'a2a-types';
+import { taskSnapshot } from '../task-state.js';
+import type { MethodCall, UnaryMethod } from './method.js';
+
+/**
+ * tasks/send [7.1]: starts or continues the task, then answers once the turn ends (completed,
+ * failed, canceled, input-required) or, for a long turn, after `sendWaitMs` with the task as it
+ * stands (`working`); the handler keeps running and the client polls tasks/get.
+ */
+export const send: UnaryMethod<TaskSendParams> = {
+  kind: 'unary',
+  validateParams: validateTaskSendParams,
+  async run(params, { env }) {
+    refusePushConfigWhenDisabled(params, { env });
+    const run = env.engine.run(await env.engine.startTurn(params));
+    await settledWithin(run.ended, env.options.sendWaitMs);
+    if (run.error) throw run.error;
+    const record = await env.store.get(params.id);
+    if (!record) throw A2AError.taskNotFound(params.id);
+    return taskSnapshot(record, params.historyLength);
+  },
+};
+
+/** A push config sent to a server without push notifications would be silently lost: refuse it. */
+export function refusePushConfigWhenDisabled(params: TaskSendParams, { env }: Pick<MethodCall, 'env'>): void {
+  if (params.pushNotification && !env.options.pushNotifications) {
+    throw A2AError.pushNotificationNotSupported();
+  }
+}
+
+async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

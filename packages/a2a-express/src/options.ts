@@ -1,0 +1,75 @@
+import type { AgentCapabilities, AgentCard, AgentSkill } from 'a2a-types';
+import { pino, type Logger } from 'pino';
+import type { TaskStore } from './task-store.js';
+
+/**
+ * The agent card as the author gives it. `url` defaults to where the router is mounted (from
+ * each request), `capabilities` to what the router really serves, `skills` to none and the
+ * default input/output modes to `["text/plain"]`.
+ */
+export type AgentCardInput = Omit<AgentCard, 'url' | 'capabilities' | 'skills'> & {
+  url?: string;
+  capabilities?: AgentCapabilities;
+  skills?: AgentSkill[];
+};
+
+/** Options of {@link a2aRouter}. Only `card` is required. */
+export interface A2ARouterOptions {
+  /** The agent card served at `GET /.well-known/agent.json`; checked when the router is made. */
+  card: AgentCardInput;
+  /** Where tasks are kept. Default: a new `InMemoryTaskStore()` with its default bounds. */
+  store?: TaskStore;
+  /** Largest request body: bytes, or a string such as `'10mb'`. Default `'10mb'`. */
+  bodyLimit?: number | string;
+  /** Deepest nesting of objects and arrays accepted in a request. Default 100. */
+  maxJsonDepth?: number;
+  /**
+   * How long `tasks/send` waits for the turn to end before answering with the task as it
+   * stands (`working`); the handler keeps running. Milliseconds, default 30,000.
+   */
+  sendWaitMs?: number;
+  /** Serve `tasks/sendSubscribe` and `tasks/resubscribe`. Default true. */
+  streaming?: boolean;
+  /** Interval of SSE keep-alive comments, milliseconds. Default 15,000. */
+  heartbeatMs?: number;
+  /** Bytes queued for one stream whose client does not read, before it is cut. Default 4 MiB. */
+  maxStreamQueueBytes?: number;
+  /** Most requests in one JSON-RPC batch. Default 20. */
+  maxBatchSize?: number;
+  /** Logger; the router logs through a child of it. Default: `pino()` at level `info`. */
+  logger?: Logger;
+}
+
+/** The options with every default applied. */
+export interface ResolvedOptions {
+  readonly bodyLimit: number | string;
+  readonly maxJsonDepth: number;
+  readonly sendWaitMs: number;
+  readonly streaming: boolean;
+  readonly pushNotifications: boolean;
+  readonly heartbeatMs: number;
+  readonly maxStreamQueueBytes: number;
+  readonly maxBatchSize: number;
+  readonly logger: Logger;
+}
+
+export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
+  return {
+    bodyLimit: options.bodyLimit ?? '10mb',
+    maxJsonDepth: positiveInteger(options.maxJsonDepth ?? 100, 'maxJsonDepth'),
+    sendWaitMs: positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
+    streaming: options.streaming ?? true,
+    pushNotifications: false,
+    heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),
+    maxStreamQueueBytes: positiveInteger(options.maxStreamQueueBytes ?? 4 * 1024 * 1024, 'maxStreamQueueBytes'),
+    maxBatchSize: positiveInteger(options.maxBatchSize ?? 20, 'maxBatchSize'),
+    logger: options.logger ?? pino({ level: 'info' }),
+  };
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new TypeError(`a2aRouter: options.${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}

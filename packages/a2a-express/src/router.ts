@@ -1,0 +1,56 @@
+import { A2AError } from 'a2a-types';
+import express, { type Router } from 'express';
+import { prepareCard } from './card.js';
+import type { TaskHandler } from './handler.js';
+import { createRpcHandler, errorResponse, sendJson } from './jsonrpc.js';
+import { routerLogger } from './logging.js';
+import { resolveOptions, type A2ARouterOptions } from './options.js';
+import { TaskEngine } from './task-engine.js';
+import { InMemoryTaskStore, type TaskStore } from './task-store.js';
+
+/** The Express router `a2aRouter` returns, with a handle on its store and a way to stop it. */
+export interface A2ARouter extends Router {
+  /** The task store in use (the one given in the options, or the router's in-memory one). */
+  readonly store: TaskStore;
+  /**
+   * Aborts the handlers running in this process and, for a store the router made itself,
+   * releases it. Open streams end when the HTTP server closes.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves an agent over A2A 0.1.0. Relative to where it is mounted:
+ * - `GET /.well-known/agent.json` — the agent card;
+ * - `POST /` — JSON-RPC 2.0, every A2A method (`tasks/send`, `tasks/sendSubscribe`, ...).
+ *
+ * @param handler the agent's logic, run once per turn of a task (see {@link TaskHandler})
+ * @param options the card and settings; see {@link A2ARouterOptions}
+ * @throws TypeError at once when the card or an option is invalid
+ */
+export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2ARouter {
+  if (typeof handler !== 'function') throw new TypeError('a2aRouter: the handler must be a function');
+  if (!options || typeof options.card !== 'object') throw new TypeError('a2aRouter: options.card is required');
+  const resolved = resolveOptions(options);
+  const cardFor = prepareCard(options.card, resolved);
+  const logger = routerLogger(resolved.logger);
+  const store = options.store ?? new InMemoryTaskStore();
+  const engine = new TaskEngine(store, handler, logger);
+
+  const router = express.Router();
+  router.get('/.well-known/agent.json', (req, res) => sendJson(res, 200, cardFor(req)));
+  router.post('/', createRpcHandler({ engine, store, options: resolved, logger }));
+  router.all('/', (_req, res) => {
+    res.setHeader('Allow', 'POST');
+    const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
+    sendJson(res, 405, errorResponse(null, A2AError.invalidRequest({ reason })));
+  });
+
+  return Object.assign(router, {
+    store,
+    async close() {
+      engine.abortAll();
+      if (!options.store) await store.close();
+    },
+  });
+}

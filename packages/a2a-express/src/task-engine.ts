@@ -1,0 +1,295 @@
+// Owns the life of a task: starts or continues it (one turn per accepted message), runs the
+// handler off the request path, applies its updates to the store in order, honours
+// cancellation, and fails the task safely when the handler misbehaves.
+import { randomUUID } from 'node:crypto';
+import {
+  A2AError,
+  formatIssues,
+  isFinalState,
+  isTerminalState,
+  validateArtifact,
+  validateMessage,
+  type TaskEvent,
+  type TaskSendParams,
+} from 'a2a-types';
+import type { Logger } from 'pino';
+import { agentMessage, completed, type HandlerState, type TaskContext, type TaskHandler, type TaskUpdate } from './handler.js';
+import { applyEvents, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
+import type { StoredEvent, TaskRecord, TaskStore } from './task-store.js';
+
+/** A turn that has been accepted and recorded, before its handler runs. */
+export interface TurnStart {
+  readonly record: TaskRecord;
+  /** The events that opened the turn (its `working` status), as stored. */
+  readonly events: StoredEvent[];
+  readonly isNewTask: boolean;
+  readonly params: TaskSendParams;
+}
+
+/** A turn whose handler runs in this process. */
+export interface RunningTurn {
+  readonly taskId: string;
+  readonly turn: number;
+  /** Settles once the turn is in a final state (completed, failed, canceled, input-required). */
+  readonly ended: Promise<void>;
+  /** The A2AError the handler threw, if it threw one. */
+  readonly error: A2AError | undefined;
+}
+
+interface Run extends RunningTurn {
+  readonly controller: AbortController;
+  error: A2AError | undefined;
+  markEnded(): void;
+}
+
+const HANDLER_STATES: readonly HandlerState[] = [
+  'working',
+  'input-required',
+  'completed',
+  'failed',
+  'canceled',
+];
+
+/** Thrown inside a store change when the update belongs to a turn that is over. */
+const STALE_TURN = Symbol('stale turn');
+
+class InvalidUpdateError extends Error {}
+
+const HANDLER_FAILED = 'The agent failed while processing the task.';
+const INVALID_UPDATE = 'The agent produced an invalid update.';
+
+export class TaskEngine {
+  private readonly running = new Map<string, Run>();
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly handler: TaskHandler,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Records the new message and moves the task to `working`, atomically: creates the task, or
+   * continues it when it waits for input or is completed (reopened). A task that is working,
+   * failed or canceled refuses with -32009.
+   */
+  async startTurn(params: TaskSendParams): Promise<TurnStart> {
+    let isNewTask = false;
+    const { record, events } = await this.store.update(params.id, (current) => {
+      isNewTask = current === undefined;
+      const base = current ?? newRecord(params);
+      if (current) assertContinuable(current, params);
+      const withMessage: TaskRecord = {
+        ...base,
+        history: [...base.history, params.message],
+        turn: base.turn + 1,
+      };
+      const opened = statusEvent(params.id, 'working');
+      return { record: applyEvents(withMessage, [opened]), events: [opened] };
+    });
+    return { record, events, isNewTask, params };
+  }
+
+  /** Runs the handler for a started turn, in the background. */
+  run(start: TurnStart): RunningTurn {
+    let markEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (markEnded = resolve));
+    const run: Run = {
+      taskId: start.record.task.id,
+      turn: start.record.turn,
+      controller: new AbortController(),
+      ended,
+      error: undefined,
+      markEnded,
+    };
+    this.running.set(run.taskId, run);
+    void this.execute(run, start).finally(() => {
+      run.markEnded();
+      if (this.running.get(run.taskId) === run) this.running.delete(run.taskId);
+    });
+    return run;
+  }
+
+  /**
+   * Cancels a task that is not finished: it becomes `canceled` at once and the running handler's
+   * signal aborts. Unknown task → -32001; completed, failed or canceled → -32002.
+   */
+  async cancel(taskId: string): Promise<TaskRecord> {
+    const { record } = await this.store.update(taskId, (current) => {
+      if (!current) throw A2AError.taskNotFound(taskId);
+      const { state } = current.task.status;
+      if (isTerminalState(state)) throw A2AError.taskNotCancelable(taskId, state);
+      const event = statusEvent(taskId, 'canceled');
+      return { record: applyEvents(current, [event]), events: [event] };
+    });
+    const run = this.running.get(taskId);
+    if (run && run.turn === record.turn) {
+      run.controller.abort();
+      run.markEnded();
+    }
+    return record;
+  }
+
+  /** Aborts every handler running in this process (their tasks stay as they are). */
+  abortAll(): void {
+    for (const run of this.running.values()) run.controller.abort();
+  }
+
+  private async execute(run: Run, start: TurnStart): Promise<void> {
+    try {
+      const output = this.handler(this.context(run, start));
+      if (isAsyncIterable(output)) {
+        for await (const update of output) {
+          // Leaving the loop early calls the generator's return(), so its finally blocks run.
+          if (!(await this.apply(run, update))) return;
+        }
+      } else {
+        const value = await output;
+        const updates = value === undefined ? [] : Array.isArray(value) ? value : [value];
+        for (const update of updates) if (!(await this.apply(run, update))) return;
+      }
+      // A handler that ends without a final state has done its work.
+      await this.apply(run, completed());
+    } catch (error) {
+      await this.fail(run, error);
+    }
+  }
+
+  /** Applies one handler update; false once the turn is over (or was over already). */
+  private async apply(run: Run, update: TaskUpdate): Promise<boolean> {
+    if (run.controller.signal.aborted) return false;
+    try {
+      const { record } = await this.store.update(run.taskId, (current) => {
+        if (!isCurrentTurn(current, run)) throw STALE_TURN;
+        const event = toEvent(current, update);
+        return { record: applyEvents(current, [event]), events: [event] };
+      });
+      if (!isFinalState(record.task.status.state)) return true;
+      run.markEnded();
+      return false;
+    } catch (error) {
+      if (error === STALE_TURN) return false;
+      throw error;
+    }
+  }
+
+  private async fail(run: Run, error: unknown): Promise<void> {
+    if (run.controller.signal.aborted) return;
+    const log = this.logger.child({ taskId: run.taskId });
+    let text = HANDLER_FAILED;
+    if (error instanceof A2AError) {
+      run.error = error;
+      text = error.message;
+      log.warn({ code: error.code }, 'handler refused the task');
+    } else if (error instanceof InvalidUpdateError) {
+      text = INVALID_UPDATE;
+      log.error({ reason: error.message }, 'handler yielded an invalid update');
+    } else {
+      log.error({ err: error }, 'handler failed');
+    }
+    try {
+      await this.store.update(run.taskId, (current) => {
+        if (!isCurrentTurn(current, run)) throw STALE_TURN;
+        const event = statusEvent(run.taskId, 'failed', agentMessage(text));
+        return { record: applyEvents(current, [event]), events: [event] };
+      });
+    } catch (storeError) {
+      if (storeError !== STALE_TURN) log.error({ err: storeError }, 'could not record the failure');
+    }
+    run.markEnded();
+  }
+
+  private context(run: Run, start: TurnStart): TaskContext {
+    const { record, params } = start;
+    return {
+      task: taskSnapshot(record),
+      // Copies, so that a handler changing what it was given cannot change the stored task.
+      message: structuredClone(params.message),
+      history: structuredClone(record.history.slice(0, -1)),
+      sessionId: record.task.sessionId ?? '',
+      isNewTask: start.isNewTask,
+      requestMetadata: params.metadata ?? undefined,
+      signal: run.controller.signal,
+      logger: this.logger.child({ taskId: run.taskId }),
+    };
+  }
+}
+
+function newRecord(params: TaskSendParams): TaskRecord {
+  return {
+    task: {
+      id: params.id,
+      sessionId: params.sessionId ?? randomUUID(),
+      status: { state: 'submitted', timestamp: now() },
+    },
+    history: [],
+    lastEventId: 0,
+    turn: 0,
+    updatedAt: Date.now(),
+  };
+}
+
+function assertContinuable(current: TaskRecord, params: TaskSendParams): void {
+  const { state } = current.task.status;
+  if (state === 'submitted' || state === 'working') {
+    throw A2AError.invalidTaskState(params.id, state, 'the task is still working on an earlier message');
+  }
+  if (state !== 'input-required' && state !== 'completed') {
+    throw A2AError.invalidTaskState(params.id, state, `the task has ${state === 'unknown' ? 'no known state' : 'ended'}; start a new task`);
+  }
+  if (params.sessionId != null && params.sessionId !== current.task.sessionId) {
+    throw A2AError.invalidParams([
+      {
+        path: '/sessionId',
+        message: `does not match the session of task ${params.id}`,
+        keyword: 'session',
+        params: { expected: current.task.sessionId },
+      },
+    ]);
+  }
+}
+
+function isCurrentTurn(current: TaskRecord | undefined, run: Run): current is TaskRecord {
+  return current !== undefined && current.turn === run.turn && !isFinalState(current.task.status.state);
+}
+
+/** Turns a handler's update into a protocol event, or refuses it with InvalidUpdateError. */
+function toEvent(current: TaskRecord, update: TaskUpdate): TaskEvent {
+  const taskId = current.task.id;
+  if (update?.kind === 'status') {
+    if (!HANDLER_STATES.includes(update.state)) {
+      throw new InvalidUpdateError(`a handler cannot set the state ${JSON.stringify(update.state)}`);
+    }
+    const message = update.message === undefined ? undefined : plainJson(update.message);
+    if (message !== undefined && !validateMessage(message)) {
+      throw new InvalidUpdateError(`status message: ${formatIssues(validateMessage.issues)}`);
+    }
+    return statusEvent(taskId, update.state, message, update.metadata && plainJson(update.metadata));
+  }
+  if (update?.kind === 'artifact') {
+    const artifact = plainJson(update.artifact);
+    artifact.index ??= nextArtifactIndex(current, artifact.append === true);
+    if (!validateArtifact(artifact)) {
+      throw new InvalidUpdateError(`artifact: ${formatIssues(validateArtifact.issues)}`);
+    }
+    return update.metadata
+      ? { id: taskId, artifact, metadata: plainJson(update.metadata) }
+      : { id: taskId, artifact };
+  }
+  throw new InvalidUpdateError('an update must be a status or an artifact (see the helpers)');
+}
+
+/**
+ * A detached, JSON-only copy: what a client will receive, and nothing the handler can still
+ * change. Throws for values JSON cannot carry (cycles, BigInt, overly deep nesting).
+ */
+function plainJson<T>(value: T): T {
+  try {
+    return JSON.parse(JSON.stringify(value)) as T;
+  } catch (error) {
+    throw new InvalidUpdateError(`not JSON-serializable: ${(error as Error).message}`);
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<TaskUpdate> {
+  return typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+}

@@ -1,0 +1,214 @@
+import {
+  A2AError,
+  isFinalState,
+  type Message,
+  type PushNotificationConfig,
+  type Task,
+  type TaskEvent,
+} from 'a2a-types';
+
+/** Everything the server keeps about one task. Records are replaced, never mutated. */
+export interface TaskRecord {
+  /** The task as clients see it, without `history` (kept apart so it can be sliced). */
+  readonly task: Task;
+  /** Every message of the task, oldest first: the client's and the agent's status messages. */
+  readonly history: readonly Message[];
+  /** The id of the last event in this task's log; 0 before the first. SSE `id:` values. */
+  readonly lastEventId: number;
+  /** Counts accepted `tasks/send` turns, so that a late update from an earlier turn is ignored. */
+  readonly turn: number;
+  readonly pushNotification?: PushNotificationConfig | null;
+  /** Milliseconds since the epoch of the last change. */
+  readonly updatedAt: number;
+}
+
+/** One event of a task's log, numbered by the store. */
+export interface StoredEvent {
+  readonly id: number;
+  readonly event: TaskEvent;
+}
+
+/** What a change to a task produces: the new record and the events that describe the change. */
+export interface TaskChange {
+  record: TaskRecord;
+  events: TaskEvent[];
+}
+
+/** The outcome of {@link TaskStore.update}: the record as stored, its events as numbered. */
+export interface TaskUpdateResult {
+  record: TaskRecord;
+  events: StoredEvent[];
+}
+
+export type EventListener = (event: StoredEvent) => void;
+
+/**
+ * Where tasks live. The router needs only these operations, so a networked store (Redis, a
+ * database) can replace the in-memory one.
+ */
+export interface TaskStore {
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * Changes one task atomically: `change` receives the current record (undefined when the task
+   * does not exist) and returns the new one with the events to append to the task's log. The
+   * store numbers the events (continuing from `lastEventId`), stores both, then tells the
+   * task's subscribers. `change` may throw (an {@link A2AError}, say) to change nothing.
+   */
+  update(
+    taskId: string,
+    change: (current: TaskRecord | undefined) => TaskChange,
+  ): Promise<TaskUpdateResult>;
+  /**
+   * The events after `afterId`, oldest first; `undefined` when the log no longer reaches back
+   * that far (it is bounded) or the task is unknown.
+   */
+  eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined>;
+  /** Calls `listener` with each event appended to the task's log from now on. */
+  subscribe(taskId: string, listener: EventListener): Promise<() => void>;
+  /** Releases timers and connections. */
+  close(): Promise<void>;
+}
+
+export interface InMemoryTaskStoreOptions {
+  /** Most tasks kept at once; idle tasks are evicted oldest first to make room. Default 10,000. */
+  maxTasks?: number;
+  /**
+   * How long a task that is not running (finished or waiting for input) is kept after its last
+   * change, in milliseconds. Default one hour.
+   */
+  retentionMs?: number;
+  /** Most events kept per task for replay to reconnecting clients. Default 1,000. */
+  maxEventsPerTask?: number;
+}
+
+interface Entry {
+  record: TaskRecord;
+  events: StoredEvent[];
+}
+
+/**
+ * A bounded in-process store. Memory cannot grow without limit: at most `maxTasks` tasks, idle
+ * ones dropped after `retentionMs`, and at most `maxEventsPerTask` events per task. When every
+ * slot holds a running task, creating another fails with -32011 rather than growing.
+ */
+export class InMemoryTaskStore implements TaskStore {
+  readonly maxTasks: number;
+  readonly retentionMs: number;
+  readonly maxEventsPerTask: number;
+  private readonly entries = new Map<string, Entry>();
+  /** Idle tasks in the order they became idle (a Map keeps insertion order), with that time. */
+  private readonly idleSince = new Map<string, number>();
+  private readonly listeners = new Map<string, Set<EventListener>>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.maxTasks = positive(options.maxTasks ?? 10_000, 'maxTasks');
+    this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
+    this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
+    // Expired tasks are also dropped lazily on access; the timer frees memory of an idle server.
+    this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(this.retentionMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  /** How many tasks are held now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    return this.live(taskId)?.record;
+  }
+
+  async update(
+    taskId: string,
+    change: (current: TaskRecord | undefined) => TaskChange,
+  ): Promise<TaskUpdateResult> {
+    // Everything from here to the end runs without an await, so no other update interleaves.
+    const entry = this.live(taskId);
+    const { record, events } = change(entry?.record);
+    if (!entry) this.makeRoom();
+    const firstId = (entry?.record.lastEventId ?? 0) + 1;
+    const stored = events.map((event, i) => ({ id: firstId + i, event }));
+    const saved: TaskRecord = { ...record, lastEventId: firstId + events.length - 1 };
+    const log = entry?.events ?? [];
+    log.push(...stored);
+    if (log.length > this.maxEventsPerTask) log.splice(0, log.length - this.maxEventsPerTask);
+    this.entries.set(taskId, { record: saved, events: log });
+    this.idleSince.delete(taskId);
+    if (isFinalState(saved.task.status.state)) this.idleSince.set(taskId, saved.updatedAt);
+    this.notify(taskId, stored);
+    return { record: saved, events: stored };
+  }
+
+  async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
+    const entry = this.live(taskId);
+    if (!entry) return undefined;
+    const oldest = entry.events[0]?.id ?? entry.record.lastEventId + 1;
+    if (afterId + 1 < oldest) return undefined;
+    return entry.events.filter((e) => e.id > afterId);
+  }
+
+  async subscribe(taskId: string, listener: EventListener): Promise<() => void> {
+    let set = this.listeners.get(taskId);
+    if (!set) this.listeners.set(taskId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(taskId) === set) this.listeners.delete(taskId);
+    };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+  }
+
+  private live(taskId: string): Entry | undefined {
+    const entry = this.entries.get(taskId);
+    if (!entry) return undefined;
+    const since = this.idleSince.get(taskId);
+    if (since !== undefined && Date.now() - since >= this.retentionMs) {
+      this.drop(taskId);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private makeRoom(): void {
+    this.sweep(Date.now());
+    if (this.entries.size < this.maxTasks) return;
+    const oldestIdle = this.idleSince.keys().next();
+    if (oldestIdle.done) {
+      throw A2AError.resourceUnavailable(
+        `the task store is full: ${this.maxTasks} tasks are running`,
+      );
+    }
+    this.drop(oldestIdle.value);
+  }
+
+  private sweep(now: number): void {
+    for (const [taskId, since] of this.idleSince) {
+      if (now - since < this.retentionMs) break;
+      this.drop(taskId);
+    }
+  }
+
+  private drop(taskId: string): void {
+    this.entries.delete(taskId);
+    this.idleSince.delete(taskId);
+  }
+
+  private notify(taskId: string, events: StoredEvent[]): void {
+    const set = this.listeners.get(taskId);
+    if (!set || events.length === 0) return;
+    for (const listener of [...set]) {
+      for (const event of events) listener(event);
+    }
+  }
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`InMemoryTaskStore: ${name} must be a positive number, got ${value}`);
+  }
+  return value;
+}

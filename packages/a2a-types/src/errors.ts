@@ -1,0 +1,107 @@
+import type { JSONRPCError } from './types.js';
+
+/** Every error code of JSON-RPC 2.0 [8.1] and A2A 0.1.0 [8.2]. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  TaskNotFound: -32001,
+  TaskNotCancelable: -32002,
+  PushNotificationNotSupported: -32003,
+  UnsupportedOperation: -32004,
+  ContentTypeNotSupported: -32005,
+  StreamingNotSupported: -32006,
+  AuthenticationRequired: -32007,
+  AuthorizationFailed: -32008,
+  InvalidTaskState: -32009,
+  RateLimitExceeded: -32010,
+  ResourceUnavailable: -32011,
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The `message` the specification gives each code (8.1, 8.2). */
+export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
+  [ErrorCode.ParseError]: 'Invalid JSON payload',
+  [ErrorCode.InvalidRequest]: 'Invalid JSON-RPC Request',
+  [ErrorCode.MethodNotFound]: 'Method not found',
+  [ErrorCode.InvalidParams]: 'Invalid method parameters',
+  [ErrorCode.InternalError]: 'Internal server error',
+  [ErrorCode.TaskNotFound]: 'Task not found',
+  [ErrorCode.TaskNotCancelable]: 'Task cannot be canceled',
+  [ErrorCode.PushNotificationNotSupported]: 'Push Notification is not supported',
+  [ErrorCode.UnsupportedOperation]: 'This operation is not supported',
+  [ErrorCode.ContentTypeNotSupported]: 'Incompatible content types',
+  [ErrorCode.StreamingNotSupported]: 'Streaming is not supported',
+  [ErrorCode.AuthenticationRequired]: 'Authentication required',
+  [ErrorCode.AuthorizationFailed]: 'Authorization failed',
+  [ErrorCode.InvalidTaskState]: 'Invalid task state for operation',
+  [ErrorCode.RateLimitExceeded]: 'Rate limit exceeded',
+  [ErrorCode.ResourceUnavailable]: 'A required resource is unavailable',
+};
+
+/**
+ * An error that becomes a JSON-RPC error object. Its `message` and `data` are sent to the
+ * client as they are, so they must never carry internals; anything else thrown inside the
+ * server becomes a bare -32603.
+ */
+export class A2AError extends Error {
+  readonly code: ErrorCode;
+  readonly data: unknown;
+
+  constructor(code: ErrorCode, message: string = ERROR_MESSAGES[code], data?: unknown) {
+    super(message);
+    this.name = 'A2AError';
+    this.code = code;
+    this.data = data;
+  }
+
+  /** The wire form [6.12]; `data` only when there is some. */
+  toJSON(): JSONRPCError {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  static parseError(data?: unknown): A2AError {
+    return new A2AError(ErrorCode.ParseError, undefined, data);
+  }
+  static invalidRequest(data?: unknown): A2AError {
+    return new A2AError(ErrorCode.InvalidRequest, undefined, data);
+  }
+  static methodNotFound(method: string): A2AError {
+    return new A2AError(ErrorCode.MethodNotFound, undefined, { method });
+  }
+  static invalidParams(data?: unknown): A2AError {
+    return new A2AError(ErrorCode.InvalidParams, undefined, data);
+  }
+  static internalError(): A2AError {
+    return new A2AError(ErrorCode.InternalError);
+  }
+  static taskNotFound(taskId: string): A2AError {
+    return new A2AError(ErrorCode.TaskNotFound, undefined, { taskId });
+  }
+  static taskNotCancelable(taskId: string, state: string): A2AError {
+    return new A2AError(ErrorCode.TaskNotCancelable, undefined, { taskId, state });
+  }
+  static pushNotificationNotSupported(): A2AError {
+    return new A2AError(ErrorCode.PushNotificationNotSupported);
+  }
+  static unsupportedOperation(reason?: string): A2AError {
+    return new A2AError(ErrorCode.UnsupportedOperation, undefined, reason && { reason });
+  }
+  static contentTypeNotSupported(data?: unknown): A2AError {
+    return new A2AError(ErrorCode.ContentTypeNotSupported, undefined, data);
+  }
+  static streamingNotSupported(): A2AError {
+    return new A2AError(ErrorCode.StreamingNotSupported);
+  }
+  static invalidTaskState(taskId: string, state: string, reason: string): A2AError {
+    return new A2AError(ErrorCode.InvalidTaskState, undefined, { taskId, state, reason });
+  }
+  static resourceUnavailable(reason?: string): A2AError {
+    return new A2AError(ErrorCode.ResourceUnavailable, undefined, reason && { reason });
+  }
+}

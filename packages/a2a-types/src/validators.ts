@@ -1,0 +1,108 @@
+import { createRequire } from 'node:module';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type {
+  AgentCard,
+  Artifact,
+  JSONRPCRequest,
+  Message,
+  SendTaskStreamingResponse,
+  Task,
+  TaskIdParams,
+  TaskPushNotificationConfig,
+  TaskQueryParams,
+  TaskSendParams,
+} from './types.js';
+
+/** The project's JSON Schema: the published A2A 0.1.0 schema plus the fixes in SCHEMA-FIXES.md. */
+export const a2aSchema: Readonly<Record<string, unknown>> = createRequire(import.meta.url)(
+  '../schema/a2a-0.1.0.schema.json',
+);
+
+/** One validation failure, as sent to clients in `error.data` of a -32602. */
+export interface ValidationIssue {
+  /** JSON Pointer to the offending value, relative to what was validated (`""` is the whole). */
+  path: string;
+  message: string;
+  /** The JSON Schema keyword that failed (`required`, `type`, `minItems`, ...). */
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** A compiled validator: a type guard that keeps the issues of its last failure. */
+export interface Validator<T> {
+  (data: unknown): data is T;
+  /** The issues found by the last call that returned false. */
+  readonly issues: ValidationIssue[];
+}
+
+// Compiled once, when this module is first imported. The options keep the input intact:
+// no defaults inserted, no coercion, no removal of unknown properties (clients send extras
+// such as `acceptedOutputModes`, which the schema allows). allErrors stays off: the first
+// failure of each branch is enough to explain it, and it bounds the work done on hostile input.
+const ajv = new Ajv({
+  strict: false,
+  allErrors: false,
+  discriminator: true,
+  useDefaults: false,
+  coerceTypes: false,
+  removeAdditional: false,
+  // Gives each error its parentSchema (a reference, not a copy) so that a rule can carry a
+  // readable message in `x-errorMessage` (see FileContent in the schema).
+  verbose: true,
+});
+addFormats.default(ajv, ['uri', 'date-time']);
+ajv.addSchema(a2aSchema, 'a2a');
+
+function compile<T>(definition: string): Validator<T> {
+  const validate = ajv.getSchema(`a2a#/$defs/${definition}`) as ValidateFunction | undefined;
+  if (!validate) throw new Error(`a2a-types: no schema definition ${definition}`);
+  let issues: ValidationIssue[] = [];
+  const guard = ((data: unknown): data is T => {
+    if (validate(data)) return true;
+    issues = toIssues(validate.errors);
+    return false;
+  }) as Validator<T>;
+  Object.defineProperty(guard, 'issues', { get: () => issues });
+  return guard;
+}
+
+function toIssues(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
+  return (errors ?? []).map((e) => ({
+    path: e.instancePath,
+    message: readableMessage(e),
+    keyword: e.keyword,
+    params: e.params as Record<string, unknown>,
+  }));
+}
+
+function readableMessage(error: ErrorObject): string {
+  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-errorMessage'];
+  if (error.keyword === 'not' && typeof custom === 'string') return custom;
+  return error.message ?? 'is invalid';
+}
+
+/** A JSON-RPC 2.0 request object, whatever its method (6.11.1). */
+export const validateJSONRPCRequest = compile<JSONRPCRequest>('JSONRPCRequest');
+/** Parameters of `tasks/send` and `tasks/sendSubscribe` (7.1.1). */
+export const validateTaskSendParams = compile<TaskSendParams>('TaskSendParams');
+/** Parameters of `tasks/get` and `tasks/resubscribe` (7.3.1). */
+export const validateTaskQueryParams = compile<TaskQueryParams>('TaskQueryParams');
+/** Parameters of `tasks/cancel` and `tasks/pushNotification/get` (7.4.1). */
+export const validateTaskIdParams = compile<TaskIdParams>('TaskIdParams');
+/** Parameters of `tasks/pushNotification/set` (6.10). */
+export const validateTaskPushNotificationConfig =
+  compile<TaskPushNotificationConfig>('TaskPushNotificationConfig');
+/** An agent card (5.5). */
+export const validateAgentCard = compile<AgentCard>('AgentCard');
+export const validateMessage = compile<Message>('Message');
+export const validateArtifact = compile<Artifact>('Artifact');
+export const validateTask = compile<Task>('Task');
+/** One SSE `data:` payload of a stream (7.2.1). */
+export const validateSendTaskStreamingResponse =
+  compile<SendTaskStreamingResponse>('SendTaskStreamingResponse');
+
+/** Human-readable summary of issues, for exceptions and logs. */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((i) => `${i.path || '(root)'} ${i.message}`).join('; ');
+}
