@@ -108,9 +108,11 @@ const fixes = {
   'F11 TaskSendParams.sessionId may be null'() {
     defs.TaskSendParams.properties.sessionId = nullable({ type: 'string' });
   },
-  // 12. Spec 6.2: timestamp is `string | null`.
-  'F12 TaskStatus.timestamp may be null'() {
-    defs.TaskStatus.properties.timestamp = nullable({ type: 'string', format: 'date-time' });
+  // 12. Spec 6.2: timestamp is `string | null`, an ISO 8601 date-time. ISO 8601 lets the UTC
+  //     offset be left out, and the reference server does (2025-04-02T16:53:29.301828), which
+  //     JSON Schema's RFC 3339 `date-time` refuses: `iso-date-time` accepts both.
+  'F12 TaskStatus.timestamp may be null and is an ISO 8601 date-time'() {
+    defs.TaskStatus.properties.timestamp = nullable({ type: 'string', format: 'iso-date-time' });
   },
   // 13. Spec 6.7: index is a non-negative integer.
   'F13 Artifact.index is not negative'() {

@@ -51,7 +51,7 @@ const ajv = new Ajv({
   // readable message in `x-errorMessage` (see FileContent in the schema).
   verbose: true,
 });
-addFormats.default(ajv, ['uri', 'date-time']);
+addFormats.default(ajv, ['uri', 'iso-date-time']);
 ajv.addSchema(a2aSchema, 'a2a');
 
 function compile<T>(definition: string): Validator<T> {

@@ -1,0 +1,83 @@
+// The echo agent: the smallest real agent on a2aRouter. Clone this app to start a new agent:
+// change the card, replace the handler's body, keep the rest.
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  a2aRouter,
+  artifact,
+  completed,
+  inputRequired,
+  working,
+  type A2ARouter,
+  type A2ARouterOptions,
+  type AgentCardInput,
+  type Part,
+  type TaskHandler,
+} from 'a2a-express';
+
+export const echoCard: AgentCardInput = {
+  name: 'Echo Agent',
+  description: 'Sends back whatever it receives — text, files and data — streaming the echo in chunks.',
+  version: '0.1.0',
+  defaultInputModes: ['text/plain', 'application/octet-stream', 'application/json'],
+  defaultOutputModes: ['text/plain', 'application/octet-stream', 'application/json'],
+  skills: [
+    {
+      id: 'echo',
+      name: 'Echo',
+      description: 'Returns the message it is sent as an artifact; asks for input when the message is empty.',
+      tags: ['echo', 'testing'],
+      examples: ['hello world'],
+    },
+  ],
+};
+
+export interface EchoOptions {
+  /** Pause between streamed chunks, in milliseconds (to show and test long tasks). Default 0. */
+  chunkDelayMs?: number;
+}
+
+/** Echoes the message back as one artifact, streamed in several chunks. */
+export function createEchoHandler({ chunkDelayMs = 0 }: EchoOptions = {}): TaskHandler {
+  return async function* echo(ctx) {
+    const parts = ctx.message.parts.filter(hasContent);
+    if (parts.length === 0) {
+      yield inputRequired('There is nothing to echo. Send some text, a file or data.');
+      return;
+    }
+    yield working('Echoing your message…');
+    const chunks = toChunks(parts);
+    for (const [i, chunk] of chunks.entries()) {
+      // Aborts (and so ends the handler) when the task is canceled.
+      if (i > 0 && chunkDelayMs > 0) await sleep(chunkDelayMs, undefined, { signal: ctx.signal });
+      yield artifact(chunk, { name: 'echo', append: i > 0, lastChunk: i === chunks.length - 1 });
+    }
+    yield completed();
+  };
+}
+
+function hasContent(part: Part): boolean {
+  return part.type !== 'text' || part.text.trim() !== '';
+}
+
+/**
+ * The parts to send, one chunk each: a text is cut at word boundaries into up to three pieces
+ * (their concatenation is the original text, whitespace included); files and data go whole.
+ */
+function toChunks(parts: readonly Part[]): Part[] {
+  return parts.flatMap((part): Part[] => {
+    if (part.type !== 'text') return [part];
+    const words = part.text.split(/(?<=\s)(?=\S)/);
+    const size = Math.ceil(words.length / 3);
+    const pieces: Part[] = [];
+    for (let i = 0; i < words.length; i += size) {
+      pieces.push({ ...part, text: words.slice(i, i + size).join('') });
+    }
+    return pieces;
+  });
+}
+
+/** The echo agent's router; mount it with `app.use(...)`. */
+export function echoRouter(options: EchoOptions & Omit<A2ARouterOptions, 'card'> = {}): A2ARouter {
+  const { chunkDelayMs, ...routerOptions } = options;
+  return a2aRouter(createEchoHandler({ chunkDelayMs }), { card: echoCard, ...routerOptions });
+}

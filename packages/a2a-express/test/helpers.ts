@@ -1,0 +1,70 @@
+import express from 'express';
+import { pino, type Logger } from 'pino';
+import type { Message, Task } from 'a2a-types';
+import { a2aRouter, type A2ARouter, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
+
+export const silent: Logger = pino({ level: 'silent' });
+
+export const testCard = { name: 'Test Agent', version: '1.0.0' };
+
+/** An Express app with the router mounted at the root, logging nowhere unless told. */
+export function appWith(
+  handler: TaskHandler,
+  options: Partial<A2ARouterOptions> = {},
+): { app: express.Express; router: A2ARouter } {
+  const app = express();
+  const router = a2aRouter(handler, { card: testCard, logger: silent, ...options });
+  app.use(router);
+  return { app, router };
+}
+
+export function userText(text: string): Message {
+  return { role: 'user', parts: [{ type: 'text', text }] };
+}
+
+export function request(method: string, params: unknown, id: string | number | null = 1) {
+  return { jsonrpc: '2.0', id, method, params };
+}
+
+export function sendRequest(taskId: string, text: string, extra: Record<string, unknown> = {}, id: string | number = 1) {
+  return request('tasks/send', { id: taskId, message: userText(text), ...extra }, id);
+}
+
+/** The response's result, failing the test with the error if there is one. */
+export function resultOf<R = Task>(body: { result?: unknown; error?: unknown }): R {
+  expectOneOf(body);
+  if ('error' in body && body.error !== undefined) throw new Error(`expected a result, got error ${JSON.stringify(body.error)}`);
+  return body.result as R;
+}
+
+/** JSON-RPC 2.0: a response has exactly one of `result` and `error`. */
+export function expectOneOf(body: object): void {
+  expect(body).toHaveProperty('jsonrpc', '2.0');
+  expect(body).toHaveProperty('id');
+  expect('result' in body).not.toBe('error' in body);
+}
+
+/** A promise and its resolver, to hold a handler where a test wants it. */
+export function gate<T = void>(): { promise: Promise<T>; open: (value: T) => void } {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** Polls `check` every 10 ms until it returns a value, for at most `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A pino logger that keeps its lines in memory, parsed. */
+export function memoryLogger(level = 'info'): { logger: Logger; lines: () => Record<string, unknown>[] } {
+  const raw: string[] = [];
+  const logger = pino({ level }, { write: (line: string) => void raw.push(line) });
+  return { logger, lines: () => raw.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}

@@ -1,0 +1,231 @@
+// Helpers for this repository's tests: real servers on loopback, JSON-RPC calls over fetch,
+// and an SSE reader. Every wait is bounded so a broken server fails a test instead of hanging it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { JSONRPCError, JSONRPCId, Task, TaskEvent } from 'a2a-types';
+
+/** A JSON-RPC response as a test reads it: `result` or `error`, whichever came. */
+export interface RpcResponse<R = unknown> {
+  jsonrpc: '2.0';
+  id: JSONRPCId;
+  result?: R;
+  error?: JSONRPCError;
+}
+
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:40123`, without a trailing slash. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Listens with `app` (an Express app or any request listener) on 127.0.0.1 and a free port. */
+export async function listen(
+  app: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void,
+): Promise<RunningServer> {
+  const { createServer } = await import('node:http');
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let nextId = 1;
+
+/** Sends one JSON-RPC request and returns the parsed response (HTTP status kept). */
+export async function rpc<R = Task>(
+  url: string,
+  method: string,
+  params?: unknown,
+  init: { id?: string | number | null; headers?: Record<string, string> } = {},
+): Promise<RpcResponse<R> & { httpStatus: number }> {
+  const id = 'id' in init ? init.id : nextId++;
+  const res = await postJson(url, { jsonrpc: '2.0', id, method, params }, init.headers);
+  return { ...((await res.json()) as RpcResponse<R>), httpStatus: res.status };
+}
+
+/** POSTs a value (or a raw string) as application/json. */
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+}
+
+/** One server-sent event. */
+export interface SseEvent {
+  id: string | undefined;
+  event: string | undefined;
+  data: string;
+}
+
+/** Parses an SSE body as the W3C algorithm does: CRLF/LF/CR, multi-line data, comments. */
+export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data: string[] = [];
+  let id: string | undefined;
+  let event: string | undefined;
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let match: RegExpExecArray | null;
+    while ((match = /\r\n|\r|\n/.exec(buffer)) !== null) {
+      // A lone CR at the end may be the first half of a CRLF: wait for more.
+      if (match[0] === '\r' && match.index === buffer.length - 1) break;
+      const line = buffer.slice(0, match.index);
+      buffer = buffer.slice(match.index + match[0].length);
+      if (line === '') {
+        if (data.length > 0) yield { id, event, data: data.join('\n') };
+        data = [];
+        event = undefined;
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'data') data.push(value);
+      else if (field === 'id') id = value;
+      else if (field === 'event') event = value;
+    }
+  }
+}
+
+/** An open stream: HTTP status, headers, and its events as JSON-RPC responses. */
+export interface OpenStream {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly events: AsyncGenerator<{ id: string | undefined; message: RpcResponse<TaskEvent> }>;
+  /** Drops the connection, as a client that goes away does. */
+  abort(): void;
+}
+
+/** Calls a streaming method and returns the stream without reading it yet. */
+export async function openStream(
+  url: string,
+  method: string,
+  params: unknown,
+  init: { id?: string | number; headers?: Record<string, string> } = {},
+): Promise<OpenStream> {
+  const controller = new AbortController();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: init.id ?? nextId++, method, params }),
+    signal: controller.signal,
+  });
+  async function* events() {
+    if (!res.body) return;
+    try {
+      for await (const e of readSse(res.body)) {
+        yield { id: e.id, message: JSON.parse(e.data) as RpcResponse<TaskEvent> };
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    }
+  }
+  return { status: res.status, headers: res.headers, events: events(), abort: () => controller.abort() };
+}
+
+/** Reads a stream to its end (or `max` events), failing after `timeoutMs`. */
+export async function collect(
+  stream: OpenStream,
+  { max = Infinity, timeoutMs = 10_000 }: { max?: number; timeoutMs?: number } = {},
+): Promise<{ id: string | undefined; message: RpcResponse<TaskEvent> }[]> {
+  const out: { id: string | undefined; message: RpcResponse<TaskEvent> }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      stream.abort();
+      reject(new Error(`stream not finished after ${timeoutMs} ms (${out.length} events read)`));
+    }, timeoutMs);
+  });
+  const read = (async () => {
+    for await (const event of stream.events) {
+      out.push(event);
+      if (out.length >= max) break;
+    }
+    return out;
+  })();
+  try {
+    return await Promise.race([read, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A child process running an agent, with the URL it announced. */
+export interface SpawnedAgent {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything it wrote to stdout so far. */
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `command` with `args` and waits (bounded) for its "listening" log line, a pino JSON
+ * line with a `url`. Pass PORT=0 in `env` to get a free port.
+ */
+export async function spawnAgent(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<SpawnedAgent> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line within ${options.timeoutMs ?? 15_000} ms:\n${stdout}\n${stderr}`));
+    }, options.timeoutMs ?? 15_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      for (const line of stdout.split('\n')) {
+        try {
+          const parsed = JSON.parse(line) as { url?: string; msg?: string };
+          if (parsed.url && /listening/.test(parsed.msg ?? '')) {
+            clearTimeout(timer);
+            resolve(parsed.url.replace(/\/$/, ''));
+          }
+        } catch {
+          // not a complete JSON line yet
+        }
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening:\n${stdout}\n${stderr}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => stdout,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', (code) => {
+          clearTimeout(killer);
+          resolve(code);
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
