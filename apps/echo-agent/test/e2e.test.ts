@@ -44,6 +44,17 @@ describe('echo agent, end to end', () => {
     expect(lines[0]!.url).toBe(`${agent.url}/`);
   });
 
+  test('honours HOST', async () => {
+    const named = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', HOST: 'localhost' } });
+    try {
+      expect(named.url).toMatch(/^http:\/\/localhost:\d+$/);
+      const card = (await (await fetch(`${named.url}/.well-known/agent.json`)).json()) as AgentCard;
+      expect(card.url).toBe(`${named.url}/`);
+    } finally {
+      await named.stop();
+    }
+  });
+
   test('serves a valid agent card', async () => {
     const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as AgentCard;
     expect(validateAgentCard(card)).toBe(true);
