@@ -1,9 +1,11 @@
 // Starts the echo agent. Configuration by environment variables:
 //   PORT (default 41241), HOST (default 127.0.0.1; the container image sets 0.0.0.0),
-//   ECHO_DELAY_MS (pause between streamed chunks, default 0), LOG_LEVEL (default info).
+//   ECHO_DELAY_MS (pause between streamed chunks, default 0), LOG_LEVEL (default info),
+//   A2A_PUSH_ALLOWLIST, A2A_PUSH_SIGNING_KEY, A2A_PUSH_VERIFY_OWNERSHIP (push notifications).
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { pino } from 'pino';
+import { pushNotificationOptionsFromEnv } from 'a2a-express';
 import { echoRouter } from './agent.js';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: 'echo-agent' });
@@ -13,7 +15,7 @@ const chunkDelayMs = integerFromEnv('ECHO_DELAY_MS', 0);
 
 const app = express();
 app.disable('x-powered-by');
-const router = echoRouter({ logger, chunkDelayMs });
+const router = echoRouter({ logger, chunkDelayMs, pushNotifications: pushNotificationOptionsFromEnv() });
 app.use(router);
 
 const server = app.listen(port, host, () => {

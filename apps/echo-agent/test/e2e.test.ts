@@ -2,7 +2,9 @@
 // to over a real loopback port.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collect, openStream, rpc, spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import express from 'express';
+import { collect, listen, openStream, rpc, spawnAgent, type RunningServer, type SpawnedAgent } from 'a2a-testing';
+import { pushNotificationReceiver, type VerifiedNotification } from 'a2a-push-receiver';
 import {
   isStatusUpdateEvent,
   validateAgentCard,
@@ -30,7 +32,7 @@ describe('echo agent, end to end', () => {
 
   beforeAll(async () => {
     const start = (env: Record<string, string>) =>
-      spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', LOG_LEVEL: 'info', ...env } });
+      spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', LOG_LEVEL: 'info', A2A_PUSH_ALLOWLIST: '127.0.0.1', ...env } });
     [agent, slow] = await Promise.all([start({}), start({ ECHO_DELAY_MS: '150' })]);
   });
   afterAll(async () => {
@@ -58,7 +60,7 @@ describe('echo agent, end to end', () => {
   test('serves a valid agent card', async () => {
     const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as AgentCard;
     expect(validateAgentCard(card)).toBe(true);
-    expect(card).toMatchObject({ name: 'Echo Agent', url: `${agent.url}/`, capabilities: { streaming: true, pushNotifications: false } });
+    expect(card).toMatchObject({ name: 'Echo Agent', url: `${agent.url}/`, capabilities: { streaming: true, pushNotifications: true } });
     expect(card.skills[0]!.id).toBe('echo');
   });
 
@@ -125,6 +127,33 @@ describe('echo agent, end to end', () => {
     expect(events.filter((e) => isStatusUpdateEvent(e) && e.final)).toHaveLength(1);
     expect(events.filter((e) => 'artifact' in e).length).toBeLessThan(3);
     expect((await rpc(slow.url, 'tasks/cancel', { id: 'e2e-cancel' })).error).toMatchObject({ code: -32002 });
+  });
+
+  test('push notifications: a webhook allowed by A2A_PUSH_ALLOWLIST gets verifiable notifications', async () => {
+    const received: VerifiedNotification<{ status: { state: string } }>[] = [];
+    let receiver: RunningServer | undefined;
+    try {
+      receiver = await listen(
+        express().use('/hook', pushNotificationReceiver({
+          jwksUrl: `${agent.url}/.well-known/jwks.json`,
+          expectedToken: 'e2e-token',
+          onNotification: (n) => void received.push(n as VerifiedNotification<{ status: { state: string } }>),
+        })),
+      );
+      const task = resultOf(await rpc(agent.url, 'tasks/send', {
+        id: 'e2e-push',
+        message: user(text('notify me')),
+        pushNotification: { url: `${receiver.url}/hook`, token: 'e2e-token' },
+      }));
+      expect(task.status.state).toBe('completed');
+      const deadline = Date.now() + 5_000;
+      while (received.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(received.map((n) => n.payload.status.state)).toEqual(['working', 'working', 'completed']);
+      const refused = await rpc(agent.url, 'tasks/pushNotification/set', { id: 'e2e-push', pushNotificationConfig: { url: 'http://169.254.169.254/latest' } });
+      expect(refused.error?.code).toBe(-32602);
+    } finally {
+      await receiver?.close();
+    }
   });
 
   test('bad input gets a JSON-RPC error, not a crash', async () => {

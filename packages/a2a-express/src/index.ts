@@ -31,5 +31,14 @@ export {
   type TaskUpdateResult,
 } from './task-store.js';
 export { applyEvents, mergeArtifact, taskSnapshot } from './task-state.js';
+export {
+  MASKED,
+  maskSecrets,
+  type PushNotificationOptions,
+  type PushNotificationPayload,
+} from './push/push-notifier.js';
+export type { SigningKeyInput } from './push/signer.js';
+export { pushNotificationOptionsFromEnv } from './push/from-env.js';
+export { isPublicAddress, type Resolver } from './push/url-guard.js';
 // The protocol's types and errors, so that an agent needs one import.
 export * from 'a2a-types';

@@ -1,5 +1,6 @@
 import type { AgentCapabilities, AgentCard, AgentSkill } from 'a2a-types';
 import { pino, type Logger } from 'pino';
+import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { TaskStore } from './task-store.js';
 
 /**
@@ -30,6 +31,11 @@ export interface A2ARouterOptions {
   sendWaitMs?: number;
   /** Serve `tasks/sendSubscribe` and `tasks/resubscribe`. Default true. */
   streaming?: boolean;
+  /**
+   * Serve push notifications (`tasks/pushNotification/*`, `pushNotification` on sends, signed
+   * webhooks, `GET /.well-known/jwks.json`): `true` for the defaults, or options. Default off.
+   */
+  pushNotifications?: boolean | PushNotificationOptions;
   /** Interval of SSE keep-alive comments, milliseconds. Default 15,000. */
   heartbeatMs?: number;
   /** Bytes queued for one stream whose client does not read, before it is cut. Default 4 MiB. */
@@ -59,7 +65,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     maxJsonDepth: positiveInteger(options.maxJsonDepth ?? 100, 'maxJsonDepth'),
     sendWaitMs: positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
     streaming: options.streaming ?? true,
-    pushNotifications: false,
+    pushNotifications: options.pushNotifications !== undefined && options.pushNotifications !== false,
     heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),
     maxStreamQueueBytes: positiveInteger(options.maxStreamQueueBytes ?? 4 * 1024 * 1024, 'maxStreamQueueBytes'),
     maxBatchSize: positiveInteger(options.maxBatchSize ?? 20, 'maxBatchSize'),

@@ -5,6 +5,7 @@ import type { TaskHandler } from './handler.js';
 import { createRpcHandler, errorResponse, sendJson } from './jsonrpc.js';
 import { routerLogger } from './logging.js';
 import { resolveOptions, type A2ARouterOptions } from './options.js';
+import { PushNotifier } from './push/push-notifier.js';
 import { TaskEngine } from './task-engine.js';
 import { InMemoryTaskStore, type TaskStore } from './task-store.js';
 
@@ -22,7 +23,8 @@ export interface A2ARouter extends Router {
 /**
  * Serves an agent over A2A 0.1.0. Relative to where it is mounted:
  * - `GET /.well-known/agent.json` — the agent card;
- * - `POST /` — JSON-RPC 2.0, every A2A method (`tasks/send`, `tasks/sendSubscribe`, ...).
+ * - `POST /` — JSON-RPC 2.0, every A2A method (`tasks/send`, `tasks/sendSubscribe`, ...);
+ * - `GET /.well-known/jwks.json` — with push notifications on, the keys that verify them.
  *
  * @param handler the agent's logic, run once per turn of a task (see {@link TaskHandler})
  * @param options the card and settings; see {@link A2ARouterOptions}
@@ -34,12 +36,16 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const resolved = resolveOptions(options);
   const cardFor = prepareCard(options.card, resolved);
   const logger = routerLogger(resolved.logger);
+  const push = resolved.pushNotifications
+    ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger)
+    : undefined;
   const store = options.store ?? new InMemoryTaskStore();
-  const engine = new TaskEngine(store, handler, logger);
+  const engine = new TaskEngine(store, handler, logger, push && ((result) => push.notify(result)));
 
   const router = express.Router();
   router.get('/.well-known/agent.json', (req, res) => sendJson(res, 200, cardFor(req)));
-  router.post('/', createRpcHandler({ engine, store, options: resolved, logger }));
+  if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
+  router.post('/', createRpcHandler({ engine, store, options: resolved, logger, push }));
   router.all('/', (_req, res) => {
     res.setHeader('Allow', 'POST');
     const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
@@ -50,6 +56,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     store,
     async close() {
       engine.abortAll();
+      push?.close();
       if (!options.store) await store.close();
     },
   });

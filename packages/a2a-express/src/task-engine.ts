@@ -15,7 +15,7 @@ import {
 import type { Logger } from 'pino';
 import { agentMessage, completed, type HandlerState, type TaskContext, type TaskHandler, type TaskUpdate } from './handler.js';
 import { applyEvents, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
-import type { StoredEvent, TaskRecord, TaskStore } from './task-store.js';
+import type { StoredEvent, TaskChange, TaskRecord, TaskStore, TaskUpdateResult } from './task-store.js';
 
 /** A turn that has been accepted and recorded, before its handler runs. */
 export interface TurnStart {
@@ -61,11 +61,23 @@ const INVALID_UPDATE = 'The agent produced an invalid update.';
 export class TaskEngine {
   private readonly running = new Map<string, Run>();
 
+  /**
+   * @param onCommit called after each change this engine makes, with the stored events: the
+   *   push notifier's hook, so each change is notified once, by the process that made it.
+   */
   constructor(
     private readonly store: TaskStore,
     private readonly handler: TaskHandler,
     private readonly logger: Logger,
+    private readonly onCommit: (result: TaskUpdateResult) => void = () => undefined,
   ) {}
+
+  /** Changes a task through the store, then tells the observer. */
+  async commit(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+    const result = await this.store.update(taskId, change);
+    this.onCommit(result);
+    return result;
+  }
 
   /**
    * Records the new message and moves the task to `working`, atomically: creates the task, or
@@ -74,7 +86,7 @@ export class TaskEngine {
    */
   async startTurn(params: TaskSendParams): Promise<TurnStart> {
     let isNewTask = false;
-    const { record, events } = await this.store.update(params.id, (current) => {
+    const { record, events } = await this.commit(params.id, (current) => {
       isNewTask = current === undefined;
       const base = current ?? newRecord(params);
       if (current) assertContinuable(current, params);
@@ -82,6 +94,8 @@ export class TaskEngine {
         ...base,
         history: [...base.history, params.message],
         turn: base.turn + 1,
+        // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
+        pushNotification: params.pushNotification ?? base.pushNotification,
       };
       const opened = statusEvent(params.id, 'working');
       return { record: applyEvents(withMessage, [opened]), events: [opened] };
@@ -114,7 +128,7 @@ export class TaskEngine {
    * signal aborts. Unknown task → -32001; completed, failed or canceled → -32002.
    */
   async cancel(taskId: string): Promise<TaskRecord> {
-    const { record } = await this.store.update(taskId, (current) => {
+    const { record } = await this.commit(taskId, (current) => {
       if (!current) throw A2AError.taskNotFound(taskId);
       const { state } = current.task.status;
       if (isTerminalState(state)) throw A2AError.taskNotCancelable(taskId, state);
@@ -158,7 +172,7 @@ export class TaskEngine {
   private async apply(run: Run, update: TaskUpdate): Promise<boolean> {
     if (run.controller.signal.aborted) return false;
     try {
-      const { record } = await this.store.update(run.taskId, (current) => {
+      const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
         const event = toEvent(current, update);
         return { record: applyEvents(current, [event]), events: [event] };
@@ -187,7 +201,7 @@ export class TaskEngine {
       log.error({ err: error }, 'handler failed');
     }
     try {
-      await this.store.update(run.taskId, (current) => {
+      await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
         const event = statusEvent(run.taskId, 'failed', agentMessage(text));
         return { record: applyEvents(current, [event]), events: [event] };

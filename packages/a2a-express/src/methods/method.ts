@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { Logger } from 'pino';
 import type { EventFeed } from '../event-feed.js';
 import type { ResolvedOptions } from '../options.js';
+import type { PushNotifier } from '../push/push-notifier.js';
 import type { TaskEngine } from '../task-engine.js';
 import type { StoredEvent, TaskStore } from '../task-store.js';
 
@@ -12,6 +13,8 @@ export interface MethodEnv {
   readonly store: TaskStore;
   readonly options: ResolvedOptions;
   readonly logger: Logger;
+  /** Present when push notifications are on. */
+  readonly push: PushNotifier | undefined;
 }
 
 /** One call of a method. */

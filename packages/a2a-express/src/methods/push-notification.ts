@@ -5,26 +5,46 @@ import {
   type TaskIdParams,
   type TaskPushNotificationConfig,
 } from 'a2a-types';
-import type { UnaryMethod } from './method.js';
+import { maskSecrets, type PushNotifier } from '../push/push-notifier.js';
+import type { MethodEnv, UnaryMethod } from './method.js';
 
-// Push notifications are not available yet: with the capability off, both methods answer -32003
-// before looking at their params (the card says `pushNotifications: false`).
-const notSupported = async (): Promise<never> => {
-  throw A2AError.pushNotificationNotSupported();
-};
+// With push notifications off, both methods answer -32003 before looking at their params
+// (`requires`), and the card says `pushNotifications: false`.
 
-/** tasks/pushNotification/set [7.5]. */
+/**
+ * tasks/pushNotification/set [7.5]: checks the URL (SSRF guard, optional ownership check) and
+ * stores the config on the task; `pushNotificationConfig: null` removes it. Answers with the
+ * config as stored, its token and credentials masked.
+ */
 export const pushNotificationSet: UnaryMethod<TaskPushNotificationConfig> = {
   kind: 'unary',
   requires: 'pushNotifications',
   validateParams: validateTaskPushNotificationConfig,
-  run: notSupported,
+  async run({ id, pushNotificationConfig }, { env }) {
+    // Unknown tasks are refused before any look-up or request is made for their URL.
+    if (!(await env.store.get(id))) throw A2AError.taskNotFound(id);
+    if (pushNotificationConfig) await pushOf(env).accept(pushNotificationConfig);
+    const { record } = await env.engine.commit(id, (current) => {
+      if (!current) throw A2AError.taskNotFound(id);
+      return { record: { ...current, pushNotification: pushNotificationConfig }, events: [] };
+    });
+    return { id, pushNotificationConfig: maskSecrets(record.pushNotification) };
+  },
 };
 
-/** tasks/pushNotification/get [7.6]. */
+/** tasks/pushNotification/get [7.6]: the task's config, token and credentials masked; null if none. */
 export const pushNotificationGet: UnaryMethod<TaskIdParams> = {
   kind: 'unary',
   requires: 'pushNotifications',
   validateParams: validateTaskIdParams,
-  run: notSupported,
+  async run({ id }, { env }) {
+    const record = await env.store.get(id);
+    if (!record) throw A2AError.taskNotFound(id);
+    return { id, pushNotificationConfig: maskSecrets(record.pushNotification) };
+  },
 };
+
+function pushOf(env: MethodEnv): PushNotifier {
+  if (!env.push) throw A2AError.pushNotificationNotSupported();
+  return env.push;
+}

@@ -1,7 +1,7 @@
 import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
 import { EventFeed } from '../event-feed.js';
 import type { StreamingMethod } from './method.js';
-import { refusePushConfigWhenDisabled } from './send.js';
+import { acceptPushConfig } from './send.js';
 
 /**
  * tasks/sendSubscribe [7.2]: starts or continues the task and streams its events until the
@@ -13,7 +13,7 @@ export const sendSubscribe: StreamingMethod<TaskSendParams> = {
   requires: 'streaming',
   validateParams: validateTaskSendParams,
   async open(params, { env }) {
-    refusePushConfigWhenDisabled(params, { env });
+    await acceptPushConfig(params, { env });
     const feed = await EventFeed.open(env.store, params.id);
     try {
       env.engine.run(await env.engine.startTurn(params));

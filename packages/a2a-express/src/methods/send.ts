@@ -11,7 +11,7 @@ export const send: UnaryMethod<TaskSendParams> = {
   kind: 'unary',
   validateParams: validateTaskSendParams,
   async run(params, { env }) {
-    refusePushConfigWhenDisabled(params, { env });
+    await acceptPushConfig(params, { env });
     const run = env.engine.run(await env.engine.startTurn(params));
     await settledWithin(run.ended, env.options.sendWaitMs);
     if (run.error) throw run.error;
@@ -21,11 +21,14 @@ export const send: UnaryMethod<TaskSendParams> = {
   },
 };
 
-/** A push config sent to a server without push notifications would be silently lost: refuse it. */
-export function refusePushConfigWhenDisabled(params: TaskSendParams, { env }: Pick<MethodCall, 'env'>): void {
-  if (params.pushNotification && !env.options.pushNotifications) {
-    throw A2AError.pushNotificationNotSupported();
-  }
+/**
+ * A push config sent with a message must pass the URL checks before the task starts. Sent to a
+ * server without push notifications it would be silently lost: refused with -32003 instead.
+ */
+export async function acceptPushConfig(params: TaskSendParams, { env }: Pick<MethodCall, 'env'>): Promise<void> {
+  if (!params.pushNotification) return;
+  if (!env.push) throw A2AError.pushNotificationNotSupported();
+  await env.push.accept(params.pushNotification);
 }
 
 async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {

@@ -1,0 +1,261 @@
+// Push notifications: accepting a webhook config (SSRF guard, optional ownership check) and
+// delivering signed notifications off the request path, in order per task, with a timeout and
+// bounded retries.
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupAddress } from 'node:dns';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { A2AError, isStatusUpdateEvent, type PushNotificationConfig, type TaskStatus } from 'a2a-types';
+import type { Logger } from 'pino';
+import type { TaskRecord, TaskUpdateResult } from '../task-store.js';
+import { NotificationSigner, type SigningKeyInput } from './signer.js';
+import { UrlGuard, type Resolver } from './url-guard.js';
+
+/** Options of push notifications (`a2aRouter(handler, { pushNotifications: { ... } })`). */
+export interface PushNotificationOptions {
+  /**
+   * The private key that signs notifications: a JWK or a PEM string. Default: a new RSA key
+   * made at start-up. Give every replica of an agent the same key so that one JWKS verifies all.
+   */
+  signingKey?: SigningKeyInput;
+  /** Key id; default the JWK's `kid`, else its RFC 7638 thumbprint. */
+  signingKeyId?: string;
+  /** JWS algorithm; default from the key (RSA → RS256, the reference agent's). */
+  signingAlgorithm?: string;
+  /** Host names and CIDRs webhooks may use although not public (and with plain http). */
+  allowlist?: readonly string[];
+  /**
+   * Before first use of a URL, GET it with `?validationToken=<uuid>` and require the token
+   * echoed back, as the reference agent does. Default false.
+   */
+  verifyOwnership?: boolean;
+  /** Time allowed for each delivery attempt, milliseconds. Default 5,000. */
+  timeoutMs?: number;
+  /** Further attempts after a 5xx or network failure. Default 3. */
+  retries?: number;
+  /** Wait before the first retry, doubled for each next one, milliseconds. Default 250. */
+  retryBackoffMs?: number;
+  /** Most notifications waiting per task; past it the newest are dropped (logged). Default 100. */
+  maxQueuedPerTask?: number;
+  /** How host names are resolved. Default the system resolver. */
+  resolve?: Resolver;
+}
+
+/** What a webhook receives: one POST per status change of the task. */
+export interface PushNotificationPayload {
+  eventType: 'taskStatusUpdate';
+  taskId: string;
+  sessionId: string | null | undefined;
+  status: TaskStatus;
+  /** True when the status ends the turn (completed, failed, canceled, input-required). */
+  final: boolean;
+  /** The event's id in the task's log, the SSE id: increases with every event of the task. */
+  eventId: number;
+}
+
+export const MASKED = '********';
+
+/** The config as `get` returns it: the token and credentials masked [7.6]. */
+export function maskSecrets(config: PushNotificationConfig | null | undefined): PushNotificationConfig | null {
+  if (!config) return null;
+  const masked: PushNotificationConfig = { ...config };
+  if (config.token != null) masked.token = MASKED;
+  if (config.authentication?.credentials != null) masked.authentication = { ...config.authentication, credentials: MASKED };
+  return masked;
+}
+
+interface Queue {
+  tail: Promise<void>;
+  pending: number;
+}
+
+export class PushNotifier {
+  readonly signer: NotificationSigner;
+  private readonly guard: UrlGuard;
+  private readonly verified = new Set<string>();
+  private readonly queues = new Map<string, Queue>();
+  private readonly stopping = new AbortController();
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly retryBackoffMs: number;
+  private readonly maxQueuedPerTask: number;
+
+  constructor(
+    private readonly options: PushNotificationOptions,
+    private readonly logger: Logger,
+  ) {
+    this.signer = NotificationSigner.create({ key: options.signingKey, keyId: options.signingKeyId, algorithm: options.signingAlgorithm });
+    this.guard = new UrlGuard({ allowlist: options.allowlist, resolve: options.resolve });
+    this.timeoutMs = count(options.timeoutMs ?? 5_000, 'timeoutMs', 1);
+    this.retries = count(options.retries ?? 3, 'retries', 0);
+    this.retryBackoffMs = count(options.retryBackoffMs ?? 250, 'retryBackoffMs', 0);
+    this.maxQueuedPerTask = count(options.maxQueuedPerTask ?? 100, 'maxQueuedPerTask', 1);
+  }
+
+  /**
+   * Checks a config a client sends (`set`, or `pushNotification` on a send): the URL guard,
+   * then, when configured, the ownership check. Throws -32602 saying why.
+   */
+  async accept(config: PushNotificationConfig): Promise<void> {
+    const addresses = await this.guard.check(config.url);
+    if (this.options.verifyOwnership && !this.verified.has(config.url)) {
+      await this.verifyOwnership(config.url, addresses);
+      this.verified.add(config.url);
+    }
+  }
+
+  /** Called after every committed change of a task: queues one notification per status event. */
+  notify({ record, events }: TaskUpdateResult): void {
+    const config = record.pushNotification;
+    if (!config) return;
+    for (const { id, event } of events) {
+      if (!isStatusUpdateEvent(event)) continue;
+      this.enqueue(record, config, {
+        eventType: 'taskStatusUpdate',
+        taskId: record.task.id,
+        sessionId: record.task.sessionId,
+        status: event.status,
+        final: event.final === true,
+        eventId: id,
+      });
+    }
+  }
+
+  /** Stops retrying and aborts deliveries under way. */
+  close(): void {
+    this.stopping.abort();
+  }
+
+  private enqueue(record: TaskRecord, config: PushNotificationConfig, payload: PushNotificationPayload): void {
+    const taskId = record.task.id;
+    const queue = this.queues.get(taskId) ?? { tail: Promise.resolve(), pending: 0 };
+    if (queue.pending >= this.maxQueuedPerTask) {
+      this.logger.warn({ taskId, eventId: payload.eventId }, 'push notification dropped: too many waiting for this task');
+      return;
+    }
+    queue.pending++;
+    this.queues.set(taskId, queue);
+    // One chain per task keeps its notifications in order; tasks do not wait on each other.
+    queue.tail = queue.tail
+      .then(() => this.deliver(config, payload))
+      .catch((error: unknown) => this.logger.error({ err: error, taskId }, 'push notification failed unexpectedly'))
+      .finally(() => {
+        queue.pending--;
+        if (queue.pending === 0 && this.queues.get(taskId) === queue) this.queues.delete(taskId);
+      });
+  }
+
+  private async deliver(config: PushNotificationConfig, payload: PushNotificationPayload): Promise<void> {
+    const body = Buffer.from(JSON.stringify(payload));
+    const log = this.logger.child({ taskId: payload.taskId, eventId: payload.eventId, url: redactUrl(config.url) });
+    for (let attempt = 1; !this.stopping.signal.aborted; attempt++) {
+      let failure: string;
+      try {
+        // Checked again at each delivery: a host name may resolve elsewhere than at `set` time.
+        const addresses = await this.guard.check(config.url);
+        const headers: Record<string, string> = {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${await this.signer.sign(body)}`,
+        };
+        if (config.token != null) headers['X-A2A-Notification-Token'] = config.token;
+        const { status } = await this.request('POST', config.url, addresses, headers, body);
+        if (status >= 200 && status < 300) {
+          log.info({ status, attempt, outcome: 'delivered' }, 'push notification');
+          return;
+        }
+        if (status < 500) {
+          log.warn({ status, attempt, outcome: 'rejected' }, 'push notification');
+          return;
+        }
+        failure = `HTTP ${status}`;
+      } catch (error) {
+        if (error instanceof A2AError) {
+          log.warn({ outcome: 'refused', reason: JSON.stringify(error.data) }, 'push notification');
+          return;
+        }
+        failure = (error as Error).message;
+      }
+      if (attempt > this.retries) {
+        log.warn({ attempt, outcome: 'failed', reason: failure }, 'push notification');
+        return;
+      }
+      log.info({ attempt, outcome: 'retrying', reason: failure }, 'push notification');
+      await sleep(this.retryBackoffMs * 2 ** (attempt - 1), undefined, { signal: this.stopping.signal }).catch(() => undefined);
+    }
+  }
+
+  private async verifyOwnership(url: string, addresses: LookupAddress[]): Promise<void> {
+    const token = randomUUID();
+    const target = new URL(url);
+    target.searchParams.set('validationToken', token);
+    let answer: { status: number; body: string };
+    try {
+      answer = await this.request('GET', target.toString(), addresses, {});
+    } catch (error) {
+      throw ownershipRefused(url, `the URL did not answer (${(error as Error).message})`);
+    }
+    if (answer.status !== 200 || answer.body.trim() !== token) {
+      throw ownershipRefused(url, `GET ?validationToken=… must answer 200 with the token; got HTTP ${answer.status}`);
+    }
+  }
+
+  /** One HTTP request, connecting only to the checked addresses, bounded by `timeoutMs`. */
+  private request(
+    method: 'GET' | 'POST',
+    url: string,
+    addresses: LookupAddress[],
+    headers: Record<string, string>,
+    body?: Buffer,
+  ): Promise<{ status: number; body: string }> {
+    const target = new URL(url);
+    const client = target.protocol === 'https:' ? https : http;
+    const signal = AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stopping.signal]);
+    return new Promise((resolve, reject) => {
+      const req = client.request(
+        target,
+        {
+          method,
+          headers: { 'User-Agent': 'a2a-express', ...headers, ...(body ? { 'Content-Length': String(body.length) } : {}) },
+          lookup: this.guard.pinnedLookup(addresses),
+          signal,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            // Only a validation token is ever read; cap what is kept of any answer.
+            if ((size += chunk.length) <= 4096) chunks.push(chunk);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (error) => reject(signal.aborted ? new Error(`no answer within ${this.timeoutMs} ms`) : error));
+      req.end(body);
+    });
+  }
+}
+
+function ownershipRefused(url: string, reason: string): A2AError {
+  return A2AError.invalidParams([
+    { path: '/pushNotificationConfig/url', message: `webhook ownership not confirmed: ${reason}`, keyword: 'webhookOwnership', params: { url: redactUrl(url) } },
+  ]);
+}
+
+/** A URL fit for logs: no query string (it may carry secrets). */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '[invalid url]';
+  }
+}
+
+function count(value: number, name: string, min: number): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new TypeError(`a2aRouter: options.pushNotifications.${name} must be an integer ≥ ${min}, got ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,173 @@
+// The receiving side of A2A push notifications: checks that a notification really comes from
+// the agent (signature against its JWKS), is the body that was signed, is fresh, is not a
+// replay, and carries the token the client chose.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import type { RequestHandler } from 'express';
+
+export interface PushVerifierOptions {
+  /** The agent's JWKS, e.g. `https://agent.example.com/.well-known/jwks.json`. */
+  jwksUrl: string | URL;
+  /** Oldest accepted notification, by its `iat`, in seconds. Default 300 (5 minutes). */
+  maxAgeSeconds?: number;
+  /** Allowed clock difference with the agent, seconds. Default 30. */
+  clockToleranceSeconds?: number;
+  /** Accepted JWS algorithms. Default asymmetric only: RS*, PS*, ES*, EdDSA (never `none` or HS*). */
+  algorithms?: string[];
+  /**
+   * The `X-A2A-Notification-Token` expected: a string, or a function of the notification's body
+   * (say, to look up the token you gave for its task). Undefined: the header is not checked.
+   */
+  expectedToken?: string | ((payload: unknown) => string | undefined | Promise<string | undefined>);
+  /** Time allowed to fetch the JWKS, milliseconds. Default 5,000. */
+  jwksTimeoutMs?: number;
+}
+
+/** Why a notification was refused. */
+export type PushRejection =
+  | 'missing-authorization'
+  | 'invalid-signature'
+  | 'too-old'
+  | 'body-mismatch'
+  | 'replayed'
+  | 'bad-token'
+  | 'malformed-body';
+
+export class PushVerificationError extends Error {
+  constructor(
+    readonly reason: PushRejection,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PushVerificationError';
+  }
+}
+
+export interface VerifiedNotification<P = unknown> {
+  /** The parsed JSON body (for a2a-express: `{ eventType, taskId, sessionId, status, final, eventId }`). */
+  payload: P;
+  /** The JWT's claims: `iat`, `jti`, `request_body_sha256`. */
+  claims: JWTPayload;
+}
+
+export interface IncomingNotification {
+  /** Request headers (Node's lower-cased object, or a fetch `Headers`). */
+  headers: Record<string, string | string[] | undefined> | Headers;
+  /** The raw body bytes, exactly as received. */
+  body: Buffer | Uint8Array | string;
+}
+
+export interface PushVerifier {
+  verify<P = unknown>(notification: IncomingNotification): Promise<VerifiedNotification<P>>;
+}
+
+const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+export function createPushNotificationVerifier(options: PushVerifierOptions): PushVerifier {
+  const maxAge = options.maxAgeSeconds ?? 300;
+  const keys = createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: options.jwksTimeoutMs ?? 5_000 });
+  // jti → when it stops mattering (its token is too old to be accepted anyway).
+  const seen = new Map<string, number>();
+
+  return {
+    async verify<P>({ headers, body }: IncomingNotification): Promise<VerifiedNotification<P>> {
+      const authorization = header(headers, 'authorization');
+      const jwt = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(authorization ?? '')?.[1];
+      if (!jwt) throw new PushVerificationError('missing-authorization', 'no Bearer token in Authorization');
+      let claims: JWTPayload;
+      try {
+        ({ payload: claims } = await jwtVerify(jwt, keys, {
+          algorithms: options.algorithms ?? ASYMMETRIC,
+          maxTokenAge: `${maxAge}s`,
+          clockTolerance: options.clockToleranceSeconds ?? 30,
+        }));
+      } catch (error) {
+        if (error instanceof errors.JWTExpired || (error instanceof errors.JWTClaimValidationFailed && error.claim === 'iat')) {
+          throw new PushVerificationError('too-old', `token refused: ${(error as Error).message}`);
+        }
+        throw new PushVerificationError('invalid-signature', `token refused: ${(error as Error).message}`);
+      }
+      const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      if (claims.request_body_sha256 !== createHash('sha256').update(bytes).digest('hex')) {
+        throw new PushVerificationError('body-mismatch', 'the body is not the one that was signed');
+      }
+      const now = Date.now();
+      for (const [jti, until] of seen) if (until < now) seen.delete(jti);
+      if (typeof claims.jti !== 'string') throw new PushVerificationError('invalid-signature', 'the token has no jti');
+      if (seen.has(claims.jti)) throw new PushVerificationError('replayed', `jti ${claims.jti} was already used`);
+      let payload: P;
+      try {
+        payload = JSON.parse(bytes.toString('utf8')) as P;
+      } catch {
+        throw new PushVerificationError('malformed-body', 'the body is not JSON');
+      }
+      const expected = typeof options.expectedToken === 'function' ? await options.expectedToken(payload) : options.expectedToken;
+      if (expected !== undefined && !sameSecret(expected, header(headers, 'x-a2a-notification-token'))) {
+        throw new PushVerificationError('bad-token', 'X-A2A-Notification-Token does not match');
+      }
+      seen.set(claims.jti, ((claims.iat ?? now / 1000) + maxAge + (options.clockToleranceSeconds ?? 30)) * 1000);
+      return { payload, claims };
+    },
+  };
+}
+
+/** Constant-time comparison (hashing first makes the lengths equal). */
+function sameSecret(expected: string, received: string | undefined): boolean {
+  if (received === undefined) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(expected), digest(received));
+}
+
+function header(headers: IncomingNotification['headers'], name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export interface ReceiverOptions extends PushVerifierOptions {
+  /** Called with each verified notification; the sender gets 204 once it resolves. */
+  onNotification: (notification: VerifiedNotification, req: import('express').Request) => void | Promise<void>;
+  /** Called with each refused one (for logging); the sender gets 401. */
+  onRejected?: (error: PushVerificationError, req: import('express').Request) => void;
+  /** Largest body read, bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+/**
+ * An Express handler for a webhook URL: answers the agent's ownership check
+ * (`GET ?validationToken=…` echoes the token) and verifies every POSTed notification (204 when
+ * accepted, 401 when refused, 413 when too large). Reads the raw body itself: mount it before
+ * any body parser, or on its own path.
+ */
+export function pushNotificationReceiver(options: ReceiverOptions): RequestHandler {
+  const verifier = createPushNotificationVerifier(options);
+  const limit = options.maxBodyBytes ?? 1024 * 1024;
+  return (req, res, next) => {
+    if (req.method === 'GET' && typeof req.query.validationToken === 'string') {
+      res.type('text/plain').send(req.query.validationToken);
+      return;
+    }
+    if (req.method !== 'POST') return next();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on('error', next);
+    req.on('end', () => {
+      if (size > limit) return void res.status(413).end();
+      verifier
+        .verify({ headers: req.headers, body: Buffer.concat(chunks) })
+        .then(async (notification) => {
+          await options.onNotification(notification, req);
+          res.status(204).end();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof PushVerificationError)) return next(error);
+          options.onRejected?.(error, req);
+          res.status(401).json({ error: error.reason });
+        });
+    });
+  };
+}
