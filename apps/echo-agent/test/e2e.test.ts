@@ -40,10 +40,26 @@ describe('echo agent, end to end', () => {
     await slow.stop();
   });
 
-  test('logs one line when listening, with its URL', () => {
-    const lines = agent.output().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; url?: string });
+  test('logs one line when listening, with its URL, and says it runs open', () => {
+    const lines = agent.output().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; url?: string; authentication?: unknown });
     expect(lines.filter((l) => /listening/.test(l.msg))).toHaveLength(1);
     expect(lines[0]!.url).toBe(`${agent.url}/`);
+    expect(lines[0]!.authentication).toBe('none (open to every client)');
+  });
+
+  test('with A2A_API_KEYS set, calls need a key, and the card says so', async () => {
+    const guarded = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', A2A_API_KEYS: 'e2e-secret-key=tester' } });
+    try {
+      expect(JSON.parse(guarded.output().trim().split('\n')[0]!).authentication).toEqual(['ApiKey']);
+      const card = (await (await fetch(`${guarded.url}/.well-known/agent.json`)).json()) as AgentCard;
+      expect(card.authentication?.schemes).toEqual(['ApiKey']);
+      const refused = await rpc(guarded.url, 'tasks/send', { id: 'k', message: user(text('x')) });
+      expect(refused).toMatchObject({ httpStatus: 401, error: { code: -32007 } });
+      const served = await rpc(guarded.url, 'tasks/send', { id: 'k', message: user(text('x')) }, { headers: { 'X-API-Key': 'e2e-secret-key' } });
+      expect(resultOf(served).status.state).toBe('completed');
+    } finally {
+      await guarded.stop();
+    }
   });
 
   test('honours HOST', async () => {

@@ -1,4 +1,4 @@
-import { formatIssues, validateAgentCard, type AgentCard } from 'a2a-types';
+import { formatIssues, validateAgentCard, type AgentAuthentication, type AgentCard } from 'a2a-types';
 import type { Request } from 'express';
 import type { AgentCardInput } from './options.js';
 
@@ -6,6 +6,8 @@ import type { AgentCardInput } from './options.js';
 export interface EnabledFeatures {
   streaming: boolean;
   pushNotifications: boolean;
+  /** The card's `authentication`, from the configured strategies (undefined: no auth configured). */
+  authentication?: AgentAuthentication;
 }
 
 /**
@@ -24,6 +26,9 @@ export function prepareCard(input: AgentCardInput, enabled: EnabledFeatures): (r
       );
     }
   }
+  if (enabled.authentication && input.authentication != null) {
+    throw new TypeError('a2aRouter: card.authentication is filled from options.auth; leave it out of the card');
+  }
   // Everything the author wrote is kept (extension fields too); only the defaults are added.
   const card: AgentCard = {
     ...input,
@@ -32,6 +37,7 @@ export function prepareCard(input: AgentCardInput, enabled: EnabledFeatures): (r
     defaultInputModes: input.defaultInputModes ?? ['text/plain'],
     defaultOutputModes: input.defaultOutputModes ?? ['text/plain'],
     skills: input.skills ?? [],
+    ...(enabled.authentication ? { authentication: enabled.authentication } : {}),
   };
   if (!validateAgentCard(card)) {
     throw new TypeError(`a2aRouter: invalid agent card: ${formatIssues(validateAgentCard.issues)}`);

@@ -13,6 +13,7 @@ import type {
   TextPart,
 } from 'a2a-types';
 import type { Logger } from 'pino';
+import type { Principal } from './auth.js';
 
 /** What the handler learns about the turn it runs. */
 export interface TaskContext {
@@ -31,6 +32,8 @@ export interface TaskContext {
   readonly signal: AbortSignal;
   /** A pino logger bound to this task (`taskId`), with secrets and file bytes redacted. */
   readonly logger: Logger;
+  /** Who sent this turn's message, when the router authenticates requests. */
+  readonly principal: Principal | undefined;
 }
 
 /** The states a handler may move its task to. */

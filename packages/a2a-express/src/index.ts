@@ -1,6 +1,18 @@
 export { a2aRouter, type A2ARouter } from './router.js';
 export type { A2ARouterOptions, AgentCardInput } from './options.js';
 export {
+  apiKey,
+  AuthenticationError,
+  bearerJwt,
+  customAuth,
+  type ApiKeyOptions,
+  type AuthOptions,
+  type AuthorizeHook,
+  type AuthStrategy,
+  type BearerJwtOptions,
+  type Principal,
+} from './auth.js';
+export {
   agentMessage,
   artifact,
   completed,
@@ -38,7 +50,7 @@ export {
   type PushNotificationPayload,
 } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';
-export { pushNotificationOptionsFromEnv } from './push/from-env.js';
+export { authOptionsFromEnv, pushNotificationOptionsFromEnv } from './env.js';
 export { isPublicAddress, type Resolver } from './push/url-guard.js';
 // The protocol's types and errors, so that an agent needs one import.
 export * from 'a2a-types';

@@ -3,12 +3,14 @@
 import { performance } from 'node:perf_hooks';
 import {
   A2AError,
+  ErrorCode,
   validateJSONRPCRequest,
   type JSONRPCErrorResponse,
   type JSONRPCId,
   type JSONRPCResponse,
 } from 'a2a-types';
 import type { Request, RequestHandler, Response } from 'express';
+import { authenticate, type AuthOutcome, type Principal } from './auth.js';
 import { createBodyReader, TransportError } from './body.js';
 import { methods, type Method, type MethodEnv, type StreamPlan } from './methods/index.js';
 import { SseStream } from './sse.js';
@@ -20,6 +22,7 @@ type Outcome =
   | { kind: 'stream'; rpcId: JSONRPCId; plan: StreamPlan; log: CallLog };
 
 interface CallLog {
+  principal: string | undefined;
   method: string;
   rpcId: JSONRPCId | undefined;
   taskId: string | undefined;
@@ -39,43 +42,57 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
   };
 
   async function handle(req: Request, res: Response): Promise<void> {
+    // Credentials are checked from the headers first, before anything is answered (and so
+    // before any SSE header); the body is still read so that a refusal can echo the request id.
+    const auth: AuthOutcome | undefined = env.options.auth && (await authenticate(req, env.options.auth));
     let body: unknown;
     try {
       body = await readBody(req, res);
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
+      if (auth && !auth.ok) return refuseUnauthenticated(res, null, auth);
       if (error.status === 413) res.setHeader('Connection', 'close');
       env.logger.info({ outcome: 'error', code: error.error.code, status: error.status }, 'a2a call refused');
       sendJson(res, error.status, errorResponse(null, error.error));
       return;
     }
+    if (auth && !auth.ok) return refuseUnauthenticated(res, Array.isArray(body) ? null : idOf(body), auth);
+    const principal = auth?.principal;
     if (Array.isArray(body)) {
-      await handleBatch(req, res, body);
+      await handleBatch(req, res, body, principal);
       return;
     }
-    const outcome = await call(req, body, true);
-    if (outcome.kind === 'response') sendJson(res, 200, outcome.response);
+    const outcome = await call(req, body, true, principal);
+    // Spec 4.4: an authorization refusal is also an HTTP 403.
+    if (outcome.kind === 'response') sendJson(res, 'error' in outcome.response && outcome.response.error.code === ErrorCode.AuthorizationFailed ? 403 : 200, outcome.response);
     else if (outcome.kind === 'notification') res.status(204).end();
     else writeStream(res, outcome);
   }
 
+  /** HTTP 401 with the schemes to use (spec 4.4) and a -32007. */
+  function refuseUnauthenticated(res: Response, id: JSONRPCId, auth: Extract<AuthOutcome, { ok: false }>): void {
+    env.logger.info({ outcome: 'error', code: ErrorCode.AuthenticationRequired, reason: auth.reason }, 'a2a call refused');
+    res.setHeader('WWW-Authenticate', auth.challenges);
+    sendJson(res, 401, errorResponse(id, A2AError.authenticationRequired(auth.reason)));
+  }
+
   /** A batch is answered with an array of the non-notification responses, in request order. */
-  async function handleBatch(req: Request, res: Response, batch: unknown[]): Promise<void> {
+  async function handleBatch(req: Request, res: Response, batch: unknown[], principal: Principal | undefined): Promise<void> {
     if (batch.length === 0 || batch.length > env.options.maxBatchSize) {
       const reason =
         batch.length === 0 ? 'an empty batch' : `a batch holds at most ${env.options.maxBatchSize} requests`;
       sendJson(res, 200, errorResponse(null, A2AError.invalidRequest({ reason })));
       return;
     }
-    const outcomes = await Promise.all(batch.map((item) => call(req, item, false)));
+    const outcomes = await Promise.all(batch.map((item) => call(req, item, false, principal)));
     const responses = outcomes.flatMap((o) => (o.kind === 'response' ? [o.response] : []));
     if (responses.length === 0) res.status(204).end();
     else sendJson(res, 200, responses);
   }
 
   /** Checks, dispatches and logs one request object. */
-  async function call(req: Request, request: unknown, streamingAllowed: boolean): Promise<Outcome> {
-    const log: CallLog = { method: '', rpcId: undefined, taskId: undefined, started: performance.now() };
+  async function call(req: Request, request: unknown, streamingAllowed: boolean, principal: Principal | undefined): Promise<Outcome> {
+    const log: CallLog = { principal: principal?.id, method: '', rpcId: undefined, taskId: undefined, started: performance.now() };
     if (!validateJSONRPCRequest(request)) {
       return respond(log, idOf(request), A2AError.invalidRequest(validateJSONRPCRequest.issues));
     }
@@ -97,12 +114,16 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
         throw A2AError.unsupportedOperation(`${request.method} streams its answer and cannot be part of a batch`);
       }
       if (!method.validateParams(request.params)) throw A2AError.invalidParams(method.validateParams.issues);
+      const authorize = env.options.auth?.authorize;
+      if (authorize && principal && !(await authorize({ principal, method: request.method, params: request.params, req }))) {
+        throw A2AError.authorizationFailed();
+      }
       if (method.kind === 'unary') {
-        const result = await method.run(request.params, { req, env });
+        const result = await method.run(request.params, { req, env, principal });
         if (isNotification) return logged(log, 'notification');
         return respond(log, rpcId, undefined, result);
       }
-      const plan = await method.open(request.params, { req, env });
+      const plan = await method.open(request.params, { req, env, principal });
       if (!isNotification) return { kind: 'stream', rpcId, plan, log };
       plan.feed.close();
       return logged(log, 'notification');
@@ -133,6 +154,7 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
   function logCall(log: CallLog, code?: number, extra?: Record<string, unknown>): void {
     env.logger.info(
       {
+        principal: log.principal,
         method: log.method || undefined,
         rpcId: log.rpcId,
         taskId: log.taskId,

@@ -1,5 +1,6 @@
 import type { AgentCapabilities, AgentCard, AgentSkill } from 'a2a-types';
 import { pino, type Logger } from 'pino';
+import type { AuthOptions } from './auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { TaskStore } from './task-store.js';
 
@@ -36,6 +37,12 @@ export interface A2ARouterOptions {
    * webhooks, `GET /.well-known/jwks.json`): `true` for the defaults, or options. Default off.
    */
   pushNotifications?: boolean | PushNotificationOptions;
+  /**
+   * Authentication (strategies such as `bearerJwt`, `apiKey`, `customAuth`) and an optional
+   * authorization hook. The card's `authentication` is filled from the strategies. Default:
+   * none, every request is served (and the agent logs that it runs open).
+   */
+  auth?: AuthOptions;
   /** Interval of SSE keep-alive comments, milliseconds. Default 15,000. */
   heartbeatMs?: number;
   /** Bytes queued for one stream whose client does not read, before it is cut. Default 4 MiB. */
@@ -57,6 +64,7 @@ export interface ResolvedOptions {
   readonly maxStreamQueueBytes: number;
   readonly maxBatchSize: number;
   readonly logger: Logger;
+  readonly auth: AuthOptions | undefined;
 }
 
 export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
@@ -70,7 +78,16 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     maxStreamQueueBytes: positiveInteger(options.maxStreamQueueBytes ?? 4 * 1024 * 1024, 'maxStreamQueueBytes'),
     maxBatchSize: positiveInteger(options.maxBatchSize ?? 20, 'maxBatchSize'),
     logger: options.logger ?? pino({ level: 'info' }),
+    auth: checkedAuth(options.auth),
   };
+}
+
+function checkedAuth(auth: AuthOptions | undefined): AuthOptions | undefined {
+  if (auth === undefined) return undefined;
+  if (!Array.isArray(auth.strategies) || auth.strategies.length === 0) {
+    throw new TypeError('a2aRouter: options.auth.strategies needs at least one strategy');
+  }
+  return auth;
 }
 
 function positiveInteger(value: number, name: string): number {

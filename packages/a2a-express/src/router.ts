@@ -1,5 +1,6 @@
 import { A2AError } from 'a2a-types';
 import express, { type Router } from 'express';
+import { authenticate, cardAuthentication } from './auth.js';
 import { prepareCard } from './card.js';
 import type { TaskHandler } from './handler.js';
 import { createRpcHandler, errorResponse, sendJson } from './jsonrpc.js';
@@ -34,7 +35,8 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   if (typeof handler !== 'function') throw new TypeError('a2aRouter: the handler must be a function');
   if (!options || typeof options.card !== 'object') throw new TypeError('a2aRouter: options.card is required');
   const resolved = resolveOptions(options);
-  const cardFor = prepareCard(options.card, resolved);
+  const auth = resolved.auth;
+  const cardFor = prepareCard(options.card, { ...resolved, authentication: auth && cardAuthentication(auth) });
   const logger = routerLogger(resolved.logger);
   const push = resolved.pushNotifications
     ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger)
@@ -43,7 +45,16 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const engine = new TaskEngine(store, handler, logger, push && ((result) => push.notify(result)));
 
   const router = express.Router();
-  router.get('/.well-known/agent.json', (req, res) => sendJson(res, 200, cardFor(req)));
+  router.get('/.well-known/agent.json', (req, res, next) => {
+    if (!auth?.protectCard) return sendJson(res, 200, cardFor(req));
+    authenticate(req, auth)
+      .then((outcome) => {
+        if (outcome.ok) return sendJson(res, 200, cardFor(req));
+        res.setHeader('WWW-Authenticate', outcome.challenges);
+        sendJson(res, 401, errorResponse(null, A2AError.authenticationRequired(outcome.reason)));
+      })
+      .catch(next);
+  });
   if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
   router.post('/', createRpcHandler({ engine, store, options: resolved, logger, push }));
   router.all('/', (_req, res) => {

@@ -13,6 +13,7 @@ import {
   type TaskSendParams,
 } from 'a2a-types';
 import type { Logger } from 'pino';
+import type { Principal } from './auth.js';
 import { agentMessage, completed, type HandlerState, type TaskContext, type TaskHandler, type TaskUpdate } from './handler.js';
 import { applyEvents, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
 import type { StoredEvent, TaskChange, TaskRecord, TaskStore, TaskUpdateResult } from './task-store.js';
@@ -24,6 +25,7 @@ export interface TurnStart {
   readonly events: StoredEvent[];
   readonly isNewTask: boolean;
   readonly params: TaskSendParams;
+  readonly principal: Principal | undefined;
 }
 
 /** A turn whose handler runs in this process. */
@@ -84,12 +86,15 @@ export class TaskEngine {
    * continues it when it waits for input or is completed (reopened). A task that is working,
    * failed or canceled refuses with -32009.
    */
-  async startTurn(params: TaskSendParams): Promise<TurnStart> {
+  async startTurn(params: TaskSendParams, principal?: Principal): Promise<TurnStart> {
     let isNewTask = false;
     const { record, events } = await this.commit(params.id, (current) => {
       isNewTask = current === undefined;
-      const base = current ?? newRecord(params);
-      if (current) assertContinuable(current, params);
+      const base = current ?? newRecord(params, principal);
+      if (current) {
+        assertOwner(current, principal);
+        assertContinuable(current, params);
+      }
       const withMessage: TaskRecord = {
         ...base,
         history: [...base.history, params.message],
@@ -100,7 +105,7 @@ export class TaskEngine {
       const opened = statusEvent(params.id, 'working');
       return { record: applyEvents(withMessage, [opened]), events: [opened] };
     });
-    return { record, events, isNewTask, params };
+    return { record, events, isNewTask, params, principal };
   }
 
   /** Runs the handler for a started turn, in the background. */
@@ -127,9 +132,10 @@ export class TaskEngine {
    * Cancels a task that is not finished: it becomes `canceled` at once and the running handler's
    * signal aborts. Unknown task → -32001; completed, failed or canceled → -32002.
    */
-  async cancel(taskId: string): Promise<TaskRecord> {
+  async cancel(taskId: string, principal?: Principal): Promise<TaskRecord> {
     const { record } = await this.commit(taskId, (current) => {
       if (!current) throw A2AError.taskNotFound(taskId);
+      assertOwner(current, principal);
       const { state } = current.task.status;
       if (isTerminalState(state)) throw A2AError.taskNotCancelable(taskId, state);
       const event = statusEvent(taskId, 'canceled');
@@ -224,12 +230,22 @@ export class TaskEngine {
       requestMetadata: params.metadata ?? undefined,
       signal: run.controller.signal,
       logger: this.logger.child({ taskId: run.taskId }),
+      principal: start.principal,
     };
   }
 }
 
-function newRecord(params: TaskSendParams): TaskRecord {
+/**
+ * A task belongs to the principal that created it. Anyone else is told it does not exist
+ * (-32001), with no hint that it does.
+ */
+export function assertOwner(record: TaskRecord, principal: Principal | undefined): void {
+  if (record.owner !== undefined && record.owner !== principal?.id) throw A2AError.taskNotFound(record.task.id);
+}
+
+function newRecord(params: TaskSendParams, principal: Principal | undefined): TaskRecord {
   return {
+    ...(principal ? { owner: principal.id } : {}),
     task: {
       id: params.id,
       sessionId: params.sessionId ?? randomUUID(),

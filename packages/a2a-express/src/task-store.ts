@@ -18,6 +18,8 @@ export interface TaskRecord {
   /** Counts accepted `tasks/send` turns, so that a late update from an earlier turn is ignored. */
   readonly turn: number;
   readonly pushNotification?: PushNotificationConfig | null;
+  /** The id of the principal that created the task; only it may see or change the task. */
+  readonly owner?: string;
   /** Milliseconds since the epoch of the last change. */
   readonly updatedAt: number;
 }

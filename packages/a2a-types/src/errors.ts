@@ -98,6 +98,12 @@ export class A2AError extends Error {
   static streamingNotSupported(): A2AError {
     return new A2AError(ErrorCode.StreamingNotSupported);
   }
+  static authenticationRequired(reason?: string): A2AError {
+    return new A2AError(ErrorCode.AuthenticationRequired, undefined, reason && { reason });
+  }
+  static authorizationFailed(): A2AError {
+    return new A2AError(ErrorCode.AuthorizationFailed);
+  }
   static invalidTaskState(taskId: string, state: string, reason: string): A2AError {
     return new A2AError(ErrorCode.InvalidTaskState, undefined, { taskId, state, reason });
   }

@@ -9,7 +9,7 @@ import type { UnaryMethod } from './method.js';
 export const cancel: UnaryMethod<TaskIdParams> = {
   kind: 'unary',
   validateParams: validateTaskIdParams,
-  async run(params, { env }) {
-    return taskSnapshot(await env.engine.cancel(params.id));
+  async run(params, { env, principal }) {
+    return taskSnapshot(await env.engine.cancel(params.id, principal));
   },
 };

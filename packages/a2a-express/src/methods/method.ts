@@ -1,11 +1,12 @@
-import type { Validator } from 'a2a-types';
+import { A2AError, type Validator } from 'a2a-types';
 import type { Request } from 'express';
+import type { Principal } from '../auth.js';
 import type { Logger } from 'pino';
 import type { EventFeed } from '../event-feed.js';
 import type { ResolvedOptions } from '../options.js';
 import type { PushNotifier } from '../push/push-notifier.js';
-import type { TaskEngine } from '../task-engine.js';
-import type { StoredEvent, TaskStore } from '../task-store.js';
+import { assertOwner, type TaskEngine } from '../task-engine.js';
+import type { StoredEvent, TaskRecord, TaskStore } from '../task-store.js';
 
 /** What every method may use. */
 export interface MethodEnv {
@@ -21,6 +22,8 @@ export interface MethodEnv {
 export interface MethodCall {
   readonly req: Request;
   readonly env: MethodEnv;
+  /** Who is calling, when the router authenticates requests. */
+  readonly principal: Principal | undefined;
 }
 
 /** The capability a method needs; without it the method answers that capability's error. */
@@ -50,6 +53,14 @@ export interface StreamPlan {
   readonly feed: EventFeed;
   readonly initial: readonly StoredEvent[];
   readonly coveredThrough: number;
+}
+
+/** The task, if it exists and the caller may see it; -32001 otherwise. */
+export async function readOwnTask(env: MethodEnv, taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
+  const record = await env.store.get(taskId);
+  if (!record) throw A2AError.taskNotFound(taskId);
+  assertOwner(record, principal);
+  return record;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

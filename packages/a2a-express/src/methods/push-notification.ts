@@ -6,7 +6,8 @@ import {
   type TaskPushNotificationConfig,
 } from 'a2a-types';
 import { maskSecrets, type PushNotifier } from '../push/push-notifier.js';
-import type { MethodEnv, UnaryMethod } from './method.js';
+import { assertOwner } from '../task-engine.js';
+import { readOwnTask, type MethodEnv, type UnaryMethod } from './method.js';
 
 // With push notifications off, both methods answer -32003 before looking at their params
 // (`requires`), and the card says `pushNotifications: false`.
@@ -20,12 +21,13 @@ export const pushNotificationSet: UnaryMethod<TaskPushNotificationConfig> = {
   kind: 'unary',
   requires: 'pushNotifications',
   validateParams: validateTaskPushNotificationConfig,
-  async run({ id, pushNotificationConfig }, { env }) {
-    // Unknown tasks are refused before any look-up or request is made for their URL.
-    if (!(await env.store.get(id))) throw A2AError.taskNotFound(id);
+  async run({ id, pushNotificationConfig }, { env, principal }) {
+    // Unknown (or someone else's) tasks are refused before any request is made for their URL.
+    await readOwnTask(env, id, principal);
     if (pushNotificationConfig) await pushOf(env).accept(pushNotificationConfig);
     const { record } = await env.engine.commit(id, (current) => {
       if (!current) throw A2AError.taskNotFound(id);
+      assertOwner(current, principal);
       return { record: { ...current, pushNotification: pushNotificationConfig }, events: [] };
     });
     return { id, pushNotificationConfig: maskSecrets(record.pushNotification) };
@@ -37,9 +39,8 @@ export const pushNotificationGet: UnaryMethod<TaskIdParams> = {
   kind: 'unary',
   requires: 'pushNotifications',
   validateParams: validateTaskIdParams,
-  async run({ id }, { env }) {
-    const record = await env.store.get(id);
-    if (!record) throw A2AError.taskNotFound(id);
+  async run({ id }, { env, principal }) {
+    const record = await readOwnTask(env, id, principal);
     return { id, pushNotificationConfig: maskSecrets(record.pushNotification) };
   },
 };

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { EventFeed } from '../event-feed.js';
 import { isFinalEvent } from '../task-state.js';
 import type { StoredEvent, TaskRecord } from '../task-store.js';
-import type { StreamingMethod } from './method.js';
+import { readOwnTask, type StreamingMethod } from './method.js';
 
 /**
  * tasks/resubscribe [7.7]. Without `Last-Event-ID`: the current status, then every later event
@@ -16,11 +16,10 @@ export const resubscribe: StreamingMethod<TaskQueryParams> = {
   kind: 'streaming',
   requires: 'streaming',
   validateParams: validateTaskQueryParams,
-  async open(params, { env, req }) {
+  async open(params, { env, req, principal }) {
     const feed = await EventFeed.open(env.store, params.id);
     try {
-      const record = await env.store.get(params.id);
-      if (!record) throw A2AError.taskNotFound(params.id);
+      const record = await readOwnTask(env, params.id, principal);
       const lastSeen = lastEventId(req, record);
       const initial =
         lastSeen === undefined

@@ -12,11 +12,11 @@ export const sendSubscribe: StreamingMethod<TaskSendParams> = {
   kind: 'streaming',
   requires: 'streaming',
   validateParams: validateTaskSendParams,
-  async open(params, { env }) {
+  async open(params, { env, principal }) {
     await acceptPushConfig(params, { env });
     const feed = await EventFeed.open(env.store, params.id);
     try {
-      env.engine.run(await env.engine.startTurn(params));
+      env.engine.run(await env.engine.startTurn(params, principal));
     } catch (error) {
       feed.close();
       throw error;

@@ -10,9 +10,9 @@ import type { MethodCall, UnaryMethod } from './method.js';
 export const send: UnaryMethod<TaskSendParams> = {
   kind: 'unary',
   validateParams: validateTaskSendParams,
-  async run(params, { env }) {
+  async run(params, { env, principal }) {
     await acceptPushConfig(params, { env });
-    const run = env.engine.run(await env.engine.startTurn(params));
+    const run = env.engine.run(await env.engine.startTurn(params, principal));
     await settledWithin(run.ended, env.options.sendWaitMs);
     if (run.error) throw run.error;
     const record = await env.store.get(params.id);

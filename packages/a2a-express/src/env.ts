@@ -1,0 +1,64 @@
+// Router options from environment variables, as the sample agents are configured (and as any
+// agent may be): push notifications and authentication.
+import { apiKey, bearerJwt, type AuthOptions, type AuthStrategy } from './auth.js';
+import type { PushNotificationOptions } from './push/push-notifier.js';
+import type { SigningKeyInput } from './push/signer.js';
+
+/**
+ * Push notification options from environment variables, as the sample agents read them:
+ * - `A2A_PUSH_ALLOWLIST`: comma-separated host names and CIDRs webhooks may use although not
+ *   public (plain http allowed for them), e.g. `localhost,127.0.0.1,10.0.0.0/8`;
+ * - `A2A_PUSH_SIGNING_KEY`: the private signing key, a JWK (JSON) or a PEM, shared by every
+ *   replica; unset → a key made at start-up;
+ * - `A2A_PUSH_VERIFY_OWNERSHIP`: `true` to check webhook URLs with `?validationToken=` first.
+ */
+export function pushNotificationOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PushNotificationOptions {
+  const options: PushNotificationOptions = {};
+  const allowlist = (env.A2A_PUSH_ALLOWLIST ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (allowlist.length > 0) options.allowlist = allowlist;
+  const key = env.A2A_PUSH_SIGNING_KEY?.trim();
+  if (key) options.signingKey = parseKey(key);
+  if (env.A2A_PUSH_VERIFY_OWNERSHIP === 'true') options.verifyOwnership = true;
+  return options;
+}
+
+function parseKey(text: string): SigningKeyInput {
+  if (!text.startsWith('{')) return text.replace(/\\n/g, '\n'); // PEMs often arrive with escaped newlines
+  try {
+    return JSON.parse(text) as SigningKeyInput;
+  } catch {
+    throw new TypeError('A2A_PUSH_SIGNING_KEY starts like a JWK but is not valid JSON');
+  }
+}
+
+/**
+ * Authentication from environment variables; `undefined` (no authentication) when none is set:
+ * - `A2A_API_KEYS`: `key=principal,key2=principal2` — API keys in `X-API-Key`
+ *   (`A2A_API_KEY_HEADER` changes the header);
+ * - `A2A_JWKS_URL`: bearer JWTs verified against this JWKS, with `A2A_JWT_ISSUER` and
+ *   `A2A_JWT_AUDIENCE` required when set.
+ */
+export function authOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOptions | undefined {
+  const strategies: AuthStrategy[] = [];
+  const jwksUrl = env.A2A_JWKS_URL?.trim();
+  if (jwksUrl) {
+    strategies.push(
+      bearerJwt({
+        jwksUrl,
+        ...(env.A2A_JWT_ISSUER ? { issuer: env.A2A_JWT_ISSUER } : {}),
+        ...(env.A2A_JWT_AUDIENCE ? { audience: env.A2A_JWT_AUDIENCE } : {}),
+      }),
+    );
+  }
+  const keyList = env.A2A_API_KEYS?.trim();
+  if (keyList) {
+    const keys: Record<string, string> = {};
+    for (const entry of keyList.split(',').map((e) => e.trim()).filter(Boolean)) {
+      const at = entry.lastIndexOf('=');
+      if (at <= 0 || at === entry.length - 1) throw new TypeError('A2A_API_KEYS must look like key=principal,key2=principal2');
+      keys[entry.slice(0, at)] = entry.slice(at + 1);
+    }
+    strategies.push(apiKey({ keys, ...(env.A2A_API_KEY_HEADER ? { header: env.A2A_API_KEY_HEADER } : {}) }));
+  }
+  return strategies.length > 0 ? { strategies } : undefined;
+}
