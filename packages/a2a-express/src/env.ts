@@ -62,3 +62,12 @@ export function authOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOp
   }
   return strategies.length > 0 ? { strategies } : undefined;
 }
+
+/** A non-negative integer from the environment, or the fallback when unset; a TypeError otherwise. */
+export function integerFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new TypeError(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  return value;
+}

@@ -50,7 +50,8 @@ export {
   type PushNotificationPayload,
 } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';
-export { authOptionsFromEnv, pushNotificationOptionsFromEnv } from './env.js';
+export { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv } from './env.js';
+export { serveAgent, type ServeOptions } from './serve.js';
 export { isPublicAddress, type Resolver } from './push/url-guard.js';
 // The protocol's types and errors, so that an agent needs one import.
 export * from 'a2a-types';

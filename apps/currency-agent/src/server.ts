@@ -1,0 +1,43 @@
+// Starts the currency agent. Configuration by environment variables (all listed in the README):
+//   PORT (default 10000), HOST (default 127.0.0.1; the container image sets 0.0.0.0), LOG_LEVEL,
+//   FRANKFURTER_URL (default the public API), RATES_TIMEOUT_MS (2500), RATES_CACHE_TTL_MS (600000),
+//   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT_MS (optional LLM understanding),
+//   A2A_PUSH_* (push notifications), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth).
+import express from 'express';
+import { pino } from 'pino';
+import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, serveAgent } from 'a2a-express';
+import { currencyRouter } from './agent.js';
+import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';
+
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: 'currency-agent' });
+try {
+  const frankfurterUrl = process.env.FRANKFURTER_URL || DEFAULT_FRANKFURTER_URL;
+  const rates = new RateSource({
+    baseUrl: frankfurterUrl,
+    timeoutMs: integerFromEnv('RATES_TIMEOUT_MS', 2_500),
+    cacheTtlMs: integerFromEnv('RATES_CACHE_TTL_MS', 600_000),
+    onLiveFailure: (reason) => logger.warn({ reason }, 'live rates unavailable; answering from the offline snapshot'),
+  });
+  const llm =
+    process.env.LLM_BASE_URL && process.env.LLM_MODEL
+      ? { baseUrl: process.env.LLM_BASE_URL, model: process.env.LLM_MODEL, apiKey: process.env.LLM_API_KEY, timeoutMs: integerFromEnv('LLM_TIMEOUT_MS', 10_000) }
+      : undefined;
+  const auth = authOptionsFromEnv();
+  const router = currencyRouter({ rates, ...(llm ? { llm } : {}), logger, auth, pushNotifications: pushNotificationOptionsFromEnv() });
+  const app = express().disable('x-powered-by').use(router);
+  serveAgent(app, {
+    name: 'currency agent',
+    port: integerFromEnv('PORT', 10_000),
+    host: process.env.HOST || '127.0.0.1',
+    logger,
+    router,
+    details: {
+      rates: frankfurterUrl,
+      understanding: llm ? `LLM ${llm.model} (built-in parser as fallback)` : 'built-in parser',
+      authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)',
+    },
+  });
+} catch (error) {
+  logger.fatal({ err: error }, 'currency agent: bad configuration');
+  process.exit(1);
+}

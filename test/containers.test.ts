@@ -1,0 +1,95 @@
+// No Docker engine runs where these tests run, so they check what can be checked without one:
+// the compose file, the Dockerfiles, and — for each image — that its build's deploy step and
+// its CMD, run here exactly as written, start the agent, and that its HEALTHCHECK passes.
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { spawnAgent } from 'a2a-testing';
+
+const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, { build: { context: string; dockerfile: string }; ports: string[]; environment: Record<string, string> }>;
+};
+const run = promisify(execFile);
+
+/** Reads a Dockerfile into the instructions of its final stage, and the whole text. */
+function dockerfile(path: string) {
+  const text = readFileSync(path, 'utf8').replace(/\\\n/g, ' ');
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const finalStage = lines.slice(lines.map((l) => l.startsWith('FROM ')).lastIndexOf(true));
+  const all = (instruction: string) => finalStage.filter((l) => l.startsWith(`${instruction} `)).map((l) => l.slice(instruction.length + 1).trim());
+  const env = Object.fromEntries(all('ENV').flatMap((l) => [...l.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
+  return { lines, text, finalStage, all, env, stages: lines.filter((l) => l.startsWith('FROM ')).length };
+}
+
+/** The default port an app's server falls back to: `integerFromEnv('PORT', N)`. */
+function defaultPort(app: string): number {
+  const source = readFileSync(join(root, 'apps', app, 'src/server.ts'), 'utf8');
+  const match = /integerFromEnv\('PORT', ([\d_]+)\)/.exec(source);
+  if (!match) throw new Error(`no default PORT in apps/${app}/src/server.ts`);
+  return Number(match[1]!.replace(/_/g, ''));
+}
+
+describe('docker-compose.yml', () => {
+  test('runs both sample agents', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['currency-agent', 'echo-agent']);
+  });
+
+  test('is valid for docker-compose (where the tool is installed)', () => {
+    const check = spawnSync('docker-compose', ['config', '--quiet'], { cwd: root, encoding: 'utf8' });
+    if (check.error) return; // not installed on this machine: .ci/run installs it where it can
+    expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
+  });
+
+  test.each(Object.entries(compose.services))('%s: build context and Dockerfile exist; port is the app\'s default', (name, service) => {
+    expect(existsSync(join(root, service.build.context, 'package.json'))).toBe(true);
+    expect(existsSync(join(root, service.build.context, service.build.dockerfile))).toBe(true);
+    const port = defaultPort(name);
+    expect(service.ports).toEqual([`${port}:${port}`]);
+    expect(service.environment.PORT).toBe(String(port));
+    const file = dockerfile(join(root, service.build.context, service.build.dockerfile));
+    expect(file.all('EXPOSE')).toEqual([String(port)]);
+    expect(file.env.PORT).toBe(String(port));
+  });
+});
+
+describe.each(Object.keys(compose.services))('the %s image', (name) => {
+  const file = dockerfile(join(root, compose.services[name]!.build.context, compose.services[name]!.build.dockerfile));
+  const workdir = mkdtempSync(join(tmpdir(), `${name}-image-`));
+  afterAll(() => rmSync(workdir, { recursive: true, force: true }));
+
+  test('is a multi-stage build that runs as a non-root user with a health check on the card', () => {
+    expect(file.stages).toBe(2);
+    expect(file.all('USER')).toEqual(['node']);
+    expect(file.all('HEALTHCHECK')[0]).toContain('/.well-known/agent.json');
+    expect(file.env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
+  });
+
+  test('its deploy step and CMD, run here as written, start the agent, and its HEALTHCHECK passes', async () => {
+    // The build stage's `pnpm --filter <app> deploy --prod ... /app`, into a temporary folder.
+    const deploy = /pnpm (--filter \S+ deploy .*) \/app/.exec(file.text)?.[1];
+    expect(deploy).toBeDefined();
+    const pnpm = process.env.npm_execpath;
+    const [command, prefix] = pnpm && /pnpm/.test(pnpm) ? [process.execPath, [pnpm]] : ['pnpm', []];
+    await run(command, [...prefix, ...deploy!.split(/\s+/), workdir], { cwd: root, timeout: 120_000 });
+    expect(existsSync(join(workdir, 'node_modules', 'typescript'))).toBe(false); // production dependencies only
+    const cmd = JSON.parse(file.all('CMD')[0]!) as string[];
+    const agent = await spawnAgent(cmd[0]!, cmd.slice(1), {
+      cwd: workdir,
+      // The image's environment, but listening on loopback only, on a free port, and offline.
+      env: { ...file.env, HOST: '127.0.0.1', PORT: '0', FRANKFURTER_URL: 'http://127.0.0.1:9' },
+    });
+    try {
+      const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string };
+      expect(card.name).toMatch(/Agent$/);
+      const health = JSON.parse(/HEALTHCHECK .*CMD (\[.*\])$/.exec(file.all('HEALTHCHECK')[0]!.replace(/^/, 'HEALTHCHECK '))![1]!) as string[];
+      const probe = spawnSync(health[0]!, health.slice(1), { env: { ...process.env, PORT: new URL(agent.url).port }, timeout: 10_000 });
+      expect(probe.status).toBe(0);
+    } finally {
+      expect(await agent.stop()).toBe(0);
+    }
+  });
+});
