@@ -1,0 +1,299 @@
+#!/usr/bin/env node
+// pnpm bench [--quick] [--json file]
+//
+// Measures, in one run and one process tree, a2aRouter against its baselines:
+//   1. request/response: tasks/send echo vs bare Express (express.json) and the @a2a-js/sdk server;
+//   2. streaming: events/s of one 10,000-chunk stream and of 200 concurrent 100-chunk streams,
+//      vs a bare loop writing the same SSE frames, with every event checked (none lost or reordered);
+//   3. memory: RSS and heap after 50,000 and 100,000 tasks through the default in-memory store,
+//      and per idle SSE stream with 1,000 open;
+//   4. validation: AJV cost of one tasks/send params check.
+// Servers run as child processes (so the load generator does not share their event loop);
+// rounds alternate between the servers so that drift of the machine hits all of them alike.
+import { fork } from 'node:child_process';
+import http from 'node:http';
+import os from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { validateTaskSendParams } from 'a2a-types';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] || 'bench-results.json' : undefined;
+const config = quick
+  ? { duration: 3, rounds: 1, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, tasks: [10_000, 20_000], idleStreams: 1_000 }
+  : { duration: 10, rounds: 3, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, tasks: [50_000, 100_000], idleStreams: 1_000 };
+
+const here = new URL('.', import.meta.url);
+const children = [];
+async function start(name) {
+  const child = fork(new URL(`servers/${name}.mjs`, here), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: ['--expose-gc'] });
+  children.push(child);
+  const { port } = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
+  });
+  return { name, url: `http://127.0.0.1:${port}` };
+}
+process.on('exit', () => children.forEach((c) => c.kill()));
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(url, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode, text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Request/response
+
+let counter = 0;
+function sendBody(kind) {
+  const n = ++counter;
+  if (kind === 'sdk') {
+    return { jsonrpc: '2.0', id: n, method: 'message/send', params: { message: { kind: 'message', role: 'user', messageId: `m-${n}`, parts: [{ kind: 'text', text: 'hello, echo' }] } } };
+  }
+  return { jsonrpc: '2.0', id: n, method: 'tasks/send', params: { id: `t-${n}-${process.pid}`, message: { role: 'user', parts: [{ type: 'text', text: 'hello, echo' }] } } };
+}
+
+async function load(server, kind, duration) {
+  const result = await autocannon({
+    url: server.url,
+    connections: config.connections,
+    duration,
+    requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: JSON.stringify(sendBody(kind)) }) }],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, requests: result.requests.total };
+}
+
+async function requestResponse(servers) {
+  const [bare, sdk, ours] = servers;
+  const check = async (server, kind) => {
+    const { status, text } = await post(server.url, sendBody(kind));
+    const body = JSON.parse(text);
+    if (status !== 200 || !body.result) throw new Error(`${server.name} did not answer a send: ${text.slice(0, 200)}`);
+  };
+  await check(bare, 'bare');
+  await check(sdk, 'sdk');
+  await check(ours, 'a2a');
+  const plan = [[bare, 'bare'], [sdk, 'sdk'], [ours, 'a2a']];
+  for (const [server, kind] of plan) await load(server, kind, 2); // warm-up
+  const runs = { bare: [], sdk: [], a2a: [] };
+  for (let round = 0; round < config.rounds; round++) {
+    // Alternate the order each round, so no server always runs first or last.
+    const order = round % 2 === 0 ? plan : [...plan].reverse();
+    for (const [server, kind] of order) runs[kind].push(await load(server, kind, config.duration));
+  }
+  const summary = (kind) => {
+    const r = runs[kind];
+    return { rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), errors: r.reduce((s, x) => s + x.errors, 0) };
+  };
+  return { bare: summary('bare'), sdk: summary('sdk'), a2a: summary('a2a') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Streaming
+
+/** Reads one SSE response, checking ids are 1, 2, 3, … (the bare loop) or strictly increasing. */
+function readStream(options, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(options, (res) => {
+      let buffer = '';
+      let events = 0;
+      let lastId = 0;
+      let ordered = true;
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        buffer += chunk;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const id = /^id: (\d+)/m.exec(frame);
+          if (!id) continue;
+          events++;
+          if (Number(id[1]) <= lastId) ordered = false;
+          lastId = Number(id[1]);
+        }
+      });
+      res.on('end', () => resolve({ events, ordered }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function ourStream(server, id, chunks) {
+  const url = new URL(server.url);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id, message: { role: 'user', parts: [{ type: 'text', text: `stream ${chunks}` }] } } });
+  return readStream({ host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, body);
+}
+
+function bareStream(server, chunks) {
+  const url = new URL(server.url);
+  return readStream({ host: url.hostname, port: url.port, path: `/sse?n=${chunks}`, method: 'GET' });
+}
+
+async function timed(run) {
+  const started = performance.now();
+  const results = await run();
+  const seconds = (performance.now() - started) / 1000;
+  return { results, seconds };
+}
+
+async function streaming(bare, ours) {
+  let n = 0;
+  const measure = async (label, run, expectedPerStream) => {
+    const { results, seconds } = await timed(run);
+    const list = Array.isArray(results) ? results : [results];
+    const events = list.reduce((s, r) => s + r.events, 0);
+    const complete = list.every((r) => r.ordered && r.events === expectedPerStream);
+    return { label, events, eventsPerSecond: events / seconds, complete };
+  };
+  // Ours sends a working status first and a completed status last: chunks + 2 events.
+  const one = async () => ({
+    ours: await measure('a2a', () => ourStream(ours, `big-${++n}`, config.bigStream), config.bigStream + 2),
+    bare: await measure('bare', () => bareStream(bare, config.bigStream), config.bigStream),
+  });
+  const many = async () => ({
+    ours: await measure('a2a', () => Promise.all(Array.from({ length: config.streams }, () => ourStream(ours, `many-${++n}`, config.streamChunks))), config.streamChunks + 2),
+    bare: await measure('bare', () => Promise.all(Array.from({ length: config.streams }, () => bareStream(bare, config.streamChunks))), config.streamChunks),
+  });
+  await one(); // warm-up
+  const rounds = { one: [], many: [] };
+  for (let round = 0; round < config.rounds; round++) {
+    rounds.one.push(await one());
+    rounds.many.push(await many());
+  }
+  const summarize = (list) => ({
+    a2a: median(list.map((r) => r.ours.eventsPerSecond)),
+    bare: median(list.map((r) => r.bare.eventsPerSecond)),
+    complete: list.every((r) => r.ours.complete && r.bare.complete),
+  });
+  return { oneBigStream: summarize(rounds.one), concurrentStreams: summarize(rounds.many) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Memory
+
+async function memoryOf(server) {
+  return new Promise((resolve, reject) => {
+    http.get(`${server.url}/__bench/memory`, { agent }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve(JSON.parse(text)));
+    }).on('error', reject);
+  });
+}
+
+async function sendMany(server, count) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const { status } = await post(server.url, sendBody('a2a'));
+      if (status !== 200) throw new Error(`send failed with ${status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+}
+
+async function memory(ours) {
+  const [first, second] = config.tasks;
+  await sendMany(ours, first);
+  const atFirst = await memoryOf(ours);
+  await sendMany(ours, second - first);
+  const atSecond = await memoryOf(ours);
+
+  // Idle streams: resubscriptions to one task that waits, kept open.
+  await post(ours.url, { jsonrpc: '2.0', id: 1, method: 'tasks/send', params: { id: 'held', message: { role: 'user', parts: [{ type: 'text', text: 'hold' }] } } });
+  const before = await memoryOf(ours);
+  const url = new URL(ours.url);
+  const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const open = [];
+  await Promise.all(
+    Array.from({ length: config.idleStreams }, () =>
+      new Promise((resolve, reject) => {
+        const req = http.request({ host: url.hostname, port: url.port, path: '/', method: 'POST', agent: streamAgent, headers: { 'content-type': 'application/json' } }, (res) => {
+          open.push(req);
+          res.once('data', () => resolve());
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: 'held' } }));
+      }),
+    ),
+  );
+  const after = await memoryOf(ours);
+  open.forEach((req) => req.destroy());
+  const perStream = (key) => (after[key] - before[key]) / config.idleStreams;
+  return {
+    tasks: { [first]: atFirst, [second]: atSecond, rssChange: atSecond.rss / atFirst.rss - 1, heapChange: atSecond.heapUsed / atFirst.heapUsed - 1 },
+    idleStream: { rssBytes: perStream('rss'), heapBytes: perStream('heapUsed') },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Validation
+
+function validation() {
+  const params = { id: 'task-1', sessionId: 's-1', message: { role: 'user', parts: [{ type: 'text', text: 'How much is 100 USD in EUR?' }] }, historyLength: 0 };
+  const iterations = quick ? 100_000 : 500_000;
+  for (let i = 0; i < 10_000; i++) validateTaskSendParams(params);
+  const started = performance.now();
+  for (let i = 0; i < iterations; i++) if (!validateTaskSendParams(params)) throw new Error('valid params refused');
+  return { microsecondsPerCall: ((performance.now() - started) * 1000) / iterations };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+
+const machine = { date: new Date().toISOString().slice(0, 10), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, mode: quick ? 'quick' : 'full' };
+console.log(`a2a-express-kit bench — ${machine.mode} run, ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.date}\n`);
+
+const [bare, sdk, ours] = await Promise.all([start('bare'), start('sdk'), start('a2a')]);
+const rr = await requestResponse([bare, sdk, ours]);
+console.log('1. Request/response (tasks/send echo; autocannon, %d connections, median of %d × %ds)', config.connections, config.rounds, config.duration);
+console.table({
+  'bare Express': { 'req/s': fmt(rr.bare.rps), 'p50 ms': rr.bare.p50, 'p99 ms': rr.bare.p99, errors: rr.bare.errors, 'vs bare': '1.00×' },
+  '@a2a-js/sdk 0.3': { 'req/s': fmt(rr.sdk.rps), 'p50 ms': rr.sdk.p50, 'p99 ms': rr.sdk.p99, errors: rr.sdk.errors, 'vs bare': ratio(rr.sdk.rps, rr.bare.rps) },
+  a2aRouter: { 'req/s': fmt(rr.a2a.rps), 'p50 ms': rr.a2a.p50, 'p99 ms': rr.a2a.p99, errors: rr.a2a.errors, 'vs bare': ratio(rr.a2a.rps, rr.bare.rps), 'vs sdk': ratio(rr.a2a.rps, rr.sdk.rps) },
+});
+
+const st = await streaming(bare, ours);
+console.log('2. Streaming (events/s, median of %d)', config.rounds);
+console.table({
+  [`one stream of ${fmt(config.bigStream)} chunks`]: { a2aRouter: fmt(st.oneBigStream.a2a), 'bare SSE loop': fmt(st.oneBigStream.bare), ratio: ratio(st.oneBigStream.a2a, st.oneBigStream.bare), 'all events, in order': st.oneBigStream.complete },
+  [`${config.streams} streams × ${config.streamChunks} chunks`]: { a2aRouter: fmt(st.concurrentStreams.a2a), 'bare SSE loop': fmt(st.concurrentStreams.bare), ratio: ratio(st.concurrentStreams.a2a, st.concurrentStreams.bare), 'all events, in order': st.concurrentStreams.complete },
+});
+
+const mem = await memory(ours);
+const [first, second] = config.tasks;
+console.log('3. Memory (server process, after a full GC)');
+console.table({
+  [`after ${fmt(first)} tasks`]: { 'RSS MB': fmt(mem.tasks[first].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[first].heapUsed / 2 ** 20, 1) },
+  [`after ${fmt(second)} tasks`]: { 'RSS MB': fmt(mem.tasks[second].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[second].heapUsed / 2 ** 20, 1) },
+  change: { 'RSS MB': `${(mem.tasks.rssChange * 100).toFixed(1)}%`, 'heap MB': `${(mem.tasks.heapChange * 100).toFixed(1)}%` },
+  [`per idle stream (${fmt(config.idleStreams)} open)`]: { 'RSS MB': `${fmt(mem.idleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.idleStream.heapBytes / 1024, 1)} KB` },
+});
+
+const val = validation();
+console.log('4. Validation: %s µs per tasks/send params check (AJV, compiled once)\n', val.microsecondsPerCall.toFixed(2));
+
+if (jsonFile) {
+  writeFileSync(jsonFile, JSON.stringify({ machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val }, null, 2));
+  console.log(`results written to ${jsonFile}`);
+}
+process.exit(0);

@@ -1,0 +1,33 @@
+// The subject: an echo agent on a2aRouter, with schema validation, the in-memory task store
+// (default bounds) and pino logging at info all on (to stdout, which the bench discards).
+// Extra routes for the bench only: a handler that streams N chunks, one that holds until
+// canceled, and the process's memory after a full GC.
+import express from 'express';
+import { pino } from 'pino';
+import { a2aRouter, artifact, completed, textOf } from 'a2a-express';
+
+const handler = async function* (ctx) {
+  const text = textOf(ctx.message);
+  const stream = /^stream (\d+)$/.exec(text);
+  if (stream) {
+    const n = Number(stream[1]);
+    for (let i = 1; i <= n; i++) yield artifact(`chunk ${i}`, { index: 0, append: i > 1, lastChunk: i === n });
+  } else if (text === 'hold') {
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+    return;
+  } else {
+    yield artifact(ctx.message.parts);
+  }
+  yield completed();
+};
+const app = express();
+app.get('/__bench/memory', (_req, res) => {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  res.json({ rss, heapUsed });
+});
+app.use(a2aRouter(handler, { card: { name: 'Echo', version: '1.0.0' }, logger: pino({ level: 'info' }) }));
+const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+// Exit normally on SIGTERM so that --cpu-prof can write its profile.
+process.on('SIGTERM', () => process.exit(0));

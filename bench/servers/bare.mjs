@@ -1,0 +1,31 @@
+// Baseline (a): bare Express with express.json(), answering the same Task-shaped JSON an echo
+// agent answers, and a bare SSE loop writing the same frames a stream carries.
+import express from 'express';
+
+const app = express();
+app.post('/', express.json({ limit: '10mb' }), (req, res) => {
+  const { id, params } = req.body;
+  res.json({
+    jsonrpc: '2.0',
+    id,
+    result: {
+      id: params.id,
+      sessionId: params.sessionId ?? 'bench-session',
+      status: { state: 'completed', timestamp: new Date().toISOString() },
+      artifacts: [{ parts: params.message.parts, index: 0 }],
+    },
+  });
+});
+// Writes n frames shaped like a2aRouter's artifact events, respecting backpressure.
+app.get('/sse', async (req, res) => {
+  const n = Number(req.query.n);
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+  for (let i = 1; i <= n; i++) {
+    const event = { jsonrpc: '2.0', id: 1, result: { id: 'bare', artifact: { parts: [{ type: 'text', text: `chunk ${i}` }], index: 0, append: i > 1 } } };
+    if (!res.write(`id: ${i}\ndata: ${JSON.stringify(event)}\n\n`)) await new Promise((r) => res.once('drain', r));
+  }
+  res.end();
+});
+const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+// Exit normally on SIGTERM so that --cpu-prof can write its profile.
+process.on('SIGTERM', () => process.exit(0));
