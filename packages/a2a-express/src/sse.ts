@@ -14,15 +14,43 @@ export interface SseStreamOptions {
 export type SseCloseReason = 'ended' | 'client-closed' | 'overflow';
 
 /**
+ * One timer per heartbeat interval for all open streams, rather than one per stream: with
+ * thousands of idle streams, their timers and closures were a good part of each one's cost.
+ */
+const heartbeats = new Map<number, { timer: NodeJS.Timeout; streams: Set<SseStream> }>();
+
+function startHeartbeat(stream: SseStream, intervalMs: number): void {
+  let group = heartbeats.get(intervalMs);
+  if (!group) {
+    const streams = new Set<SseStream>();
+    const timer = setInterval(() => streams.forEach((s) => s.beat()), intervalMs);
+    timer.unref();
+    heartbeats.set(intervalMs, (group = { timer, streams }));
+  }
+  group.streams.add(stream);
+}
+
+function stopHeartbeat(stream: SseStream, intervalMs: number): void {
+  const group = heartbeats.get(intervalMs);
+  if (!group) return;
+  group.streams.delete(stream);
+  if (group.streams.size === 0) {
+    clearInterval(group.timer);
+    heartbeats.delete(intervalMs);
+  }
+}
+
+/**
  * Writes events while the socket accepts them and queues them while it does not (`write`
  * returned false), resuming on `drain`; memory stays bounded by `maxQueuedBytes`.
  */
 export class SseStream {
-  private readonly queue: string[] = [];
+  private queue: string[] = [];
+  /** Index of the next frame to write: a head index, since shift() moves the whole queue. */
+  private queueHead = 0;
   private queuedBytes = 0;
   private waitingForDrain = false;
   private endRequested = false;
-  private heartbeat: NodeJS.Timeout | undefined;
   private closeListeners: ((reason: SseCloseReason) => void)[] = [];
   private closedWith: SseCloseReason | undefined;
   /** Events written or queued so far. */
@@ -44,10 +72,12 @@ export class SseStream {
     });
     this.res.flushHeaders();
     this.res.on('close', () => this.finish(this.res.writableFinished ? 'ended' : 'client-closed'));
-    this.heartbeat = setInterval(() => {
-      if (!this.waitingForDrain) this.res.write(': keep-alive\n\n');
-    }, this.options.heartbeatMs);
-    this.heartbeat.unref();
+    startHeartbeat(this, this.options.heartbeatMs);
+  }
+
+  /** Writes a keep-alive comment, unless the socket is full (then data is waiting anyway). */
+  beat(): void {
+    if (!this.waitingForDrain && !this.closed) this.res.write(': keep-alive\n\n');
   }
 
   get closed(): boolean {
@@ -89,8 +119,8 @@ export class SseStream {
 
   private flush(): void {
     this.waitingForDrain = false;
-    while (this.queue.length > 0) {
-      const frame = this.queue.shift()!;
+    while (this.queueHead < this.queue.length) {
+      const frame = this.queue[this.queueHead++]!;
       this.queuedBytes -= frame.length;
       if (!this.res.write(frame)) {
         this.waitingForDrain = true;
@@ -98,6 +128,8 @@ export class SseStream {
         return;
       }
     }
+    this.queue = [];
+    this.queueHead = 0;
     if (this.endRequested) this.res.end();
   }
 
@@ -109,8 +141,9 @@ export class SseStream {
   private finish(reason: SseCloseReason): void {
     if (this.closedWith) return;
     this.closedWith = reason;
-    clearInterval(this.heartbeat);
-    this.queue.length = 0;
+    stopHeartbeat(this, this.options.heartbeatMs);
+    this.queue = [];
+    this.queueHead = 0;
     this.queuedBytes = 0;
     const listeners = this.closeListeners;
     this.closeListeners = [];

@@ -39,9 +39,16 @@ export interface RunningTurn {
 }
 
 interface Run extends RunningTurn {
-  readonly controller: AbortController;
+  /** Made when the handler first reads `ctx.signal` (most never do). */
+  controller: AbortController | undefined;
+  aborted: boolean;
   error: A2AError | undefined;
   markEnded(): void;
+}
+
+function abort(run: Run): void {
+  run.aborted = true;
+  run.controller?.abort();
 }
 
 const HANDLER_STATES: readonly HandlerState[] = [
@@ -115,7 +122,8 @@ export class TaskEngine {
     const run: Run = {
       taskId: start.record.task.id,
       turn: start.record.turn,
-      controller: new AbortController(),
+      controller: undefined,
+      aborted: false,
       ended,
       error: undefined,
       markEnded,
@@ -143,7 +151,7 @@ export class TaskEngine {
     });
     const run = this.running.get(taskId);
     if (run && run.turn === record.turn) {
-      run.controller.abort();
+      abort(run);
       run.markEnded();
     }
     return record;
@@ -151,7 +159,7 @@ export class TaskEngine {
 
   /** Aborts every handler running in this process (their tasks stay as they are). */
   abortAll(): void {
-    for (const run of this.running.values()) run.controller.abort();
+    for (const run of this.running.values()) abort(run);
   }
 
   private async execute(run: Run, start: TurnStart): Promise<void> {
@@ -176,7 +184,7 @@ export class TaskEngine {
 
   /** Applies one handler update; false once the turn is over (or was over already). */
   private async apply(run: Run, update: TaskUpdate): Promise<boolean> {
-    if (run.controller.signal.aborted) return false;
+    if (run.aborted) return false;
     try {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
@@ -193,7 +201,7 @@ export class TaskEngine {
   }
 
   private async fail(run: Run, error: unknown): Promise<void> {
-    if (run.controller.signal.aborted) return;
+    if (run.aborted) return;
     const log = this.logger.child({ taskId: run.taskId });
     let text = HANDLER_FAILED;
     if (error instanceof A2AError) {
@@ -218,18 +226,38 @@ export class TaskEngine {
     run.markEnded();
   }
 
+  /**
+   * The handler's context. Its costly parts are made on first use (most handlers read a few):
+   * the message and history are copies, so a handler changing them cannot change the stored
+   * task; the logger is a child bound to the task; the signal's controller is created lazily.
+   */
   private context(run: Run, start: TurnStart): TaskContext {
     const { record, params } = start;
+    const logger = this.logger;
+    let message: TaskContext['message'] | undefined;
+    let history: TaskContext['history'] | undefined;
+    let taskLogger: Logger | undefined;
     return {
       task: taskSnapshot(record),
-      // Copies, so that a handler changing what it was given cannot change the stored task.
-      message: structuredClone(params.message),
-      history: structuredClone(record.history.slice(0, -1)),
+      get message() {
+        return (message ??= plainJson(params.message));
+      },
+      get history() {
+        return (history ??= plainJson(record.history.slice(0, -1)));
+      },
       sessionId: record.task.sessionId ?? '',
       isNewTask: start.isNewTask,
       requestMetadata: params.metadata ?? undefined,
-      signal: run.controller.signal,
-      logger: this.logger.child({ taskId: run.taskId }),
+      get signal() {
+        if (!run.controller) {
+          run.controller = new AbortController();
+          if (run.aborted) run.controller.abort();
+        }
+        return run.controller.signal;
+      },
+      get logger() {
+        return (taskLogger ??= logger.child({ taskId: run.taskId }));
+      },
       principal: start.principal,
     };
   }

@@ -3,6 +3,7 @@
 // every store.
 import {
   isFinalState,
+  type Part,
   isStatusUpdateEvent,
   type Artifact,
   type Message,
@@ -15,8 +16,17 @@ import {
 } from 'a2a-types';
 import type { TaskRecord } from './task-store.js';
 
+let lastMillis = 0;
+let lastIso = '';
+
+/** The current time in ISO 8601 UTC; formatted once per millisecond, not once per event. */
 export function now(): string {
-  return new Date().toISOString();
+  const millis = Date.now();
+  if (millis !== lastMillis) {
+    lastMillis = millis;
+    lastIso = new Date(millis).toISOString();
+  }
+  return lastIso;
 }
 
 export function statusEvent(
@@ -80,13 +90,16 @@ export function mergeArtifact(artifacts: readonly Artifact[], chunk: Artifact): 
   const { append, lastChunk, ...content } = chunk;
   const merged: Artifact =
     append && existing
-      ? {
-          ...existing,
-          name: existing.name ?? chunk.name,
-          description: existing.description ?? chunk.description,
-          parts: existing.parts.concat(chunk.parts),
-          metadata: chunk.metadata ? { ...existing.metadata, ...chunk.metadata } : existing.metadata,
-        }
+      ? withAppendedParts(
+          {
+            ...fieldsOf(existing),
+            name: existing.name ?? chunk.name,
+            description: existing.description ?? chunk.description,
+            metadata: chunk.metadata ? { ...existing.metadata, ...chunk.metadata } : existing.metadata,
+          },
+          existing,
+          chunk.parts,
+        )
       : { ...content, index };
   const next = artifacts.slice();
   if (existing) next[position] = merged;
@@ -95,6 +108,45 @@ export function mergeArtifact(artifacts: readonly Artifact[], chunk: Artifact): 
     next.splice(insertAt < 0 ? next.length : insertAt, 0, merged);
   }
   return next;
+}
+
+/**
+ * Parts of an artifact grown by appends: a backing array shared along the chain of records,
+ * and how many of its parts this artifact owns. Appending copies nothing when the backing array
+ * ends where this artifact does (the usual case: each chunk extends the newest record), so a
+ * stream of n chunks costs O(n), not O(n²). Older records still see exactly their own parts.
+ */
+interface GrowingParts {
+  readonly backing: Part[];
+  readonly count: number;
+}
+const GROWING = Symbol('growing parts');
+
+/** Every field but `parts` (which may be a getter). */
+function fieldsOf(artifact: Artifact): Omit<Artifact, 'parts'> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(artifact)) if (key !== 'parts') fields[key] = (artifact as unknown as Record<string, unknown>)[key];
+  return fields as Omit<Artifact, 'parts'>;
+}
+
+function withAppendedParts(fields: Omit<Artifact, 'parts'>, existing: Artifact, added: readonly Part[]): Artifact {
+  const previous = (existing as { [GROWING]?: GrowingParts })[GROWING];
+  let backing: Part[];
+  let count: number;
+  if (previous) {
+    count = previous.count;
+    backing = previous.backing.length === count ? previous.backing : previous.backing.slice(0, count);
+  } else {
+    backing = existing.parts.slice();
+    count = backing.length;
+  }
+  for (const part of added) backing.push(part);
+  count += added.length;
+  const grown = { ...fields } as Artifact;
+  // A fresh array on every read: what a reader holds never grows under it.
+  Object.defineProperty(grown, 'parts', { enumerable: true, get: () => backing.slice(0, count) });
+  Object.defineProperty(grown, GROWING, { enumerable: false, value: { backing, count } satisfies GrowingParts });
+  return grown;
 }
 
 /** The index a new chunk gets when the handler did not choose one. */

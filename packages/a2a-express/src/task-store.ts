@@ -79,13 +79,22 @@ export interface InMemoryTaskStoreOptions {
    * change, in milliseconds. Default one hour.
    */
   retentionMs?: number;
-  /** Most events kept per task for replay to reconnecting clients. Default 1,000. */
+  /**
+   * Events kept per task for replay to reconnecting clients: at least the last this many (up
+   * to half as many again between trims). Default 1,000.
+   */
   maxEventsPerTask?: number;
 }
 
 interface Entry {
   record: TaskRecord;
   events: StoredEvent[];
+}
+
+interface IdleToken {
+  readonly taskId: string;
+  readonly since: number;
+  readonly sequence: number;
 }
 
 /**
@@ -98,8 +107,17 @@ export class InMemoryTaskStore implements TaskStore {
   readonly retentionMs: number;
   readonly maxEventsPerTask: number;
   private readonly entries = new Map<string, Entry>();
-  /** Idle tasks in the order they became idle (a Map keeps insertion order), with that time. */
-  private readonly idleSince = new Map<string, number>();
+  /** Tasks not running (finished or waiting for input): their idle token. */
+  private readonly idle = new Map<string, IdleToken>();
+  /**
+   * The same tokens in the order tasks became idle, oldest at `idleHead`. A token whose task
+   * has run again since (the map holds a newer one) is stale and skipped. A queue, not Map
+   * iteration: V8 makes an iterator skip every entry deleted from the front of a Map, which
+   * made each eviction slower the longer the store ran.
+   */
+  private idleQueue: IdleToken[] = [];
+  private idleHead = 0;
+  private idleSequence = 0;
   private readonly listeners = new Map<string, Set<EventListener>>();
   private readonly sweeper: NodeJS.Timeout;
 
@@ -133,11 +151,18 @@ export class InMemoryTaskStore implements TaskStore {
     const stored = events.map((event, i) => ({ id: firstId + i, event }));
     const saved: TaskRecord = { ...record, lastEventId: firstId + events.length - 1 };
     const log = entry?.events ?? [];
-    log.push(...stored);
-    if (log.length > this.maxEventsPerTask) log.splice(0, log.length - this.maxEventsPerTask);
+    for (const event of stored) log.push(event);
+    // Trimmed in batches (past 1.5× the bound) so that a long stream does not move the whole
+    // log on every event.
+    if (log.length > this.maxEventsPerTask * 1.5) log.splice(0, log.length - this.maxEventsPerTask);
     this.entries.set(taskId, { record: saved, events: log });
-    this.idleSince.delete(taskId);
-    if (isFinalState(saved.task.status.state)) this.idleSince.set(taskId, saved.updatedAt);
+    if (isFinalState(saved.task.status.state)) {
+      const token = { taskId, since: saved.updatedAt, sequence: ++this.idleSequence };
+      this.idle.set(taskId, token);
+      this.idleQueue.push(token);
+    } else {
+      this.idle.delete(taskId);
+    }
     this.notify(taskId, stored);
     return { record: saved, events: stored };
   }
@@ -167,7 +192,7 @@ export class InMemoryTaskStore implements TaskStore {
   private live(taskId: string): Entry | undefined {
     const entry = this.entries.get(taskId);
     if (!entry) return undefined;
-    const since = this.idleSince.get(taskId);
+    const since = this.idle.get(taskId)?.since;
     if (since !== undefined && Date.now() - since >= this.retentionMs) {
       this.drop(taskId);
       return undefined;
@@ -178,25 +203,41 @@ export class InMemoryTaskStore implements TaskStore {
   private makeRoom(): void {
     this.sweep(Date.now());
     if (this.entries.size < this.maxTasks) return;
-    const oldestIdle = this.idleSince.keys().next();
-    if (oldestIdle.done) {
+    const oldest = this.oldestIdle();
+    if (!oldest) {
       throw A2AError.resourceUnavailable(
         `the task store is full: ${this.maxTasks} tasks are running`,
       );
     }
-    this.drop(oldestIdle.value);
+    this.drop(oldest.taskId);
   }
 
   private sweep(now: number): void {
-    for (const [taskId, since] of this.idleSince) {
-      if (now - since < this.retentionMs) break;
-      this.drop(taskId);
+    for (let oldest = this.oldestIdle(); oldest && now - oldest.since >= this.retentionMs; oldest = this.oldestIdle()) {
+      this.drop(oldest.taskId);
     }
+  }
+
+  /** The task idle the longest, skipping stale tokens. */
+  private oldestIdle(): IdleToken | undefined {
+    while (this.idleHead < this.idleQueue.length) {
+      const token = this.idleQueue[this.idleHead]!;
+      if (this.idle.get(token.taskId) === token) return token;
+      this.idleHead++;
+    }
+    this.idleQueue = [];
+    this.idleHead = 0;
+    return undefined;
   }
 
   private drop(taskId: string): void {
     this.entries.delete(taskId);
-    this.idleSince.delete(taskId);
+    this.idle.delete(taskId);
+    // Compact the queue once most of it has been consumed.
+    if (this.idleHead > 1024 && this.idleHead * 2 > this.idleQueue.length) {
+      this.idleQueue = this.idleQueue.slice(this.idleHead);
+      this.idleHead = 0;
+    }
   }
 
   private notify(taskId: string, events: StoredEvent[]): void {

@@ -110,6 +110,25 @@ describe('artifact assembly', () => {
     expect(artifacts.map((a) => a.index)).toEqual([0, 1, 2]);
   });
 
+  test('appends share storage, yet each record keeps exactly its own parts', () => {
+    const first = mergeArtifact([], { parts: [text('a')], index: 0 });
+    const second = mergeArtifact(first, { parts: [text('b')], index: 0, append: true });
+    const third = mergeArtifact(second, { parts: [text('c')], index: 0, append: true });
+    expect(second[0]!.parts).toEqual([text('a'), text('b')]);
+    expect(third[0]!.parts).toEqual([text('a'), text('b'), text('c')]);
+    // Appending again to the older record branches off without touching the newer one.
+    const branch = mergeArtifact(second, { parts: [text('x')], index: 0, append: true });
+    expect(branch[0]!.parts).toEqual([text('a'), text('b'), text('x')]);
+    expect(third[0]!.parts).toEqual([text('a'), text('b'), text('c')]);
+    // What a reader takes never grows under it.
+    const held = third[0]!.parts;
+    mergeArtifact(third, { parts: [text('d')], index: 0, append: true });
+    expect(held).toHaveLength(3);
+    // Serialized and copied, it is a plain artifact.
+    expect(JSON.parse(JSON.stringify(third[0]))).toEqual({ parts: [text('a'), text('b'), text('c')], index: 0 });
+    expect({ ...third[0]! }.parts).toEqual([text('a'), text('b'), text('c')]);
+  });
+
   test('an append to an index with no artifact starts it', () => {
     expect(mergeArtifact([], { parts: [text('x')], index: 3, append: true })).toEqual([{ parts: [text('x')], index: 3 }]);
   });
