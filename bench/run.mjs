@@ -209,38 +209,47 @@ async function sendMany(server, count) {
   await Promise.all(Array.from({ length: 32 }, worker));
 }
 
-async function memory(ours) {
+async function memory(ours, bare) {
   const [first, second] = config.tasks;
   await sendMany(ours, first);
   const atFirst = await memoryOf(ours);
   await sendMany(ours, second - first);
   const atSecond = await memoryOf(ours);
 
-  // Idle streams: resubscriptions to one task that waits, kept open.
+  // Idle streams: resubscriptions to one task that waits, kept open; and, for comparison, the
+  // same number of bare idle SSE responses (Node's own cost of an open HTTP response).
   await post(ours.url, { jsonrpc: '2.0', id: 1, method: 'tasks/send', params: { id: 'held', message: { role: 'user', parts: [{ type: 'text', text: 'hold' }] } } });
-  const before = await memoryOf(ours);
-  const url = new URL(ours.url);
+  const resubscribe = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: 'held' } });
+  const ourIdle = await idleStreams(ours, { path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, resubscribe);
+  const bareIdle = await idleStreams(bare, { path: '/idle', method: 'GET' });
+  return {
+    tasks: { [first]: atFirst, [second]: atSecond, rssChange: atSecond.rss / atFirst.rss - 1, heapChange: atSecond.heapUsed / atFirst.heapUsed - 1 },
+    idleStream: ourIdle,
+    bareIdleStream: bareIdle,
+  };
+}
+
+/** Memory per open idle stream: the server's growth with `idleStreams` streams open. */
+async function idleStreams(server, request, body) {
+  const before = await memoryOf(server);
+  const url = new URL(server.url);
   const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const open = [];
   await Promise.all(
     Array.from({ length: config.idleStreams }, () =>
       new Promise((resolve, reject) => {
-        const req = http.request({ host: url.hostname, port: url.port, path: '/', method: 'POST', agent: streamAgent, headers: { 'content-type': 'application/json' } }, (res) => {
+        const req = http.request({ host: url.hostname, port: url.port, agent: streamAgent, ...request }, (res) => {
           open.push(req);
           res.once('data', () => resolve());
         });
         req.on('error', reject);
-        req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: 'held' } }));
+        req.end(body);
       }),
     ),
   );
-  const after = await memoryOf(ours);
+  const after = await memoryOf(server);
   open.forEach((req) => req.destroy());
-  const perStream = (key) => (after[key] - before[key]) / config.idleStreams;
-  return {
-    tasks: { [first]: atFirst, [second]: atSecond, rssChange: atSecond.rss / atFirst.rss - 1, heapChange: atSecond.heapUsed / atFirst.heapUsed - 1 },
-    idleStream: { rssBytes: perStream('rss'), heapBytes: perStream('heapUsed') },
-  };
+  return { rssBytes: (after.rss - before.rss) / config.idleStreams, heapBytes: (after.heapUsed - before.heapUsed) / config.idleStreams };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +288,7 @@ console.table({
   [`${config.streams} streams × ${config.streamChunks} chunks`]: { a2aRouter: fmt(st.concurrentStreams.a2a), 'bare SSE loop': fmt(st.concurrentStreams.bare), ratio: ratio(st.concurrentStreams.a2a, st.concurrentStreams.bare), 'all events, in order': st.concurrentStreams.complete },
 });
 
-const mem = await memory(ours);
+const mem = await memory(ours, bare);
 const [first, second] = config.tasks;
 console.log('3. Memory (server process, after a full GC)');
 console.table({
@@ -287,6 +296,7 @@ console.table({
   [`after ${fmt(second)} tasks`]: { 'RSS MB': fmt(mem.tasks[second].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[second].heapUsed / 2 ** 20, 1) },
   change: { 'RSS MB': `${(mem.tasks.rssChange * 100).toFixed(1)}%`, 'heap MB': `${(mem.tasks.heapChange * 100).toFixed(1)}%` },
   [`per idle stream (${fmt(config.idleStreams)} open)`]: { 'RSS MB': `${fmt(mem.idleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.idleStream.heapBytes / 1024, 1)} KB` },
+  [`  bare Node SSE response, for comparison`]: { 'RSS MB': `${fmt(mem.bareIdleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.bareIdleStream.heapBytes / 1024, 1)} KB` },
 });
 
 const val = validation();

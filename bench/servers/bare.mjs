@@ -26,6 +26,17 @@ app.get('/sse', async (req, res) => {
   }
   res.end();
 });
+// An idle stream: headers sent, then nothing, like a resubscription to a quiet task.
+app.get('/idle', (_req, res) => {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+  res.write(': open\n\n');
+});
+app.get('/__bench/memory', (_req, res) => {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  res.json({ rss, heapUsed });
+});
 const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 // Exit normally on SIGTERM so that --cpu-prof can write its profile.
 process.on('SIGTERM', () => process.exit(0));
