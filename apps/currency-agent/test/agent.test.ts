@@ -1,18 +1,13 @@
 import express from 'express';
 import { pino } from 'pino';
-import { collect, listen, openStream, rpc, type RunningServer } from 'a2a-testing';
+import { collect, listen, openStream, rpc, serverPool } from 'a2a-testing';
 import type { DataPart, Task, TaskArtifactUpdateEvent, TaskEvent, TextPart } from 'a2a-types';
 import { currencyRouter } from '../src/agent.js';
 import { RateSource } from '../src/rates.js';
 import { RATES_SNAPSHOT } from '../src/rates-snapshot.js';
 
-const servers: RunningServer[] = [];
-afterAll(() => Promise.all(servers.map((s) => s.close())));
-async function serve(app: Parameters<typeof listen>[0]) {
-  const server = await listen(app);
-  servers.push(server);
-  return server;
-}
+const { serve, closeAll } = serverPool();
+afterAll(closeAll);
 
 /** A Frankfurter stand-in on loopback answering the rate we choose, counting its calls. */
 async function frankfurter(rate = 0.5, answer?: (req: express.Request) => unknown) {

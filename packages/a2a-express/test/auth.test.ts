@@ -2,7 +2,7 @@ import express from 'express';
 import { createHash, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import request from 'supertest';
 import { SignJWT, type JWK } from 'jose';
-import { collect, listen, openStream, rpc, type RunningServer } from 'a2a-testing';
+import { collect, openStream, rpc, serverPool } from 'a2a-testing';
 import {
   apiKey,
   bearerJwt,
@@ -18,13 +18,8 @@ import {
 import { matchApiKey } from '../src/auth.js';
 import { appWith, gate, memoryLogger, resultOf, sendRequest, userText } from './helpers.js';
 
-const servers: RunningServer[] = [];
-afterAll(() => Promise.all(servers.map((s) => s.close())));
-async function serve(app: Parameters<typeof listen>[0]) {
-  const server = await listen(app);
-  servers.push(server);
-  return server;
-}
+const { serve, closeAll } = serverPool();
+afterAll(closeAll);
 
 // A real JWKS endpoint on loopback whose keys can be rotated during a test.
 function keyPair(kid: string) {

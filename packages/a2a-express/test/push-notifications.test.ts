@@ -2,18 +2,13 @@ import express from 'express';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
-import { listen, rpc, type RunningServer } from 'a2a-testing';
+import { rpc, serverPool } from 'a2a-testing';
 import { createPushNotificationVerifier, pushNotificationReceiver, PushVerificationError, type VerifiedNotification } from 'a2a-push-receiver';
 import { artifact, completed, working, type PushNotificationOptions, type PushNotificationPayload, type TaskHandler } from '../src/index.js';
 import { appWith, eventually, gate, memoryLogger, resultOf, userText } from './helpers.js';
 
-const servers: RunningServer[] = [];
-afterAll(() => Promise.all(servers.map((s) => s.close())));
-async function serve(app: Parameters<typeof listen>[0]) {
-  const server = await listen(app);
-  servers.push(server);
-  return server;
-}
+const { serve, closeAll } = serverPool();
+afterAll(closeAll);
 
 // A fixed EC key keeps the tests fast; the default (a new RSA key) is tested once below.
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -1,4 +1,4 @@
-import { collect, listen, openStream, rpc, type RunningServer } from 'a2a-testing';
+import { collect, openStream, rpc, serverPool } from 'a2a-testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   artifact,
@@ -30,13 +30,12 @@ class SubscriptionCountingStore extends InMemoryTaskStore {
   }
 }
 
-const servers: RunningServer[] = [];
-afterAll(async () => Promise.all(servers.map((s) => s.close())));
+const pool = serverPool();
+afterAll(pool.closeAll);
 
 async function serve(handler: TaskHandler, options = {}) {
   const { app, router } = appWith(handler, options);
-  const server = await listen(app);
-  servers.push(server);
+  const server = await pool.serve(app);
   return { url: server.url, router };
 }
 

@@ -37,6 +37,24 @@ export async function listen(
   };
 }
 
+/**
+ * Servers a test file starts, closed together: `const { serve, closeAll } = serverPool();
+ * afterAll(closeAll);`.
+ */
+export function serverPool(): { serve: typeof listen; closeAll: () => Promise<void> } {
+  const servers: RunningServer[] = [];
+  return {
+    async serve(app) {
+      const server = await listen(app);
+      servers.push(server);
+      return server;
+    },
+    async closeAll() {
+      await Promise.all(servers.splice(0).map((s) => s.close()));
+    },
+  };
+}
+
 let nextId = 1;
 
 /** Sends one JSON-RPC request and returns the parsed response (HTTP status kept). */
