@@ -2,7 +2,7 @@ import express from 'express';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
-import { rpc, serverPool } from 'a2a-testing';
+import { collect, openStream, rpc, serverPool } from 'a2a-testing';
 import { createPushNotificationVerifier, pushNotificationReceiver, PushVerificationError, type VerifiedNotification } from 'a2a-push-receiver';
 import { artifact, completed, working, type PushNotificationOptions, type PushNotificationPayload, type TaskHandler } from '../src/index.js';
 import { appWith, eventually, gate, memoryLogger, resultOf, userText } from './helpers.js';
@@ -137,6 +137,16 @@ describe('push notifications: delivery', () => {
     expect(new Set(verified.map((v) => v.claims.jti)).size).toBe(4);
     const [header] = (hook.received[0]!.headers.authorization as string).slice(7).split('.');
     expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ alg: 'ES256', kid: 'test-key' });
+  });
+
+  test('a config sent with tasks/sendSubscribe is set on the task and used', async () => {
+    const { url } = await agent(steps);
+    const hook = await webhook();
+    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'streamed-push', message: userText('go'), pushNotification: { url: hook.url } }));
+    expect(events.at(-1)!.message.result).toMatchObject({ status: { state: 'completed' }, final: true });
+    await eventually(async () => (hook.received.length >= 4 ? true : undefined));
+    expect(hook.received.map((r) => (JSON.parse(r.body.toString()) as PushNotificationPayload).status.state)).toEqual(['working', 'working', 'working', 'completed']);
+    expect(resultOf(await rpc(url, 'tasks/pushNotification/get', { id: 'streamed-push' }))).toEqual({ id: 'streamed-push', pushNotificationConfig: { url: hook.url } });
   });
 
   test('a config set with tasks/pushNotification/set is used for the next turn', async () => {
