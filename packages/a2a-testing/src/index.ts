@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readSse } from 'a2a-client';
 import type { JSONRPCError, JSONRPCId, Task, TaskEvent } from 'a2a-types';
 
 /** A JSON-RPC response as a test reads it: `result` or `error`, whichever came. */
@@ -77,45 +78,6 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
     body: typeof body === 'string' ? body : JSON.stringify(body),
     signal: AbortSignal.timeout(15_000),
   });
-}
-
-/** One server-sent event. */
-export interface SseEvent {
-  id: string | undefined;
-  event: string | undefined;
-  data: string;
-}
-
-/** Parses an SSE body as the W3C algorithm does: CRLF/LF/CR, multi-line data, comments. */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
-  let id: string | undefined;
-  let event: string | undefined;
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let match: RegExpExecArray | null;
-    while ((match = /\r\n|\r|\n/.exec(buffer)) !== null) {
-      // A lone CR at the end may be the first half of a CRLF: wait for more.
-      if (match[0] === '\r' && match.index === buffer.length - 1) break;
-      const line = buffer.slice(0, match.index);
-      buffer = buffer.slice(match.index + match[0].length);
-      if (line === '') {
-        if (data.length > 0) yield { id, event, data: data.join('\n') };
-        data = [];
-        event = undefined;
-        continue;
-      }
-      if (line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'data') data.push(value);
-      else if (field === 'id') id = value;
-      else if (field === 'event') event = value;
-    }
-  }
 }
 
 /** An open stream: HTTP status, headers, and its events as JSON-RPC responses. */

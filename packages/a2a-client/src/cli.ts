@@ -1,0 +1,393 @@
+#!/usr/bin/env node
+// The `a2a` command line: talk to any A2A 0.1.0 agent from a terminal. `a2a --help` lists the commands.
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import type { AgentCard, Artifact, Message, Part, Task, TaskEvent, TaskSendParams } from 'a2a-types';
+import { isStatusUpdateEvent } from 'a2a-types';
+import { A2AClient } from './client.js';
+import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError } from './errors.js';
+
+const tty = process.stdout.isTTY === true;
+const paint = (code: number) => (text: string) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
+const bold = paint(1);
+const dim = paint(2);
+const red = paint(31);
+const green = paint(32);
+const yellow = paint(33);
+
+const HELP: Record<string, string> = {
+  main: `a2a — talk to an A2A 0.1.0 agent
+
+Usage: a2a <command> [options]
+
+Commands:
+  card <url>                          fetch, check and show an agent card
+  send <url> <text...>                send one message and print the answer
+  chat <url>                          an interactive conversation (Ctrl-C cancels a running task)
+  get <url> <taskId>                  show a task
+  cancel <url> <taskId>               cancel a task
+  resubscribe <url> <taskId>          follow a task's events again
+  push set <url> <taskId> <webhook>   ask for push notifications about a task
+  push get <url> <taskId>             show a task's push notification config
+
+Common options:
+  -H, --header "Name: value"          add a request header (repeatable), e.g. for authentication
+  --json                              print the raw JSON responses (for scripts)
+  -h, --help                          help for a command (a2a send --help)`,
+  card: `a2a card <url> [--json] [--header "Name: value"]
+
+Fetches <url>/.well-known/agent.json, checks it against the A2A schema and shows the agent's
+skills, capabilities and authentication. Exit code 1, with the problems, when it is invalid.`,
+  send: `a2a send <url> <text...> [options]
+
+Sends one message (tasks/send) and prints the answer: text parts as text, data parts as JSON,
+files saved to --out with their names.
+
+Options:
+  --stream                 use tasks/sendSubscribe: show status updates and artifact chunks live
+  --task <id>              task id (default: a new one); reuse it to answer input-required
+  --session <id>           session id
+  --history <n>            include the last n messages of the task
+  --file <path>            attach a file (repeatable)
+  --out <dir>              where received files are saved (default: the current directory)
+  -H, --header "N: v"      request header (repeatable)
+  --json                   print the raw responses (one JSON object per line when streaming)`,
+  chat: `a2a chat <url> [--session <id>] [--header "Name: value"]
+
+Each line you type is a message. When the agent asks for input, the next line answers on the
+same task; otherwise each line starts a new task in the same session. Streams when the agent
+can. Ctrl-C cancels the running task (tasks/cancel); Ctrl-C again, or Ctrl-D, leaves.`,
+  get: `a2a get <url> <taskId> [--history <n>] [--json] [--header "Name: value"]`,
+  cancel: `a2a cancel <url> <taskId> [--json] [--header "Name: value"]`,
+  resubscribe: `a2a resubscribe <url> <taskId> [--last-event-id <id>] [--json] [--header "Name: value"]`,
+  push: `a2a push set <url> <taskId> <webhookUrl> [--token <token>] [--json]
+a2a push get <url> <taskId> [--json]`,
+};
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  header: { type: 'string', short: 'H', multiple: true },
+  stream: { type: 'boolean' },
+  task: { type: 'string' },
+  session: { type: 'string' },
+  history: { type: 'string' },
+  file: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  token: { type: 'string' },
+  'last-event-id': { type: 'string' },
+} as const;
+
+class UsageError extends Error {}
+
+type Options = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (!command) {
+    console.log(HELP.main);
+    return values.help ? 0 : 2;
+  }
+  if (values.help) {
+    console.log(HELP[command] ?? HELP.main);
+    return 0;
+  }
+  const [url, ...args] = command === 'push' ? rest.slice(1) : rest;
+  if (!url) throw new UsageError(`${command}: the agent's URL is missing`);
+  const client = new A2AClient(url, { headers: headersOf(values.header) });
+  switch (command) {
+    case 'card':
+      return showCard(client, values);
+    case 'send':
+      if (args.length === 0 && !values.file?.length) throw new UsageError('send: nothing to send');
+      return send(client, args.join(' '), values);
+    case 'chat':
+      return chat(client, values);
+    case 'get':
+      return printTask(await client.get({ id: need(args[0], 'taskId'), ...(values.history ? { historyLength: count(values.history) } : {}) }), values);
+    case 'cancel':
+      return printTask(await client.cancel({ id: need(args[0], 'taskId') }), values);
+    case 'resubscribe':
+      return follow(client.resubscribe({ id: need(args[0], 'taskId') }, values['last-event-id'] ? { lastEventId: values['last-event-id'] } : {}), values);
+    case 'push': {
+      const action = rest[0];
+      const id = need(args[0], 'taskId');
+      const config =
+        action === 'set'
+          ? await client.setPushNotification({ id, pushNotificationConfig: { url: need(args[1], 'webhookUrl'), ...(values.token ? { token: values.token } : {}) } })
+          : action === 'get'
+            ? await client.getPushNotification({ id })
+            : undefined;
+      if (!config) throw new UsageError('push: use "push set" or "push get"');
+      console.log(JSON.stringify(config, null, values.json ? undefined : 2));
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+function need(value: string | undefined, name: string): string {
+  if (!value) throw new UsageError(`${name} is missing`);
+  return value;
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--history takes a whole number, got ${value}`);
+  return n;
+}
+
+function headersOf(list: string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const entry of list ?? []) {
+    const at = entry.indexOf(':');
+    if (at <= 0) throw new UsageError(`--header takes "Name: value", got ${JSON.stringify(entry)}`);
+    headers[entry.slice(0, at).trim()] = entry.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function showCard(client: A2AClient, values: Options): Promise<number> {
+  const card = await client.getCard();
+  if (values.json) {
+    console.log(JSON.stringify(card));
+    return 0;
+  }
+  console.log(cardText(card));
+  return 0;
+}
+
+function cardText(card: AgentCard): string {
+  const lines = [`${bold(card.name)} ${dim(`v${card.version}`)}`];
+  if (card.description) lines.push(card.description);
+  lines.push(`${dim('endpoint')}  ${card.url}`);
+  if (card.provider) lines.push(`${dim('provider')}  ${card.provider.organization}`);
+  const caps = Object.entries(card.capabilities).map(([k, v]) => `${k} ${v ? green('yes') : dim('no')}`);
+  lines.push(`${dim('capabilities')}  ${caps.join(', ')}`);
+  const schemes = card.authentication?.schemes ?? [];
+  lines.push(`${dim('authentication')}  ${schemes.length ? schemes.join(', ') : 'none advertised'}${card.authentication?.credentials ? dim(` ${card.authentication.credentials}`) : ''}`);
+  lines.push(`${dim('modes')}  in: ${(card.defaultInputModes ?? ['text/plain']).join(', ')}; out: ${(card.defaultOutputModes ?? ['text/plain']).join(', ')}`);
+  lines.push(bold(`skills (${card.skills.length})`));
+  for (const skill of card.skills) {
+    lines.push(`  ${bold(skill.name)} ${dim(`[${skill.id}]`)}${skill.description ? ` — ${skill.description}` : ''}`);
+    if (skill.tags?.length) lines.push(`    ${dim('tags')} ${skill.tags.join(', ')}`);
+    for (const example of skill.examples ?? []) lines.push(`    ${dim('e.g.')} ${example}`);
+  }
+  return lines.join('\n');
+}
+
+function messageOf(text: string, files: string[] | undefined): Message {
+  const parts: Part[] = text ? [{ type: 'text', text }] : [];
+  for (const path of files ?? []) {
+    if (!existsSync(path)) throw new UsageError(`--file: no file ${path}`);
+    parts.push({ type: 'file', file: { name: basename(path), bytes: readFileSync(path).toString('base64'), mimeType: guessType(path) } });
+  }
+  return { role: 'user', parts };
+}
+
+function guessType(path: string): string {
+  const types: Record<string, string> = { '.txt': 'text/plain', '.json': 'application/json', '.png': 'image/png', '.jpg': 'image/jpeg', '.pdf': 'application/pdf', '.md': 'text/markdown', '.csv': 'text/csv' };
+  return types[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+async function send(client: A2AClient, text: string, values: Options): Promise<number> {
+  const params: TaskSendParams = {
+    id: values.task ?? randomUUID(),
+    message: messageOf(text, values.file),
+    ...(values.session ? { sessionId: values.session } : {}),
+    ...(values.history ? { historyLength: count(values.history) } : {}),
+  };
+  if (values.stream) return follow(client.sendSubscribe(params), values);
+  return printTask(await client.send(params), values);
+}
+
+/** Prints a task: its artifacts, then its status (and history, if asked). */
+function printTask(task: Task, values: Options): number {
+  if (values.json) {
+    console.log(JSON.stringify(task));
+    return 0;
+  }
+  for (const message of task.history ?? []) console.log(dim(`${message.role}: ${textOf(message.parts)}`));
+  for (const artifact of task.artifacts ?? []) printArtifact(artifact, values.out);
+  printStatus(task.status.state, task.status.message ?? undefined, task.id);
+  return task.status.state === 'failed' ? 1 : 0;
+}
+
+function printStatus(state: string, message: Message | undefined, taskId: string): void {
+  const color = state === 'completed' ? green : state === 'failed' || state === 'canceled' ? red : yellow;
+  const text = message ? textOf(message.parts) : '';
+  console.log(`${color(`[${state}]`)}${text ? ` ${text}` : ''}${state === 'input-required' ? dim(`  (answer with --task ${taskId})`) : ''}`);
+}
+
+function printArtifact(artifact: Artifact, out: string | undefined): void {
+  for (const part of artifact.parts) printPart(part, out, artifact);
+  process.stdout.write('\n');
+}
+
+function printPart(part: Part, out: string | undefined, artifact: Artifact): void {
+  if (part.type === 'text') process.stdout.write(part.text);
+  else if (part.type === 'data') process.stdout.write(`${JSON.stringify(part.data, null, 2)}\n`);
+  else if (part.file.bytes) process.stdout.write(`${dim('saved')} ${saveFile(part.file.name, part.file.bytes, out, artifact)}\n`);
+  else if (part.file.uri) process.stdout.write(`${dim('file')} ${part.file.uri}\n`);
+}
+
+/** Saves a received file under its own name (never a path the agent chose), without overwriting. */
+function saveFile(name: string | null | undefined, bytes: string, out: string | undefined, artifact: Artifact): string {
+  const dir = resolve(out ?? '.');
+  const safe = basename(name || `artifact-${artifact.index ?? 0}.bin`).replace(/^\.+/, '_') || 'artifact.bin';
+  let path = join(dir, safe);
+  for (let i = 1; existsSync(path); i++) path = join(dir, `${basename(safe, extname(safe))}-${i}${extname(safe)}`);
+  writeFileSync(path, Buffer.from(bytes, 'base64'));
+  return path;
+}
+
+/** Prints a stream's events as they come; returns the exit code. */
+async function follow(events: AsyncIterable<{ id: string | undefined; event: TaskEvent }>, values: Options): Promise<number> {
+  let last: TaskEvent | undefined;
+  let midLine = false;
+  for await (const { id, event } of events) {
+    last = event;
+    if (values.json) {
+      console.log(JSON.stringify({ id, event }));
+      continue;
+    }
+    if (isStatusUpdateEvent(event)) {
+      if (midLine) process.stdout.write('\n');
+      midLine = false;
+      printStatus(event.status.state, event.status.message ?? undefined, event.id);
+    } else {
+      for (const part of event.artifact.parts) printPart(part, values.out, event.artifact);
+      midLine = event.artifact.lastChunk !== true;
+      if (!midLine) process.stdout.write('\n');
+    }
+  }
+  if (midLine) process.stdout.write('\n');
+  return last && isStatusUpdateEvent(last) && last.status.state === 'failed' ? 1 : 0;
+}
+
+function textOf(parts: readonly Part[]): string {
+  return parts.map((p) => (p.type === 'text' ? p.text : p.type === 'data' ? JSON.stringify(p.data) : `[file ${p.file.name ?? ''}]`)).join(' ');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function chat(client: A2AClient, values: Options): Promise<number> {
+  const card = await client.getCard();
+  const sessionId = values.session ?? randomUUID();
+  const streaming = card.capabilities.streaming === true;
+  console.log(`${bold(card.name)} ${dim(`— ${streaming ? 'streaming' : 'polling'}; Ctrl-C cancels a running task, Ctrl-D leaves`)}`);
+  const lines = createInterface({ input: process.stdin, terminal: process.stdin.isTTY === true });
+  let taskId: string | undefined;
+  let running: { id: string; abort: AbortController } | undefined;
+  let spinner: NodeJS.Timeout | undefined;
+  const stopSpinner = () => {
+    if (spinner) process.stdout.write('\r\x1b[K');
+    clearInterval(spinner);
+    spinner = undefined;
+  };
+  lines.on('SIGINT', () => {
+    if (!running) return lines.close();
+    const { id, abort } = running;
+    stopSpinner();
+    console.log(yellow('canceling…'));
+    void client.cancel({ id }).then(
+      (task) => printStatus(task.status.state, undefined, id),
+      (error: unknown) => console.error(red(describe(error))),
+    ).finally(() => abort.abort());
+  });
+  const prompt = () => tty && process.stdout.write(bold('> '));
+  prompt();
+  for await (const line of lines) {
+    const text = line.trim();
+    if (!text) {
+      prompt();
+      continue;
+    }
+    const id = (taskId ??= randomUUID());
+    const abort = new AbortController();
+    running = { id, abort };
+    let state: string | undefined;
+    try {
+      const params: TaskSendParams = { id, sessionId, message: { role: 'user', parts: [{ type: 'text', text }] } };
+      if (tty) {
+        const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        let i = 0;
+        spinner = setInterval(() => process.stdout.write(`\r${dim(`${frames[i++ % frames.length]} working…`)}`), 100);
+      }
+      if (streaming) {
+        for await (const { event } of client.sendSubscribe(params, { signal: abort.signal })) {
+          stopSpinner();
+          if (isStatusUpdateEvent(event)) {
+            state = event.status.state;
+            if (event.status.message) console.log(`${dim(`${card.name}:`)} ${textOf(event.status.message.parts)}${state !== 'working' ? dim(` [${state}]`) : ''}`);
+            else if (event.final) console.log(dim(`[${state}]`));
+          } else {
+            for (const part of event.artifact.parts) printPart(part, values.out, event.artifact);
+            if (event.artifact.lastChunk !== false) process.stdout.write('\n');
+          }
+        }
+      } else {
+        const task = await client.send(params, { signal: abort.signal });
+        stopSpinner();
+        state = task.status.state;
+        for (const artifact of task.artifacts ?? []) printArtifact(artifact, values.out);
+        if (task.status.message) console.log(`${dim(`${card.name}:`)} ${textOf(task.status.message.parts)} ${dim(`[${state}]`)}`);
+      }
+    } catch (error) {
+      stopSpinner();
+      if (!abort.signal.aborted) console.error(red(describe(error)));
+      state = 'canceled';
+    } finally {
+      stopSpinner();
+      running = undefined;
+    }
+    // The next line answers the same task only when the agent asked for input.
+    if (state !== 'input-required') taskId = undefined;
+    prompt();
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function describe(error: unknown): string {
+  if (error instanceof JsonRpcError) {
+    const meaning = error.meaning && error.meaning !== error.message ? ` (${error.meaning})` : '';
+    const data = error.data === undefined ? '' : `\n${JSON.stringify(error.data)}`;
+    return `error ${error.code}${meaning}: ${error.message}${data}`;
+  }
+  if (error instanceof HttpError && error.status === 404) return `not an A2A agent: ${error.message}`;
+  if (error instanceof InvalidResponseError) return `not a valid A2A answer: ${error.message}`;
+  if (error instanceof NetworkError) return error.message;
+  if (error instanceof A2AClientError) return error.message;
+  return `unexpected error: ${(error as Error).message}`;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`${red('usage:')} ${error.message}\n${dim('a2a --help for the commands')}`);
+      process.exit(2);
+    }
+    console.error(red(describe(error)));
+    process.exit(1);
+  },
+);
