@@ -302,7 +302,7 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
     clearInterval(spinner);
     spinner = undefined;
   };
-  lines.on('SIGINT', () => {
+  const interrupt = () => {
     if (!running) return lines.close();
     const { id, abort } = running;
     stopSpinner();
@@ -311,7 +311,10 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
       (task) => printStatus(task.status.state, undefined, id),
       (error: unknown) => console.error(red(describe(error))),
     ).finally(() => abort.abort());
-  });
+  };
+  // Ctrl-C in a terminal reaches readline; with piped input it is the process's SIGINT.
+  lines.on('SIGINT', interrupt);
+  process.on('SIGINT', interrupt);
   const prompt = () => tty && process.stdout.write(bold('> '));
   prompt();
   for await (const line of lines) {

@@ -129,6 +129,22 @@ describe('A2AClient against the echo agent', () => {
   });
 });
 
+test('the README example runs as written', async () => {
+  const lines: unknown[][] = [];
+  const log = (...args: unknown[]) => void lines.push(args);
+  const agent = new A2AClient(fast.url);
+  const ask = (text: string) => ({ id: crypto.randomUUID(), message: { role: 'user' as const, parts: [{ type: 'text' as const, text }] } });
+  log((await agent.getCard()).skills.map((s) => s.name));
+  const task = await agent.send(ask('How much is 100 USD in EUR?'));
+  log(task.status.state, task.artifacts?.[0]?.parts);
+  for await (const { event } of agent.sendSubscribe(ask('EUR→JPY rate'))) log('status' in event ? event.status.state : event.artifact.parts);
+  try { await agent.get({ id: 'nope' }); } catch (e) { if (e instanceof JsonRpcError) log(e.code, e.meaning); }
+  expect(lines[0]).toEqual([['Echo']]);
+  expect(lines[1]![0]).toBe('completed');
+  expect(lines.at(-2)).toEqual(['completed']);
+  expect(lines.at(-1)).toEqual([-32001, 'Task not found']);
+});
+
 describe('A2AClient against broken servers: a clear error, no hang', () => {
   const rpcReply = (reply: (req: express.Request, res: express.Response) => void) => serve(express().post('/', express.json(), reply).get('/.well-known/agent.json', (_req, res) => void res.send('<html>not a card</html>')));
 
