@@ -1,7 +1,9 @@
-// Offline fallback: euro foreign exchange reference rates as published by the European Central
-// Bank for the date below (rounded; 1 EUR = N units). Used only when the live source cannot be
-// reached or answers garbage, and every answer built on it says so, with this date.
-// Refresh it with `pnpm --filter currency-agent run snapshot` on a machine with network access.
+// Offline fallback: euro foreign exchange reference rates (1 EUR = N units), approximately as
+// the European Central Bank published them for the date below — rounded values entered by
+// hand, good for a sample that must answer with no network, not for real money. Used only when
+// the live source cannot be reached or answers garbage, and every answer built on it says so,
+// with this date. Replace it with fetched figures by running, on a machine with network access,
+// `pnpm --filter currency-agent run snapshot`.
 export const RATES_SNAPSHOT = {
   base: 'EUR',
   date: '2025-04-01',
