@@ -31,6 +31,8 @@ interface CallLog {
 
 export function createRpcHandler(env: MethodEnv): RequestHandler {
   const readBody = createBodyReader(env.options.bodyLimit, env.options.maxJsonDepth);
+  // A refused client's body is read only to echo its id: never more than this.
+  const readRefusedBody = createBodyReader(64 * 1024, env.options.maxJsonDepth);
 
   return (req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -47,10 +49,13 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
     const auth: AuthOutcome | undefined = env.options.auth && (await authenticate(req, env.options.auth));
     let body: unknown;
     try {
-      body = await readBody(req, res);
+      body = await (auth && !auth.ok ? readRefusedBody : readBody)(req, res);
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
-      if (auth && !auth.ok) return refuseUnauthenticated(res, null, auth);
+      if (auth && !auth.ok) {
+        res.setHeader('Connection', 'close');
+        return refuseUnauthenticated(res, null, auth);
+      }
       if (error.status === 413) res.setHeader('Connection', 'close');
       env.logger.info({ outcome: 'error', code: error.error.code, status: error.status }, 'a2a call refused');
       sendJson(res, error.status, errorResponse(null, error.error));

@@ -189,6 +189,22 @@ describe('several strategies, refusals, authorization', () => {
     expect(res.body).toMatchObject({ id: null, error: { code: -32007 } });
   });
 
+  test('a refused client cannot make the server read a large body: 401, id null, after 64 KiB', async () => {
+    const server = await serve(app({ strategies: [keys()] }));
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tasks/send', params: { id: 't', message: userText('x'.repeat(1024 * 1024)) } });
+    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }).catch((e: unknown) => e);
+    // The server answers before reading it all, and closes the connection.
+    if (res instanceof Response) {
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ id: null, error: { code: -32007 } });
+    } else {
+      expect(String((res as Error).cause ?? res)).toMatch(/EPIPE|ECONNRESET|other side closed|SocketError/);
+    }
+    // A small refused body still gets its id echoed.
+    const small = await rpc(server.url, 'tasks/get', { id: 't' }, { id: 'small' });
+    expect(small).toMatchObject({ id: 'small', httpStatus: 401 });
+  });
+
   test('the authorization hook\'s refusal → 403 with -32008', async () => {
     const target = app({
       strategies: [keys()],
