@@ -110,10 +110,12 @@ describe('a2a', () => {
 
   test('chat through stdin: an input-required exchange continues the same task', async () => {
     const before = greeterTurns.length;
-    const { code, stdout } = await a2a(['chat', greeter], 'hello\nAda\n');
+    const out = mkdtempSync(join(tmpdir(), 'a2a-chat-'));
+    const { code, stdout } = await a2a(['chat', '--out', out, greeter], 'hello\nAda\n');
     expect(code).toBe(0);
     expect(stdout).toContain('Greeter: What is your name? [input-required]');
     expect(stdout).toContain('Hello, Ada!');
+    expect(readFileSync(join(out, 'greeting.txt'), 'utf8')).toBe('hi');
     const [first, second] = greeterTurns.slice(before);
     expect(second!.isNewTask).toBe(false);
     expect(second!.task.id).toBe(first!.task.id);
