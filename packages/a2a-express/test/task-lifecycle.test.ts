@@ -247,6 +247,17 @@ describe('handler failures', () => {
     expect(task.status).toMatchObject({ state: 'failed', message: { parts: [{ text: 'The agent produced an invalid update.' }] } });
   });
 
+  test('updates yielded before an invalid one, or before a throw, are kept', async () => {
+    const invalidAfter = caller(appWith(async function* () { yield artifact('kept'); yield artifact([]); }).app);
+    const first = resultOf(await invalidAfter(sendRequest('kept-1', 'x')));
+    expect(first.status.state).toBe('failed');
+    expect(first.artifacts).toEqual([{ parts: [{ type: 'text', text: 'kept' }], index: 0 }]);
+    const throwsAfter = caller(appWith(async function* () { yield artifact('kept too'); throw new Error('then broke'); }).app);
+    const second = resultOf(await throwsAfter(sendRequest('kept-2', 'x')));
+    expect(second.status.state).toBe('failed');
+    expect(second.artifacts).toEqual([{ parts: [{ type: 'text', text: 'kept too' }], index: 0 }]);
+  });
+
   test('the handler gets copies: changing its message does not change the stored history', async () => {
     const call = caller(appWith(async (ctx) => { (ctx.message.parts[0] as { text: string }).text = 'changed'; return completed(); }).app);
     await call(sendRequest('copy', 'original'));
