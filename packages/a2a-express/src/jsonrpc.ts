@@ -74,11 +74,9 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
     else writeStream(res, outcome);
   }
 
-  /** HTTP 401 with the schemes to use (spec 4.4) and a -32007. */
-  function refuseUnauthenticated(res: Response, id: JSONRPCId, auth: Extract<AuthOutcome, { ok: false }>): void {
+  function refuseUnauthenticated(res: Response, id: JSONRPCId, auth: AuthRefusal): void {
     env.logger.info({ outcome: 'error', code: ErrorCode.AuthenticationRequired, reason: auth.reason }, 'a2a call refused');
-    res.setHeader('WWW-Authenticate', auth.challenges);
-    sendJson(res, 401, errorResponse(id, A2AError.authenticationRequired(auth.reason)));
+    sendUnauthenticated(res, id, auth);
   }
 
   /** A batch is answered with an array of the non-notification responses, in request order. */
@@ -191,6 +189,14 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
       }
     });
   }
+}
+
+type AuthRefusal = Extract<AuthOutcome, { ok: false }>;
+
+/** HTTP 401 with the schemes to use (spec 4.4) and a -32007. */
+export function sendUnauthenticated(res: Response, id: JSONRPCId, refusal: AuthRefusal): void {
+  res.setHeader('WWW-Authenticate', refusal.challenges);
+  sendJson(res, 401, errorResponse(id, A2AError.authenticationRequired(refusal.reason)));
 }
 
 export function errorResponse(id: JSONRPCId, error: A2AError): JSONRPCErrorResponse {

@@ -3,7 +3,7 @@ import express, { type Router } from 'express';
 import { authenticate, cardAuthentication } from './auth.js';
 import { prepareCard } from './card.js';
 import type { TaskHandler } from './handler.js';
-import { createRpcHandler, errorResponse, sendJson } from './jsonrpc.js';
+import { createRpcHandler, errorResponse, sendJson, sendUnauthenticated } from './jsonrpc.js';
 import { routerLogger } from './logging.js';
 import { resolveOptions, type A2ARouterOptions } from './options.js';
 import { PushNotifier } from './push/push-notifier.js';
@@ -49,9 +49,8 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     if (!auth?.protectCard) return sendJson(res, 200, cardFor(req));
     authenticate(req, auth)
       .then((outcome) => {
-        if (outcome.ok) return sendJson(res, 200, cardFor(req));
-        res.setHeader('WWW-Authenticate', outcome.challenges);
-        sendJson(res, 401, errorResponse(null, A2AError.authenticationRequired(outcome.reason)));
+        if (outcome.ok) sendJson(res, 200, cardFor(req));
+        else sendUnauthenticated(res, null, outcome);
       })
       .catch(next);
   });

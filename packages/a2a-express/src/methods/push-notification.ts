@@ -2,10 +2,11 @@ import {
   A2AError,
   validateTaskIdParams,
   validateTaskPushNotificationConfig,
+  type PushNotificationConfig,
   type TaskIdParams,
   type TaskPushNotificationConfig,
 } from 'a2a-types';
-import { maskSecrets, type PushNotifier } from '../push/push-notifier.js';
+import { maskSecrets } from '../push/push-notifier.js';
 import { assertOwner } from '../task-engine.js';
 import { readOwnTask, type MethodEnv, type UnaryMethod } from './method.js';
 
@@ -24,7 +25,7 @@ export const pushNotificationSet: UnaryMethod<TaskPushNotificationConfig> = {
   async run({ id, pushNotificationConfig }, { env, principal }) {
     // Unknown (or someone else's) tasks are refused before any request is made for their URL.
     await readOwnTask(env, id, principal);
-    if (pushNotificationConfig) await pushOf(env).accept(pushNotificationConfig);
+    await acceptPushConfig(env, pushNotificationConfig);
     const { record } = await env.engine.commit(id, (current) => {
       if (!current) throw A2AError.taskNotFound(id);
       assertOwner(current, principal);
@@ -45,7 +46,13 @@ export const pushNotificationGet: UnaryMethod<TaskIdParams> = {
   },
 };
 
-function pushOf(env: MethodEnv): PushNotifier {
+/**
+ * A push config a client sends (`set`, or with a message) must pass the URL checks before it
+ * is stored. Sent to a server without push notifications it would be silently lost: refused
+ * with -32003 instead.
+ */
+export async function acceptPushConfig(env: MethodEnv, config: PushNotificationConfig | null | undefined): Promise<void> {
+  if (!config) return;
   if (!env.push) throw A2AError.pushNotificationNotSupported();
-  return env.push;
+  await env.push.accept(config);
 }

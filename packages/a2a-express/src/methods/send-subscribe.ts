@@ -1,7 +1,7 @@
 import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
 import { EventFeed } from '../event-feed.js';
 import type { StreamingMethod } from './method.js';
-import { acceptPushConfig } from './send.js';
+import { acceptPushConfig } from './push-notification.js';
 
 /**
  * tasks/sendSubscribe [7.2]: starts or continues the task and streams its events until the
@@ -13,7 +13,7 @@ export const sendSubscribe: StreamingMethod<TaskSendParams> = {
   requires: 'streaming',
   validateParams: validateTaskSendParams,
   async open(params, { env, principal }) {
-    await acceptPushConfig(params, { env });
+    await acceptPushConfig(env, params.pushNotification);
     const feed = await EventFeed.open(env.store, params.id);
     try {
       env.engine.run(await env.engine.startTurn(params, principal));

@@ -1,6 +1,7 @@
 import { A2AError, validateTaskSendParams, type TaskSendParams } from 'a2a-types';
 import { taskSnapshot } from '../task-state.js';
-import type { MethodCall, UnaryMethod } from './method.js';
+import { acceptPushConfig } from './push-notification.js';
+import type { UnaryMethod } from './method.js';
 
 /**
  * tasks/send [7.1]: starts or continues the task, then answers once the turn ends (completed,
@@ -11,7 +12,7 @@ export const send: UnaryMethod<TaskSendParams> = {
   kind: 'unary',
   validateParams: validateTaskSendParams,
   async run(params, { env, principal }) {
-    await acceptPushConfig(params, { env });
+    await acceptPushConfig(env, params.pushNotification);
     const run = env.engine.run(await env.engine.startTurn(params, principal));
     await settledWithin(run.ended, env.options.sendWaitMs);
     if (run.error) throw run.error;
@@ -21,15 +22,7 @@ export const send: UnaryMethod<TaskSendParams> = {
   },
 };
 
-/**
- * A push config sent with a message must pass the URL checks before the task starts. Sent to a
- * server without push notifications it would be silently lost: refused with -32003 instead.
- */
-export async function acceptPushConfig(params: TaskSendParams, { env }: Pick<MethodCall, 'env'>): Promise<void> {
-  if (!params.pushNotification) return;
-  if (!env.push) throw A2AError.pushNotificationNotSupported();
-  await env.push.accept(params.pushNotification);
-}
+
 
 async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
