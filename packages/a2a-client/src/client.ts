@@ -147,7 +147,7 @@ export class A2AClient {
 
   private async *stream(method: string, params: unknown, call: CallOptions): AsyncGenerator<StreamEvent> {
     const id = nextRequestId++;
-    const response = await this.fetchStream(await this.endpoint(), postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream'), call);
+    const response = await this.fetchStream(this.endpoint(), postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream'), call);
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('application/json')) {
       // Refused before streaming: a JSON-RPC error (or a server that does not stream).
@@ -177,7 +177,7 @@ export class A2AClient {
 
   private async rpc<R>(method: string, params: unknown, validate: Validator<R>, call: CallOptions = {}): Promise<R> {
     const id = nextRequestId++;
-    const { response, text } = await this.fetchText(await this.endpoint(), postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'), call);
+    const { response, text } = await this.fetchText(this.endpoint(), postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'), call);
     return this.unwrap(readJson(response, text), id, validate) as R;
   }
 
@@ -196,7 +196,8 @@ export class A2AClient {
     return response.result;
   }
 
-  private async endpoint(): Promise<string> {
+  /** Where requests go: the card's `url` once the card is known, else the base URL. */
+  private endpoint(): string {
     return this.card?.url ?? this.baseUrl;
   }
 

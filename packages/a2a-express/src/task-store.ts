@@ -91,10 +91,10 @@ interface Entry {
   events: StoredEvent[];
 }
 
+/** A task's place in the idle queue; the token object itself tells a current entry from a stale one. */
 interface IdleToken {
   readonly taskId: string;
   readonly since: number;
-  readonly sequence: number;
 }
 
 /**
@@ -117,7 +117,6 @@ export class InMemoryTaskStore implements TaskStore {
    */
   private idleQueue: IdleToken[] = [];
   private idleHead = 0;
-  private idleSequence = 0;
   private readonly listeners = new Map<string, Set<EventListener>>();
   private readonly sweeper: NodeJS.Timeout;
 
@@ -157,7 +156,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (log.length > this.maxEventsPerTask * 1.5) log.splice(0, log.length - this.maxEventsPerTask);
     this.entries.set(taskId, { record: saved, events: log });
     if (isFinalState(saved.task.status.state)) {
-      const token = { taskId, since: saved.updatedAt, sequence: ++this.idleSequence };
+      const token = { taskId, since: saved.updatedAt };
       this.idle.set(taskId, token);
       this.idleQueue.push(token);
     } else {
