@@ -2,10 +2,10 @@
 //   PORT (default 10000), HOST (default 127.0.0.1; the container image sets 0.0.0.0), LOG_LEVEL,
 //   FRANKFURTER_URL (default the public API), RATES_TIMEOUT_MS (2500), RATES_CACHE_TTL_MS (600000),
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT_MS (optional LLM understanding),
-//   A2A_PUSH_* (push notifications), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth).
+//   A2A_PUSH_* (push notifications), A2A_REDIS_* (tasks shared by replicas in Redis), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth).
 import express from 'express';
 import { pino } from 'pino';
-import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, serveAgent } from 'a2a-express';
+import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, serveAgent, taskStoreFromEnv } from 'a2a-express';
 import { currencyRouter } from './agent.js';
 import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';
 
@@ -23,7 +23,9 @@ try {
       ? { baseUrl: process.env.LLM_BASE_URL, model: process.env.LLM_MODEL, apiKey: process.env.LLM_API_KEY, timeoutMs: integerFromEnv('LLM_TIMEOUT_MS', 10_000) }
       : undefined;
   const auth = authOptionsFromEnv();
-  const router = currencyRouter({ rates, ...(llm ? { llm } : {}), logger, auth, pushNotifications: pushNotificationOptionsFromEnv() });
+  // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
+  const store = taskStoreFromEnv('a2a:currency:');
+  const router = currencyRouter({ rates, ...(llm ? { llm } : {}), logger, auth, store, pushNotifications: pushNotificationOptionsFromEnv() });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
     name: 'currency agent',
@@ -31,6 +33,7 @@ try {
     host: process.env.HOST || '127.0.0.1',
     logger,
     router,
+    store,
     details: {
       rates: frankfurterUrl,
       understanding: llm ? `LLM ${llm.model} (built-in parser as fallback)` : 'built-in parser',

@@ -2,17 +2,20 @@
 //   PORT (default 41241), HOST (default 127.0.0.1; the container image sets 0.0.0.0),
 //   ECHO_DELAY_MS (pause between streamed chunks, default 0), LOG_LEVEL (default info),
 //   A2A_PUSH_ALLOWLIST, A2A_PUSH_SIGNING_KEY, A2A_PUSH_VERIFY_OWNERSHIP (push notifications),
+//   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis),
 //   A2A_API_KEYS, A2A_API_KEY_HEADER, A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE (auth).
 import express from 'express';
 import { pino } from 'pino';
-import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, serveAgent } from 'a2a-express';
+import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, serveAgent, taskStoreFromEnv } from 'a2a-express';
 import { echoRouter } from './agent.js';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: 'echo-agent' });
 try {
   const chunkDelayMs = integerFromEnv('ECHO_DELAY_MS', 0);
   const auth = authOptionsFromEnv();
-  const router = echoRouter({ logger, chunkDelayMs, auth, pushNotifications: pushNotificationOptionsFromEnv() });
+  // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
+  const store = taskStoreFromEnv('a2a:echo:');
+  const router = echoRouter({ logger, chunkDelayMs, auth, store, pushNotifications: pushNotificationOptionsFromEnv() });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
     name: 'echo agent',
@@ -20,6 +23,7 @@ try {
     host: process.env.HOST || '127.0.0.1',
     logger,
     router,
+    store,
     // Say plainly when the agent is open to anyone.
     details: { chunkDelayMs, authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)' },
   });

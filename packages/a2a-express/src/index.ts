@@ -34,7 +34,10 @@ export {
 } from './handler.js';
 export {
   InMemoryTaskStore,
+  isSharedTaskStore,
   type EventListener,
+  type SharedTaskStore,
+  type TurnEnded,
   type InMemoryTaskStoreOptions,
   type StoredEvent,
   type TaskChange,
@@ -42,6 +45,7 @@ export {
   type TaskStore,
   type TaskUpdateResult,
 } from './task-store.js';
+export { RedisTaskStore, type RedisTaskStoreOptions } from './redis-store.js';
 export { applyEvents, mergeArtifact, taskSnapshot } from './task-state.js';
 export {
   MASKED,
@@ -50,7 +54,7 @@ export {
   type PushNotificationPayload,
 } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';
-export { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv } from './env.js';
+export { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, taskStoreFromEnv } from './env.js';
 export { serveAgent, type ServeOptions } from './serve.js';
 export { isPublicAddress, type Resolver } from './push/url-guard.js';
 // The protocol's types and errors, so that an agent needs one import.

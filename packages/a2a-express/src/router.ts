@@ -7,8 +7,9 @@ import { createRpcHandler, errorResponse, sendJson, sendUnauthenticated } from '
 import { routerLogger } from './logging.js';
 import { resolveOptions, type A2ARouterOptions } from './options.js';
 import { PushNotifier } from './push/push-notifier.js';
+import { startReplicaDuties } from './replica-duties.js';
 import { TaskEngine } from './task-engine.js';
-import { InMemoryTaskStore, type TaskStore } from './task-store.js';
+import { InMemoryTaskStore, isSharedTaskStore, type TaskStore } from './task-store.js';
 
 /** The Express router `a2aRouter` returns, with a handle on its store and a way to stop it. */
 export interface A2ARouter extends Router {
@@ -16,7 +17,8 @@ export interface A2ARouter extends Router {
   readonly store: TaskStore;
   /**
    * Aborts the handlers running in this process and, for a store the router made itself,
-   * releases it. Open streams end when the HTTP server closes.
+   * releases it. Open streams end when the HTTP server closes. With a shared store, the tasks
+   * whose handlers were aborted are failed by another replica once their lease runs out.
    */
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     : undefined;
   const store = options.store ?? new InMemoryTaskStore();
   const engine = new TaskEngine(store, handler, logger, push && ((result) => push.notify(result)));
+  const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
 
   const router = express.Router();
   router.get('/.well-known/agent.json', (req, res, next) => {
@@ -67,6 +70,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     async close() {
       engine.abortAll();
       push?.close();
+      await stopReplicaDuties?.();
       if (!options.store) await store.close();
     },
   });

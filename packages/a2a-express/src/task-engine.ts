@@ -42,6 +42,8 @@ interface Run extends RunningTurn {
   /** Made when the handler first reads `ctx.signal` (most never do). */
   controller: AbortController | undefined;
   aborted: boolean;
+  /** Set by `markEnded`: the turn is over, whatever the handler still does. */
+  over: boolean;
   error: A2AError | undefined;
   markEnded(): void;
 }
@@ -66,6 +68,7 @@ class InvalidUpdateError extends Error {}
 
 const HANDLER_FAILED = 'The agent failed while processing the task.';
 const INVALID_UPDATE = 'The agent produced an invalid update.';
+const PROCESS_LOST = 'The agent process running this task stopped responding (its lease expired); send the message again to retry.';
 
 export class TaskEngine {
   private readonly running = new Map<string, Run>();
@@ -117,16 +120,20 @@ export class TaskEngine {
 
   /** Runs the handler for a started turn, in the background. */
   run(start: TurnStart): RunningTurn {
-    let markEnded!: () => void;
-    const ended = new Promise<void>((resolve) => (markEnded = resolve));
+    let resolveEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
     const run: Run = {
       taskId: start.record.task.id,
       turn: start.record.turn,
       controller: undefined,
       aborted: false,
+      over: false,
       ended,
       error: undefined,
-      markEnded,
+      markEnded() {
+        run.over = true;
+        resolveEnded();
+      },
     };
     this.running.set(run.taskId, run);
     void this.execute(run, start).finally(() => {
@@ -149,17 +156,47 @@ export class TaskEngine {
       const event = statusEvent(taskId, 'canceled');
       return { record: applyEvents(current, [event]), events: [event] };
     });
-    const run = this.running.get(taskId);
-    if (run && run.turn === record.turn) {
-      abort(run);
-      run.markEnded();
-    }
+    this.abortTurn(taskId, record.turn);
     return record;
+  }
+
+  /**
+   * Aborts the handler of this turn if it runs in this process and the turn is not over: the
+   * turn was canceled, or failed by another process (a shared store tells of both).
+   */
+  abortTurn(taskId: string, turn: number): void {
+    const run = this.running.get(taskId);
+    if (!run || run.turn !== turn || run.over) return;
+    abort(run);
+    run.markEnded();
   }
 
   /** Aborts every handler running in this process (their tasks stay as they are). */
   abortAll(): void {
     for (const run of this.running.values()) abort(run);
+  }
+
+  /** The tasks whose handlers run in this process now. */
+  runningTaskIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  /**
+   * Fails a task whose process stopped renewing its lease (a shared store found it expired),
+   * unless it has ended meanwhile. True if it was failed.
+   */
+  async failAbandoned(taskId: string): Promise<boolean> {
+    try {
+      await this.commit(taskId, (current) => {
+        if (!current || isFinalState(current.task.status.state)) throw STALE_TURN;
+        const event = statusEvent(taskId, 'failed', agentMessage(PROCESS_LOST));
+        return { record: applyEvents(current, [event]), events: [event] };
+      });
+      return true;
+    } catch (error) {
+      if (error === STALE_TURN) return false;
+      throw error;
+    }
   }
 
   private async execute(run: Run, start: TurnStart): Promise<void> {

@@ -54,7 +54,9 @@ export interface TaskStore {
    * Changes one task atomically: `change` receives the current record (undefined when the task
    * does not exist) and returns the new one with the events to append to the task's log. The
    * store numbers the events (continuing from `lastEventId`), stores both, then tells the
-   * task's subscribers. `change` may throw (an {@link A2AError}, say) to change nothing.
+   * task's subscribers. `change` may throw (an {@link A2AError}, say) to change nothing. A
+   * shared store may call `change` more than once (when another process changed the task
+   * meanwhile), so it must only compute its result.
    */
   update(
     taskId: string,
@@ -69,6 +71,39 @@ export interface TaskStore {
   subscribe(taskId: string, listener: EventListener): Promise<() => void>;
   /** Releases timers and connections. */
   close(): Promise<void>;
+}
+
+/** A turn ended by a process other than (perhaps) the one running its handler. */
+export interface TurnEnded {
+  readonly taskId: string;
+  readonly turn: number;
+  readonly state: 'canceled' | 'failed';
+}
+
+/**
+ * A store that several processes (replicas of one agent) share. The router of each replica
+ * uses the extra operations to keep tasks alive across processes:
+ * - a task that is `submitted` or `working` holds a lease that its running process renews; a
+ *   task whose lease ran out lost its process and is failed by whichever replica claims it;
+ * - a turn canceled (or failed) anywhere is announced, so the process running its handler
+ *   aborts it.
+ */
+export interface SharedTaskStore extends TaskStore {
+  /** How long a lease lasts without renewal, milliseconds. */
+  readonly leaseMs: number;
+  /** Extends the leases of these tasks (the ones whose handlers run in this process). */
+  renewLeases(taskIds: readonly string[]): Promise<void>;
+  /**
+   * Tasks whose lease has run out, claimed for one lease period by this process so that no
+   * other replica fails them at the same time.
+   */
+  claimExpiredLeases(): Promise<string[]>;
+  /** Calls `listener` whenever a turn is canceled or failed, by any process sharing the store. */
+  onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void>;
+}
+
+export function isSharedTaskStore(store: TaskStore): store is SharedTaskStore {
+  return typeof (store as Partial<SharedTaskStore>).claimExpiredLeases === 'function';
 }
 
 export interface InMemoryTaskStoreOptions {

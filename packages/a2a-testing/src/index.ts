@@ -209,3 +209,4 @@ export async function spawnAgent(
       }),
   };
 }
+export * from './redis.js';

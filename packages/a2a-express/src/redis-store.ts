@@ -1,0 +1,386 @@
+// A task store in Redis, shared by every replica of an agent. Each task is a hash (its record
+// as JSON and a revision number), its events a Redis Stream whose entry ids are the SSE ids
+// (`0-N` for event N), and its live events a pub/sub channel. A change is computed in this
+// process from the record it last saw and written by a Lua script only if the revision is still
+// the one it was computed from (compare-and-set); otherwise the script answers with the current
+// record and the change is computed again. So updates from several replicas never overwrite
+// each other, and one task's events keep their order.
+import { A2AError, isFinalState } from 'a2a-types';
+import { Redis, type RedisOptions } from 'ioredis';
+import type {
+  EventListener,
+  SharedTaskStore,
+  StoredEvent,
+  TaskChange,
+  TaskRecord,
+  TaskUpdateResult,
+  TurnEnded,
+} from './task-store.js';
+
+export interface RedisTaskStoreOptions {
+  /** Where Redis is: a `redis://` or `rediss://` URL. Default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /** Further ioredis connection options (TLS, password, ...); the store's own settings win. */
+  redisOptions?: RedisOptions;
+  /**
+   * Put before every key and channel name, so that several agents (or tests) can share one
+   * Redis. Give every replica of one agent the same prefix, and different agents different
+   * ones. Default `a2a:`.
+   */
+  prefix?: string;
+  /** How long a task that is not running is kept after its last change, ms. Default one hour. */
+  retentionMs?: number;
+  /** Events kept per task for replay (at least; Redis trims in whole nodes). Default 1,000. */
+  maxEventsPerTask?: number;
+  /**
+   * How long a running task's lease lasts without renewal, ms. Its process renews it every
+   * third of this; once it has run out (the process died), another replica fails the task.
+   * Default 15,000.
+   */
+  leaseMs?: number;
+  /**
+   * Longest wait for one Redis command, ms; past it the request is answered -32011. While
+   * Redis cannot be reached, requests fail at the next reconnection attempt (at most
+   * `maxReconnectDelayMs` away) rather than waiting for this. Default 2,000.
+   */
+  commandTimeoutMs?: number;
+  /** Longest pause between reconnection attempts, ms. Default 500. */
+  maxReconnectDelayMs?: number;
+}
+
+/** Most compare-and-set rounds for one update before giving up (each lost one means progress elsewhere). */
+const MAX_UPDATE_ATTEMPTS = 50;
+/** Records kept of this process's own writes, so that an update needs no read first. */
+const MAX_CACHED_RECORDS = 10_000;
+/** Most expired leases claimed in one sweep. */
+const CLAIM_BATCH = 100;
+
+// KEYS: task hash, events stream, leases sorted set.
+// ARGV: expected revision, record JSON, last event id, final (1/0), retention ms, lease ms,
+// stream max length, task id, events channel, events payload, turn-ended channel, turn-ended
+// payload, then pairs of stream id and event JSON.
+const UPDATE_SCRIPT = `
+local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+if rev ~= tonumber(ARGV[1]) then
+  return {0, rev, redis.call('HGET', KEYS[1], 'record')}
+end
+if rev == 0 then redis.call('DEL', KEYS[2]) end
+for i = 13, #ARGV, 2 do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], ARGV[i], 'e', ARGV[i + 1])
+end
+redis.call('HSET', KEYS[1], 'rev', rev + 1, 'record', ARGV[2], 'last', ARGV[3])
+if ARGV[4] == '1' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+  redis.call('ZREM', KEYS[3], ARGV[8])
+else
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
+  local t = redis.call('TIME')
+  redis.call('ZADD', KEYS[3], t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[6]), ARGV[8])
+end
+if ARGV[10] ~= '' then redis.call('PUBLISH', ARGV[9], ARGV[10]) end
+if ARGV[12] ~= '' then redis.call('PUBLISH', ARGV[11], ARGV[12]) end
+return {1, rev + 1}
+`;
+
+// KEYS: leases sorted set. ARGV: lease ms, then task ids. Only leases that still exist are
+// extended (XX): a task that ended has none to renew.
+const RENEW_SCRIPT = `
+local t = redis.call('TIME')
+local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', untilMs, ARGV[i]) end
+return 0
+`;
+
+// KEYS: leases sorted set. ARGV: lease ms, batch size, task key prefix. Claims each expired
+// lease for one more period and returns its task id; a lease whose task is gone is dropped.
+const CLAIM_SCRIPT = `
+local t = redis.call('TIME')
+local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', nowMs, 'LIMIT', 0, tonumber(ARGV[2]))
+local claimed = {}
+for _, id in ipairs(expired) do
+  if redis.call('EXISTS', ARGV[3] .. id) == 1 then
+    redis.call('ZADD', KEYS[1], nowMs + tonumber(ARGV[1]), id)
+    claimed[#claimed + 1] = id
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return claimed
+`;
+
+interface ScriptedRedis extends Redis {
+  a2aUpdate(...args: (string | number)[]): Promise<[number, number, string?]>;
+  a2aRenew(...args: (string | number)[]): Promise<number>;
+  a2aClaim(...args: (string | number)[]): Promise<string[]>;
+}
+
+/** A revision of a task as some process read or wrote it. */
+interface Known {
+  rev: number;
+  record: TaskRecord | undefined;
+}
+
+/** The subscribers of one task's channel, and the newest event id they were given. */
+interface Channel {
+  readonly taskId: string;
+  readonly listeners: Set<EventListener>;
+  last: number | undefined;
+  /** Messages that arrived while a gap was being filled from the stream. */
+  held: StoredEvent[][] | undefined;
+}
+
+/**
+ * A {@link SharedTaskStore} in Redis (standalone or a primary with replicas; not Redis
+ * Cluster, whose slots the scripts' keys would cross). Every error of Redis itself is answered
+ * -32011 (resource unavailable) to the client.
+ */
+export class RedisTaskStore implements SharedTaskStore {
+  readonly prefix: string;
+  readonly retentionMs: number;
+  readonly maxEventsPerTask: number;
+  readonly leaseMs: number;
+  /** Commands; every task operation goes through it. */
+  readonly redis: ScriptedRedis;
+  /** Subscriptions only (a connection in subscriber mode can do nothing else). */
+  private readonly subscriber: Redis;
+  private readonly written = new Map<string, Known>();
+  private readonly channels = new Map<string, Channel>();
+  private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
+  private readonly leasesKey: string;
+  private readonly turnEndedChannel: string;
+
+  constructor(options: RedisTaskStoreOptions = {}) {
+    this.prefix = options.prefix ?? 'a2a:';
+    this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
+    this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
+    this.leaseMs = positive(options.leaseMs ?? 15_000, 'leaseMs');
+    const maxDelay = positive(options.maxReconnectDelayMs ?? 500, 'maxReconnectDelayMs');
+    const connection: RedisOptions = {
+      ...options.redisOptions,
+      commandTimeout: positive(options.commandTimeoutMs ?? 2_000, 'commandTimeoutMs'),
+      // Commands wait for a reconnection in progress, but fail as soon as one attempt fails:
+      // a request while Redis is down is answered -32011 at once instead of hanging.
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 50, maxDelay),
+      lazyConnect: false,
+    };
+    const url = options.url ?? 'redis://127.0.0.1:6379';
+    this.redis = new Redis(url, connection) as ScriptedRedis;
+    this.subscriber = new Redis(url, connection);
+    // Both connections report their errors through the requests that fail; without a listener
+    // ioredis would print every failed reconnection attempt.
+    this.redis.on('error', () => undefined);
+    this.subscriber.on('error', () => undefined);
+    this.redis.defineCommand('a2aUpdate', { numberOfKeys: 3, lua: UPDATE_SCRIPT });
+    this.redis.defineCommand('a2aRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
+    this.redis.defineCommand('a2aClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
+    this.leasesKey = `${this.prefix}leases`;
+    this.turnEndedChannel = `${this.prefix}turn-ended`;
+    this.subscriber.on('message', (channel: string, message: string) => this.receive(channel, message));
+    // Messages published while the connection was down are lost; read them from the streams.
+    let connectedBefore = false;
+    this.subscriber.on('ready', () => {
+      if (connectedBefore) for (const channel of this.channels.values()) this.catchUp(channel, []);
+      connectedBefore = true;
+    });
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    return (await this.read(taskId)).record;
+  }
+
+  async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+    let known = this.written.get(taskId) ?? (await this.read(taskId));
+    for (let attempt = 1; ; attempt++) {
+      const { record, events } = change(known.record);
+      const firstId = (known.record?.lastEventId ?? 0) + 1;
+      const stored = events.map((event, i) => ({ id: firstId + i, event }));
+      const saved: TaskRecord = { ...record, lastEventId: firstId + events.length - 1 };
+      const eventJson = events.map((event) => JSON.stringify(event));
+      const final = isFinalState(saved.task.status.state);
+      const wasFinal = known.record !== undefined && isFinalState(known.record.task.status.state);
+      const ended: TurnEnded | undefined =
+        final && !wasFinal ? endedAbruptly(taskId, saved) : undefined;
+      const args: (string | number)[] = [
+        this.taskKey(taskId),
+        this.eventsKey(taskId),
+        this.leasesKey,
+        known.rev,
+        JSON.stringify(saved),
+        saved.lastEventId,
+        final ? 1 : 0,
+        this.retentionMs,
+        this.leaseMs,
+        this.maxEventsPerTask,
+        taskId,
+        this.eventsKey(taskId),
+        stored.length === 0 ? '' : `[${stored.map((e, i) => `{"id":${e.id},"event":${eventJson[i]}}`).join(',')}]`,
+        this.turnEndedChannel,
+        ended ? JSON.stringify(ended) : '',
+      ];
+      stored.forEach((e, i) => args.push(`0-${e.id}`, eventJson[i]!));
+      const [ok, rev, current] = await this.command(() => this.redis.a2aUpdate(...args));
+      if (ok === 1) {
+        this.remember(taskId, final ? undefined : { rev, record: saved });
+        return { record: saved, events: stored };
+      }
+      known = { rev, record: current ? (JSON.parse(current) as TaskRecord) : undefined };
+      this.written.delete(taskId);
+      if (attempt >= MAX_UPDATE_ATTEMPTS) {
+        throw A2AError.resourceUnavailable(`task ${taskId} is being changed by too many processes at once`);
+      }
+    }
+  }
+
+  async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
+    const [[, last], [, entries]] = (await this.command(() =>
+      this.redis
+        .multi()
+        .hget(this.taskKey(taskId), 'last')
+        .xrange(this.eventsKey(taskId), `0-${afterId + 1}`, '+')
+        .exec(),
+    )) as [[unknown, string | null], [unknown, [string, string[]][]]];
+    if (last === null) return undefined;
+    if (afterId >= Number(last)) return [];
+    const events = entries.map(([id, fields]) => ({ id: Number(id.slice(2)), event: JSON.parse(fields[1]!) }));
+    // Trimmed past the id asked for: the log no longer reaches back that far.
+    return events[0]?.id === afterId + 1 ? events : undefined;
+  }
+
+  async subscribe(taskId: string, listener: EventListener): Promise<() => void> {
+    const name = this.eventsKey(taskId);
+    let channel = this.channels.get(name);
+    if (!channel) {
+      channel = { taskId, listeners: new Set(), last: undefined, held: undefined };
+      this.channels.set(name, channel);
+    }
+    channel.listeners.add(listener);
+    const unsubscribe = () => {
+      channel.listeners.delete(listener);
+      if (channel.listeners.size > 0 || this.channels.get(name) !== channel) return;
+      this.channels.delete(name);
+      this.subscriber.unsubscribe(name).catch(() => undefined);
+    };
+    try {
+      // Resolves once Redis has confirmed: every event published from then on reaches us.
+      await this.command(() => this.subscriber.subscribe(name));
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    return unsubscribe;
+  }
+
+  async renewLeases(taskIds: readonly string[]): Promise<void> {
+    if (taskIds.length === 0) return;
+    await this.command(() => this.redis.a2aRenew(this.leasesKey, this.leaseMs, ...taskIds));
+  }
+
+  async claimExpiredLeases(): Promise<string[]> {
+    return this.command(() => this.redis.a2aClaim(this.leasesKey, this.leaseMs, CLAIM_BATCH, `${this.prefix}task:`));
+  }
+
+  async onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void> {
+    this.turnListeners.add(listener);
+    if (this.turnListeners.size === 1) await this.command(() => this.subscriber.subscribe(this.turnEndedChannel));
+    return () => {
+      this.turnListeners.delete(listener);
+      if (this.turnListeners.size === 0) this.subscriber.unsubscribe(this.turnEndedChannel).catch(() => undefined);
+    };
+  }
+
+  /** Closes both connections, waiting for commands already sent. */
+  async close(): Promise<void> {
+    this.channels.clear();
+    this.turnListeners.clear();
+    await Promise.allSettled([this.redis.quit(), this.subscriber.quit()]);
+  }
+
+  private taskKey(taskId: string): string {
+    return `${this.prefix}task:${taskId}`;
+  }
+
+  private eventsKey(taskId: string): string {
+    return `${this.prefix}events:${taskId}`;
+  }
+
+  private async read(taskId: string): Promise<Known> {
+    const [rev, record] = await this.command(() => this.redis.hmget(this.taskKey(taskId), 'rev', 'record'));
+    return { rev: Number(rev ?? 0), record: record ? (JSON.parse(record) as TaskRecord) : undefined };
+  }
+
+  /** Keeps what this process wrote of a running task, for its next update; forgets a finished one. */
+  private remember(taskId: string, known: Known | undefined): void {
+    this.written.delete(taskId);
+    if (!known) return;
+    if (this.written.size >= MAX_CACHED_RECORDS) this.written.delete(this.written.keys().next().value!);
+    this.written.set(taskId, known);
+  }
+
+  /** Runs a Redis command; a failure of Redis becomes -32011 for the client. */
+  private async command<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw A2AError.resourceUnavailable(`the task store (Redis) is unavailable: ${(error as Error).message}`);
+    }
+  }
+
+  private receive(name: string, message: string): void {
+    if (name === this.turnEndedChannel) {
+      const ended = JSON.parse(message) as TurnEnded;
+      for (const listener of this.turnListeners) listener(ended);
+      return;
+    }
+    const channel = this.channels.get(name);
+    if (!channel) return;
+    const events = JSON.parse(message) as StoredEvent[];
+    if (channel.held) channel.held.push(events);
+    else if (channel.last !== undefined && events[0]!.id > channel.last + 1) this.catchUp(channel, [events]);
+    else this.deliver(channel, events);
+  }
+
+  /**
+   * Some events were not received (a message lost while reconnecting): reads the task's log
+   * after the last one delivered, delivers it, then what arrived meanwhile, in order.
+   */
+  private catchUp(channel: Channel, held: StoredEvent[][]): void {
+    if (channel.held) return;
+    channel.held = held;
+    this.eventsAfter(channel.taskId, channel.last ?? 0)
+      .catch(() => undefined)
+      .then((missed) => {
+        const waiting = channel.held ?? [];
+        channel.held = undefined;
+        if (missed) this.deliver(channel, missed);
+        for (const events of waiting) this.deliver(channel, events);
+      });
+  }
+
+  private deliver(channel: Channel, events: readonly StoredEvent[]): void {
+    for (const event of events) {
+      if (channel.last !== undefined && event.id <= channel.last) continue;
+      channel.last = event.id;
+      for (const listener of [...channel.listeners]) listener(event);
+    }
+  }
+}
+
+/**
+ * The notice for a turn that may have been ended from outside its handler (canceled, or failed
+ * by a lease sweep), so that the process running the handler aborts it.
+ */
+function endedAbruptly(taskId: string, record: TaskRecord): TurnEnded | undefined {
+  const { state } = record.task.status;
+  return state === 'canceled' || state === 'failed' ? { taskId, turn: record.turn, state } : undefined;
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`RedisTaskStore: ${name} must be a positive number, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,47 @@
+// What each replica does for the others when they share a store: renew the leases of the tasks
+// it runs, fail tasks whose process died (their lease ran out), and abort its handlers whose
+// turn was canceled or failed elsewhere.
+import type { Logger } from 'pino';
+import type { TaskEngine } from './task-engine.js';
+import type { SharedTaskStore } from './task-store.js';
+
+/**
+ * Starts the duties; the returned function stops them. Renewal runs every third of the lease,
+ * so two renewals can be missed (a long GC pause, a slow Redis) before a live task is lost;
+ * the sweep runs every half lease, so a dead process's task fails within 1.5 leases.
+ */
+export function startReplicaDuties(engine: TaskEngine, store: SharedTaskStore, logger: Logger): () => Promise<void> {
+  const log = logger.child({ component: 'replicas' });
+  const renewer = setInterval(() => {
+    store.renewLeases(engine.runningTaskIds()).catch((error: Error) => log.warn({ reason: error.message }, 'could not renew task leases'));
+  }, store.leaseMs / 3);
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    failAbandonedTasks(engine, store, log).finally(() => (sweeping = false));
+  }, store.leaseMs / 2);
+  renewer.unref();
+  sweeper.unref();
+  const unsubscribe = store
+    .onTurnEnded(({ taskId, turn }) => engine.abortTurn(taskId, turn))
+    .catch((error: Error) => {
+      log.error({ reason: error.message }, 'cannot hear of cancellations made by other replicas');
+      return () => undefined;
+    });
+  return async () => {
+    clearInterval(renewer);
+    clearInterval(sweeper);
+    (await unsubscribe)();
+  };
+}
+
+async function failAbandonedTasks(engine: TaskEngine, store: SharedTaskStore, log: Logger): Promise<void> {
+  try {
+    for (const taskId of await store.claimExpiredLeases()) {
+      if (await engine.failAbandoned(taskId)) log.warn({ taskId }, 'task failed: the process running it stopped renewing its lease');
+    }
+  } catch (error) {
+    log.warn({ reason: (error as Error).message }, 'could not check for abandoned tasks');
+  }
+}
