@@ -12,4 +12,6 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }] },
   testTimeout: 20000,
+  globalSetup: '<rootDir>/test/redis-global-setup.mjs',
+  globalTeardown: '<rootDir>/test/redis-global-teardown.mjs',
 };

@@ -147,6 +147,8 @@ export class RedisTaskStore implements SharedTaskStore {
   /** Subscriptions only (a connection in subscriber mode can do nothing else). */
   private readonly subscriber: Redis;
   private readonly written = new Map<string, Known>();
+  /** Per task, the end of the chain of this process's updates in flight. */
+  private readonly updating = new Map<string, Promise<void>>();
   private readonly channels = new Map<string, Channel>();
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
   private readonly leasesKey: string;
@@ -192,7 +194,25 @@ export class RedisTaskStore implements SharedTaskStore {
     return (await this.read(taskId)).record;
   }
 
-  async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+  /**
+   * Updates of one task from this process run one after the other, so they never race each
+   * other for the revision; only other processes' writes can make an attempt start again.
+   */
+  update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+    const previous = this.updating.get(taskId);
+    const result = previous ? previous.then(() => this.compareAndSet(taskId, change)) : this.compareAndSet(taskId, change);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.updating.set(taskId, settled);
+    void settled.then(() => {
+      if (this.updating.get(taskId) === settled) this.updating.delete(taskId);
+    });
+    return result;
+  }
+
+  private async compareAndSet(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     let known = this.written.get(taskId) ?? (await this.read(taskId));
     for (let attempt = 1; ; attempt++) {
       const { record, events } = change(known.record);
@@ -292,11 +312,19 @@ export class RedisTaskStore implements SharedTaskStore {
     };
   }
 
-  /** Closes both connections, waiting for commands already sent. */
+  /**
+   * Closes both connections, waiting for commands already sent. While Redis is unreachable,
+   * QUIT cannot be sent: the connection is then dropped, so no reconnection timer stays behind.
+   */
   async close(): Promise<void> {
     this.channels.clear();
     this.turnListeners.clear();
-    await Promise.allSettled([this.redis.quit(), this.subscriber.quit()]);
+    await Promise.all(
+      [this.redis, this.subscriber].map(async (connection) => {
+        await connection.quit().catch(() => undefined);
+        connection.disconnect();
+      }),
+    );
   }
 
   private taskKey(taskId: string): string {

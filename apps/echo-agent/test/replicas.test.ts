@@ -1,0 +1,83 @@
+// Two echo agent replicas sharing Redis, one of them a real process that is killed mid-task:
+// the survivor fails the task once the dead replica's lease runs out.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { pino } from 'pino';
+import { deleteKeys, listen, openStream, redisUrl, requireRedis, rpc, spawnAgent, uniquePrefix, type RunningServer } from 'a2a-testing';
+import { RedisTaskStore, type Task, type TaskStatusUpdateEvent } from 'a2a-express';
+import { echoRouter } from '../src/agent.js';
+
+const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const url = redisUrl();
+const prefix = uniquePrefix('echo-replicas');
+const leaseMs = 500;
+
+let survivorStore: RedisTaskStore;
+let survivorRouter: ReturnType<typeof echoRouter>;
+let survivor: RunningServer;
+
+beforeAll(async () => {
+  await requireRedis(url);
+  survivorStore = new RedisTaskStore({ url, prefix, leaseMs });
+  survivorRouter = echoRouter({ store: survivorStore, logger: pino({ level: 'silent' }) });
+  survivor = await listen(express().use(survivorRouter));
+});
+afterAll(async () => {
+  await survivorRouter.close();
+  await survivor.close();
+  await survivorStore.close();
+  await deleteKeys(url, prefix);
+});
+
+test('the process running a task is killed (SIGKILL); after the lease time the task reads failed on the survivor', async () => {
+  // Chunks a minute apart: the task is still working when its process dies.
+  const doomed = await spawnAgent('node', ['dist/server.js'], {
+    cwd: appDir,
+    env: { PORT: '0', ECHO_DELAY_MS: '60000', A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix, A2A_REDIS_LEASE_MS: String(leaseMs) },
+  });
+  expect(JSON.parse(doomed.output().split('\n')[0]!).tasks).toBe(`shared in Redis under ${prefix} (lease ${leaseMs} ms)`);
+  const stream = await openStream(doomed.url, 'tasks/sendSubscribe', {
+    id: 'doomed-task',
+    message: { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] },
+  });
+  for (let read = 0; read < 3; read++) await stream.events.next(); // working, working, first chunk
+  const running = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task' })).result!;
+  expect(running.status.state).toBe('working');
+
+  doomed.child.kill('SIGKILL');
+  stream.abort();
+  await doomed.stop();
+
+  // Bounded poll: the sweep runs every half lease, so this takes about 1.5 leases.
+  let task = running;
+  for (let attempt = 0; attempt < 200 && task.status.state === 'working'; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    task = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task', historyLength: 10 })).result!;
+  }
+  expect(task.status.state).toBe('failed');
+  expect(task.status.message?.parts[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/lease expired/) });
+  // Its log ends with the final event, so a client resubscribing on the survivor is told.
+  const log = (await survivorStore.eventsAfter('doomed-task', 0))!;
+  expect(log.at(-1)!.event).toMatchObject({ final: true, status: { state: 'failed' } } satisfies Partial<TaskStatusUpdateEvent>);
+  // The artifact streamed before the crash is kept.
+  expect(task.artifacts?.[0]?.parts[0]).toMatchObject({ type: 'text', text: 'one two ' });
+});
+
+test('a task that is running on a live replica keeps working past many lease periods', async () => {
+  const live = await spawnAgent('node', ['dist/server.js'], {
+    cwd: appDir,
+    env: { PORT: '0', ECHO_DELAY_MS: String(leaseMs * 3), A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix, A2A_REDIS_LEASE_MS: String(leaseMs) },
+  });
+  try {
+    const answer = await rpc<Task>(live.url, 'tasks/send', {
+      id: 'slow-but-alive',
+      message: { role: 'user', parts: [{ type: 'text', text: 'one two three' }] },
+    });
+    // Two pauses of three leases each, while the survivor sweeps: still completed, not failed.
+    expect(answer.result?.status.state).toBe('completed');
+    expect((await rpc<Task>(survivor.url, 'tasks/get', { id: 'slow-but-alive' })).result?.status.state).toBe('completed');
+  } finally {
+    await live.stop();
+  }
+});

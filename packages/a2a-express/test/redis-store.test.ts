@@ -1,0 +1,153 @@
+// RedisTaskStore on its own, against the real Redis: atomic updates between two store
+// instances (two replicas), keys, retention, bounded logs, and live events surviving a dropped
+// subscriber connection.
+import { deleteKeys, redisUrl, requireRedis, uniquePrefix } from 'a2a-testing';
+import { Redis } from 'ioredis';
+import {
+  A2AError,
+  applyEvents,
+  RedisTaskStore,
+  taskStoreFromEnv,
+  type RedisTaskStoreOptions,
+  type StoredEvent,
+  type TaskChange,
+  type TaskRecord,
+} from '../src/index.js';
+import { statusEvent } from '../src/task-state.js';
+import { eventually } from './helpers.js';
+
+const url = redisUrl();
+const stores: RedisTaskStore[] = [];
+const prefixes: string[] = [];
+let admin: Redis;
+
+beforeAll(async () => {
+  await requireRedis(url);
+  admin = new Redis(url);
+});
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  for (const prefix of prefixes) await deleteKeys(url, prefix);
+  admin.disconnect();
+});
+
+function storesSharing(count: number, options: RedisTaskStoreOptions = {}): RedisTaskStore[] {
+  const prefix = uniquePrefix('store');
+  prefixes.push(prefix);
+  return Array.from({ length: count }, () => {
+    const store = new RedisTaskStore({ url, prefix, ...options });
+    stores.push(store);
+    return store;
+  });
+}
+
+function created(taskId: string): TaskRecord {
+  return {
+    task: { id: taskId, sessionId: 's', status: { state: 'working', timestamp: new Date().toISOString() } },
+    history: [],
+    lastEventId: 0,
+    turn: 1,
+    updatedAt: Date.now(),
+  };
+}
+
+/** A change that adds one `working` status event carrying `note` in its metadata. */
+const addEvent = (taskId: string, note: string) => (current: TaskRecord | undefined): TaskChange => {
+  const event = statusEvent(taskId, 'working', undefined, { note });
+  return { record: applyEvents(current ?? created(taskId), [event]), events: [event] };
+};
+
+const notes = (events: StoredEvent[]) => events.map((e) => (e.event.metadata as { note: string }).note);
+
+test('two instances updating one task concurrently lose nothing: every event numbered once, in one order', async () => {
+  const [a, b] = storesSharing(2);
+  const writes = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).update('contended', addEvent('contended', `w${i}`)));
+  const results = await Promise.all(writes);
+  const ids = results.flatMap((r) => r.events.map((e) => e.id));
+  expect(new Set(ids).size).toBe(200);
+  expect([...ids].sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  const record = (await b.get('contended'))!;
+  expect(record.lastEventId).toBe(200);
+  const log = (await a.eventsAfter('contended', 0))!;
+  expect(log.map((e) => e.id)).toEqual(ids.slice().sort((x, y) => x - y));
+  expect(notes(log).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `w${i}`).sort());
+  // Each write's result is the record as stored at its revision.
+  const last = results.find((r) => r.events[0]!.id === 200)!;
+  expect(last.record).toEqual(record);
+});
+
+test('a change that throws changes nothing, and its error reaches the caller as it was thrown', async () => {
+  const [store] = storesSharing(1);
+  await store!.update('refused', addEvent('refused', 'first'));
+  await expect(store!.update('refused', () => { throw A2AError.taskNotCancelable('refused', 'completed'); })).rejects.toMatchObject({ code: -32002 });
+  expect((await store!.get('refused'))!.lastEventId).toBe(1);
+});
+
+test('keys live under the prefix; another prefix sees nothing', async () => {
+  const [store] = storesSharing(1);
+  const [other] = storesSharing(1);
+  await store!.update('namespaced', addEvent('namespaced', 'x'));
+  const keys = await admin.keys(`${store!.prefix}*`);
+  expect(keys.sort()).toEqual([`${store!.prefix}events:namespaced`, `${store!.prefix}leases`, `${store!.prefix}task:namespaced`]);
+  expect(await other!.get('namespaced')).toBeUndefined();
+  expect(await other!.eventsAfter('namespaced', 0)).toBeUndefined();
+});
+
+test('a running task has no expiry and holds a lease; once finished it expires after the retention time and its lease is gone', async () => {
+  const [store] = storesSharing(1, { retentionMs: 60_000, leaseMs: 5_000 });
+  await store!.update('retained', addEvent('retained', 'running'));
+  expect(await admin.pttl(`${store!.prefix}task:retained`)).toBe(-1);
+  expect(await admin.zscore(`${store!.prefix}leases`, 'retained')).not.toBeNull();
+  await store!.update('retained', (current) => {
+    const event = statusEvent('retained', 'completed');
+    return { record: applyEvents(current!, [event]), events: [event] };
+  });
+  for (const key of ['task', 'events']) {
+    const ttl = await admin.pttl(`${store!.prefix}${key}:retained`);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  }
+  expect(await admin.zscore(`${store!.prefix}leases`, 'retained')).toBeNull();
+});
+
+test('the event log is bounded; a replay from before its start is refused (undefined), one within it is exact', async () => {
+  const [store] = storesSharing(1, { maxEventsPerTask: 10 });
+  for (let i = 0; i < 500; i++) await store!.update('long', addEvent('long', `e${i}`));
+  // Redis trims whole stream nodes (100 entries by default): at most the bound plus one node.
+  expect(await admin.xlen(`${store!.prefix}events:long`)).toBeLessThanOrEqual(110);
+  expect(await store!.eventsAfter('long', 0)).toBeUndefined();
+  expect(notes((await store!.eventsAfter('long', 495))!)).toEqual(['e495', 'e496', 'e497', 'e498', 'e499']);
+  expect(await store!.eventsAfter('long', 500)).toEqual([]);
+});
+
+test('a subscriber whose connection is dropped gets every event anyway, in order (the gap is read from the stream)', async () => {
+  const name = `gap-test-${Date.now()}`;
+  const [writer, reader] = storesSharing(2, { redisOptions: { connectionName: name } });
+  const received: number[] = [];
+  await writer!.update('gappy', addEvent('gappy', 'before'));
+  const unsubscribe = await reader!.subscribe('gappy', (event) => received.push(event.id));
+  await writer!.update('gappy', addEvent('gappy', 'live'));
+  await eventually(async () => (received.length === 1 ? true : undefined));
+
+  // Kill the reader's subscriber connection; publish while it reconnects.
+  const clients = (await admin.client('LIST', 'TYPE', 'pubsub')) as string;
+  const ids = clients.split('\n').filter((line) => line.includes(`name=${name}`)).map((line) => /id=(\d+)/.exec(line)![1]!);
+  expect(ids.length).toBeGreaterThan(0);
+  for (const id of ids) await admin.client('KILL', 'ID', id);
+  for (let i = 0; i < 5; i++) await writer!.update('gappy', addEvent('gappy', `while-down-${i}`));
+  await writer!.update('gappy', addEvent('gappy', 'after'));
+
+  await eventually(async () => (received.length >= 7 ? true : undefined));
+  expect(received).toEqual([2, 3, 4, 5, 6, 7, 8]);
+  unsubscribe();
+});
+
+test('options and environment: bad values are TypeErrors; no A2A_REDIS_URL means the in-memory store', () => {
+  expect(() => new RedisTaskStore({ leaseMs: 0, url })).toThrow(/leaseMs must be a positive number/);
+  expect(taskStoreFromEnv('a2a:x:', {})).toBeUndefined();
+  expect(() => taskStoreFromEnv('a2a:x:', { A2A_REDIS_URL: 'localhost:6379' })).toThrow(/redis:\/\//);
+  expect(() => taskStoreFromEnv('a2a:x:', { A2A_REDIS_URL: url, A2A_REDIS_LEASE_MS: 'soon' })).toThrow(/A2A_REDIS_LEASE_MS/);
+  const fromEnv = taskStoreFromEnv('a2a:x:', { A2A_REDIS_URL: url, A2A_REDIS_PREFIX: 'custom:', A2A_REDIS_LEASE_MS: '2500' })!;
+  stores.push(fromEnv);
+  expect(fromEnv).toMatchObject({ prefix: 'custom:', leaseMs: 2500 });
+});
