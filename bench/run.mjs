@@ -7,7 +7,9 @@
 //      vs a bare loop writing the same SSE frames, with every event checked (none lost or reordered);
 //   3. memory: RSS and heap after 50,000 and 100,000 tasks through the default in-memory store,
 //      and per idle SSE stream with 1,000 open;
-//   4. validation: AJV cost of one tasks/send params check.
+//   4. validation: AJV cost of one tasks/send params check;
+//   5. Redis: tasks/send echo on a replica with the RedisTaskStore vs the in-memory store, and
+//      the latency of tasks/resubscribe (Last-Event-ID) on replica B of a task run on replica A.
 // Servers run as child processes (so the load generator does not share their event loop);
 // rounds alternate between the servers so that drift of the machine hits all of them alike.
 import { fork } from 'node:child_process';
@@ -27,8 +29,8 @@ const config = quick
 
 const here = new URL('.', import.meta.url);
 const children = [];
-async function start(name) {
-  const child = fork(new URL(`servers/${name}.mjs`, here), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: ['--expose-gc'] });
+async function start(name, env = {}) {
+  const child = fork(new URL(`servers/${name}.mjs`, here), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: ['--expose-gc'], env: { ...process.env, ...env } });
   children.push(child);
   const { port } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
@@ -265,6 +267,84 @@ function validation() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 5. Redis
+
+const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+async function redisAnswers() {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function deleteBenchKeys(prefix) {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redisUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await client.del(...keys);
+  } while (cursor !== '0');
+  client.disconnect();
+}
+
+/** Milliseconds from sending tasks/resubscribe to reading its final event. */
+async function resubscribeLatency(server, taskId, lastEventId) {
+  const url = new URL(server.url);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: taskId } });
+  const started = performance.now();
+  const { events } = await readStream({ host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json', 'last-event-id': String(lastEventId) } }, body);
+  if (events < 1) throw new Error(`resubscribe on ${server.name} sent no event`);
+  return performance.now() - started;
+}
+
+async function redisStore(ours) {
+  const prefix = `a2a-bench:${process.pid}:`;
+  const env = { BENCH_REDIS_URL: redisUrl, BENCH_REDIS_PREFIX: prefix };
+  const [replicaA, replicaB] = await Promise.all([start('a2a', env), start('a2a', env)]);
+  replicaA.name = 'redis replica A';
+  replicaB.name = 'redis replica B';
+  try {
+    for (const server of [ours, replicaA]) await load(server, 'a2a', 2); // warm-up
+    const runs = { memory: [], redis: [] };
+    for (let round = 0; round < config.rounds; round++) {
+      const order = round % 2 === 0 ? [[ours, 'memory'], [replicaA, 'redis']] : [[replicaA, 'redis'], [ours, 'memory']];
+      for (const [server, kind] of order) runs[kind].push(await load(server, 'a2a', config.duration));
+    }
+    const summary = (r) => ({ rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), errors: r.reduce((s, x) => s + x.errors, 0) });
+
+    // A finished 10-chunk task; a client that saw its first 2 events reconnects.
+    const samples = quick ? 100 : 500;
+    const latency = { sameProcess: [], acrossReplicas: [] };
+    for (let i = 0; i < samples; i++) {
+      for (const [runOn, resumeOn, kind] of [[ours, ours, 'sameProcess'], [replicaA, replicaB, 'acrossReplicas']]) {
+        const taskId = `resub-${i}-${process.pid}`;
+        const { text } = await post(runOn.url, { jsonrpc: '2.0', id: i, method: 'tasks/send', params: { id: taskId, message: { role: 'user', parts: [{ type: 'text', text: 'stream 10' }] } } });
+        if (!JSON.parse(text).result) throw new Error(`${runOn.name}: ${text.slice(0, 200)}`);
+        latency[kind].push(await resubscribeLatency(resumeOn, taskId, 2));
+      }
+    }
+    const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+    const latencySummary = (values) => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99) });
+    return {
+      send: { memory: summary(runs.memory), redis: summary(runs.redis) },
+      resubscribe: { samples, sameProcess: latencySummary(latency.sameProcess), acrossReplicas: latencySummary(latency.acrossReplicas) },
+    };
+  } finally {
+    await deleteBenchKeys(prefix);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
@@ -302,8 +382,24 @@ console.table({
 const val = validation();
 console.log('4. Validation: %s µs per tasks/send params check (AJV, compiled once)\n', val.microsecondsPerCall.toFixed(2));
 
+let redis;
+if (await redisAnswers()) {
+  redis = await redisStore(ours);
+  console.log('5. Redis store (%s): tasks/send echo, median of %d × %ds; resubscribe with Last-Event-ID to a final event, %d samples', redisUrl, config.rounds, config.duration, redis.resubscribe.samples);
+  console.table({
+    'in-memory store': { 'req/s': fmt(redis.send.memory.rps), 'p50 ms': redis.send.memory.p50, 'p99 ms': redis.send.memory.p99, errors: redis.send.memory.errors, 'vs memory': '1.00×' },
+    'RedisTaskStore': { 'req/s': fmt(redis.send.redis.rps), 'p50 ms': redis.send.redis.p50, 'p99 ms': redis.send.redis.p99, errors: redis.send.redis.errors, 'vs memory': ratio(redis.send.redis.rps, redis.send.memory.rps) },
+  });
+  console.table({
+    'resubscribe, in-memory, same process': { 'p50 ms': fmt(redis.resubscribe.sameProcess.p50, 2), 'p99 ms': fmt(redis.resubscribe.sameProcess.p99, 2) },
+    'resubscribe on B of a task run on A (Redis)': { 'p50 ms': fmt(redis.resubscribe.acrossReplicas.p50, 2), 'p99 ms': fmt(redis.resubscribe.acrossReplicas.p99, 2) },
+  });
+} else {
+  console.log(`5. Redis store: skipped, no Redis answers at ${redisUrl} (set REDIS_URL)\n`);
+}
+
 if (jsonFile) {
-  writeFileSync(jsonFile, JSON.stringify({ machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val }, null, 2));
+  writeFileSync(jsonFile, JSON.stringify({ machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val, redis }, null, 2));
   console.log(`results written to ${jsonFile}`);
 }
 process.exit(0);

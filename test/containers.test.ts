@@ -10,9 +10,19 @@ import { parse } from 'yaml';
 import { spawnAgent } from 'a2a-testing';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
-const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
-  services: Record<string, { build: { context: string; dockerfile: string }; ports: string[]; environment: Record<string, string> }>;
-};
+interface ComposeService {
+  build?: { context: string; dockerfile: string };
+  image?: string;
+  profiles?: string[];
+  ports?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+}
+// `merge: true` applies the file's `<<: *anchor` merge keys, as docker compose does.
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+/** The services `docker compose up` starts: those of no profile, one per sample agent. */
+const agents = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => !s.profiles)) as Record<string, Required<ComposeService>>;
+const replicaServices = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes('replicas'));
 const run = promisify(execFile);
 
 /** Reads a Dockerfile into the instructions of its final stage, and the whole text. */
@@ -35,16 +45,16 @@ function defaultPort(app: string): number {
 
 describe('docker-compose.yml', () => {
   test('runs both sample agents', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['currency-agent', 'echo-agent']);
+    expect(Object.keys(agents).sort()).toEqual(['currency-agent', 'echo-agent']);
   });
 
-  test('is valid for docker-compose (where the tool is installed)', () => {
-    const check = spawnSync('docker-compose', ['config', '--quiet'], { cwd: root, encoding: 'utf8' });
+  test.each([[[]], [['--profile', 'replicas']]])('is valid for docker-compose %j (where the tool is installed)', (profile) => {
+    const check = spawnSync('docker-compose', [...profile, 'config', '--quiet'], { cwd: root, encoding: 'utf8' });
     if (check.error) return; // not installed on this machine: .ci/run installs it where it can
     expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
-  test.each(Object.entries(compose.services))('%s: build context and Dockerfile exist; port is the app\'s default', (name, service) => {
+  test.each(Object.entries(agents))('%s: build context and Dockerfile exist; port is the app\'s default', (name, service) => {
     expect(existsSync(join(root, service.build.context, 'package.json'))).toBe(true);
     expect(existsSync(join(root, service.build.context, service.build.dockerfile))).toBe(true);
     const port = defaultPort(name);
@@ -56,8 +66,42 @@ describe('docker-compose.yml', () => {
   });
 });
 
-describe.each(Object.keys(compose.services))('the %s image', (name) => {
-  const file = dockerfile(join(root, compose.services[name]!.build.context, compose.services[name]!.build.dockerfile));
+describe('docker-compose.yml, profile "replicas"', () => {
+  test('runs Redis, two replicas of each agent built as the agent is, and a load balancer', () => {
+    expect(replicaServices.map(([name]) => name).sort()).toEqual(
+      ['currency-agent-1', 'currency-agent-2', 'echo-agent-1', 'echo-agent-2', 'load-balancer', 'redis'].sort(),
+    );
+    for (const [name, service] of replicaServices.filter(([n]) => /-agent-\d$/.test(n))) {
+      const agent = name.replace(/-\d$/, '');
+      expect(service.build).toEqual(agents[agent]!.build);
+      expect(service.ports).toBeUndefined(); // reached through the load balancer only
+      expect(service.environment).toMatchObject({ A2A_REDIS_URL: 'redis://redis:6379', PORT: String(defaultPort(agent)) });
+      // Every replica of one agent gets the same signing key variable.
+      expect(service.environment!.A2A_PUSH_SIGNING_KEY).toBe('${A2A_PUSH_SIGNING_KEY:-}');
+    }
+  });
+
+  test('the load balancer\'s nginx.conf sends each port to both replicas of one agent, unbuffered', () => {
+    const lb = compose.services['load-balancer']!;
+    const [source, target] = lb.volumes![0]!.split(':');
+    expect(target).toBe('/etc/nginx/nginx.conf');
+    const conf = readFileSync(join(root, source!), 'utf8');
+    const upstreams = Object.fromEntries(
+      [...conf.matchAll(/upstream (\w+) \{([^}]*)\}/g)].map((m) => [m[1]!, [...m[2]!.matchAll(/server ([\w-]+):(\d+);/g)].map((s) => `${s[1]}:${s[2]}`)]),
+    );
+    expect(upstreams).toEqual({
+      echo_agent: ['echo-agent-1:41241', 'echo-agent-2:41241'],
+      currency_agent: ['currency-agent-1:10000', 'currency-agent-2:10000'],
+    });
+    const servers = [...conf.matchAll(/listen (\d+);\s*location \/ \{ proxy_pass http:\/\/(\w+); \}/g)].map((m) => `${m[1]}->${m[2]}`);
+    expect(servers).toEqual(['8080->echo_agent', '8081->currency_agent']);
+    expect(lb.ports).toEqual(['8080:8080', '8081:8081']);
+    expect(conf).toMatch(/proxy_buffering off;/);
+  });
+});
+
+describe.each(Object.keys(agents))('the %s image', (name) => {
+  const file = dockerfile(join(root, agents[name]!.build.context, agents[name]!.build.dockerfile));
   const workdir = mkdtempSync(join(tmpdir(), `${name}-image-`));
   afterAll(() => rmSync(workdir, { recursive: true, force: true }));
 

@@ -1,10 +1,11 @@
 // The subject: an echo agent on a2aRouter, with schema validation, the in-memory task store
 // (default bounds) and pino logging at info all on (to stdout, which the bench discards).
+// With BENCH_REDIS_URL set, a replica on a RedisTaskStore under BENCH_REDIS_PREFIX instead.
 // Extra routes for the bench only: a handler that streams N chunks, one that holds until
 // canceled, and the process's memory after a full GC.
 import express from 'express';
 import { pino } from 'pino';
-import { a2aRouter, artifact, completed, textOf } from 'a2a-express';
+import { a2aRouter, artifact, completed, RedisTaskStore, textOf } from 'a2a-express';
 
 const handler = async function* (ctx) {
   const text = textOf(ctx.message);
@@ -27,7 +28,10 @@ app.get('/__bench/memory', (_req, res) => {
   const { rss, heapUsed } = process.memoryUsage();
   res.json({ rss, heapUsed });
 });
-app.use(a2aRouter(handler, { card: { name: 'Echo', version: '1.0.0' }, logger: pino({ level: 'info' }) }));
+const store = process.env.BENCH_REDIS_URL
+  ? new RedisTaskStore({ url: process.env.BENCH_REDIS_URL, prefix: process.env.BENCH_REDIS_PREFIX })
+  : undefined;
+app.use(a2aRouter(handler, { card: { name: 'Echo', version: '1.0.0' }, logger: pino({ level: 'info' }), store }));
 const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 // Exit normally on SIGTERM so that --cpu-prof can write its profile.
 process.on('SIGTERM', () => process.exit(0));

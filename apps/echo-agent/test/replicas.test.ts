@@ -13,6 +13,17 @@ const url = redisUrl();
 const prefix = uniquePrefix('echo-replicas');
 const leaseMs = 500;
 
+/** Waits for `promise`, failing with `what` after `ms` instead of at the test's timeout. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 let survivorStore: RedisTaskStore;
 let survivorRouter: ReturnType<typeof echoRouter>;
 let survivor: RunningServer;
@@ -41,7 +52,9 @@ test('the process running a task is killed (SIGKILL); after the lease time the t
     id: 'doomed-task',
     message: { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] },
   });
-  for (let read = 0; read < 3; read++) await stream.events.next(); // working, working, first chunk
+  const firstEvents: unknown[] = [];
+  for (let read = 0; read < 3; read++) firstEvents.push((await within(stream.events.next(), 5_000, `event ${read + 1} from the doomed replica: ${doomed.output()}`)).value); // working, working, first chunk
+  console.log(JSON.stringify(firstEvents));
   const running = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task' })).result!;
   expect(running.status.state).toBe('working');
 

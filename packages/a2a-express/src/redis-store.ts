@@ -48,8 +48,11 @@ export interface RedisTaskStoreOptions {
   maxReconnectDelayMs?: number;
 }
 
-/** Most compare-and-set rounds for one update before giving up (each lost one means progress elsewhere). */
-const MAX_UPDATE_ATTEMPTS = 50;
+/**
+ * Most compare-and-set rounds for one update before giving up. Each lost round is another
+ * process's update landing, so this bounds how long a busy writer elsewhere can delay this one.
+ */
+const MAX_UPDATE_ATTEMPTS = 200;
 /** Records kept of this process's own writes, so that an update needs no read first. */
 const MAX_CACHED_RECORDS = 10_000;
 /** Most expired leases claimed in one sweep. */

@@ -153,7 +153,8 @@ describe('replicas sharing a RedisTaskStore', () => {
     const [a, b] = await replicas(handler);
     const stream = await openStream(a.url, 'tasks/sendSubscribe', { id: 'cancel-me', message: userText('wait') });
     // Read one by one: collect's early stop would end the stream.
-    const opening = [(await stream.events.next()).value, (await stream.events.next()).value];
+    const next = async () => (await within(stream.events.next(), 5_000, 'an event of the stream on A')).value!;
+    const opening = [await next(), await next()];
     expect(opening.map((e) => (e.message.result as TaskStatusUpdateEvent).status.state)).toEqual(['working', 'working']);
 
     const canceled = resultOf(await rpc(b.url, 'tasks/cancel', { id: 'cancel-me' }));
