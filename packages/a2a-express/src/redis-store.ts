@@ -145,6 +145,7 @@ export class RedisTaskStore implements SharedTaskStore {
   readonly retentionMs: number;
   readonly maxEventsPerTask: number;
   readonly leaseMs: number;
+  readonly commandTimeoutMs: number;
   /** Commands; every task operation goes through it. */
   readonly redis: ScriptedRedis;
   /** Subscriptions only (a connection in subscriber mode can do nothing else). */
@@ -162,10 +163,11 @@ export class RedisTaskStore implements SharedTaskStore {
     this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
     this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
     this.leaseMs = positive(options.leaseMs ?? 15_000, 'leaseMs');
+    this.commandTimeoutMs = positive(options.commandTimeoutMs ?? 2_000, 'commandTimeoutMs');
     const maxDelay = positive(options.maxReconnectDelayMs ?? 500, 'maxReconnectDelayMs');
     const connection: RedisOptions = {
       ...options.redisOptions,
-      commandTimeout: positive(options.commandTimeoutMs ?? 2_000, 'commandTimeoutMs'),
+      commandTimeout: this.commandTimeoutMs,
       // Commands wait for a reconnection in progress, but fail as soon as one attempt fails:
       // a request while Redis is down is answered -32011 at once instead of hanging.
       maxRetriesPerRequest: 0,
@@ -289,7 +291,7 @@ export class RedisTaskStore implements SharedTaskStore {
     };
     try {
       // Resolves once Redis has confirmed: every event published from then on reaches us.
-      await this.command(() => this.subscriber.subscribe(name));
+      await this.command(() => this.subscribeWhenReady(name));
     } catch (error) {
       unsubscribe();
       throw error;
@@ -308,7 +310,7 @@ export class RedisTaskStore implements SharedTaskStore {
 
   async onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void> {
     this.turnListeners.add(listener);
-    if (this.turnListeners.size === 1) await this.command(() => this.subscriber.subscribe(this.turnEndedChannel));
+    if (this.turnListeners.size === 1) await this.command(() => this.subscribeWhenReady(this.turnEndedChannel));
     return () => {
       this.turnListeners.delete(listener);
       if (this.turnListeners.size === 0) this.subscriber.unsubscribe(this.turnEndedChannel).catch(() => undefined);
@@ -328,6 +330,28 @@ export class RedisTaskStore implements SharedTaskStore {
         connection.disconnect();
       }),
     );
+  }
+
+  /**
+   * SUBSCRIBE only on a ready connection: sent during ioredis's connection handshake, it puts
+   * the connection in subscriber mode before the handshake's own commands, which then fail.
+   */
+  private async subscribeWhenReady(channel: string): Promise<void> {
+    const connection = this.subscriber;
+    if (connection.status !== 'ready') {
+      await new Promise<void>((resolve, reject) => {
+        const onReady = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          connection.off('ready', onReady);
+          reject(new Error(`not connected within ${this.commandTimeoutMs} ms`));
+        }, this.commandTimeoutMs);
+        connection.once('ready', onReady);
+      });
+    }
+    await connection.subscribe(channel);
   }
 
   private taskKey(taskId: string): string {

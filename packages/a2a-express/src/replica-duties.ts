@@ -26,7 +26,7 @@ export function startReplicaDuties(engine: TaskEngine, store: SharedTaskStore, l
   const unsubscribe = store
     .onTurnEnded(({ taskId, turn }) => engine.abortTurn(taskId, turn))
     .catch((error: Error) => {
-      log.error({ reason: error.message }, 'cannot hear of cancellations made by other replicas');
+      log.error({ err: error }, 'cannot hear of cancellations made by other replicas');
       return () => undefined;
     });
   return async () => {
