@@ -19,6 +19,7 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { validateTaskSendParams } from 'a2a-types';
+import { deleteKeys, redisAnswers } from 'a2a-testing';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -271,32 +272,6 @@ function validation() {
 
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
-async function redisAnswers() {
-  const { Redis } = await import('ioredis');
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-
-async function deleteBenchKeys(prefix) {
-  const { Redis } = await import('ioredis');
-  const client = new Redis(redisUrl);
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await client.del(...keys);
-  } while (cursor !== '0');
-  client.disconnect();
-}
-
 /** Milliseconds from sending tasks/resubscribe to reading its final event. */
 async function resubscribeLatency(server, taskId, lastEventId) {
   const url = new URL(server.url);
@@ -340,7 +315,7 @@ async function redisStore(ours) {
       resubscribe: { samples, sameProcess: latencySummary(latency.sameProcess), acrossReplicas: latencySummary(latency.acrossReplicas) },
     };
   } finally {
-    await deleteBenchKeys(prefix);
+    await deleteKeys(redisUrl, prefix);
   }
 }
 
@@ -383,7 +358,7 @@ const val = validation();
 console.log('4. Validation: %s µs per tasks/send params check (AJV, compiled once)\n', val.microsecondsPerCall.toFixed(2));
 
 let redis;
-if (await redisAnswers()) {
+if (await redisAnswers(redisUrl)) {
   redis = await redisStore(ours);
   console.log('5. Redis store (%s): tasks/send echo, median of %d × %ds; resubscribe with Last-Event-ID to a final event, %d samples', redisUrl, config.rounds, config.duration, redis.resubscribe.samples);
   console.table({

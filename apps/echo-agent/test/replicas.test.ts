@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
-import { deleteKeys, listen, openStream, redisUrl, requireRedis, rpc, spawnAgent, uniquePrefix, type RunningServer } from 'a2a-testing';
+import { deleteKeys, listen, openStream, redisUrl, requireRedis, rpc, spawnAgent, uniquePrefix, within, type RunningServer } from 'a2a-testing';
 import { RedisTaskStore, type Task, type TaskStatusUpdateEvent } from 'a2a-express';
 import { echoRouter } from '../src/agent.js';
 
@@ -12,17 +12,6 @@ const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const url = redisUrl();
 const prefix = uniquePrefix('echo-replicas');
 const leaseMs = 500;
-
-/** Waits for `promise`, failing with `what` after `ms` instead of at the test's timeout. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 let survivorStore: RedisTaskStore;
 let survivorRouter: ReturnType<typeof echoRouter>;

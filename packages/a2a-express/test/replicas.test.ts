@@ -13,6 +13,7 @@ import {
   serverPool,
   startOwnRedis,
   uniquePrefix,
+  within,
   type OwnRedis,
 } from 'a2a-testing';
 import { pushNotificationReceiver, type VerifiedNotification } from 'a2a-push-receiver';
@@ -70,17 +71,6 @@ async function replicas(
     return { url: (await pool.serve(app)).url, store };
   };
   return [await start(), await start()];
-}
-
-/** Waits for `promise`, failing with `what` after `ms` instead of at the test's timeout. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const echo: TaskHandler = async function* (ctx) {

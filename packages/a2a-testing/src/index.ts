@@ -143,6 +143,17 @@ export async function collect(
   }
 }
 
+/** Waits for `promise`, failing with `what` after `ms` rather than at the test's own timeout. */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A child process running an agent, with the URL it announced. */
 export interface SpawnedAgent {
   readonly url: string;
