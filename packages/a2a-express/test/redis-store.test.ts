@@ -31,19 +31,19 @@ afterAll(async () => {
   admin.disconnect();
 });
 
-/** Two stores on one prefix, as two replicas have. */
-function twoStores(options: RedisTaskStoreOptions = {}): [RedisTaskStore, RedisTaskStore] {
+/** `count` stores on one fresh prefix, as that many replicas have. */
+function storesOnOnePrefix(count: number, options: RedisTaskStoreOptions): RedisTaskStore[] {
   const prefix = uniquePrefix('store');
   prefixes.push(prefix);
-  const open = () => {
+  return Array.from({ length: count }, () => {
     const store = new RedisTaskStore({ url, prefix, ...options });
     stores.push(store);
     return store;
-  };
-  return [open(), open()];
+  });
 }
 
-const oneStore = (options: RedisTaskStoreOptions = {}) => twoStores(options)[0];
+const twoStores = (options: RedisTaskStoreOptions = {}) => storesOnOnePrefix(2, options) as [RedisTaskStore, RedisTaskStore];
+const oneStore = (options: RedisTaskStoreOptions = {}) => storesOnOnePrefix(1, options)[0]!;
 
 function created(taskId: string): TaskRecord {
   return {
