@@ -15,7 +15,8 @@ import {
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import { agentMessage, completed, type HandlerState, type TaskContext, type TaskHandler, type TaskUpdate } from './handler.js';
-import { applyEvents, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
+import { jsonCopy } from './plain-json.js';
+import { applyEvents, nextArtifactIndex, now, statusEvent, taskSnapshot, withFields } from './task-state.js';
 import type { StoredEvent, TaskChange, TaskRecord, TaskStore, TaskUpdateResult } from './task-store.js';
 
 /** A turn that has been accepted and recorded, before its handler runs. */
@@ -105,13 +106,12 @@ export class TaskEngine {
         assertOwner(current, principal);
         assertContinuable(current, params);
       }
-      const withMessage: TaskRecord = {
-        ...base,
+      const withMessage = withFields(base, {
         history: [...base.history, params.message],
         turn: base.turn + 1,
         // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
         pushNotification: params.pushNotification ?? base.pushNotification,
-      };
+      });
       const opened = statusEvent(params.id, 'working');
       return { record: applyEvents(withMessage, [opened]), events: [opened] };
     });
@@ -379,7 +379,7 @@ function toEvent(current: TaskRecord, update: TaskUpdate): TaskEvent {
  */
 function plainJson<T>(value: T): T {
   try {
-    return JSON.parse(JSON.stringify(value)) as T;
+    return jsonCopy(value);
   } catch (error) {
     throw new InvalidUpdateError(`not JSON-serializable: ${(error as Error).message}`);
   }

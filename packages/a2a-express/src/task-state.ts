@@ -59,22 +59,29 @@ export function applyEvents(record: TaskRecord, events: readonly TaskEvent[]): T
 
 function applyStatus(record: TaskRecord, event: TaskStatusUpdateEvent): TaskRecord {
   const { message } = event.status;
-  return {
-    ...record,
-    task: { ...record.task, status: event.status },
+  return withFields(record, {
+    task: withFields(record.task, { status: event.status }),
     // Like the reference server, every agent message of a status goes into the history, so
     // `historyLength` shows the conversation as both sides saw it.
     history: message ? [...record.history, message] : record.history,
     updatedAt: Date.now(),
-  };
+  });
 }
 
 function applyArtifact(record: TaskRecord, event: TaskArtifactUpdateEvent): TaskRecord {
-  return {
-    ...record,
-    task: { ...record.task, artifacts: mergeArtifact(record.task.artifacts ?? [], event.artifact) },
+  return withFields(record, {
+    task: withFields(record.task, { artifacts: mergeArtifact(record.task.artifacts ?? [], event.artifact) }),
     updatedAt: Date.now(),
-  };
+  });
+}
+
+/**
+ * `{ ...object, ...changes }`, for the paths run on every event. On Node 20, V8 copies with a
+ * spread on a slow path in some shapes (copying a freshly built object took 1.2 µs against
+ * 0.13 µs with Object.assign, and `{ ...record, task }` 0.8 µs against 0.3 µs).
+ */
+export function withFields<T extends object>(object: T, changes: Partial<T>): T {
+  return Object.assign({}, object, changes);
 }
 
 /**
@@ -86,21 +93,7 @@ export function mergeArtifact(artifacts: readonly Artifact[], chunk: Artifact): 
   const index = chunk.index ?? 0;
   const position = artifacts.findIndex((a) => (a.index ?? 0) === index);
   const existing = position >= 0 ? artifacts[position] : undefined;
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { append, lastChunk, ...content } = chunk;
-  const merged: Artifact =
-    append && existing
-      ? withAppendedParts(
-          {
-            ...fieldsOf(existing),
-            name: existing.name ?? chunk.name,
-            description: existing.description ?? chunk.description,
-            metadata: chunk.metadata ? { ...existing.metadata, ...chunk.metadata } : existing.metadata,
-          },
-          existing,
-          chunk.parts,
-        )
-      : { ...content, index };
+  const merged = chunk.append && existing ? appendChunk(existing, chunk, index) : withoutStreamingFlags(chunk, index);
   const next = artifacts.slice();
   if (existing) next[position] = merged;
   else {
@@ -110,44 +103,63 @@ export function mergeArtifact(artifacts: readonly Artifact[], chunk: Artifact): 
   return next;
 }
 
+function withoutStreamingFlags(chunk: Artifact, index: number): Artifact {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { append, lastChunk, ...content } = chunk;
+  return { ...content, index };
+}
+
 /**
  * Parts of an artifact grown by appends: a backing array shared along the chain of records,
  * and how many of its parts this artifact owns. Appending copies nothing when the backing array
  * ends where this artifact does (the usual case: each chunk extends the newest record), so a
  * stream of n chunks costs O(n), not O(n²). Older records still see exactly their own parts.
  */
-interface GrowingParts {
+interface Growth {
   readonly backing: Part[];
   readonly count: number;
+  /** The artifact's fields beyond the schema's (rare), found once when it starts growing. */
+  readonly extraFields: readonly string[];
 }
-const GROWING = Symbol('growing parts');
+/** Where an artifact keeps its Growth: a non-enumerable key, unseen by JSON, spreads and equality checks. */
+const GROWTH = Symbol('growth');
+const SCHEMA_FIELDS = new Set(['name', 'description', 'parts', 'index', 'append', 'lastChunk', 'metadata']);
 
-/** Every field but `parts` (which may be a getter). */
-function fieldsOf(artifact: Artifact): Omit<Artifact, 'parts'> {
-  const fields: Record<string, unknown> = {};
-  for (const key of Object.keys(artifact)) if (key !== 'parts') fields[key] = (artifact as unknown as Record<string, unknown>)[key];
-  return fields as Omit<Artifact, 'parts'>;
-}
-
-function withAppendedParts(fields: Omit<Artifact, 'parts'>, existing: Artifact, added: readonly Part[]): Artifact {
-  const previous = (existing as { [GROWING]?: GrowingParts })[GROWING];
+/**
+ * The artifact with the chunk's parts added. Built field by field rather than by copying every
+ * key (Object.keys and spreads): this runs once per streamed chunk.
+ */
+function appendChunk(existing: Artifact, chunk: Artifact, index: number): Artifact {
+  const previous = (existing as { [GROWTH]?: Growth })[GROWTH];
   let backing: Part[];
   let count: number;
+  let extraFields: readonly string[];
   if (previous) {
-    count = previous.count;
+    ({ count, extraFields } = previous);
     backing = previous.backing.length === count ? previous.backing : previous.backing.slice(0, count);
   } else {
     backing = existing.parts.slice();
     count = backing.length;
+    extraFields = Object.keys(existing).filter((key) => !SCHEMA_FIELDS.has(key));
   }
-  for (const part of added) backing.push(part);
-  count += added.length;
-  const grown = { ...fields } as Artifact;
+  for (const part of chunk.parts) backing.push(part);
+  count += chunk.parts.length;
+  const grown = { index } as Mutable<Artifact>;
+  const name = existing.name ?? chunk.name;
+  if (name !== undefined) grown.name = name;
+  const description = existing.description ?? chunk.description;
+  if (description !== undefined) grown.description = description;
+  const metadata = chunk.metadata ? { ...existing.metadata, ...chunk.metadata } : existing.metadata;
+  if (metadata !== undefined) grown.metadata = metadata;
+  for (const key of extraFields) (grown as Record<string, unknown>)[key] = (existing as unknown as Record<string, unknown>)[key];
+  const growth: Growth = { backing, count, extraFields };
   // A fresh array on every read: what a reader holds never grows under it.
-  Object.defineProperty(grown, 'parts', { enumerable: true, get: () => backing.slice(0, count) });
-  Object.defineProperty(grown, GROWING, { enumerable: false, value: { backing, count } satisfies GrowingParts });
+  Object.defineProperty(grown, 'parts', { enumerable: true, get: () => backing.slice(0, growth.count) });
+  Object.defineProperty(grown, GROWTH, { value: growth });
   return grown;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The index a new chunk gets when the handler did not choose one. */
 export function nextArtifactIndex(record: TaskRecord, append: boolean): number {

@@ -6,6 +6,7 @@ import {
   type Task,
   type TaskEvent,
 } from 'a2a-types';
+import { withFields } from './task-state.js';
 
 /** Everything the server keeps about one task. Records are replaced, never mutated. */
 export interface TaskRecord {
@@ -183,7 +184,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) this.makeRoom();
     const firstId = (entry?.record.lastEventId ?? 0) + 1;
     const stored = events.map((event, i) => ({ id: firstId + i, event }));
-    const saved: TaskRecord = { ...record, lastEventId: firstId + events.length - 1 };
+    const saved = withFields(record, { lastEventId: firstId + events.length - 1 });
     const log = entry?.events ?? [];
     for (const event of stored) log.push(event);
     // Trimmed in batches (past 1.5× the bound) so that a long stream does not move the whole

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Artifact } from 'a2a-types';
 import { A2AError, InMemoryTaskStore, applyEvents, mergeArtifact, type TaskRecord, type TaskState } from '../src/index.js';
 
 function record(id: string, state: TaskState): TaskRecord {
@@ -127,6 +128,16 @@ describe('artifact assembly', () => {
     // Serialized and copied, it is a plain artifact.
     expect(JSON.parse(JSON.stringify(third[0]))).toEqual({ parts: [text('a'), text('b'), text('c')], index: 0 });
     expect({ ...third[0]! }.parts).toEqual([text('a'), text('b'), text('c')]);
+  });
+
+  test('appends keep every field of the artifact, including ones the schema does not name', () => {
+    const start = { parts: [text('a')], index: 0, name: 'report', metadata: { a: 1 }, 'x-origin': 'tool' } as Artifact;
+    let artifacts = mergeArtifact([], start);
+    artifacts = mergeArtifact(artifacts, { parts: [text('b')], index: 0, append: true, description: 'late', metadata: { b: 2 } });
+    artifacts = mergeArtifact(artifacts, { parts: [text('c')], index: 0, append: true, lastChunk: true, name: 'ignored' });
+    expect(JSON.parse(JSON.stringify(artifacts))).toStrictEqual([
+      { index: 0, name: 'report', description: 'late', metadata: { a: 1, b: 2 }, 'x-origin': 'tool', parts: [text('a'), text('b'), text('c')] },
+    ]);
   });
 
   test('an append to an index with no artifact starts it', () => {
