@@ -40,15 +40,21 @@ function stopHeartbeat(stream: SseStream, intervalMs: number): void {
   }
 }
 
+/** Unwritten frames past this size are written at once rather than at the end of the tick. */
+const WRITE_AT_BYTES = 64 * 1024;
+
 /**
- * Writes events while the socket accepts them and queues them while it does not (`write`
- * returned false), resuming on `drain`; memory stays bounded by `maxQueuedBytes`.
+ * Writes events as the socket accepts them, bounded by `maxQueuedBytes`.
+ *
+ * Frames sent during one tick are joined and written once, at the end of the tick (or as soon
+ * as they reach 64 KiB): a stream's events often come in bursts (a handler yielding chunks in
+ * a loop), and each `res.write` costs far more than joining strings. While the socket is full
+ * (`write` returned false), frames wait until `drain`.
  */
 export class SseStream {
-  private queue: string[] = [];
-  /** Index of the next frame to write: a head index, since shift() moves the whole queue. */
-  private queueHead = 0;
-  private queuedBytes = 0;
+  /** Frames not yet handed to the socket, oldest first. */
+  private unwritten = '';
+  private writeScheduled = false;
   private waitingForDrain = false;
   private endRequested = false;
   private closeListeners: ((reason: SseCloseReason) => void)[] = [];
@@ -75,9 +81,9 @@ export class SseStream {
     startHeartbeat(this, this.options.heartbeatMs);
   }
 
-  /** Writes a keep-alive comment, unless the socket is full (then data is waiting anyway). */
+  /** Writes a keep-alive comment, unless events are waiting (then they will be written anyway). */
   beat(): void {
-    if (!this.waitingForDrain && !this.closed) this.res.write(': keep-alive\n\n');
+    if (!this.closed && !this.waitingForDrain && this.unwritten === '') this.res.write(': keep-alive\n\n');
   }
 
   get closed(): boolean {
@@ -88,14 +94,22 @@ export class SseStream {
   send(id: number | string, data: string): void {
     if (this.closed) return;
     this.sent++;
-    this.write(`id: ${id}\ndata: ${data}\n\n`);
+    this.unwritten += `id: ${id}\ndata: ${data}\n\n`;
+    if (this.waitingForDrain) {
+      if (this.unwritten.length > this.options.maxQueuedBytes) this.overflow();
+    } else if (this.unwritten.length >= WRITE_AT_BYTES) {
+      this.writeUnwritten();
+    } else if (!this.writeScheduled) {
+      this.writeScheduled = true;
+      process.nextTick(() => this.writeUnwritten());
+    }
   }
 
   /** Ends the response once everything queued is written. */
   end(): void {
     if (this.closed) return;
     this.endRequested = true;
-    if (!this.waitingForDrain) this.res.end();
+    if (!this.writeScheduled && !this.waitingForDrain) this.writeUnwritten();
   }
 
   /** Called once, when the response is over for any reason. */
@@ -104,32 +118,20 @@ export class SseStream {
     else this.closeListeners.push(listener);
   }
 
-  private write(frame: string): void {
-    if (this.waitingForDrain) {
-      this.queue.push(frame);
-      this.queuedBytes += frame.length;
-      if (this.queuedBytes > this.options.maxQueuedBytes) this.overflow();
+  /** Hands the unwritten frames to the socket, then ends the response if that was asked for. */
+  private writeUnwritten(): void {
+    this.writeScheduled = false;
+    if (this.closedWith !== undefined || this.waitingForDrain) return;
+    const frames = this.unwritten;
+    this.unwritten = '';
+    if (frames !== '' && !this.res.write(frames)) {
+      this.waitingForDrain = true;
+      this.res.once('drain', () => {
+        this.waitingForDrain = false;
+        this.writeUnwritten();
+      });
       return;
     }
-    if (!this.res.write(frame)) {
-      this.waitingForDrain = true;
-      this.res.once('drain', () => this.flush());
-    }
-  }
-
-  private flush(): void {
-    this.waitingForDrain = false;
-    while (this.queueHead < this.queue.length) {
-      const frame = this.queue[this.queueHead++]!;
-      this.queuedBytes -= frame.length;
-      if (!this.res.write(frame)) {
-        this.waitingForDrain = true;
-        this.res.once('drain', () => this.flush());
-        return;
-      }
-    }
-    this.queue = [];
-    this.queueHead = 0;
     if (this.endRequested) this.res.end();
   }
 
@@ -142,9 +144,7 @@ export class SseStream {
     if (this.closedWith) return;
     this.closedWith = reason;
     stopHeartbeat(this, this.options.heartbeatMs);
-    this.queue = [];
-    this.queueHead = 0;
-    this.queuedBytes = 0;
+    this.unwritten = '';
     const listeners = this.closeListeners;
     this.closeListeners = [];
     for (const listener of listeners) listener(reason);

@@ -9,6 +9,9 @@ import {
   isTerminalState,
   validateArtifact,
   validateMessage,
+  type Message,
+  type Metadata,
+  type Task,
   type TaskEvent,
   type TaskSendParams,
 } from 'a2a-types';
@@ -37,6 +40,11 @@ export interface RunningTurn {
   readonly ended: Promise<void>;
   /** The A2AError the handler threw, if it threw one. */
   readonly error: A2AError | undefined;
+  /**
+   * The task as this turn's own final update left it, once the turn has ended that way (not
+   * when it was canceled or failed from elsewhere): its answer, without reading the store.
+   */
+  readonly finalRecord: TaskRecord | undefined;
 }
 
 interface Run extends RunningTurn {
@@ -46,6 +54,7 @@ interface Run extends RunningTurn {
   /** Set by `markEnded`: the turn is over, whatever the handler still does. */
   over: boolean;
   error: A2AError | undefined;
+  finalRecord: TaskRecord | undefined;
   markEnded(): void;
 }
 
@@ -61,6 +70,15 @@ const HANDLER_STATES: readonly HandlerState[] = [
   'failed',
   'canceled',
 ];
+
+/**
+ * A handler that yields updates without waiting on I/O (chunks in a loop) would otherwise run
+ * its whole turn as one chain of microtasks: no socket drains and no other request is served
+ * meanwhile, and its stream's queue fills until the stream is cut. Every this many updates the
+ * turn lets the event loop run.
+ */
+const UPDATES_BETWEEN_YIELDS = 64;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Thrown inside a store change when the update belongs to a turn that is over. */
 const STALE_TURN = Symbol('stale turn');
@@ -130,6 +148,7 @@ export class TaskEngine {
       over: false,
       ended,
       error: undefined,
+      finalRecord: undefined,
       markEnded() {
         run.over = true;
         resolveEnded();
@@ -202,15 +221,26 @@ export class TaskEngine {
   private async execute(run: Run, start: TurnStart): Promise<void> {
     try {
       const output = this.handler(this.context(run, start));
+      let sinceYield = 0;
       if (isAsyncIterable(output)) {
         for await (const update of output) {
           // Leaving the loop early calls the generator's return(), so its finally blocks run.
           if (!(await this.apply(run, update))) return;
+          if (++sinceYield === UPDATES_BETWEEN_YIELDS) {
+            sinceYield = 0;
+            await yieldToEventLoop();
+          }
         }
       } else {
         const value = await output;
         const updates = value === undefined ? [] : Array.isArray(value) ? value : [value];
-        for (const update of updates) if (!(await this.apply(run, update))) return;
+        for (const update of updates) {
+          if (!(await this.apply(run, update))) return;
+          if (++sinceYield === UPDATES_BETWEEN_YIELDS) {
+            sinceYield = 0;
+            await yieldToEventLoop();
+          }
+        }
       }
       // A handler that ends without a final state has done its work.
       await this.apply(run, completed());
@@ -229,6 +259,7 @@ export class TaskEngine {
         return { record: applyEvents(current, [event]), events: [event] };
       });
       if (!isFinalState(record.task.status.state)) return true;
+      run.finalRecord = record;
       run.markEnded();
       return false;
     } catch (error) {
@@ -252,51 +283,74 @@ export class TaskEngine {
       log.error({ err: error }, 'handler failed');
     }
     try {
-      await this.commit(run.taskId, (current) => {
+      const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
         const event = statusEvent(run.taskId, 'failed', agentMessage(text));
         return { record: applyEvents(current, [event]), events: [event] };
       });
+      run.finalRecord = record;
     } catch (storeError) {
       if (storeError !== STALE_TURN) log.error({ err: storeError }, 'could not record the failure');
     }
     run.markEnded();
   }
 
-  /**
-   * The handler's context. Its costly parts are made on first use (most handlers read a few):
-   * the message and history are copies, so a handler changing them cannot change the stored
-   * task; the logger is a child bound to the task; the signal's controller is created lazily.
-   */
   private context(run: Run, start: TurnStart): TaskContext {
+    return new HandlerContext(run, start, this.logger);
+  }
+}
+
+/**
+ * The handler's context. Its costly parts are made on first use (most handlers read a few):
+ * the message and history are copies, so a handler changing them cannot change the stored
+ * task; the logger is a child bound to the task; the signal's controller is created lazily.
+ * A class rather than an object literal with getters: V8 builds such a literal on a slow path
+ * (about a microsecond here), once per turn.
+ */
+class HandlerContext implements TaskContext {
+  readonly task: Task;
+  readonly sessionId: string;
+  readonly isNewTask: boolean;
+  readonly requestMetadata: Metadata | undefined;
+  readonly principal: Principal | undefined;
+  readonly #run: Run;
+  readonly #start: TurnStart;
+  readonly #baseLogger: Logger;
+  #message: Message | undefined;
+  #history: Message[] | undefined;
+  #logger: Logger | undefined;
+
+  constructor(run: Run, start: TurnStart, baseLogger: Logger) {
     const { record, params } = start;
-    const logger = this.logger;
-    let message: TaskContext['message'] | undefined;
-    let history: TaskContext['history'] | undefined;
-    let taskLogger: Logger | undefined;
-    return {
-      task: taskSnapshot(record),
-      get message() {
-        return (message ??= plainJson(params.message));
-      },
-      get history() {
-        return (history ??= plainJson(record.history.slice(0, -1)));
-      },
-      sessionId: record.task.sessionId ?? '',
-      isNewTask: start.isNewTask,
-      requestMetadata: params.metadata ?? undefined,
-      get signal() {
-        if (!run.controller) {
-          run.controller = new AbortController();
-          if (run.aborted) run.controller.abort();
-        }
-        return run.controller.signal;
-      },
-      get logger() {
-        return (taskLogger ??= logger.child({ taskId: run.taskId }));
-      },
-      principal: start.principal,
-    };
+    this.task = taskSnapshot(record);
+    this.sessionId = record.task.sessionId ?? '';
+    this.isNewTask = start.isNewTask;
+    this.requestMetadata = params.metadata ?? undefined;
+    this.principal = start.principal;
+    this.#run = run;
+    this.#start = start;
+    this.#baseLogger = baseLogger;
+  }
+
+  get message(): Message {
+    return (this.#message ??= plainJson(this.#start.params.message));
+  }
+
+  get history(): Message[] {
+    return (this.#history ??= plainJson(this.#start.record.history.slice(0, -1)));
+  }
+
+  get signal(): AbortSignal {
+    const run = this.#run;
+    if (!run.controller) {
+      run.controller = new AbortController();
+      if (run.aborted) run.controller.abort();
+    }
+    return run.controller.signal;
+  }
+
+  get logger(): Logger {
+    return (this.#logger ??= this.#baseLogger.child({ taskId: this.#run.taskId }));
   }
 }
 

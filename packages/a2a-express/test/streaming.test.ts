@@ -199,6 +199,25 @@ describe('tasks/sendSubscribe', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  test('a handler yielding chunks in a tight loop does not overflow a reading client’s stream', async () => {
+    // 20,000 chunks (about 2.5 MB of frames) against a 64 KiB queue: the stream holds only
+    // because the turn lets the event loop run between bursts, so the socket drains as it goes.
+    const count = 20_000;
+    const { logger, lines } = memoryLogger();
+    const { url } = await serve(
+      async function* () {
+        for (let i = 0; i < count; i++) yield artifact(`${i},`, { index: 0, append: i > 0 });
+        yield completed();
+      },
+      { maxStreamQueueBytes: 64 * 1024, logger },
+    );
+    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'tight', message: userText('x') }), { timeoutMs: 15_000 });
+    expect(events).toHaveLength(count + 2);
+    expect(events.map((e) => Number(e.id))).toEqual(Array.from({ length: count + 2 }, (_, i) => i + 1));
+    const streamLine = await eventually(async () => lines().find((l) => l.method === 'tasks/sendSubscribe'));
+    expect(streamLine).toMatchObject({ taskId: 'tight', stream: 'ended', events: count + 2 });
+  });
+
   test('a client that stops reading is cut once its queue is full; the task is not held up', async () => {
     const big = 'x'.repeat(64 * 1024);
     const { logger, lines } = memoryLogger();

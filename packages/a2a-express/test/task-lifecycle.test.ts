@@ -4,6 +4,7 @@ import {
   artifact,
   completed,
   failed,
+  InMemoryTaskStore,
   inputRequired,
   textOf,
   working,
@@ -30,6 +31,30 @@ describe('tasks/send', () => {
     expect(new Date(task.status.timestamp!).toISOString()).toBe(task.status.timestamp);
     expect(seen[0]).toMatchObject({ sessionId: 'session-xyz-789', isNewTask: true, history: [] });
     expect(seen[0]!.signal.aborted).toBe(false);
+  });
+
+  test('a turn that ends by itself answers with the record it committed, without reading the store again', async () => {
+    // With a networked store every read is a round trip; counted here on the real in-memory store.
+    class CountingStore extends InMemoryTaskStore {
+      reads = 0;
+      override async get(taskId: string) {
+        this.reads++;
+        return super.get(taskId);
+      }
+    }
+    const store = new CountingStore();
+    const call = caller(appWith(async function* (ctx) { yield artifact(ctx.message.parts); yield completed('done'); }, { store }).app);
+    const task = resultOf(await call(sendRequest('no-read', 'hello', { historyLength: 2 })));
+    expect(task).toMatchObject({ status: { state: 'completed' }, artifacts: [{ parts: [{ text: 'hello' }] }] });
+    expect(task.history?.map(textOf)).toEqual(['hello', 'done']);
+    expect(store.reads).toBe(0);
+    // A turn still working when sendWaitMs runs out is read from the store, as it stands then.
+    const slow = gate();
+    const waiting = caller(appWith(async function* () { yield working('busy'); await slow.promise; }, { store, sendWaitMs: 20 }).app);
+    expect(resultOf(await waiting(sendRequest('read-back', 'x'))).status.state).toBe('working');
+    expect(store.reads).toBe(1);
+    slow.open();
+    await store.close();
   });
 
   test('generates a session id when the client sends none', async () => {

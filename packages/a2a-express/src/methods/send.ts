@@ -16,13 +16,13 @@ export const send: UnaryMethod<TaskSendParams> = {
     const run = env.engine.run(await env.engine.startTurn(params, principal));
     await settledWithin(run.ended, env.options.sendWaitMs);
     if (run.error) throw run.error;
-    const record = await env.store.get(params.id);
+    // A turn that ended by itself hands back its final record; otherwise (still working after
+    // sendWaitMs, or canceled meanwhile) the store tells how the task stands now.
+    const record = run.finalRecord ?? (await env.store.get(params.id));
     if (!record) throw A2AError.taskNotFound(params.id);
     return taskSnapshot(record, params.historyLength);
   },
 };
-
-
 
 async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
