@@ -7,7 +7,7 @@
 // each other, and one task's events keep their order.
 import { A2AError, isFinalState } from 'a2a-types';
 import { Redis, type RedisOptions } from 'ioredis';
-import { withFields } from './task-state.js';
+import { copyRecord } from './task-state.js';
 import type {
   EventListener,
   SharedTaskStore,
@@ -224,7 +224,8 @@ export class RedisTaskStore implements SharedTaskStore {
       const { record, events } = change(known.record);
       const firstId = (known.record?.lastEventId ?? 0) + 1;
       const stored = events.map((event, i) => ({ id: firstId + i, event }));
-      const saved = withFields(record, { lastEventId: firstId + events.length - 1 });
+      const saved = copyRecord(record);
+      saved.lastEventId = firstId + events.length - 1;
       const eventJson = events.map((event) => JSON.stringify(event));
       const final = isFinalState(saved.task.status.state);
       const wasFinal = known.record !== undefined && isFinalState(known.record.task.status.state);

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import { agentMessage, completed, type HandlerState, type TaskContext, type TaskHandler, type TaskUpdate } from './handler.js';
 import { jsonCopy } from './plain-json.js';
-import { applyEvents, nextArtifactIndex, now, statusEvent, taskSnapshot, withFields } from './task-state.js';
+import { applyEvents, copyRecord, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
 import type { StoredEvent, TaskChange, TaskRecord, TaskStore, TaskUpdateResult } from './task-store.js';
 
 /** A turn that has been accepted and recorded, before its handler runs. */
@@ -124,12 +124,12 @@ export class TaskEngine {
         assertOwner(current, principal);
         assertContinuable(current, params);
       }
-      const withMessage = withFields(base, {
-        history: [...base.history, params.message],
-        turn: base.turn + 1,
-        // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
-        pushNotification: params.pushNotification ?? base.pushNotification,
-      });
+      const withMessage = copyRecord(base);
+      withMessage.history = [...base.history, params.message];
+      withMessage.turn = base.turn + 1;
+      // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
+      const pushNotification = params.pushNotification ?? base.pushNotification;
+      if (pushNotification !== undefined) withMessage.pushNotification = pushNotification;
       const opened = statusEvent(params.id, 'working');
       return { record: applyEvents(withMessage, [opened]), events: [opened] };
     });

@@ -59,29 +59,50 @@ export function applyEvents(record: TaskRecord, events: readonly TaskEvent[]): T
 
 function applyStatus(record: TaskRecord, event: TaskStatusUpdateEvent): TaskRecord {
   const { message } = event.status;
-  return withFields(record, {
-    task: withFields(record.task, { status: event.status }),
-    // Like the reference server, every agent message of a status goes into the history, so
-    // `historyLength` shows the conversation as both sides saw it.
-    history: message ? [...record.history, message] : record.history,
-    updatedAt: Date.now(),
-  });
+  const task = copyTask(record.task);
+  task.status = event.status;
+  const next = copyRecord(record);
+  next.task = task;
+  // Like the reference server, every agent message of a status goes into the history, so
+  // `historyLength` shows the conversation as both sides saw it.
+  if (message) next.history = [...record.history, message];
+  next.updatedAt = Date.now();
+  return next;
 }
 
 function applyArtifact(record: TaskRecord, event: TaskArtifactUpdateEvent): TaskRecord {
-  return withFields(record, {
-    task: withFields(record.task, { artifacts: mergeArtifact(record.task.artifacts ?? [], event.artifact) }),
-    updatedAt: Date.now(),
-  });
+  const task = copyTask(record.task);
+  task.artifacts = mergeArtifact(record.task.artifacts ?? [], event.artifact);
+  const next = copyRecord(record);
+  next.task = task;
+  next.updatedAt = Date.now();
+  return next;
 }
 
-/**
- * `{ ...object, ...changes }`, for the paths run on every event. On Node 20, V8 copies with a
- * spread on a slow path in some shapes (copying a freshly built object took 1.2 µs against
- * 0.13 µs with Object.assign, and `{ ...record, task }` 0.8 µs against 0.3 µs).
- */
-export function withFields<T extends object>(object: T, changes: Partial<T>): T {
-  return Object.assign({}, object, changes);
+// Records and tasks are copied field by field, by name, because this runs for every event of
+// every task: on Node 20 it takes 0.04 µs, against 0.4 µs for Object.assign and up to ten
+// times that for some spreads (`{ ...record, task }`).
+
+/** A copy of the record, to change before it is stored. */
+export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
+  const copy: Mutable<TaskRecord> = {
+    task: record.task,
+    history: record.history,
+    lastEventId: record.lastEventId,
+    turn: record.turn,
+    updatedAt: record.updatedAt,
+  };
+  if (record.pushNotification !== undefined) copy.pushNotification = record.pushNotification;
+  if (record.owner !== undefined) copy.owner = record.owner;
+  return copy;
+}
+
+function copyTask(task: Task): Mutable<Task> {
+  const copy: Mutable<Task> = { id: task.id, sessionId: task.sessionId, status: task.status };
+  if (task.artifacts !== undefined) copy.artifacts = task.artifacts;
+  if (task.history !== undefined) copy.history = task.history;
+  if (task.metadata !== undefined) copy.metadata = task.metadata;
+  return copy;
 }
 
 /**

@@ -6,9 +6,12 @@ import {
   type Task,
   type TaskEvent,
 } from 'a2a-types';
-import { withFields } from './task-state.js';
+import { copyRecord } from './task-state.js';
 
-/** Everything the server keeps about one task. Records are replaced, never mutated. */
+/**
+ * Everything the server keeps about one task. Records are replaced, never mutated, and carry
+ * only these fields (they are copied field by field).
+ */
 export interface TaskRecord {
   /** The task as clients see it, without `history` (kept apart so it can be sliced). */
   readonly task: Task;
@@ -184,13 +187,15 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) this.makeRoom();
     const firstId = (entry?.record.lastEventId ?? 0) + 1;
     const stored = events.map((event, i) => ({ id: firstId + i, event }));
-    const saved = withFields(record, { lastEventId: firstId + events.length - 1 });
+    const saved = copyRecord(record);
+    saved.lastEventId = firstId + events.length - 1;
     const log = entry?.events ?? [];
     for (const event of stored) log.push(event);
     // Trimmed in batches (past 1.5× the bound) so that a long stream does not move the whole
     // log on every event.
     if (log.length > this.maxEventsPerTask * 1.5) log.splice(0, log.length - this.maxEventsPerTask);
-    this.entries.set(taskId, { record: saved, events: log });
+    if (entry) entry.record = saved;
+    else this.entries.set(taskId, { record: saved, events: log });
     if (isFinalState(saved.task.status.state)) {
       const token = { taskId, since: saved.updatedAt };
       this.idle.set(taskId, token);
