@@ -55,6 +55,7 @@ export class SseStream {
   /** Frames not yet handed to the socket, oldest first. */
   private unwritten = '';
   private writeScheduled = false;
+  private headersWritten = false;
   private waitingForDrain = false;
   private endRequested = false;
   private closeListeners: ((reason: SseCloseReason) => void)[] = [];
@@ -76,9 +77,12 @@ export class SseStream {
       // Tells nginx-style proxies not to buffer the stream.
       'X-Accel-Buffering': 'no',
     });
-    this.res.flushHeaders();
     this.res.on('close', () => this.finish(this.res.writableFinished ? 'ended' : 'client-closed'));
     startHeartbeat(this, this.options.heartbeatMs);
+    // The headers go out with the first events written this tick, in one write, or on their
+    // own at the end of the tick when there are none yet (a quiet task's resubscription).
+    this.writeScheduled = true;
+    process.nextTick(() => this.writeUnwritten());
   }
 
   /** Writes a keep-alive comment, unless events are waiting (then they will be written anyway). */
@@ -124,7 +128,11 @@ export class SseStream {
     if (this.closedWith !== undefined || this.waitingForDrain) return;
     const frames = this.unwritten;
     this.unwritten = '';
-    if (frames !== '' && !this.res.write(frames)) {
+    const headersWritten = this.headersWritten;
+    this.headersWritten = true;
+    if (frames === '') {
+      if (!headersWritten) this.res.flushHeaders();
+    } else if (!this.res.write(frames)) {
       this.waitingForDrain = true;
       this.res.once('drain', () => {
         this.waitingForDrain = false;
@@ -137,7 +145,10 @@ export class SseStream {
 
   private overflow(): void {
     this.finish('overflow');
-    this.res.destroy();
+    // Cut on the next turn of the event loop: what was already handed to the socket (the
+    // headers and the first events, when the queue filled within one tick) goes out first, so
+    // the client sees a stream that stopped, not a request that failed, and resubscribes.
+    setImmediate(() => this.res.destroy());
   }
 
   private finish(reason: SseCloseReason): void {

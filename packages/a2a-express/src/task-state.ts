@@ -173,12 +173,23 @@ function appendChunk(existing: Artifact, chunk: Artifact, index: number): Artifa
   const metadata = chunk.metadata ? { ...existing.metadata, ...chunk.metadata } : existing.metadata;
   if (metadata !== undefined) grown.metadata = metadata;
   for (const key of extraFields) (grown as Record<string, unknown>)[key] = (existing as unknown as Record<string, unknown>)[key];
-  const growth: Growth = { backing, count, extraFields };
-  // A fresh array on every read: what a reader holds never grows under it.
-  Object.defineProperty(grown, 'parts', { enumerable: true, get: () => backing.slice(0, growth.count) });
-  Object.defineProperty(grown, GROWTH, { value: growth });
+  Object.defineProperty(grown, GROWTH, { value: { backing, count, extraFields } satisfies Growth });
+  Object.defineProperty(grown, 'parts', GROWN_PARTS);
   return grown;
 }
+
+/**
+ * `parts` of a grown artifact: a fresh array on every read, so what a reader holds never grows
+ * under it. One getter shared by all of them (it finds its parts through `this`): with a
+ * closure per artifact, V8 could not share the objects' shape and each define took twice as long.
+ */
+const GROWN_PARTS: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { [GROWTH]: Growth }) {
+    const { backing, count } = this[GROWTH];
+    return backing.slice(0, count);
+  },
+};
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
