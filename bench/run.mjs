@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--quick] [--json file]
+// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis]
 //
 // Measures, in one run and one process tree, a2aRouter against its baselines:
 //   1. request/response: tasks/send echo vs bare Express (express.json) and the @a2a-js/sdk server;
@@ -24,9 +24,18 @@ import { deleteKeys, redisAnswers } from 'a2a-testing';
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] || 'bench-results.json' : undefined;
+// --only runs some sections, to iterate on one part; the figures recorded come from full runs.
+const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',') : undefined;
+const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis'];
+const unknown = only?.filter((section) => !SECTIONS.includes(section));
+if (unknown?.length) {
+  console.error(`--only takes sections among ${SECTIONS.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
+  process.exit(2);
+}
+const runs = (section) => !only || only.includes(section);
 const config = quick
-  ? { duration: 3, rounds: 1, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, tasks: [10_000, 20_000], idleStreams: 1_000 }
-  : { duration: 10, rounds: 3, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, tasks: [50_000, 100_000], idleStreams: 1_000 };
+  ? { duration: 3, rounds: 1, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 20, streamRounds: 15, tasks: [10_000, 20_000], idleStreams: 1_000 }
+  : { duration: 10, rounds: 3, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 21, tasks: [50_000, 100_000], idleStreams: 1_000 };
 
 const here = new URL('.', import.meta.url);
 const children = [];
@@ -101,7 +110,15 @@ async function requestResponse(servers) {
     const r = runs[kind];
     return { rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), errors: r.reduce((s, x) => s + x.errors, 0) };
   };
-  return { bare: summary('bare'), sdk: summary('sdk'), a2a: summary('a2a') };
+  // Ratios are medians of each round's ratio: the servers of a round ran one after the other, on
+  // the machine as it was then.
+  const ratioOf = (kind, to) => median(runs[kind].map((x, round) => x.rps / runs[to][round].rps));
+  return {
+    bare: summary('bare'),
+    sdk: summary('sdk'),
+    a2a: summary('a2a'),
+    ratios: { sdkToBare: ratioOf('sdk', 'bare'), a2aToBare: ratioOf('a2a', 'bare'), a2aToSdk: ratioOf('a2a', 'sdk') },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,23 +182,45 @@ async function streaming(bare, ours) {
     return { label, events, eventsPerSecond: events / seconds, complete };
   };
   // Ours sends a working status first and a completed status last: chunks + 2 events.
-  const one = async () => ({
-    ours: await measure('a2a', () => ourStream(ours, `big-${++n}`, config.bigStream), config.bigStream + 2),
-    bare: await measure('bare', () => bareStream(bare, config.bigStream), config.bigStream),
-  });
-  const many = async () => ({
-    ours: await measure('a2a', () => Promise.all(Array.from({ length: config.streams }, () => ourStream(ours, `many-${++n}`, config.streamChunks))), config.streamChunks + 2),
-    bare: await measure('bare', () => Promise.all(Array.from({ length: config.streams }, () => bareStream(bare, config.streamChunks))), config.streamChunks),
-  });
-  await one(); // warm-up
-  const rounds = { one: [], many: [] };
-  for (let round = 0; round < config.rounds; round++) {
-    rounds.one.push(await one());
-    rounds.many.push(await many());
+  // Both sides measured back to back, in an order that alternates between rounds.
+  const pair = async (measureOurs, measureBare, bareFirst) => {
+    if (bareFirst) {
+      const bareResult = await measureBare();
+      return { ours: await measureOurs(), bare: bareResult };
+    }
+    const oursResult = await measureOurs();
+    return { ours: oursResult, bare: await measureBare() };
+  };
+  const one = (bareFirst = false) =>
+    pair(
+      () => measure('a2a', () => ourStream(ours, `big-${++n}`, config.bigStream), config.bigStream + 2),
+      () => measure('bare', () => bareStream(bare, config.bigStream), config.bigStream),
+      bareFirst,
+    );
+  const many = (bareFirst = false) =>
+    pair(
+      () => measure('a2a', () => Promise.all(Array.from({ length: config.streams }, () => ourStream(ours, `many-${++n}`, config.streamChunks))), config.streamChunks + 2),
+      () => measure('bare', () => Promise.all(Array.from({ length: config.streams }, () => bareStream(bare, config.streamChunks))), config.streamChunks),
+      bareFirst,
+    );
+  // A stream takes well under a second, so many rounds are cheap. The warm-up is long because
+  // the JIT needs several streams to settle on both sides (in early rounds a2aRouter's rate
+  // climbed 2-3× while the bare loop's settled within one), and the measure is the steady state.
+  for (let round = 0; round < config.streamWarmUp; round++) {
+    await one();
+    await many();
   }
+  const rounds = { one: [], many: [] };
+  for (let round = 0; round < config.streamRounds; round++) {
+    rounds.one.push(await one(round % 2 === 1));
+    rounds.many.push(await many(round % 2 === 1));
+  }
+  // The ratio is the median of each round's ratio: the two sides of a round ran back to back,
+  // on the machine as it was then.
   const summarize = (list) => ({
     a2a: median(list.map((r) => r.ours.eventsPerSecond)),
     bare: median(list.map((r) => r.bare.eventsPerSecond)),
+    ratio: median(list.map((r) => r.ours.eventsPerSecond / r.bare.eventsPerSecond)),
     complete: list.every((r) => r.ours.complete && r.bare.complete),
   });
   return { oneBigStream: summarize(rounds.one), concurrentStreams: summarize(rounds.many) };
@@ -323,42 +362,53 @@ async function redisStore(ours) {
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+const times = (value) => `${value.toFixed(2)}×`;
 
 const machine = { date: new Date().toISOString().slice(0, 10), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, mode: quick ? 'quick' : 'full' };
 console.log(`a2a-express-kit bench — ${machine.mode} run, ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.date}\n`);
 
 const [bare, sdk, ours] = await Promise.all([start('bare'), start('sdk'), start('a2a')]);
-const rr = await requestResponse([bare, sdk, ours]);
-console.log('1. Request/response (tasks/send echo; autocannon, %d connections, median of %d × %ds)', config.connections, config.rounds, config.duration);
-console.table({
-  'bare Express': { 'req/s': fmt(rr.bare.rps), 'p50 ms': rr.bare.p50, 'p99 ms': rr.bare.p99, errors: rr.bare.errors, 'vs bare': '1.00×' },
-  '@a2a-js/sdk 0.3': { 'req/s': fmt(rr.sdk.rps), 'p50 ms': rr.sdk.p50, 'p99 ms': rr.sdk.p99, errors: rr.sdk.errors, 'vs bare': ratio(rr.sdk.rps, rr.bare.rps) },
-  a2aRouter: { 'req/s': fmt(rr.a2a.rps), 'p50 ms': rr.a2a.p50, 'p99 ms': rr.a2a.p99, errors: rr.a2a.errors, 'vs bare': ratio(rr.a2a.rps, rr.bare.rps), 'vs sdk': ratio(rr.a2a.rps, rr.sdk.rps) },
-});
+let rr, st, mem, val, redis;
+if (runs('rr')) {
+  rr = await requestResponse([bare, sdk, ours]);
+  console.log('1. Request/response (tasks/send echo; autocannon, %d connections, median of %d × %ds)', config.connections, config.rounds, config.duration);
+  console.table({
+    'bare Express': { 'req/s': fmt(rr.bare.rps), 'p50 ms': rr.bare.p50, 'p99 ms': rr.bare.p99, errors: rr.bare.errors, 'vs bare': '1.00×' },
+    '@a2a-js/sdk 0.3': { 'req/s': fmt(rr.sdk.rps), 'p50 ms': rr.sdk.p50, 'p99 ms': rr.sdk.p99, errors: rr.sdk.errors, 'vs bare': times(rr.ratios.sdkToBare) },
+    a2aRouter: { 'req/s': fmt(rr.a2a.rps), 'p50 ms': rr.a2a.p50, 'p99 ms': rr.a2a.p99, errors: rr.a2a.errors, 'vs bare': times(rr.ratios.a2aToBare), 'vs sdk': times(rr.ratios.a2aToSdk) },
+  });
+}
 
-const st = await streaming(bare, ours);
-console.log('2. Streaming (events/s, median of %d)', config.rounds);
-console.table({
-  [`one stream of ${fmt(config.bigStream)} chunks`]: { a2aRouter: fmt(st.oneBigStream.a2a), 'bare SSE loop': fmt(st.oneBigStream.bare), ratio: ratio(st.oneBigStream.a2a, st.oneBigStream.bare), 'all events, in order': st.oneBigStream.complete },
-  [`${config.streams} streams × ${config.streamChunks} chunks`]: { a2aRouter: fmt(st.concurrentStreams.a2a), 'bare SSE loop': fmt(st.concurrentStreams.bare), ratio: ratio(st.concurrentStreams.a2a, st.concurrentStreams.bare), 'all events, in order': st.concurrentStreams.complete },
-});
+if (runs('streaming')) {
+  st = await streaming(bare, ours);
+  console.log('2. Streaming (events/s, median of %d rounds after %d of warm-up)', config.streamRounds, config.streamWarmUp);
+  console.table({
+    [`one stream of ${fmt(config.bigStream)} chunks`]: { a2aRouter: fmt(st.oneBigStream.a2a), 'bare SSE loop': fmt(st.oneBigStream.bare), ratio: times(st.oneBigStream.ratio), 'all events, in order': st.oneBigStream.complete },
+    [`${config.streams} streams × ${config.streamChunks} chunks`]: { a2aRouter: fmt(st.concurrentStreams.a2a), 'bare SSE loop': fmt(st.concurrentStreams.bare), ratio: times(st.concurrentStreams.ratio), 'all events, in order': st.concurrentStreams.complete },
+  });
+}
 
-const mem = await memory(ours, bare);
-const [first, second] = config.tasks;
-console.log('3. Memory (server process, after a full GC)');
-console.table({
-  [`after ${fmt(first)} tasks`]: { 'RSS MB': fmt(mem.tasks[first].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[first].heapUsed / 2 ** 20, 1) },
-  [`after ${fmt(second)} tasks`]: { 'RSS MB': fmt(mem.tasks[second].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[second].heapUsed / 2 ** 20, 1) },
-  change: { 'RSS MB': `${(mem.tasks.rssChange * 100).toFixed(1)}%`, 'heap MB': `${(mem.tasks.heapChange * 100).toFixed(1)}%` },
-  [`per idle stream (${fmt(config.idleStreams)} open)`]: { 'RSS MB': `${fmt(mem.idleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.idleStream.heapBytes / 1024, 1)} KB` },
-  [`  bare Node SSE response, for comparison`]: { 'RSS MB': `${fmt(mem.bareIdleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.bareIdleStream.heapBytes / 1024, 1)} KB` },
-});
+if (runs('memory')) {
+  mem = await memory(ours, bare);
+  const [first, second] = config.tasks;
+  console.log('3. Memory (server process, after a full GC)');
+  console.table({
+    [`after ${fmt(first)} tasks`]: { 'RSS MB': fmt(mem.tasks[first].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[first].heapUsed / 2 ** 20, 1) },
+    [`after ${fmt(second)} tasks`]: { 'RSS MB': fmt(mem.tasks[second].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[second].heapUsed / 2 ** 20, 1) },
+    change: { 'RSS MB': `${(mem.tasks.rssChange * 100).toFixed(1)}%`, 'heap MB': `${(mem.tasks.heapChange * 100).toFixed(1)}%` },
+    [`per idle stream (${fmt(config.idleStreams)} open)`]: { 'RSS MB': `${fmt(mem.idleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.idleStream.heapBytes / 1024, 1)} KB` },
+    [`  bare Node SSE response, for comparison`]: { 'RSS MB': `${fmt(mem.bareIdleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.bareIdleStream.heapBytes / 1024, 1)} KB` },
+  });
+}
 
-const val = validation();
-console.log('4. Validation: %s µs per tasks/send params check (AJV, compiled once)\n', val.microsecondsPerCall.toFixed(2));
+if (runs('validation')) {
+  val = validation();
+  console.log('4. Validation: %s µs per tasks/send params check (AJV, compiled once)\n', val.microsecondsPerCall.toFixed(2));
+}
 
-let redis;
-if (await redisAnswers(redisUrl)) {
+if (!runs('redis')) {
+  // not asked for
+} else if (await redisAnswers(redisUrl)) {
   redis = await redisStore(ours);
   console.log('5. Redis store (%s): tasks/send echo, median of %d × %ds; resubscribe with Last-Event-ID to a final event, %d samples', redisUrl, config.rounds, config.duration, redis.resubscribe.samples);
   console.table({

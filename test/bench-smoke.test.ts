@@ -1,0 +1,34 @@
+// The benchmark is not part of the test command (it measures; tests check). This smoke test
+// only shows that `pnpm bench` still starts its three servers, runs a section and prints its
+// table and machine-readable results, so a change that breaks the bench is caught in CI.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
+const run = promisify(execFile);
+
+describe('pnpm bench', () => {
+  test('--quick --only validation starts the servers, prints the section and writes --json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    try {
+      const file = join(dir, 'results.json');
+      const { stdout } = await run(process.execPath, ['bench/run.mjs', '--quick', '--only', 'validation', '--json', file], { cwd: root, timeout: 60_000 });
+      expect(stdout).toMatch(/quick run, \d+ CPUs/);
+      expect(stdout).toMatch(/4\. Validation: \d+\.\d+ µs per tasks\/send params check/);
+      const results = JSON.parse(readFileSync(file, 'utf8')) as { machine: { mode: string }; validation: { microsecondsPerCall: number } };
+      expect(results.machine.mode).toBe('quick');
+      expect(results.validation.microsecondsPerCall).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  test('an unknown --only section is refused with the list of sections', async () => {
+    const failure = await run(process.execPath, ['bench/run.mjs', '--only', 'speed'], { cwd: root, timeout: 30_000 }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain('rr, streaming, memory, validation, redis');
+  });
+});
