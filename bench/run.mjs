@@ -389,7 +389,9 @@ if (runs('streaming')) {
 }
 
 if (runs('memory')) {
-  mem = await memory(ours, bare);
+  // A server of its own: what earlier sections left behind (the freed memory of long streams,
+  // which the allocator keeps for a while) would otherwise show in its RSS.
+  mem = await memory(await start('a2a'), bare);
   const [first, second] = config.tasks;
   console.log('3. Memory (server process, after a full GC)');
   console.table({
@@ -409,7 +411,8 @@ if (runs('validation')) {
 if (!runs('redis')) {
   // not asked for
 } else if (await redisAnswers(redisUrl)) {
-  redis = await redisStore(ours);
+  // Fresh servers on both sides, so the in-memory one carries nothing from earlier sections.
+  redis = await redisStore(await start('a2a'));
   console.log('5. Redis store (%s): tasks/send echo, median of %d × %ds; resubscribe with Last-Event-ID to a final event, %d samples', redisUrl, config.rounds, config.duration, redis.resubscribe.samples);
   console.table({
     'in-memory store': { 'req/s': fmt(redis.send.memory.rps), 'p50 ms': redis.send.memory.p50, 'p99 ms': redis.send.memory.p99, errors: redis.send.memory.errors, 'vs memory': '1.00×' },
