@@ -135,16 +135,21 @@ function readStream(options, body) {
       res.setEncoding('utf8');
       res.on('data', (chunk) => {
         buffer += chunk;
+        // Scans from a position and cuts the buffer once per chunk: cutting it after every frame
+        // made the reader quadratic in the chunk size, and with a server that writes a tick's
+        // events in one chunk the reader, not the server, set the pace.
+        let start = 0;
         let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
+        while ((end = buffer.indexOf('\n\n', start)) >= 0) {
+          const frame = buffer.slice(start, end);
+          start = end + 2;
           const id = /^id: (\d+)/m.exec(frame);
           if (!id) continue;
           events++;
           if (Number(id[1]) <= lastId) ordered = false;
           lastId = Number(id[1]);
         }
+        buffer = buffer.slice(start);
       });
       res.on('end', () => resolve({ events, ordered }));
       res.on('error', reject);
