@@ -60,8 +60,11 @@ function copyObject(object: object, depth: number): unknown {
   const prototype = Object.getPrototypeOf(object);
   if ((prototype !== Object.prototype && prototype !== null) || hasToJson(object)) return FALL_BACK;
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(object)) {
-    if (key === '__proto__') return FALL_BACK;
+  // for…in, unlike Object.keys, allocates nothing (a fifth of the copy's time). It also lists
+  // inherited enumerable keys, which JSON ignores: one of those (a polluted Object.prototype)
+  // hands the value over to the round-trip.
+  for (const key in object) {
+    if (!Object.hasOwn(object, key) || key === '__proto__') return FALL_BACK;
     const field = (object as Record<string, unknown>)[key];
     // The round-trip drops these from objects.
     if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;

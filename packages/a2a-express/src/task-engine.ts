@@ -138,7 +138,7 @@ export class TaskEngine {
       const pushNotification = params.pushNotification ?? base.pushNotification;
       if (pushNotification !== undefined) withMessage.pushNotification = pushNotification;
       const opened = statusEvent(params.id, 'working');
-      return { record: applyEvents(withMessage, [opened]), events: [opened] };
+      return changeBy(withMessage, opened);
     });
     return { record, events, isNewTask, params, principal };
   }
@@ -180,7 +180,7 @@ export class TaskEngine {
       const { state } = current.task.status;
       if (isTerminalState(state)) throw A2AError.taskNotCancelable(taskId, state);
       const event = statusEvent(taskId, 'canceled');
-      return { record: applyEvents(current, [event]), events: [event] };
+      return changeBy(current, event);
     });
     this.abortTurn(taskId, record.turn);
     return record;
@@ -216,7 +216,7 @@ export class TaskEngine {
       await this.commit(taskId, (current) => {
         if (!current || isFinalState(current.task.status.state)) throw STALE_TURN;
         const event = statusEvent(taskId, 'failed', agentMessage(PROCESS_LOST));
-        return { record: applyEvents(current, [event]), events: [event] };
+        return changeBy(current, event);
       });
       return true;
     } catch (error) {
@@ -263,7 +263,7 @@ export class TaskEngine {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
         const event = toEvent(current, update);
-        return { record: applyEvents(current, [event]), events: [event] };
+        return changeBy(current, event);
       });
       if (!isFinalState(record.task.status.state)) return true;
       run.finalRecord = record;
@@ -293,7 +293,7 @@ export class TaskEngine {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
         const event = statusEvent(run.taskId, 'failed', agentMessage(text));
-        return { record: applyEvents(current, [event]), events: [event] };
+        return changeBy(current, event);
       });
       run.finalRecord = record;
     } catch (storeError) {
@@ -402,6 +402,12 @@ function assertContinuable(current: TaskRecord, params: TaskSendParams): void {
       },
     ]);
   }
+}
+
+/** The change one event makes: the record after it, and the event to log. */
+function changeBy(record: TaskRecord, event: TaskEvent): TaskChange {
+  const events = [event];
+  return { record: applyEvents(record, events), events };
 }
 
 function isCurrentTurn(current: TaskRecord | undefined, run: Run): current is TaskRecord {

@@ -54,6 +54,18 @@ describe('jsonCopy', () => {
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
   });
 
+  test('an enumerable key added to Object.prototype is ignored, as JSON ignores it', () => {
+    const value = { parts: [{ type: 'text', text: 'x' }] };
+    Object.defineProperty(Object.prototype, 'injected', { value: 'polluted', enumerable: true, configurable: true });
+    try {
+      const copy = jsonCopy(value);
+      expect(Object.keys(copy)).toEqual(['parts']);
+      expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).injected;
+    }
+  });
+
   test('the copy is detached: changing the original later changes nothing in it', () => {
     const original = { parts: [{ type: 'text', text: 'before' }], metadata: { tags: ['a'] } };
     const copy = jsonCopy(original);
