@@ -34,7 +34,7 @@ if (unknown?.length) {
 }
 const runs = (section) => !only || only.includes(section);
 const config = quick
-  ? { duration: 3, rounds: 1, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 20, streamRounds: 15, tasks: [10_000, 20_000], idleStreams: 1_000 }
+  ? { duration: 3, rounds: 1, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 9, tasks: [10_000, 20_000], idleStreams: 1_000 }
   : { duration: 10, rounds: 3, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 21, tasks: [50_000, 100_000], idleStreams: 1_000 };
 
 const here = new URL('.', import.meta.url);
@@ -256,16 +256,22 @@ async function sendMany(server, count) {
   await Promise.all(Array.from({ length: 32 }, worker));
 }
 
-async function memory(ours, bare) {
+/**
+ * Each part on servers of its own, started for it: what earlier work left behind (freed memory
+ * the allocator keeps for a while, or hands back midway) would otherwise show in the RSS.
+ */
+async function memory() {
   const [first, second] = config.tasks;
-  await sendMany(ours, first);
-  const atFirst = await memoryOf(ours);
-  await sendMany(ours, second - first);
-  const atSecond = await memoryOf(ours);
+  const tasksServer = await start('a2a');
+  await sendMany(tasksServer, first);
+  const atFirst = await memoryOf(tasksServer);
+  await sendMany(tasksServer, second - first);
+  const atSecond = await memoryOf(tasksServer);
 
   // Idle streams: resubscriptions to one task that waits, kept open; and, for comparison, the
   // same number of bare idle SSE responses (Node's own cost of an open HTTP response).
-  await post(ours.url, { jsonrpc: '2.0', id: 1, method: 'tasks/send', params: { id: 'held', message: { role: 'user', parts: [{ type: 'text', text: 'hold' }] } } });
+  const [ours, bare] = await Promise.all([start('a2a'), start('bare')]);
+  await startHeldTask(ours);
   const resubscribe = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: 'held' } });
   const ourIdle = await idleStreams(ours, { path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, resubscribe);
   const bareIdle = await idleStreams(bare, { path: '/idle', method: 'GET' });
@@ -276,24 +282,51 @@ async function memory(ours, bare) {
   };
 }
 
+/**
+ * Starts the task that idle streams resubscribe to, one that runs until canceled. By
+ * tasks/sendSubscribe, left after its first event: tasks/send would wait `sendWaitMs` (30 s)
+ * for a turn that does not end.
+ */
+function startHeldTask(server) {
+  const url = new URL(server.url);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id: 'held', message: { role: 'user', parts: [{ type: 'text', text: 'hold' }] } } });
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.once('data', () => {
+        resolve();
+        req.destroy();
+      });
+    });
+    req.on('error', reject); // after resolve(), the destroy's own error changes nothing
+    req.end(body);
+  });
+}
+
 /** Memory per open idle stream: the server's growth with `idleStreams` streams open. */
 async function idleStreams(server, request, body) {
-  const before = await memoryOf(server);
   const url = new URL(server.url);
   const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-  const open = [];
-  await Promise.all(
-    Array.from({ length: config.idleStreams }, () =>
-      new Promise((resolve, reject) => {
-        const req = http.request({ host: url.hostname, port: url.port, agent: streamAgent, ...request }, (res) => {
-          open.push(req);
-          res.once('data', () => resolve());
-        });
-        req.on('error', reject);
-        req.end(body);
-      }),
-    ),
-  );
+  const openStreams = async (count) => {
+    const open = [];
+    await Promise.all(
+      Array.from({ length: count }, () =>
+        new Promise((resolve, reject) => {
+          const req = http.request({ host: url.hostname, port: url.port, agent: streamAgent, ...request }, (res) => {
+            open.push(req);
+            res.once('data', () => resolve());
+          });
+          req.on('error', reject);
+          req.end(body);
+        }),
+      ),
+    );
+    return open;
+  };
+  // A first batch, opened and closed, so that what the first streams allocate once (compiled
+  // code, pools) is not counted per stream.
+  (await openStreams(config.idleStreams / 10)).forEach((req) => req.destroy());
+  const before = await memoryOf(server);
+  const open = await openStreams(config.idleStreams);
   const after = await memoryOf(server);
   open.forEach((req) => req.destroy());
   return { rssBytes: (after.rss - before.rss) / config.idleStreams, heapBytes: (after.heapUsed - before.heapUsed) / config.idleStreams };
@@ -394,9 +427,7 @@ if (runs('streaming')) {
 }
 
 if (runs('memory')) {
-  // A server of its own: what earlier sections left behind (the freed memory of long streams,
-  // which the allocator keeps for a while) would otherwise show in its RSS.
-  mem = await memory(await start('a2a'), bare);
+  mem = await memory();
   const [first, second] = config.tasks;
   console.log('3. Memory (server process, after a full GC)');
   console.table({

@@ -107,6 +107,27 @@ describe('bodies the host app already read', () => {
     expect(resultOf(res.body).status.message?.parts).toEqual([{ type: 'text', text: 'hi there' }]);
   });
 
+  test('req.body: the parsed request once the router read it; what the host left, when the host read it', async () => {
+    // A host middleware that looks at req.body once the response is done (a request logger).
+    const seen: unknown[] = [];
+    const appWithLogger = (parser?: express.RequestHandler) => {
+      const app = express();
+      app.use((req, res, next) => {
+        res.on('finish', () => seen.push(req.body));
+        next();
+      });
+      if (parser) app.use(parser);
+      app.use(a2aRouter(echo, { card: testCard, logger: silent }));
+      return app;
+    };
+    const body = JSON.stringify(sendRequest('read-by-router', 'x'));
+    await request(appWithLogger()).post('/').set('Content-Type', 'application/json').send(body);
+    // Not the raw bytes: a small Buffer would pin an 8 KiB pool slab for as long as a stream is open.
+    expect(seen[0]).toEqual(JSON.parse(body));
+    await request(appWithLogger(express.text({ type: '*/*' }))).post('/').set('Content-Type', 'application/json').send(body);
+    expect(seen[1]).toBe(body);
+  });
+
   test('reports malformed JSON itself when the host read the body as text', async () => {
     const res = await request(hostApp(express.text({ type: '*/*' }))).post('/').set('Content-Type', 'application/json').send('{oops');
     expect(res.body).toMatchObject({ id: null, error: { code: -32700 } });
