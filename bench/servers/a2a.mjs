@@ -25,13 +25,18 @@ const app = express();
 app.get('/__bench/memory', (_req, res) => {
   globalThis.gc?.();
   globalThis.gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
-  res.json({ rss, heapUsed });
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  res.json({ rss, heapUsed, heapTotal, external, arrayBuffers });
 });
 const store = process.env.BENCH_REDIS_URL
   ? new RedisTaskStore({ url: process.env.BENCH_REDIS_URL, prefix: process.env.BENCH_REDIS_PREFIX })
   : undefined;
 app.use(a2aRouter(handler, { card: { name: 'Echo', version: '1.0.0' }, logger: pino({ level: 'info' }), store }));
-const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+// Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const { port } = server.address();
+  if (process.send) process.send({ port });
+  else console.error(`listening on http://127.0.0.1:${port}/`);
+});
 // Exit normally on SIGTERM so that --cpu-prof can write its profile.
 process.on('SIGTERM', () => process.exit(0));

@@ -34,9 +34,14 @@ app.get('/idle', (_req, res) => {
 app.get('/__bench/memory', (_req, res) => {
   globalThis.gc?.();
   globalThis.gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
-  res.json({ rss, heapUsed });
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  res.json({ rss, heapUsed, heapTotal, external, arrayBuffers });
 });
-const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+// Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const { port } = server.address();
+  if (process.send) process.send({ port });
+  else console.error(`listening on http://127.0.0.1:${port}/`);
+});
 // Exit normally on SIGTERM so that --cpu-prof can write its profile.
 process.on('SIGTERM', () => process.exit(0));

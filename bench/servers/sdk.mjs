@@ -19,6 +19,11 @@ const executor = {
   async cancelTask() {},
 };
 const app = new A2AExpressApp(new DefaultRequestHandler(card, new InMemoryTaskStore(), executor)).setupRoutes(express());
-const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+// Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const { port } = server.address();
+  if (process.send) process.send({ port });
+  else console.error(`listening on http://127.0.0.1:${port}/`);
+});
 // Exit normally on SIGTERM so that --cpu-prof can write its profile.
 process.on('SIGTERM', () => process.exit(0));
