@@ -228,25 +228,14 @@ export class TaskEngine {
   private async execute(run: Run, start: TurnStart): Promise<void> {
     try {
       const output = this.handler(this.context(run, start));
+      const updates = isAsyncIterable(output) ? output : asList(await output);
       let sinceYield = 0;
-      if (isAsyncIterable(output)) {
-        for await (const update of output) {
-          // Leaving the loop early calls the generator's return(), so its finally blocks run.
-          if (!(await this.apply(run, update))) return;
-          if (++sinceYield === UPDATES_BETWEEN_YIELDS) {
-            sinceYield = 0;
-            await yieldToEventLoop();
-          }
-        }
-      } else {
-        const value = await output;
-        const updates = value === undefined ? [] : Array.isArray(value) ? value : [value];
-        for (const update of updates) {
-          if (!(await this.apply(run, update))) return;
-          if (++sinceYield === UPDATES_BETWEEN_YIELDS) {
-            sinceYield = 0;
-            await yieldToEventLoop();
-          }
+      // Leaving the loop early calls a generator's return(), so its finally blocks run.
+      for await (const update of updates) {
+        if (!(await this.apply(run, update))) return;
+        if (++sinceYield === UPDATES_BETWEEN_YIELDS) {
+          sinceYield = 0;
+          await yieldToEventLoop();
         }
       }
       // A handler that ends without a final state has done its work.
@@ -450,6 +439,12 @@ function plainJson<T>(value: T): T {
   } catch (error) {
     throw new InvalidUpdateError(`not JSON-serializable: ${(error as Error).message}`);
   }
+}
+
+/** What an async-function handler returned, as a list of updates. */
+function asList(value: TaskUpdate | readonly TaskUpdate[] | void): readonly TaskUpdate[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value as TaskUpdate];
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<TaskUpdate> {
