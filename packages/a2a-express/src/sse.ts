@@ -140,7 +140,8 @@ export class SseStream {
       });
       return;
     }
-    if (this.endRequested) this.res.end();
+    // A write scheduled for the end of the tick may find the response already ended.
+    if (this.endRequested && !this.res.writableEnded) this.res.end();
   }
 
   private overflow(): void {
