@@ -34,8 +34,8 @@ if (unknown?.length) {
 }
 const runs = (section) => !only || only.includes(section);
 const config = quick
-  ? { duration: 3, rounds: 1, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 9, tasks: [10_000, 20_000], idleStreams: 1_000 }
-  : { duration: 10, rounds: 3, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 21, tasks: [50_000, 100_000], idleStreams: 1_000 };
+  ? { duration: 3, warmUp: 2, rounds: 1, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 9, tasks: [10_000, 20_000], idleStreams: 1_000 }
+  : { duration: 10, warmUp: 5, rounds: 5, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 21, tasks: [50_000, 100_000], idleStreams: 1_000 };
 
 const here = new URL('.', import.meta.url);
 const children = [];
@@ -99,7 +99,7 @@ async function requestResponse(servers) {
   await check(sdk, 'sdk');
   await check(ours, 'a2a');
   const plan = [[bare, 'bare'], [sdk, 'sdk'], [ours, 'a2a']];
-  for (const [server, kind] of plan) await load(server, kind, 2); // warm-up
+  for (const [server, kind] of plan) await load(server, kind, config.warmUp);
   const runs = { bare: [], sdk: [], a2a: [] };
   for (let round = 0; round < config.rounds; round++) {
     // Alternate the order each round, so no server always runs first or last.
@@ -366,7 +366,7 @@ async function redisStore(ours) {
   replicaA.name = 'redis replica A';
   replicaB.name = 'redis replica B';
   try {
-    for (const server of [ours, replicaA]) await load(server, 'a2a', 2); // warm-up
+    for (const server of [ours, replicaA]) await load(server, 'a2a', config.warmUp);
     const runs = { memory: [], redis: [] };
     for (let round = 0; round < config.rounds; round++) {
       const order = round % 2 === 0 ? [[ours, 'memory'], [replicaA, 'redis']] : [[replicaA, 'redis'], [ours, 'memory']];
@@ -388,7 +388,7 @@ async function redisStore(ours) {
     const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
     const latencySummary = (values) => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99) });
     return {
-      send: { memory: summary(runs.memory), redis: summary(runs.redis) },
+      send: { memory: summary(runs.memory), redis: summary(runs.redis), ratio: median(runs.redis.map((x, round) => x.rps / runs.memory[round].rps)) },
       resubscribe: { samples, sameProcess: latencySummary(latency.sameProcess), acrossReplicas: latencySummary(latency.acrossReplicas) },
     };
   } finally {
@@ -399,7 +399,6 @@ async function redisStore(ours) {
 // ---------------------------------------------------------------------------------------------
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
 const times = (value) => `${value.toFixed(2)}×`;
 
 const machine = { date: new Date().toISOString().slice(0, 10), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, mode: quick ? 'quick' : 'full' };
@@ -452,7 +451,7 @@ if (!runs('redis')) {
   console.log('5. Redis store (%s): tasks/send echo, median of %d × %ds; resubscribe with Last-Event-ID to a final event, %d samples', redisUrl, config.rounds, config.duration, redis.resubscribe.samples);
   console.table({
     'in-memory store': { 'req/s': fmt(redis.send.memory.rps), 'p50 ms': redis.send.memory.p50, 'p99 ms': redis.send.memory.p99, errors: redis.send.memory.errors, 'vs memory': '1.00×' },
-    'RedisTaskStore': { 'req/s': fmt(redis.send.redis.rps), 'p50 ms': redis.send.redis.p50, 'p99 ms': redis.send.redis.p99, errors: redis.send.redis.errors, 'vs memory': ratio(redis.send.redis.rps, redis.send.memory.rps) },
+    'RedisTaskStore': { 'req/s': fmt(redis.send.redis.rps), 'p50 ms': redis.send.redis.p50, 'p99 ms': redis.send.redis.p99, errors: redis.send.redis.errors, 'vs memory': times(redis.send.ratio) },
   });
   console.table({
     'resubscribe, in-memory, same process': { 'p50 ms': fmt(redis.resubscribe.sameProcess.p50, 2), 'p99 ms': fmt(redis.resubscribe.sameProcess.p99, 2) },
