@@ -227,7 +227,7 @@ export class TaskEngine {
 
   private async execute(run: Run, start: TurnStart): Promise<void> {
     try {
-      const output = this.handler(this.context(run, start));
+      const output = this.handler(new HandlerContext(run, start, this.logger));
       const updates = isAsyncIterable(output) ? output : asList(await output);
       let sinceYield = 0;
       // Leaving the loop early calls a generator's return(), so its finally blocks run.
@@ -289,10 +289,6 @@ export class TaskEngine {
       if (storeError !== STALE_TURN) log.error({ err: storeError }, 'could not record the failure');
     }
     run.markEnded();
-  }
-
-  private context(run: Run, start: TurnStart): TaskContext {
-    return new HandlerContext(run, start, this.logger);
   }
 }
 
