@@ -7,7 +7,7 @@
 // each other, and one task's events keep their order.
 import { A2AError, isFinalState } from 'a2a-types';
 import { Redis, type RedisOptions } from 'ioredis';
-import { copyRecord } from './task-state.js';
+import { numberChange } from './task-state.js';
 import type {
   EventListener,
   SharedTaskStore,
@@ -221,12 +221,8 @@ export class RedisTaskStore implements SharedTaskStore {
   private async compareAndSet(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     let known = this.written.get(taskId) ?? (await this.read(taskId));
     for (let attempt = 1; ; attempt++) {
-      const { record, events } = change(known.record);
-      const firstId = (known.record?.lastEventId ?? 0) + 1;
-      const stored = events.map((event, i) => ({ id: firstId + i, event }));
-      const saved = copyRecord(record);
-      saved.lastEventId = firstId + events.length - 1;
-      const eventJson = events.map((event) => JSON.stringify(event));
+      const { record: saved, events: stored } = numberChange(known.record, change(known.record));
+      const eventJson = stored.map(({ event }) => JSON.stringify(event));
       const final = isFinalState(saved.task.status.state);
       const wasFinal = known.record !== undefined && isFinalState(known.record.task.status.state);
       const ended: TurnEnded | undefined =

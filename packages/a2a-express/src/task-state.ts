@@ -14,7 +14,7 @@ import {
   type TaskStatus,
   type TaskStatusUpdateEvent,
 } from 'a2a-types';
-import type { TaskRecord } from './task-store.js';
+import type { TaskChange, TaskRecord, TaskUpdateResult } from './task-store.js';
 
 let lastMillis = 0;
 let lastIso = '';
@@ -95,6 +95,17 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
   if (record.pushNotification !== undefined) copy.pushNotification = record.pushNotification;
   if (record.owner !== undefined) copy.owner = record.owner;
   return copy;
+}
+
+/**
+ * A change as a store keeps it: its events numbered on from the current record's last event
+ * id (they are the SSE ids), and the record carrying the last of them.
+ */
+export function numberChange(current: TaskRecord | undefined, { record, events }: TaskChange): TaskUpdateResult {
+  const firstId = (current?.lastEventId ?? 0) + 1;
+  const saved = copyRecord(record);
+  saved.lastEventId = firstId + events.length - 1;
+  return { record: saved, events: events.map((event, i) => ({ id: firstId + i, event })) };
 }
 
 function copyTask(task: Task): Mutable<Task> {

@@ -6,7 +6,7 @@ import {
   type Task,
   type TaskEvent,
 } from 'a2a-types';
-import { copyRecord } from './task-state.js';
+import { numberChange } from './task-state.js';
 
 /**
  * Everything the server keeps about one task. Records are replaced, never mutated, and carry
@@ -183,12 +183,8 @@ export class InMemoryTaskStore implements TaskStore {
   ): Promise<TaskUpdateResult> {
     // Everything from here to the end runs without an await, so no other update interleaves.
     const entry = this.live(taskId);
-    const { record, events } = change(entry?.record);
+    const { record: saved, events: stored } = numberChange(entry?.record, change(entry?.record));
     if (!entry) this.makeRoom();
-    const firstId = (entry?.record.lastEventId ?? 0) + 1;
-    const stored = events.map((event, i) => ({ id: firstId + i, event }));
-    const saved = copyRecord(record);
-    saved.lastEventId = firstId + events.length - 1;
     const log = entry?.events ?? [];
     for (const event of stored) log.push(event);
     // Trimmed in batches (past 1.5× the bound) so that a long stream does not move the whole
