@@ -106,19 +106,25 @@ async function requestResponse(servers) {
     const order = round % 2 === 0 ? plan : [...plan].reverse();
     for (const [server, kind] of order) runs[kind].push(await load(server, kind, config.duration));
   }
-  const summary = (kind) => {
-    const r = runs[kind];
-    return { rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), errors: r.reduce((s, x) => s + x.errors, 0) };
-  };
-  // Ratios are medians of each round's ratio: the servers of a round ran one after the other, on
-  // the machine as it was then.
-  const ratioOf = (kind, to) => median(runs[kind].map((x, round) => x.rps / runs[to][round].rps));
   return {
-    bare: summary('bare'),
-    sdk: summary('sdk'),
-    a2a: summary('a2a'),
-    ratios: { sdkToBare: ratioOf('sdk', 'bare'), a2aToBare: ratioOf('a2a', 'bare'), a2aToSdk: ratioOf('a2a', 'sdk') },
+    bare: loadSummary(runs.bare),
+    sdk: loadSummary(runs.sdk),
+    a2a: loadSummary(runs.a2a),
+    ratios: { sdkToBare: pairedRatio(runs.sdk, runs.bare), a2aToBare: pairedRatio(runs.a2a, runs.bare), a2aToSdk: pairedRatio(runs.a2a, runs.sdk) },
   };
+}
+
+/** Medians over the rounds of one server's loads. */
+function loadSummary(rounds) {
+  return { rps: median(rounds.map((x) => x.rps)), p50: median(rounds.map((x) => x.p50)), p99: median(rounds.map((x) => x.p99)), errors: rounds.reduce((s, x) => s + x.errors, 0) };
+}
+
+/**
+ * req/s of one server over another's, as the median of each round's ratio: the servers of a
+ * round ran one after the other, on the machine as it was then.
+ */
+function pairedRatio(rounds, baseline) {
+  return median(rounds.map((x, round) => x.rps / baseline[round].rps));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,7 +378,6 @@ async function redisStore(ours) {
       const order = round % 2 === 0 ? [[ours, 'memory'], [replicaA, 'redis']] : [[replicaA, 'redis'], [ours, 'memory']];
       for (const [server, kind] of order) runs[kind].push(await load(server, 'a2a', config.duration));
     }
-    const summary = (r) => ({ rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), errors: r.reduce((s, x) => s + x.errors, 0) });
 
     // A finished 10-chunk task; a client that saw its first 2 events reconnects.
     const samples = quick ? 100 : 500;
@@ -388,7 +393,7 @@ async function redisStore(ours) {
     const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
     const latencySummary = (values) => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99) });
     return {
-      send: { memory: summary(runs.memory), redis: summary(runs.redis), ratio: median(runs.redis.map((x, round) => x.rps / runs.memory[round].rps)) },
+      send: { memory: loadSummary(runs.memory), redis: loadSummary(runs.redis), ratio: pairedRatio(runs.redis, runs.memory) },
       resubscribe: { samples, sameProcess: latencySummary(latency.sameProcess), acrossReplicas: latencySummary(latency.acrossReplicas) },
     };
   } finally {
