@@ -81,8 +81,7 @@ export class SseStream {
     startHeartbeat(this, this.options.heartbeatMs);
     // The headers go out with the first events written this tick, in one write, or on their
     // own at the end of the tick when there are none yet (a quiet task's resubscription).
-    this.writeScheduled = true;
-    process.nextTick(() => this.writeUnwritten());
+    this.scheduleWrite();
   }
 
   /** Writes a keep-alive comment, unless events are waiting (then they will be written anyway). */
@@ -104,8 +103,7 @@ export class SseStream {
     } else if (this.unwritten.length >= WRITE_AT_BYTES) {
       this.writeUnwritten();
     } else if (!this.writeScheduled) {
-      this.writeScheduled = true;
-      process.nextTick(() => this.writeUnwritten());
+      this.scheduleWrite();
     }
   }
 
@@ -122,9 +120,17 @@ export class SseStream {
     else this.closeListeners.push(listener);
   }
 
+  /** Writes at the end of this tick; until then `writeScheduled` says one is coming. */
+  private scheduleWrite(): void {
+    this.writeScheduled = true;
+    process.nextTick(() => {
+      this.writeScheduled = false;
+      this.writeUnwritten();
+    });
+  }
+
   /** Hands the unwritten frames to the socket, then ends the response if that was asked for. */
   private writeUnwritten(): void {
-    this.writeScheduled = false;
     if (this.closedWith !== undefined || this.waitingForDrain) return;
     const frames = this.unwritten;
     this.unwritten = '';
@@ -140,8 +146,7 @@ export class SseStream {
       });
       return;
     }
-    // A write scheduled for the end of the tick may find the response already ended.
-    if (this.endRequested && !this.res.writableEnded) this.res.end();
+    if (this.endRequested) this.res.end();
   }
 
   private overflow(): void {
