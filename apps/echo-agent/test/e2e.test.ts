@@ -118,7 +118,7 @@ describe('echo agent, end to end', () => {
   });
 
   test('resubscribe with Last-Event-ID after a dropped stream gets exactly the missed events', async () => {
-    const first = await openStream(slow.url, 'tasks/sendSubscribe', { id: 'e2e-resume', message: user(text('alpha beta gamma delta epsilon zeta')) });
+    const first = await openStream(slow.url, 'tasks/sendSubscribe', { id: 'e2e-resume', message: user(text('alpha beta gamma delta epsilon zeta')) }, { eventIds: true });
     const seen = await collect(first, { max: 3 });
     first.abort();
     const rest = await collect(

@@ -46,6 +46,9 @@ export interface StreamEvent {
 
 let nextRequestId = 1;
 
+/** The `Prefer` token for SSE event ids, as a2a-express names it. */
+const EVENT_IDS_PREFERENCE = 'sse-event-ids';
+
 export class A2AClient {
   private card: AgentCard | undefined;
   private readonly options: Required<Omit<A2AClientOptions, 'headers'>> & { headers: Record<string, string> };
@@ -147,7 +150,11 @@ export class A2AClient {
 
   private async *stream(method: string, params: unknown, call: CallOptions): AsyncGenerator<StreamEvent> {
     const id = nextRequestId++;
-    const response = await this.fetchStream(this.endpoint(), postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream'), call);
+    const init = postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream');
+    // Ask for an id on every event (RFC 7240), so a dropped stream resumes where it broke. A kit
+    // server sends ids only when asked: the protocol's reference clients cannot parse them.
+    (init.headers as Record<string, string>).prefer = EVENT_IDS_PREFERENCE;
+    const response = await this.fetchStream(this.endpoint(), init, call);
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('application/json')) {
       // Refused before streaming: a JSON-RPC error (or a server that does not stream).

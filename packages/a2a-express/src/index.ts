@@ -1,5 +1,6 @@
 export { a2aRouter, type A2ARouter } from './router.js';
 export type { A2ARouterOptions, AgentCardInput } from './options.js';
+export { EVENT_IDS_PREFERENCE, type StreamEventIds } from './sse.js';
 export {
   apiKey,
   AuthenticationError,

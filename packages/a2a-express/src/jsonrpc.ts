@@ -13,7 +13,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { authenticate, type AuthOutcome, type Principal } from './auth.js';
 import { createBodyReader, TransportError } from './body.js';
 import { methods, type Method, type MethodEnv, type StreamPlan } from './methods/index.js';
-import { SseStream } from './sse.js';
+import { EVENT_IDS_PREFERENCE, eventIdsFor, SseStream } from './sse.js';
 import { isFinalEvent } from './task-state.js';
 
 type Outcome =
@@ -71,7 +71,7 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
     // Spec 4.4: an authorization refusal is also an HTTP 403.
     if (outcome.kind === 'response') sendJson(res, 'error' in outcome.response && outcome.response.error.code === ErrorCode.AuthorizationFailed ? 403 : 200, outcome.response);
     else if (outcome.kind === 'notification') res.status(204).end();
-    else writeStream(res, outcome);
+    else writeStream(req, res, outcome);
   }
 
   function refuseUnauthenticated(res: Response, id: JSONRPCId, auth: AuthRefusal): void {
@@ -171,12 +171,14 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
   }
 
   /** Sends a stream's events as SSE until its final event, or until the client goes away. */
-  function writeStream(res: Response, { rpcId, plan, log }: Extract<Outcome, { kind: 'stream' }>): void {
+  function writeStream(req: Request, res: Response, { rpcId, plan, log }: Extract<Outcome, { kind: 'stream' }>): void {
+    const { eventIds, preferred } = eventIdsFor(req, env.options.streamEventIds);
     const stream = new SseStream(res, {
       heartbeatMs: env.options.heartbeatMs,
       maxQueuedBytes: env.options.maxStreamQueueBytes,
+      eventIds,
     });
-    stream.open();
+    stream.open(preferred ? { 'Preference-Applied': EVENT_IDS_PREFERENCE } : {});
     stream.onClose((reason) => {
       plan.feed.close();
       logCall(log, undefined, { events: stream.sent, stream: reason });

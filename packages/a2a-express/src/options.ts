@@ -2,6 +2,7 @@ import type { AgentCapabilities, AgentCard, AgentSkill } from 'a2a-types';
 import { pino, type Logger } from 'pino';
 import type { AuthOptions } from './auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
+import type { StreamEventIds } from './sse.js';
 import type { TaskStore } from './task-store.js';
 
 /**
@@ -47,6 +48,14 @@ export interface A2ARouterOptions {
   heartbeatMs?: number;
   /** Bytes queued for one stream whose client does not read, before it is cut. Default 4 MiB. */
   maxStreamQueueBytes?: number;
+  /**
+   * Which SSE streams carry an `id:` per event (what `Last-Event-ID` resumes from).
+   * `'when-asked'` (default): streams whose request says `Prefer: sse-event-ids` or carries
+   * `Last-Event-ID`; the others are plain `data:` blocks, which the protocol's reference
+   * clients need. `'always'`: every stream, for deployments whose clients all parse SSE as the
+   * HTML standard says (the reference JS client does not, and then sees no event at all).
+   */
+  streamEventIds?: StreamEventIds;
   /** Most requests in one JSON-RPC batch. Default 20. */
   maxBatchSize?: number;
   /** Logger; the router logs through a child of it. Default: `pino()` at level `info`. */
@@ -62,6 +71,7 @@ export interface ResolvedOptions {
   readonly pushNotifications: boolean;
   readonly heartbeatMs: number;
   readonly maxStreamQueueBytes: number;
+  readonly streamEventIds: StreamEventIds;
   readonly maxBatchSize: number;
   readonly logger: Logger;
   readonly auth: AuthOptions | undefined;
@@ -76,6 +86,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     pushNotifications: options.pushNotifications !== undefined && options.pushNotifications !== false,
     heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),
     maxStreamQueueBytes: positiveInteger(options.maxStreamQueueBytes ?? 4 * 1024 * 1024, 'maxStreamQueueBytes'),
+    streamEventIds: oneOf(options.streamEventIds ?? 'when-asked', ['when-asked', 'always'], 'streamEventIds'),
     maxBatchSize: positiveInteger(options.maxBatchSize ?? 20, 'maxBatchSize'),
     logger: options.logger ?? pino({ level: 'info' }),
     auth: checkedAuth(options.auth),
@@ -88,6 +99,13 @@ function checkedAuth(auth: AuthOptions | undefined): AuthOptions | undefined {
     throw new TypeError('a2aRouter: options.auth.strategies needs at least one strategy');
   }
   return auth;
+}
+
+function oneOf<T extends string>(value: T, allowed: readonly T[], name: string): T {
+  if (!allowed.includes(value)) {
+    throw new TypeError(`a2aRouter: options.${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 function positiveInteger(value: number, name: string): number {

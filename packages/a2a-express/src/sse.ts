@@ -1,5 +1,5 @@
 // Server-Sent Events written directly on the response. One SseStream per open stream.
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface SseStreamOptions {
   /** Interval of `: keep-alive` comments that keep proxies from closing an idle stream. */
@@ -9,9 +9,38 @@ export interface SseStreamOptions {
    * can resubscribe with `Last-Event-ID` and miss nothing, and the task never waits on it.
    */
   maxQueuedBytes: number;
+  /**
+   * Whether each event carries its `id:` (see {@link SseStream}). Off, the stream is made of
+   * bare `data:` blocks, the one form every client we know of reads.
+   */
+  eventIds: boolean;
 }
 
 export type SseCloseReason = 'ended' | 'client-closed' | 'overflow';
+
+/** The RFC 7240 preference (`Prefer: sse-event-ids`) by which a client asks for event ids. */
+export const EVENT_IDS_PREFERENCE = 'sse-event-ids';
+
+/** Which streams carry event ids: those whose client asks for them, or every one. */
+export type StreamEventIds = 'when-asked' | 'always';
+
+/**
+ * Whether a stream's events carry ids, and whether that answers the client's `Prefer` (then the
+ * response says `Preference-Applied`). A request with `Last-Event-ID` is resuming by id, so it
+ * gets ids whether or not it said so.
+ */
+export function eventIdsFor(req: IncomingMessage, setting: StreamEventIds): { eventIds: boolean; preferred: boolean } {
+  const preferred = prefers(req.headers.prefer, EVENT_IDS_PREFERENCE);
+  const resuming = req.headers['last-event-id'] !== undefined;
+  return { eventIds: setting === 'always' || preferred || resuming, preferred };
+}
+
+/** RFC 7240: `Prefer` holds comma-separated preferences, each a token with optional `=value` and `;params`. */
+function prefers(header: string | string[] | undefined, token: string): boolean {
+  if (header === undefined) return false;
+  const list = Array.isArray(header) ? header.join(',') : header;
+  return list.split(',').some((preference) => preference.split(/[=;]/, 1)[0]!.trim().toLowerCase() === token);
+}
 
 /**
  * One timer per heartbeat interval for all open streams, rather than one per stream: with
@@ -46,6 +75,18 @@ const WRITE_AT_BYTES = 64 * 1024;
 /**
  * Writes events as the socket accepts them, bounded by `maxQueuedBytes`.
  *
+ * The wire form is chosen for the clients that read it (README, "SSE on the wire"):
+ * - without event ids, each event is one block `data: <json>` and a heartbeat is a comment block
+ *   `: keep-alive` followed by a blank line. The reference JS client keeps only blocks that begin
+ *   with `data: ` and parses the rest of the block as JSON, so an `id:` line may not share the
+ *   block, and an `id:`-only block is what the reference Python client (httpx-sse) turns into an
+ *   event with empty data that it cannot parse. So no `id:` at all.
+ * - with event ids, each event is one block `id: <n>` + `data: <json>`: every standard parser
+ *   (EventSource, eventsource-parser, httpx-sse) then knows the id of exactly the events it got,
+ *   with no window between an event and its id. A heartbeat is a comment line with no blank line
+ *   after it, so parsers that dispatch on every blank line once they have seen an id (httpx-sse)
+ *   get no empty event from it; the comment simply joins the next event's block.
+ *
  * Frames sent during one tick are joined and written once, at the end of the tick (or as soon
  * as they reach 64 KiB): a stream's events often come in bursts (a handler yielding chunks in
  * a loop), and each `res.write` costs far more than joining strings. While the socket is full
@@ -68,14 +109,15 @@ export class SseStream {
     private readonly options: SseStreamOptions,
   ) {}
 
-  /** Sends the 200 and the event-stream headers. */
-  open(): void {
+  /** Sends the 200 and the event-stream headers, with `extraHeaders` (e.g. `Preference-Applied`). */
+  open(extraHeaders: Record<string, string> = {}): void {
     this.res.writeHead(200, {
       'Content-Type': 'text/event-stream',
       'Cache-Control': 'no-cache',
       Connection: 'keep-alive',
       // Tells nginx-style proxies not to buffer the stream.
       'X-Accel-Buffering': 'no',
+      ...extraHeaders,
     });
     this.res.on('close', () => this.finish(this.res.writableFinished ? 'ended' : 'client-closed'));
     startHeartbeat(this, this.options.heartbeatMs);
@@ -86,7 +128,9 @@ export class SseStream {
 
   /** Writes a keep-alive comment, unless events are waiting (then they will be written anyway). */
   beat(): void {
-    if (!this.closed && !this.waitingForDrain && this.unwritten === '') this.res.write(': keep-alive\n\n');
+    if (!this.closed && !this.waitingForDrain && this.unwritten === '') {
+      this.res.write(this.options.eventIds ? ': keep-alive\n' : ': keep-alive\n\n');
+    }
   }
 
   get closed(): boolean {
@@ -97,7 +141,7 @@ export class SseStream {
   send(id: number | string, data: string): void {
     if (this.closed) return;
     this.sent++;
-    this.unwritten += `id: ${id}\ndata: ${data}\n\n`;
+    this.unwritten += this.options.eventIds ? `id: ${id}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
     if (this.waitingForDrain) {
       if (this.unwritten.length > this.options.maxQueuedBytes) this.overflow();
     } else if (this.unwritten.length >= WRITE_AT_BYTES) {

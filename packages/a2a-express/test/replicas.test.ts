@@ -110,7 +110,7 @@ describe('replicas sharing a RedisTaskStore', () => {
       yield completed('all chunks written');
     };
     const [a, b] = await replicas(handler);
-    const first = await openStream(a.url, 'tasks/sendSubscribe', { id: 'resumed', message: userText('go') });
+    const first = await openStream(a.url, 'tasks/sendSubscribe', { id: 'resumed', message: userText('go') }, { eventIds: true });
     const seen = await collect(first, { max: 3 });
     first.abort();
     const lastSeen = seen[2]!.id!;

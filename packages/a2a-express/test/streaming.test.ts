@@ -52,7 +52,7 @@ const results = (events: { message: { result?: TaskEvent } }[]) => events.map((e
 describe('tasks/sendSubscribe', () => {
   test('answers 200 text/event-stream; every event is a JSON-RPC response for the request with an id', async () => {
     const { url } = await serve(threeChunks);
-    const stream = await openStream(url, 'tasks/sendSubscribe', { id: 'story', message: userText('write') }, { id: 'req-002' });
+    const stream = await openStream(url, 'tasks/sendSubscribe', { id: 'story', message: userText('write') }, { id: 'req-002', eventIds: true });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream');
     expect(stream.headers.get('cache-control')).toBe('no-cache');
@@ -190,7 +190,7 @@ describe('tasks/sendSubscribe', () => {
       for (let i = 0; i < count; i++) yield artifact(`${i},`, { index: 0, append: i > 0, lastChunk: i === count - 1 });
       yield completed();
     });
-    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'long', message: userText('x') }), { timeoutMs: 15_000 });
+    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'long', message: userText('x') }, { eventIds: true }), { timeoutMs: 15_000 });
     const texts = results(events)
       .filter((e): e is TaskArtifactUpdateEvent => 'artifact' in e)
       .map((e) => (e.artifact.parts[0] as { text: string }).text);
@@ -211,7 +211,7 @@ describe('tasks/sendSubscribe', () => {
       },
       { maxStreamQueueBytes: 64 * 1024, logger },
     );
-    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'tight', message: userText('x') }), { timeoutMs: 15_000 });
+    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'tight', message: userText('x') }, { eventIds: true }), { timeoutMs: 15_000 });
     expect(events).toHaveLength(count + 2);
     expect(events.map((e) => Number(e.id))).toEqual(Array.from({ length: count + 2 }, (_, i) => i + 1));
     const streamLine = await eventually(async () => lines().find((l) => l.method === 'tasks/sendSubscribe'));
@@ -298,7 +298,7 @@ describe('tasks/resubscribe', () => {
       }
       yield completed();
     });
-    const first = await openStream(url, 'tasks/sendSubscribe', { id: 'resume', message: userText('x') });
+    const first = await openStream(url, 'tasks/sendSubscribe', { id: 'resume', message: userText('x') }, { eventIds: true });
     steps[0]!.open();
     const seen = await collect(first, { max: 2 });
     first.abort();

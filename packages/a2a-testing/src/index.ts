@@ -94,12 +94,14 @@ export async function openStream(
   url: string,
   method: string,
   params: unknown,
-  init: { id?: string | number; headers?: Record<string, string> } = {},
+  init: { id?: string | number; headers?: Record<string, string>; eventIds?: boolean } = {},
 ): Promise<OpenStream> {
   const controller = new AbortController();
+  // Event ids are sent to clients that ask (Prefer: sse-event-ids), as a2a-client does.
+  const prefer: Record<string, string> = init.eventIds ? { prefer: 'sse-event-ids' } : {};
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...init.headers },
+    headers: { 'content-type': 'application/json', ...prefer, ...init.headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: init.id ?? nextId++, method, params }),
     signal: controller.signal,
   });
@@ -221,3 +223,10 @@ export async function spawnAgent(
   };
 }
 export * from './redis.js';
+
+export {
+  readLikeReferenceJsClient,
+  readLikeReferencePythonClient,
+  readStreamText,
+  type ReferenceReading,
+} from './reference-clients.js';
