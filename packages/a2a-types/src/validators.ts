@@ -55,7 +55,11 @@ addFormats.default(ajv, ['uri', 'iso-date-time']);
 ajv.addSchema(a2aSchema, 'a2a');
 
 function compile<T>(definition: string): Validator<T> {
-  const validate = ajv.getSchema(`a2a#/$defs/${definition}`) as ValidateFunction | undefined;
+  return compileWith<T>(ajv, 'a2a', definition);
+}
+
+function compileWith<T>(instance: Ajv, schemaId: string, definition: string): Validator<T> {
+  const validate = instance.getSchema(`${schemaId}#/$defs/${definition}`) as ValidateFunction | undefined;
   if (!validate) throw new Error(`a2a-types: no schema definition ${definition}`);
   let issues: ValidationIssue[] = [];
   const guard = ((data: unknown): data is T => {
@@ -101,6 +105,57 @@ export const validateTask = compile<Task>('Task');
 /** One SSE `data:` payload of a stream (7.2.1). */
 export const validateSendTaskStreamingResponse =
   compile<SendTaskStreamingResponse>('SendTaskStreamingResponse');
+
+interface PublishedRecord {
+  /** JSON Pointer of a place a fix changed. */
+  path: string;
+  /** What the published schema had there; absent where it had nothing. */
+  value?: unknown;
+}
+
+let published: { schema: Record<string, unknown>; ajv: Ajv; validators: Map<string, Validator<unknown>> } | undefined;
+
+/**
+ * The published A2A 0.1.0 schema, unmodified: rebuilt from the project's schema by undoing each
+ * fix, newest first, from what the derive script recorded under `x-published`. What the kit
+ * sends must pass it as well as ours (the reference clients validate against it).
+ */
+export function publishedSchema(): Readonly<Record<string, unknown>> {
+  return loadPublished().schema;
+}
+
+/**
+ * A validator for one definition of the published schema (`SendTaskResponse`,
+ * `SendTaskStreamingResponse`, `AgentCard`, ...), compiled on first use. Every issue is reported,
+ * not only the first.
+ */
+export function publishedSchemaValidator(definition: string): Validator<unknown> {
+  const { ajv: publishedAjv, validators } = loadPublished();
+  let validator = validators.get(definition);
+  if (!validator) {
+    validator = compileWith(publishedAjv, 'published', definition);
+    validators.set(definition, validator);
+  }
+  return validator;
+}
+
+function loadPublished(): NonNullable<typeof published> {
+  if (published) return published;
+  const schema = structuredClone(a2aSchema) as Record<string, unknown>;
+  const records = schema['x-published'] as PublishedRecord[];
+  delete schema['x-published'];
+  for (const record of [...records].reverse()) {
+    const keys = record.path.slice(1).split('/').map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const last = keys.pop()!;
+    const parent = keys.reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, schema);
+    if ('value' in record) parent[last] = record.value;
+    else delete parent[last];
+  }
+  const publishedAjv = new Ajv({ strict: false, allErrors: true, useDefaults: false, coerceTypes: false });
+  addFormats.default(publishedAjv);
+  publishedAjv.addSchema(schema, 'published');
+  return (published = { schema, ajv: publishedAjv, validators: new Map() });
+}
 
 /** Human-readable summary of issues, for exceptions and logs. */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
