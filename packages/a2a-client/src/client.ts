@@ -100,9 +100,11 @@ export class A2AClient {
   cancel(params: TaskIdParams, call?: CallOptions): Promise<Task> {
     return this.rpc('tasks/cancel', params, validateTask, call);
   }
-  setPushNotification(params: TaskPushNotificationConfig, call?: CallOptions): Promise<TaskPushNotificationConfig> {
-    return this.rpc('tasks/pushNotification/set', params, validateTaskPushNotificationConfig, call);
+  /** Sets a task's webhook; `pushNotificationConfig: null` removes it, and a kit server then answers `null`. */
+  setPushNotification(params: TaskPushNotificationConfig, call?: CallOptions): Promise<TaskPushNotificationConfig | null> {
+    return this.rpc('tasks/pushNotification/set', params, orNull(validateTaskPushNotificationConfig), call);
   }
+  /** A task's webhook; a task with none gets -32001 (JsonRpcError) from a kit server. */
   getPushNotification(params: TaskIdParams, call?: CallOptions): Promise<TaskPushNotificationConfig> {
     return this.rpc('tasks/pushNotification/get', params, validateTaskPushNotificationConfig, call);
   }
@@ -239,6 +241,13 @@ export class A2AClient {
       clearTimeout(timer);
     }
   }
+}
+
+/** Accepts null as well as what `validate` accepts. */
+function orNull<T>(validate: Validator<T>): Validator<T | null> {
+  const guard = ((value: unknown): value is T | null => value === null || validate(value)) as Validator<T | null>;
+  Object.defineProperty(guard, 'issues', { get: () => validate.issues });
+  return guard;
 }
 
 function postInit(body: unknown, accept: string): RequestInit {

@@ -165,7 +165,7 @@ describe('a2a', () => {
     const cancel = await a2a(['cancel', echo.url, 'cli-get']);
     expect(cancel.stderr).toMatch(/error -32002: Task cannot be canceled/);
     const push = await a2a(['push', 'get', echo.url, 'cli-get']);
-    expect(push.code).toBe(0);
-    expect(JSON.parse(push.stdout)).toEqual({ id: 'cli-get', pushNotificationConfig: null });
+    expect(push.code).toBe(1);
+    expect(push.stderr).toMatch(/error -32001 \(Task not found\): Push notification config not found/);
   });
 });

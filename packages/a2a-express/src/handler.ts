@@ -132,7 +132,11 @@ export function artifact(
 export const textPart = (text: string, metadata?: Metadata): TextPart =>
   metadata ? { type: 'text', text, metadata } : { type: 'text', text };
 
-export const dataPart = (data: Record<string, unknown> | unknown[], metadata?: Metadata): DataPart =>
+/**
+ * A data part. An object, not an array: the published schema and the reference clients take only
+ * an object from an agent (an array is refused as an invalid update; wrap it in an object).
+ */
+export const dataPart = (data: Record<string, unknown>, metadata?: Metadata): DataPart =>
   metadata ? { type: 'data', data, metadata } : { type: 'data', data };
 
 export const filePart = (file: FileContent, metadata?: Metadata): FilePart =>

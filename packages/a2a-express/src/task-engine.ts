@@ -12,6 +12,7 @@ import {
   type Message,
   type Metadata,
   type Task,
+  type Part,
   type TaskEvent,
   type TaskSendParams,
 } from 'a2a-types';
@@ -410,6 +411,7 @@ function toEvent(current: TaskRecord, update: TaskUpdate): TaskEvent {
     if (message !== undefined && !validateMessage(message)) {
       throw new InvalidUpdateError(`status message: ${formatIssues(validateMessage.issues)}`);
     }
+    if (message !== undefined) assertPublishedDataParts(message.parts, 'status message');
     return statusEvent(taskId, update.state, message, update.metadata && plainJson(update.metadata));
   }
   if (update?.kind === 'artifact') {
@@ -418,11 +420,26 @@ function toEvent(current: TaskRecord, update: TaskUpdate): TaskEvent {
     if (!validateArtifact(artifact)) {
       throw new InvalidUpdateError(`artifact: ${formatIssues(validateArtifact.issues)}`);
     }
+    assertPublishedDataParts(artifact.parts, 'artifact');
     return update.metadata
       ? { id: taskId, artifact, metadata: plainJson(update.metadata) }
       : { id: taskId, artifact };
   }
   throw new InvalidUpdateError('an update must be a status or an artifact (see the helpers)');
+}
+
+/**
+ * Spec 6.5.3 lets a data part hold an array, and our schema takes one from clients; but what the
+ * agent sends must also pass the published schema, which wants an object there, and the reference
+ * Python client refuses anything else.
+ */
+function assertPublishedDataParts(parts: readonly Part[], where: string): void {
+  const at = parts.findIndex((part) => part.type === 'data' && Array.isArray(part.data));
+  if (at >= 0) {
+    throw new InvalidUpdateError(
+      `${where}: /parts/${at}/data is an array; the published schema and the reference clients take only an object (wrap it: { items: [...] })`,
+    );
+  }
 }
 
 /**

@@ -63,7 +63,7 @@ describe('push notifications: configuration', () => {
     expect(() => appWith(steps, { pushNotifications: { signingKey: 'not a pem' } })).toThrow(/signing key/);
   });
 
-  test('set and get: unknown task -32001; config stored; secrets masked; null removes it', async () => {
+  test('set and get: unknown task -32001; config stored; secrets masked; null removes it (then get says none is set)', async () => {
     const { url } = await agent(steps);
     const hook = await webhook();
     const config = { url: hook.url, token: 'tok-1', authentication: { schemes: ['Bearer'], credentials: 'secret' } };
@@ -73,8 +73,12 @@ describe('push notifications: configuration', () => {
     const masked = { url: hook.url, token: '********', authentication: { schemes: ['Bearer'], credentials: '********' } };
     expect(resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'configured', pushNotificationConfig: config }))).toEqual({ id: 'configured', pushNotificationConfig: masked });
     expect(resultOf(await rpc(url, 'tasks/pushNotification/get', { id: 'configured' }))).toEqual({ id: 'configured', pushNotificationConfig: masked });
-    await rpc(url, 'tasks/pushNotification/set', { id: 'configured', pushNotificationConfig: null });
-    expect(resultOf(await rpc(url, 'tasks/pushNotification/get', { id: 'configured' }))).toEqual({ id: 'configured', pushNotificationConfig: null });
+    expect(resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'configured', pushNotificationConfig: null }))).toBeNull();
+    expect((await rpc(url, 'tasks/pushNotification/get', { id: 'configured' })).error).toEqual({
+      code: -32001,
+      message: 'Push notification config not found',
+      data: { taskId: 'configured', reason: 'no push notification config is set for this task' },
+    });
   });
 
   test.each([
@@ -89,7 +93,7 @@ describe('push notifications: configuration', () => {
     await send(url, 'guarded');
     const res = await rpc(url, 'tasks/pushNotification/set', { id: 'guarded', pushNotificationConfig: { url: hookUrl } });
     expect(res.error?.code).toBe(-32602);
-    expect(resultOf(await rpc(url, 'tasks/pushNotification/get', { id: 'guarded' }))).toEqual({ id: 'guarded', pushNotificationConfig: null });
+    expect((await rpc(url, 'tasks/pushNotification/get', { id: 'guarded' })).error?.message).toBe('Push notification config not found');
   });
 
   test('a send carrying a refused webhook is -32602 and creates no task', async () => {

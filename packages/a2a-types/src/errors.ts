@@ -83,6 +83,16 @@ export class A2AError extends Error {
   static taskNotFound(taskId: string): A2AError {
     return new A2AError(ErrorCode.TaskNotFound, undefined, { taskId });
   }
+  /**
+   * `tasks/pushNotification/get` on a task that has no config. -32001, the code for a thing that is
+   * not there, as most A2A servers answer it; `data.reason` tells it from an unknown task.
+   */
+  static pushNotificationConfigNotFound(taskId: string): A2AError {
+    return new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', {
+      taskId,
+      reason: 'no push notification config is set for this task',
+    });
+  }
   static taskNotCancelable(taskId: string, state: string): A2AError {
     return new A2AError(ErrorCode.TaskNotCancelable, undefined, { taskId, state });
   }

@@ -16,7 +16,8 @@ import { readOwnTask, type MethodEnv, type UnaryMethod } from './method.js';
 /**
  * tasks/pushNotification/set [7.5]: checks the URL (SSRF guard, optional ownership check) and
  * stores the config on the task; `pushNotificationConfig: null` removes it. Answers with the
- * config as stored, its token and credentials masked.
+ * config as stored, its token and credentials masked, or `null` once it is removed: the published
+ * schema allows a null result but no null config in it.
  */
 export const pushNotificationSet: UnaryMethod<TaskPushNotificationConfig> = {
   kind: 'unary',
@@ -31,18 +32,25 @@ export const pushNotificationSet: UnaryMethod<TaskPushNotificationConfig> = {
       assertOwner(current, principal);
       return { record: { ...current, pushNotification: pushNotificationConfig }, events: [] };
     });
-    return { id, pushNotificationConfig: maskSecrets(record.pushNotification) };
+    const stored = maskSecrets(record.pushNotification);
+    return stored ? { id, pushNotificationConfig: stored } : null;
   },
 };
 
-/** tasks/pushNotification/get [7.6]: the task's config, token and credentials masked; null if none. */
+/**
+ * tasks/pushNotification/get [7.6]: the task's config, token and credentials masked. A task with
+ * none gets -32001 "Push notification config not found": the spec's `pushNotificationConfig: null`
+ * fails the published schema, and the reference Python client refuses the whole answer.
+ */
 export const pushNotificationGet: UnaryMethod<TaskIdParams> = {
   kind: 'unary',
   requires: 'pushNotifications',
   validateParams: validateTaskIdParams,
   async run({ id }, { env, principal }) {
     const record = await readOwnTask(env, id, principal);
-    return { id, pushNotificationConfig: maskSecrets(record.pushNotification) };
+    const stored = maskSecrets(record.pushNotification);
+    if (!stored) throw A2AError.pushNotificationConfigNotFound(id);
+    return { id, pushNotificationConfig: stored };
   },
 };
 
