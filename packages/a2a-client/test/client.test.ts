@@ -110,8 +110,11 @@ describe('A2AClient against the echo agent', () => {
     await client.send({ id: 'c-push', message: user('x') });
     const hook = await serve(express().post('/hook', (_req, res) => void res.end()));
     const set = await client.setPushNotification({ id: 'c-push', pushNotificationConfig: { url: `${hook.url}/hook`, token: 'secret' } });
-    expect(set.pushNotificationConfig).toEqual({ url: `${hook.url}/hook`, token: '********' });
+    expect(set?.pushNotificationConfig).toEqual({ url: `${hook.url}/hook`, token: '********' });
     expect(await client.getPushNotification({ id: 'c-push' })).toEqual(set);
+    // Removed: a null answer; then get says none is set.
+    expect(await client.setPushNotification({ id: 'c-push', pushNotificationConfig: null })).toBeNull();
+    await expect(client.getPushNotification({ id: 'c-push' })).rejects.toMatchObject({ code: -32001, message: 'Push notification config not found' });
   });
 
   test('custom headers per client and per call; an AbortSignal cancels a call', async () => {
