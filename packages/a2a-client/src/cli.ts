@@ -5,10 +5,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import type { AgentCard, Artifact, Message, Part, Task, TaskEvent, TaskSendParams } from 'a2a-types';
+import type { AgentCard, Artifact, FileContent, Message, Part, Task, TaskEvent, TaskSendParams } from 'a2a-types';
 import { isStatusUpdateEvent } from 'a2a-types';
 import { A2AClient } from './client.js';
-import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError } from './errors.js';
+import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError } from './errors.js';
 
 const tty = process.stdout.isTTY === true;
 const paint = (code: number) => (text: string) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -33,14 +33,19 @@ Commands:
   push set <url> <taskId> <webhook>   ask for push notifications about a task
   push get <url> <taskId>             show a task's push notification config
 
+<url> is the agent's base URL; without a scheme, http:// is assumed (127.0.0.1:41241).
+
 Common options:
   -H, --header "Name: value"          add a request header (repeatable), e.g. for authentication
   --json                              print the raw JSON responses (for scripts)
+  --strict                            an answer that departs from the A2A spec is an error (exit 1);
+                                      by default it is shown, with a warning on stderr per departure
   -h, --help                          help for a command (a2a send --help)`,
   card: `a2a card <url> [--json] [--header "Name: value"]
 
 Fetches <url>/.well-known/agent.json, checks it against the A2A schema and shows the agent's
-skills, capabilities and authentication. Exit code 1, with the problems, when it is invalid.`,
+skills, capabilities and authentication. Each way the card departs from the schema is a warning
+on stderr, and then the exit code is 1: checking is this command's job.`,
   send: `a2a send <url> <text...> [options]
 
 Sends one message (tasks/send) and prints the answer: text parts as text, data parts as JSON,
@@ -79,9 +84,13 @@ const OPTIONS = {
   out: { type: 'string' },
   token: { type: 'string' },
   'last-event-id': { type: 'string' },
+  strict: { type: 'boolean' },
 } as const;
 
 class UsageError extends Error {}
+
+/** Departures from the spec warned about so far (`a2a card` fails on any: checking is its job). */
+let departures = 0;
 
 type Options = ReturnType<typeof parse>['values'];
 
@@ -108,7 +117,16 @@ async function main(argv: string[]): Promise<number> {
   }
   const [url, ...args] = command === 'push' ? rest.slice(1) : rest;
   if (!url) throw new UsageError(`${command}: the agent's URL is missing`);
-  const client = new A2AClient(url, { headers: headersOf(values.header) });
+  // Agents we do not control depart from the spec in small ways (a part without `type`): show what
+  // came back and say how it departs, unless --strict.
+  const client = new A2AClient(agentUrl(url), {
+    headers: headersOf(values.header),
+    validateResponses: values.strict ? 'strict' : 'warn',
+    onDeparture: ({ what, issues }) => {
+      departures += issues.length;
+      for (const issue of issues) console.error(yellow(`warning: the ${what} departs from the A2A spec: ${issue.path || '(root)'} ${issue.message}`));
+    },
+  });
   switch (command) {
     case 'card':
       return showCard(client, values);
@@ -132,13 +150,26 @@ async function main(argv: string[]): Promise<number> {
           : action === 'get'
             ? await client.getPushNotification({ id })
             : undefined;
-      if (!config) throw new UsageError('push: use "push set" or "push get"');
+      if (config === undefined) throw new UsageError('push: use "push set" or "push get"');
       console.log(JSON.stringify(config, null, values.json ? undefined : 2));
       return 0;
     }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
+}
+
+/** The agent's URL as typed: `127.0.0.1:41241` and `localhost:10000` mean http://. */
+function agentUrl(typed: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `http://${typed}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new UsageError(`${JSON.stringify(typed)} is not a URL (try http://host:port)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${JSON.stringify(typed)}: only http and https agents are supported`);
+  return url.toString();
 }
 
 function need(value: string | undefined, name: string): string {
@@ -166,26 +197,24 @@ function headersOf(list: string[] | undefined): Record<string, string> {
 
 async function showCard(client: A2AClient, values: Options): Promise<number> {
   const card = await client.getCard();
-  if (values.json) {
-    console.log(JSON.stringify(card));
-    return 0;
-  }
-  console.log(cardText(card));
-  return 0;
+  console.log(values.json ? JSON.stringify(card) : cardText(card));
+  return departures > 0 ? 1 : 0;
 }
 
+/** The card for a person; read leniently, since an invalid card is shown too (with warnings). */
 function cardText(card: AgentCard): string {
-  const lines = [`${bold(card.name)} ${dim(`v${card.version}`)}`];
+  const lines = [`${bold(card.name ?? '(no name)')} ${dim(`v${card.version ?? '?'}`)}`];
   if (card.description) lines.push(card.description);
   lines.push(`${dim('endpoint')}  ${card.url}`);
   if (card.provider) lines.push(`${dim('provider')}  ${card.provider.organization}`);
-  const caps = Object.entries(card.capabilities).map(([k, v]) => `${k} ${v ? green('yes') : dim('no')}`);
+  const caps = Object.entries(card.capabilities ?? {}).map(([k, v]) => `${k} ${v ? green('yes') : dim('no')}`);
   lines.push(`${dim('capabilities')}  ${caps.join(', ')}`);
   const schemes = card.authentication?.schemes ?? [];
   lines.push(`${dim('authentication')}  ${schemes.length ? schemes.join(', ') : 'none advertised'}${card.authentication?.credentials ? dim(` ${card.authentication.credentials}`) : ''}`);
   lines.push(`${dim('modes')}  in: ${(card.defaultInputModes ?? ['text/plain']).join(', ')}; out: ${(card.defaultOutputModes ?? ['text/plain']).join(', ')}`);
-  lines.push(bold(`skills (${card.skills.length})`));
-  for (const skill of card.skills) {
+  const skills = Array.isArray(card.skills) ? card.skills : [];
+  lines.push(bold(`skills (${skills.length})`));
+  for (const skill of skills) {
     lines.push(`  ${bold(skill.name)} ${dim(`[${skill.id}]`)}${skill.description ? ` — ${skill.description}` : ''}`);
     if (skill.tags?.length) lines.push(`    ${dim('tags')} ${skill.tags.join(', ')}`);
     for (const example of skill.examples ?? []) lines.push(`    ${dim('e.g.')} ${example}`);
@@ -225,7 +254,9 @@ function printTask(task: Task, values: Options): number {
     return 0;
   }
   for (const message of task.history ?? []) console.log(dim(`${message.role}: ${textOf(message.parts)}`));
-  for (const artifact of task.artifacts ?? []) printArtifact(artifact, values.out);
+  const printer = new PartPrinter(values.out);
+  for (const artifact of task.artifacts ?? []) printer.artifact(artifact);
+  printer.endLine();
   printStatus(task.status.state, task.status.message ?? undefined, task.id);
   return task.status.state === 'failed' ? 1 : 0;
 }
@@ -236,16 +267,72 @@ function printStatus(state: string, message: Message | undefined, taskId: string
   console.log(`${color(`[${state}]`)}${text ? ` ${text}` : ''}${state === 'input-required' ? dim(`  (answer with --task ${taskId})`) : ''}`);
 }
 
-function printArtifact(artifact: Artifact, out: string | undefined): void {
-  for (const part of artifact.parts) printPart(part, out, artifact);
-  process.stdout.write('\n');
+/**
+ * Writes artifacts' parts to stdout so that they never run together: a part starts on a line of
+ * its own, except text after text in the same artifact (an artifact grown by appended chunks
+ * holds its text in pieces, and a streamed chunk continues the one before), which flows on as the
+ * agent wrote it.
+ */
+class PartPrinter {
+  /** The last thing written did not end its line. */
+  private midLine = false;
+  /** The last part written was text, which more text of the same artifact continues. */
+  private afterText = false;
+
+  constructor(private readonly out: string | undefined) {}
+
+  /** An artifact or a chunk of one; its parts continue the previous chunk's when it appends. */
+  artifact(artifact: Artifact): void {
+    artifact.parts.forEach((part, i) => {
+      const flowsOn = this.afterText && partKind(part) === 'text' && (i > 0 || artifact.append === true);
+      if (!flowsOn) this.endLine();
+      this.part(part, artifact);
+    });
+  }
+
+  endLine(): void {
+    if (this.midLine) process.stdout.write('\n');
+    this.midLine = false;
+    this.afterText = false;
+  }
+
+  private part(part: Part, artifact: Artifact): void {
+    const kind = partKind(part);
+    if (kind === 'text') {
+      const text = (part as { text: string }).text;
+      process.stdout.write(text);
+      this.midLine = text !== '' && !text.endsWith('\n');
+      this.afterText = true;
+      return;
+    }
+    const line =
+      kind === 'data'
+        ? JSON.stringify((part as { data: unknown }).data, null, 2)
+        : kind === 'file'
+          ? fileLine((part as { file: FileContent }).file, this.out, artifact)
+          : JSON.stringify(part);
+    process.stdout.write(`${line}\n`);
+    this.midLine = false;
+    this.afterText = false;
+  }
 }
 
-function printPart(part: Part, out: string | undefined, artifact: Artifact): void {
-  if (part.type === 'text') process.stdout.write(part.text);
-  else if (part.type === 'data') process.stdout.write(`${JSON.stringify(part.data, null, 2)}\n`);
-  else if (part.file.bytes) process.stdout.write(`${dim('saved')} ${saveFile(part.file.name, part.file.bytes, out, artifact)}\n`);
-  else if (part.file.uri) process.stdout.write(`${dim('file')} ${part.file.uri}\n`);
+/**
+ * What a part holds, read leniently: an agent we do not control may leave out `type` (warned
+ * about on stderr), so a part is also known by its `text`, `data` or `file` field.
+ */
+function partKind(part: Part): 'text' | 'data' | 'file' | 'unknown' {
+  const fields = part as { type?: unknown; text?: unknown; data?: unknown; file?: unknown };
+  if (fields.type === 'text' || (fields.type === undefined && typeof fields.text === 'string')) return 'text';
+  if (fields.type === 'data' || (fields.type === undefined && fields.data !== undefined)) return 'data';
+  if ((fields.type === 'file' || fields.type === undefined) && typeof fields.file === 'object' && fields.file !== null) return 'file';
+  return 'unknown';
+}
+
+function fileLine(file: FileContent, out: string | undefined, artifact: Artifact): string {
+  if (file.bytes) return `${dim('saved')} ${saveFile(file.name, file.bytes, out, artifact)}`;
+  if (file.uri) return `${dim('file')} ${file.uri}`;
+  return `${dim('file')} ${file.name ?? '(no content)'}`;
 }
 
 /** Saves a received file under its own name (never a path the agent chose), without overwriting. */
@@ -261,7 +348,7 @@ function saveFile(name: string | null | undefined, bytes: string, out: string | 
 /** Prints a stream's events as they come; returns the exit code. */
 async function follow(events: AsyncIterable<{ id: string | undefined; event: TaskEvent }>, values: Options): Promise<number> {
   let last: TaskEvent | undefined;
-  let midLine = false;
+  const printer = new PartPrinter(values.out);
   for await (const { id, event } of events) {
     last = event;
     if (values.json) {
@@ -269,21 +356,28 @@ async function follow(events: AsyncIterable<{ id: string | undefined; event: Tas
       continue;
     }
     if (isStatusUpdateEvent(event)) {
-      if (midLine) process.stdout.write('\n');
-      midLine = false;
+      printer.endLine();
       printStatus(event.status.state, event.status.message ?? undefined, event.id);
     } else {
-      for (const part of event.artifact.parts) printPart(part, values.out, event.artifact);
-      midLine = event.artifact.lastChunk !== true;
-      if (!midLine) process.stdout.write('\n');
+      printer.artifact(event.artifact);
+      if (event.artifact.lastChunk === true) printer.endLine();
     }
   }
-  if (midLine) process.stdout.write('\n');
+  printer.endLine();
   return last && isStatusUpdateEvent(last) && last.status.state === 'failed' ? 1 : 0;
 }
 
+/** A one-line summary of parts (status messages, history), tolerant of parts without `type`. */
 function textOf(parts: readonly Part[]): string {
-  return parts.map((p) => (p.type === 'text' ? p.text : p.type === 'data' ? JSON.stringify(p.data) : `[file ${p.file.name ?? ''}]`)).join(' ');
+  return parts
+    .map((p) => {
+      const kind = partKind(p);
+      if (kind === 'text') return (p as { text: string }).text;
+      if (kind === 'data') return JSON.stringify((p as { data: unknown }).data);
+      if (kind === 'file') return `[file ${(p as { file: FileContent }).file.name ?? ''}]`;
+      return JSON.stringify(p);
+    })
+    .join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,9 +385,12 @@ function textOf(parts: readonly Part[]): string {
 async function chat(client: A2AClient, values: Options): Promise<number> {
   const card = await client.getCard();
   const sessionId = values.session ?? randomUUID();
-  const streaming = card.capabilities.streaming === true;
+  const streaming = card.capabilities?.streaming === true;
   console.log(`${bold(card.name)} ${dim(`— ${streaming ? 'streaming' : 'polling'}; Ctrl-C cancels a running task, Ctrl-D leaves`)}`);
-  const lines = createInterface({ input: process.stdin, terminal: process.stdin.isTTY === true });
+  // With an output stream, readline echoes what is typed in a terminal (it puts the terminal in
+  // raw mode, so without one nothing typed was shown) and draws the prompt itself.
+  const terminal = process.stdin.isTTY === true && tty;
+  const lines = createInterface({ input: process.stdin, output: process.stdout, terminal, prompt: bold('> ') });
   let taskId: string | undefined;
   let running: { id: string; abort: AbortController } | undefined;
   let spinner: NodeJS.Timeout | undefined;
@@ -315,7 +412,7 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
   // Ctrl-C in a terminal reaches readline; with piped input it is the process's SIGINT.
   lines.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
-  const prompt = () => tty && process.stdout.write(bold('> '));
+  const prompt = () => terminal && lines.prompt();
   prompt();
   for await (const line of lines) {
     const text = line.trim();
@@ -325,6 +422,7 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
     }
     const id = (taskId ??= randomUUID());
     const abort = new AbortController();
+    const printer = new PartPrinter(values.out);
     running = { id, abort };
     let state: string | undefined;
     try {
@@ -338,19 +436,22 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
         for await (const { event } of client.sendSubscribe(params, { signal: abort.signal })) {
           stopSpinner();
           if (isStatusUpdateEvent(event)) {
+            printer.endLine();
             state = event.status.state;
             if (event.status.message) console.log(`${dim(`${card.name}:`)} ${textOf(event.status.message.parts)}${state !== 'working' ? dim(` [${state}]`) : ''}`);
             else if (event.final) console.log(dim(`[${state}]`));
           } else {
-            for (const part of event.artifact.parts) printPart(part, values.out, event.artifact);
-            if (event.artifact.lastChunk !== false) process.stdout.write('\n');
+            printer.artifact(event.artifact);
+            if (event.artifact.lastChunk !== false) printer.endLine();
           }
         }
+        printer.endLine();
       } else {
         const task = await client.send(params, { signal: abort.signal });
         stopSpinner();
         state = task.status.state;
-        for (const artifact of task.artifacts ?? []) printArtifact(artifact, values.out);
+        for (const artifact of task.artifacts ?? []) printer.artifact(artifact);
+        printer.endLine();
         if (task.status.message) console.log(`${dim(`${card.name}:`)} ${textOf(task.status.message.parts)} ${dim(`[${state}]`)}`);
       }
     } catch (error) {
@@ -372,11 +473,15 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
 
 function describe(error: unknown): string {
   if (error instanceof JsonRpcError) {
-    const meaning = error.meaning && error.meaning !== error.message ? ` (${error.meaning})` : '';
-    const data = error.data === undefined ? '' : `\n${JSON.stringify(error.data)}`;
-    return `error ${error.code}${meaning}: ${error.message}${data}`;
+    const line = (e: JsonRpcError) => `error ${e.code}${e.meaning && e.meaning !== e.message ? ` (${e.meaning})` : ''}: ${e.message}`;
+    // A server that wraps the real error in a -32603: show both, the real one last.
+    if (error.inner) return `${line(error)}\n  inside it: ${line(error.inner)}${error.inner.data === undefined ? '' : `\n${JSON.stringify(error.inner.data)}`}`;
+    return `${line(error)}${error.data === undefined ? '' : `\n${JSON.stringify(error.data)}`}`;
   }
-  if (error instanceof HttpError && error.status === 404) return `not an A2A agent: ${error.message}`;
+  if (error instanceof HttpError) {
+    return /json/i.test(error.contentType ?? '') ? error.message : `${error.message}: not an A2A agent at this URL`;
+  }
+  if (error instanceof NotAnAgentError) return `not an A2A agent: ${error.message}`;
   if (error instanceof InvalidResponseError) return `not a valid A2A answer: ${error.message}`;
   if (error instanceof NetworkError) return error.message;
   if (error instanceof A2AClientError) return error.message;

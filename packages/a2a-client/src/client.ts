@@ -2,6 +2,7 @@
 // responses validated against the schema so that a misbehaving server is reported, not trusted.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  allIssues,
   formatIssues,
   isStatusUpdateEvent,
   validateAgentCard,
@@ -15,9 +16,10 @@ import {
   type TaskPushNotificationConfig,
   type TaskQueryParams,
   type TaskSendParams,
+  type ValidationIssue,
   type Validator,
 } from 'a2a-types';
-import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, TimeoutError } from './errors.js';
+import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError, TimeoutError } from './errors.js';
 import { readSse } from './sse.js';
 
 export interface A2AClientOptions {
@@ -25,8 +27,18 @@ export interface A2AClientOptions {
   headers?: Record<string, string>;
   /** Time allowed for an answer (for a stream: for its first byte), ms. Default 30,000. */
   timeoutMs?: number;
-  /** Check every response against the A2A schema. Default true. */
-  validateResponses?: boolean;
+  /**
+   * How answers are checked against the A2A schema (the specification's rules):
+   * - `'strict'` (default; also `true`): an answer that departs from them is an
+   *   InvalidResponseError, so what the typed methods return is what their types say;
+   * - `'warn'`: the answer is returned as it came, and each departure is given to `onDeparture`
+   *   (for servers you do not control; the `a2a` CLI works this way unless `--strict`);
+   * - `'off'` (also `false`): not checked.
+   * Answers that are not JSON-RPC at all, or that answer another request, are errors in every mode.
+   */
+  validateResponses?: boolean | 'strict' | 'warn' | 'off';
+  /** With `validateResponses: 'warn'`: told of every way an answer departs from the schema. */
+  onDeparture?: (departure: Departure) => void;
   /** How often a dropped stream is resumed with `Last-Event-ID`. Default 3. */
   reconnectAttempts?: number;
 }
@@ -37,6 +49,26 @@ export interface CallOptions {
   /** Headers for this call, over the client's. */
   headers?: Record<string, string>;
 }
+
+/** An answer that departs from the A2A schema, as reported in `'warn'` mode. */
+export interface Departure {
+  /** What was checked: `agent card`, `tasks/cancel result`, `stream event`. */
+  readonly what: string;
+  /** Each way it departs (JSON Pointer, message), not only the first. */
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** How one kind of answer is checked: a validator and the schema definition it was compiled from. */
+interface Check {
+  readonly validate: Validator<unknown>;
+  readonly definition: string;
+  readonly nullable?: boolean;
+}
+
+const CARD: Check = { validate: validateAgentCard, definition: 'AgentCard' };
+const TASK: Check = { validate: validateTask, definition: 'Task' };
+const PUSH_CONFIG: Check = { validate: validateTaskPushNotificationConfig, definition: 'TaskPushNotificationConfig' };
+const STREAM_EVENT: Check = { validate: validateSendTaskStreamingResponse, definition: 'SendTaskStreamingResponse' };
 
 /** One event of a stream, with its SSE id (what `Last-Event-ID` resumes from). */
 export interface StreamEvent {
@@ -51,7 +83,13 @@ const EVENT_IDS_PREFERENCE = 'sse-event-ids';
 
 export class A2AClient {
   private card: AgentCard | undefined;
-  private readonly options: Required<Omit<A2AClientOptions, 'headers'>> & { headers: Record<string, string> };
+  private readonly options: {
+    headers: Record<string, string>;
+    timeoutMs: number;
+    reconnectAttempts: number;
+    validateResponses: 'strict' | 'warn' | 'off';
+    onDeparture: ((departure: Departure) => void) | undefined;
+  };
 
   /**
    * @param baseUrl where the agent is mounted: its card is at `<baseUrl>/.well-known/agent.json`
@@ -65,7 +103,8 @@ export class A2AClient {
     this.options = {
       headers: options.headers ?? {},
       timeoutMs: options.timeoutMs ?? 30_000,
-      validateResponses: options.validateResponses ?? true,
+      validateResponses: checkMode(options.validateResponses),
+      onDeparture: options.onDeparture,
       reconnectAttempts: options.reconnectAttempts ?? 3,
     };
   }
@@ -83,30 +122,28 @@ export class A2AClient {
   async getCard(call: CallOptions = {}): Promise<AgentCard> {
     if (this.card) return this.card;
     const { response, text } = await this.fetchText(`${this.baseUrl}/.well-known/agent.json`, { method: 'GET' }, call);
-    if (!response.ok) throw new HttpError(response.status, text);
-    const card = parseJson(text, 'the agent card');
-    if (this.options.validateResponses && !validateAgentCard(card)) {
-      throw new InvalidResponseError(`invalid agent card: ${formatIssues(validateAgentCard.issues)}`, validateAgentCard.issues);
-    }
+    if (!response.ok) throw httpError(response, text);
+    const card = parseJson(text, 'the agent card', response);
+    this.check(card, CARD, 'agent card');
     return (this.card = card as AgentCard);
   }
 
   send(params: TaskSendParams, call?: CallOptions): Promise<Task> {
-    return this.rpc('tasks/send', params, validateTask, call);
+    return this.rpc('tasks/send', params, TASK, call);
   }
   get(params: TaskQueryParams, call?: CallOptions): Promise<Task> {
-    return this.rpc('tasks/get', params, validateTask, call);
+    return this.rpc('tasks/get', params, TASK, call);
   }
   cancel(params: TaskIdParams, call?: CallOptions): Promise<Task> {
-    return this.rpc('tasks/cancel', params, validateTask, call);
+    return this.rpc('tasks/cancel', params, TASK, call);
   }
   /** Sets a task's webhook; `pushNotificationConfig: null` removes it, and a kit server then answers `null`. */
   setPushNotification(params: TaskPushNotificationConfig, call?: CallOptions): Promise<TaskPushNotificationConfig | null> {
-    return this.rpc('tasks/pushNotification/set', params, orNull(validateTaskPushNotificationConfig), call);
+    return this.rpc('tasks/pushNotification/set', params, { ...PUSH_CONFIG, nullable: true }, call);
   }
   /** A task's webhook; a task with none gets -32001 (JsonRpcError) from a kit server. */
   getPushNotification(params: TaskIdParams, call?: CallOptions): Promise<TaskPushNotificationConfig> {
-    return this.rpc('tasks/pushNotification/get', params, validateTaskPushNotificationConfig, call);
+    return this.rpc('tasks/pushNotification/get', params, PUSH_CONFIG, call);
   }
 
   /**
@@ -160,10 +197,10 @@ export class A2AClient {
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('application/json')) {
       // Refused before streaming: a JSON-RPC error (or a server that does not stream).
-      this.unwrap(readJson(response, await response.text()), id, undefined);
+      this.unwrap(readJson(response, await response.text()), id);
       throw new InvalidResponseError('expected an event stream, got a JSON result');
     }
-    if (!response.ok) throw new HttpError(response.status, await response.text());
+    if (!response.ok) throw httpError(response, await response.text());
     if (!type.startsWith('text/event-stream')) {
       await response.body?.cancel();
       throw new InvalidResponseError(`expected text/event-stream, got ${type || 'no content type'}`);
@@ -171,10 +208,9 @@ export class A2AClient {
     try {
       for await (const sse of readSse(response.body!)) {
         const message = parseJson(sse.data, 'a stream event');
-        if (this.options.validateResponses && !validateSendTaskStreamingResponse(message)) {
-          throw new InvalidResponseError(`invalid stream event: ${formatIssues(validateSendTaskStreamingResponse.issues)}`);
-        }
-        yield { id: sse.id, event: this.unwrap(message, id, undefined) as TaskEvent };
+        const event = this.unwrap(message, id) as TaskEvent;
+        this.check(message, STREAM_EVENT, 'stream event');
+        yield { id: sse.id, event };
       }
     } catch (error) {
       if (error instanceof A2AClientError) throw error;
@@ -184,14 +220,24 @@ export class A2AClient {
     }
   }
 
-  private async rpc<R>(method: string, params: unknown, validate: Validator<R>, call: CallOptions = {}): Promise<R> {
+  private async rpc<R>(method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<R> {
     const id = nextRequestId++;
     const { response, text } = await this.fetchText(this.endpoint(), postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'), call);
-    return this.unwrap(readJson(response, text), id, validate) as R;
+    const result = this.unwrap(readJson(response, text), id);
+    if (!(check.nullable && result === null)) this.check(result, check, `${method} result`);
+    return result as R;
+  }
+
+  /** Holds an answer to the schema as `validateResponses` says: throw, report, or let it be. */
+  private check(value: unknown, { validate, definition }: Check, what: string): void {
+    const mode = this.options.validateResponses;
+    if (mode === 'off' || validate(value)) return;
+    if (mode === 'strict') throw new InvalidResponseError(`invalid ${what}: ${formatIssues(validate.issues)}`, validate.issues);
+    this.options.onDeparture?.({ what, issues: allIssues(definition, value) });
   }
 
   /** The result of a JSON-RPC response, after checking it answers request `id`. */
-  private unwrap(message: unknown, id: number, validate: Validator<unknown> | undefined): unknown {
+  private unwrap(message: unknown, id: number): unknown {
     const response = message as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
     if (typeof response !== 'object' || response === null || response.jsonrpc !== '2.0') {
       throw new InvalidResponseError('not a JSON-RPC 2.0 response');
@@ -199,9 +245,6 @@ export class A2AClient {
     if (response.error) throw new JsonRpcError(response.error);
     if (response.id !== id) throw new InvalidResponseError(`response id ${JSON.stringify(response.id)} does not match request id ${id}`);
     if (!('result' in response)) throw new InvalidResponseError('a response with neither result nor error');
-    if (validate && this.options.validateResponses && !validate(response.result)) {
-      throw new InvalidResponseError(`invalid result: ${formatIssues(validate.issues)}`, validate.issues);
-    }
     return response.result;
   }
 
@@ -243,11 +286,11 @@ export class A2AClient {
   }
 }
 
-/** Accepts null as well as what `validate` accepts. */
-function orNull<T>(validate: Validator<T>): Validator<T | null> {
-  const guard = ((value: unknown): value is T | null => value === null || validate(value)) as Validator<T | null>;
-  Object.defineProperty(guard, 'issues', { get: () => validate.issues });
-  return guard;
+function checkMode(option: A2AClientOptions['validateResponses']): 'strict' | 'warn' | 'off' {
+  if (option === undefined || option === true || option === 'strict') return 'strict';
+  if (option === false || option === 'off') return 'off';
+  if (option === 'warn') return 'warn';
+  throw new TypeError(`A2AClient: validateResponses must be 'strict', 'warn', 'off' or a boolean, got ${JSON.stringify(option)}`);
 }
 
 function postInit(body: unknown, accept: string): RequestInit {
@@ -255,19 +298,26 @@ function postInit(body: unknown, accept: string): RequestInit {
 }
 
 /** A JSON body, or the error that says why the answer is not one. */
+function httpError(response: Response, text: string): HttpError {
+  return new HttpError(response.status, text, { url: response.url, contentType: response.headers.get('content-type') });
+}
+
 function readJson(response: Response, text: string): unknown {
   const type = response.headers.get('content-type') ?? '';
   if (!type.startsWith('application/json')) {
-    if (!response.ok) throw new HttpError(response.status, text);
-    throw new InvalidResponseError(`expected application/json, got ${type || 'no content type'}`);
+    if (!response.ok) throw httpError(response, text);
+    throw new NotAnAgentError(`expected application/json, got ${type || 'no content type'} from ${response.url}`);
   }
-  return parseJson(text, 'the response');
+  return parseJson(text, 'the response', response);
 }
 
-function parseJson(text: string, what: string): unknown {
+/** Parses JSON; a body that is not JSON at all (given the response it came in) means no agent answered. */
+function parseJson(text: string, what: string, response?: Response): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidResponseError(`${what} is not valid JSON`);
+    if (!response) throw new InvalidResponseError(`${what} is not valid JSON`);
+    const type = response.headers.get('content-type');
+    throw new NotAnAgentError(`${what} from ${response.url} is not JSON${type ? ` (${type.split(';')[0]})` : ''}`);
   }
 }

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
-import { a2aRouter, artifact, completed, filePart, inputRequired, textOf, working, type TaskContext } from 'a2a-express';
+import { a2aRouter, artifact, completed, dataPart, filePart, inputRequired, textOf, textPart, working, type TaskContext } from 'a2a-express';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../dist/cli.js');
@@ -68,11 +68,17 @@ describe('a2a', () => {
     expect(stdout).toMatch(/Echo \[echo\]/);
   });
 
-  test('card of something that is not a valid card: exit 1 with the problems', async () => {
+  test('card of something that is not a valid card: shown, each problem warned about, exit 1 (checking is its job)', async () => {
     const bad = await serve(express().get('/.well-known/agent.json', (_req, res) => void res.json({ name: 'x', url: 'http://x/' })));
-    const { code, stderr } = await a2a(['card', bad.url]);
+    const { code, stdout, stderr } = await a2a(['card', bad.url]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/not a valid A2A answer: invalid agent card: .*must have required property/);
+    expect(stdout).toMatch(/^x v\?/);
+    for (const missing of ['version', 'capabilities', 'skills']) {
+      expect(stderr).toContain(`warning: the agent card departs from the A2A spec: (root) must have required property '${missing}'`);
+    }
+    const strict = await a2a(['card', '--strict', bad.url]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/not a valid A2A answer: invalid agent card: .*must have required property/);
   });
 
   test('send prints the answer', async () => {
@@ -168,4 +174,124 @@ describe('a2a', () => {
     expect(push.code).toBe(1);
     expect(push.stderr).toMatch(/error -32001 \(Task not found\): Push notification config not found/);
   });
+});
+
+/** Runs a command under a pseudo-terminal (util-linux `script`), typing `input` into it, bounded in time. */
+function inTerminal(command: string, input: string): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(output);
+    });
+    // Typed once the prompt is up, then Ctrl-D to leave.
+    const typed = setInterval(() => {
+      if (!output.includes('> ')) return;
+      clearInterval(typed);
+      child.stdin.write(input);
+      setTimeout(() => child.stdin.write('\x04'), 1_000);
+    }, 20);
+  });
+}
+
+describe('a2a against servers it does not control', () => {
+  // A stand-in for the reference JS sample server's departures, on loopback: its cancel answer
+  // has a part without `type`, and its errors come as -32603 with the real error in `data`.
+  let reference: string;
+  let web: string;
+  let mixed: string;
+  beforeAll(async () => {
+    const app = express().use(express.json());
+    app.post('/', (req, res) => {
+      const { id, method, params } = req.body as { id: number; method: string; params: { id: string } };
+      if (method === 'tasks/cancel') {
+        res.json({ jsonrpc: '2.0', id, result: { id: params.id, status: { state: 'canceled', message: { role: 'agent', parts: [{ text: 'Task cancelled by request.' }] } } } });
+      } else {
+        res.json({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error', data: { code: -32001, message: `Task not found: ${params.id}` } } });
+      }
+    });
+    reference = (await serve(app)).url;
+    // Not an agent at all: a web server with an HTML page for everything, 501 for POST.
+    web = (await serve(express()
+      .get('/missing/*splat', (_req, res) => void res.status(404).type('html').send('<!DOCTYPE html><html><body>Not found</body></html>'))
+      .get('*splat', (_req, res) => void res.type('html').send('<!DOCTYPE html><html><body>Welcome</body></html>'))
+      .post('*splat', (_req, res) => void res.status(501).type('html').send('<!DOCTYPE HTML>\n<html><title>Unsupported method</title></html>')))).url;
+    // An agent whose answer mixes text, data and a file in one artifact.
+    const router = a2aRouter(async function* () {
+      yield artifact([textPart('100 USD is 92.31 EUR (ECB, 2025-04-01).'), dataPart({ amount: 100, result: 92.31 }), textPart('here is the file'), filePart({ name: 'rates.csv', uri: 'https://files.example.com/rates.csv' })]);
+      yield completed();
+    }, { card: { name: 'Mixed', version: '1.0.0' }, logger: pino({ level: 'silent' }) });
+    mixed = (await serve(express().use(router))).url;
+  });
+
+  test('an answer that departs from the spec is shown, each departure warned about on stderr, exit 0; --strict makes it fatal', async () => {
+    const lenient = await a2a(['cancel', reference, 'ref-1']);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toBe('[canceled] Task cancelled by request.\n');
+    expect(lenient.stderr).toBe("warning: the tasks/cancel result departs from the A2A spec: /status/message/parts/0 must have required property 'type'\n");
+    const strict = await a2a(['cancel', '--strict', reference, 'ref-1']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/^not a valid A2A answer: invalid tasks\/cancel result: \/status\/message\/parts\/0 must have required property 'type'/);
+  });
+
+  test('an error wrapped in a -32603 shows the real one inside it', async () => {
+    const { code, stderr } = await a2a(['get', reference, 'ref-2']);
+    expect(code).toBe(1);
+    expect(stderr).toBe('error -32603 (Internal server error): Internal error\n  inside it: error -32001 (Task not found): Task not found: ref-2\n');
+  });
+
+  test('a server that is not an A2A agent: one line each, saying what answered', async () => {
+    const card = await a2a(['card', web]);
+    expect(card.code).toBe(1);
+    expect(card.stderr).toBe(`not an A2A agent: the agent card from ${web}/.well-known/agent.json is not JSON (text/html)\n`);
+    const send = await a2a(['send', web, 'hello']);
+    expect(send.code).toBe(1);
+    expect(send.stderr).toBe(`${web}/ answered HTTP 501 (text/html): not an A2A agent at this URL\n`);
+    const missing = await a2a(['card', `${web}/missing`]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(`${web}/missing/.well-known/agent.json answered HTTP 404 (text/html): not an A2A agent at this URL\n`);
+  });
+
+  test('parts never run together: each on its own line, text after text flowing on', async () => {
+    const { code, stdout } = await a2a(['send', mixed, 'rate?']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      '100 USD is 92.31 EUR (ECB, 2025-04-01).\n{\n  "amount": 100,\n  "result": 92.31\n}\nhere is the file\nfile https://files.example.com/rates.csv\n[completed]\n',
+    );
+    const streamed = await a2a(['send', '--stream', mixed, 'rate?']);
+    expect(streamed.stdout).toContain('(ECB, 2025-04-01).\n{\n');
+    expect(streamed.stdout).toContain('here is the file\nfile https://');
+  });
+
+  test('a URL without a scheme is taken as http://; a scheme other than http(s) is a usage error', async () => {
+    const bare = await a2a(['card', echo.url.replace('http://', '')]);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toMatch(/^Echo Agent/);
+    const ftp = await a2a(['card', 'ftp://127.0.0.1:21']);
+    expect(ftp.code).toBe(2);
+    expect(ftp.stderr).toMatch(/only http and https agents are supported/);
+  });
+
+  test('chat in a terminal shows what is typed', async () => {
+    const raw = await inTerminal(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} chat ${echo.url}`, 'typed words\r');
+    const output = raw.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''); // colours and cursor moves
+    // The line typed is echoed after the prompt (not only in the agent's answer), then answered.
+    expect(output).toMatch(/> typed words\r/);
+    expect(output).toContain('Echo Agent: Echoing your message…');
+  });
+
+  test('the README command `pnpm --silent a2a card --json` prints only JSON on stdout', async () => {
+    const root = join(here, '../../..');
+    const child = spawn('npx', ['--yes', 'pnpm@10', '--silent', 'a2a', 'card', '--json', echo.url], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ name: 'Echo Agent' });
+  }, 70_000);
 });

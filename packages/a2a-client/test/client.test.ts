@@ -166,7 +166,9 @@ describe('A2AClient against broken servers: a clear error, no hang', () => {
 
   test('the wrong content type', async () => {
     const server = await rpcReply((_req, res) => void res.type('text/html').send('<html>hi</html>'));
-    await expect(new A2AClient(server.url).get({ id: 't' })).rejects.toMatchObject({ name: 'InvalidResponseError', message: expect.stringMatching(/expected application\/json, got text\/html/) });
+    const refused = new A2AClient(server.url).get({ id: 't' });
+    await expect(refused).rejects.toMatchObject({ name: 'NotAnAgentError', message: expect.stringMatching(/expected application\/json, got text\/html/) });
+    await expect(refused).rejects.toBeInstanceOf(InvalidResponseError);
   });
 
   test('a response for another request id', async () => {

@@ -157,6 +157,41 @@ function loadPublished(): NonNullable<typeof published> {
   return (published = { schema, ajv: publishedAjv, validators: new Map() });
 }
 
+let reporting: Ajv | undefined;
+
+/**
+ * Every way `value` departs from one definition of the project's schema, not only the first:
+ * for reports to a person (a client's warnings about a server's answer). Slower than the
+ * validators, and compiled on first use; the validators stay the check on the request path.
+ */
+export function allIssues(definition: string, value: unknown): ValidationIssue[] {
+  if (!reporting) {
+    reporting = new Ajv({ strict: false, allErrors: true, discriminator: true, useDefaults: false, coerceTypes: false, verbose: true });
+    addFormats.default(reporting, ['uri', 'iso-date-time']);
+    reporting.addSchema(a2aSchema, 'a2a');
+  }
+  const validate = compileWith<unknown>(reporting, 'a2a', definition);
+  return validate(value) ? [] : withoutEchoes(validate.issues);
+}
+
+/**
+ * Drops what only echoes a deeper issue: a failed `anyOf`/`oneOf` and its "must be null" branch
+ * (`message: Message | null` fails both ways when the message is wrong), and a part's missing
+ * discriminator reported beside its missing `type`.
+ */
+function withoutEchoes(issues: ValidationIssue[]): ValidationIssue[] {
+  const deeper = (issue: ValidationIssue) =>
+    issues.some((other) => other !== issue && other.path.startsWith(`${issue.path}/`));
+  return issues.filter((issue) => {
+    if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') return !deeper(issue);
+    if (issue.keyword === 'type' && issue.params.type === 'null') return !deeper(issue);
+    if (issue.keyword === 'discriminator') {
+      return !issues.some((other) => other.path === issue.path && other.keyword === 'required');
+    }
+    return true;
+  });
+}
+
 /** Human-readable summary of issues, for exceptions and logs. */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((i) => `${i.path || '(root)'} ${i.message}`).join('; ');
