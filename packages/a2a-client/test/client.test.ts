@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { isStatusUpdateEvent, type TaskArtifactUpdateEvent, type TextPart } from 'a2a-types';
-import { A2AClient, HttpError, InvalidResponseError, JsonRpcError, NetworkError, TimeoutError, readSse, type StreamEvent } from '../src/index.js';
+import { A2AClient, HttpError, InvalidResponseError, JsonRpcError, NetworkError, TimeoutError, readSse, type Departure, type StreamEvent } from '../src/index.js';
 
 const echoDir = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/echo-agent');
 const { serve, closeAll } = serverPool();
@@ -162,6 +162,37 @@ describe('A2AClient against broken servers: a clear error, no hang', () => {
     await expect(new A2AClient(plain.url).getCard()).rejects.toMatchObject({ name: 'HttpError', status: 404 });
     const badCard = await serve(express().get('/.well-known/agent.json', (_req, res) => void res.json({ name: 'x' })));
     await expect(new A2AClient(badCard.url).getCard()).rejects.toMatchObject({ name: 'InvalidResponseError', message: expect.stringMatching(/invalid agent card: .*must have required property/) });
+  });
+
+  test("validateResponses: 'warn' returns an answer that departs from the schema and reports every departure; 'strict' (the default) refuses it", async () => {
+    const untyped = await rpcReply((req, res) =>
+      void res.json({ jsonrpc: '2.0', id: req.body.id, result: { id: req.body.params.id, status: { state: 'canceled', message: { role: 'agent', parts: [{ text: 'bye' }] } }, artifacts: [{ parts: [] }] } }),
+    );
+    const departures: Departure[] = [];
+    const task = await new A2AClient(untyped.url, { validateResponses: 'warn', onDeparture: (d) => departures.push(d) }).cancel({ id: 'w1' });
+    expect(task.status.state).toBe('canceled');
+    expect(departures).toEqual([
+      {
+        what: 'tasks/cancel result',
+        issues: [
+          expect.objectContaining({ path: '/status/message/parts/0', message: "must have required property 'type'" }),
+          expect.objectContaining({ path: '/artifacts/0/parts', message: 'must NOT have fewer than 1 items' }),
+        ],
+      },
+    ]);
+    await expect(new A2AClient(untyped.url).cancel({ id: 'w1' })).rejects.toBeInstanceOf(InvalidResponseError);
+    expect((await new A2AClient(untyped.url, { validateResponses: 'off' }).cancel({ id: 'w1' })).id).toBe('w1');
+    expect(() => new A2AClient(untyped.url, { validateResponses: 'loose' as never })).toThrow(TypeError);
+  });
+
+  test('a JSON-RPC error whose data holds another one: both are there (inner)', async () => {
+    const wrapped = await rpcReply((req, res) =>
+      void res.json({ jsonrpc: '2.0', id: req.body.id, error: { code: -32603, message: 'Internal error', data: { code: -32001, message: 'Task not found: x', data: { taskId: 'x' } } } }),
+    );
+    const error = await new A2AClient(wrapped.url).get({ id: 'x' }).catch((e: unknown) => e as JsonRpcError);
+    expect(error).toMatchObject({ code: -32603, inner: { code: -32001, message: 'Task not found: x', data: { taskId: 'x' }, meaning: 'Task not found' } });
+    const plain = await rpcReply((req, res) => void res.json({ jsonrpc: '2.0', id: req.body.id, error: { code: -32001, message: 'Task not found', data: { taskId: 'x' } } }));
+    expect(await new A2AClient(plain.url).get({ id: 'x' }).catch((e: JsonRpcError) => e.inner)).toBeUndefined();
   });
 
   test('the wrong content type', async () => {
