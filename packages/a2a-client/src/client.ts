@@ -189,10 +189,9 @@ export class A2AClient {
 
   private async *stream(method: string, params: unknown, call: CallOptions): AsyncGenerator<StreamEvent> {
     const id = nextRequestId++;
-    const init = postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream');
     // Ask for an id on every event (RFC 7240), so a dropped stream resumes where it broke. A kit
     // server sends ids only when asked: the protocol's reference clients cannot parse them.
-    (init.headers as Record<string, string>).prefer = EVENT_IDS_PREFERENCE;
+    const init = postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream', { prefer: EVENT_IDS_PREFERENCE });
     const response = await this.fetchStream(this.endpoint(), init, call);
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('application/json')) {
@@ -293,15 +292,15 @@ function checkMode(option: A2AClientOptions['validateResponses']): 'strict' | 'w
   throw new TypeError(`A2AClient: validateResponses must be 'strict', 'warn', 'off' or a boolean, got ${JSON.stringify(option)}`);
 }
 
-function postInit(body: unknown, accept: string): RequestInit {
-  return { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', accept } };
+function postInit(body: unknown, accept: string, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', accept, ...headers } };
 }
 
-/** A JSON body, or the error that says why the answer is not one. */
 function httpError(response: Response, text: string): HttpError {
   return new HttpError(response.status, text, { url: response.url, contentType: response.headers.get('content-type') });
 }
 
+/** A JSON body, or the error that says why the answer is not one. */
 function readJson(response: Response, text: string): unknown {
   const type = response.headers.get('content-type') ?? '';
   if (!type.startsWith('application/json')) {
