@@ -15,6 +15,16 @@ export interface Principal {
   [extra: string]: unknown;
 }
 
+/**
+ * Who owns what a principal creates: its scheme, the issuer that vouched for it (a JWT's `iss`)
+ * and its id, as one string that maps to one principal only. A bearer token with `sub: "alice"`
+ * and the API key whose principal is `alice` are two owners, and so are two issuers' `alice`.
+ */
+export function ownerKey(principal: Principal): string {
+  const issuer = typeof principal.claims?.iss === 'string' ? principal.claims.iss : '';
+  return JSON.stringify([principal.scheme, issuer, principal.id]);
+}
+
 /** A strategy refuses credentials it recognises but cannot accept by throwing this. */
 export class AuthenticationError extends Error {
   override readonly name = 'AuthenticationError';
@@ -181,11 +191,21 @@ export interface ApiKeyOptions {
   header?: string;
 }
 
-/** API keys in a header, compared in constant time. */
+/**
+ * API keys in a header, compared in constant time. Keys and principals are checked when the
+ * strategy is made: `{ [process.env.KEY!]: 'me' }` with the variable unset or empty would
+ * otherwise let in anyone who sends `X-API-Key: undefined`, or an empty header.
+ */
 export function apiKey(options: ApiKeyOptions): AuthStrategy {
   const header = options.header ?? 'X-API-Key';
   const entries = options.keys instanceof Map ? [...options.keys] : Object.entries(options.keys);
   if (entries.length === 0) throw new TypeError('apiKey: at least one key is required');
+  for (const [key, principal] of entries) {
+    const problem = unusable(key);
+    if (problem) throw new TypeError(`apiKey: a key ${problem} (${describeKey(key)}); give each principal a real key`);
+    const principalProblem = unusable(principal);
+    if (principalProblem) throw new TypeError(`apiKey: the principal of key ${describeKey(key)} ${principalProblem}`);
+  }
   const table = entries.map(([key, principal]) => ({ digest: sha256(key), principal }));
   return {
     scheme: 'ApiKey',
@@ -213,6 +233,20 @@ export function matchApiKey(presented: string, table: readonly { digest: Buffer;
     if (timingSafeEqual(digest, entry.digest) && found === undefined) found = entry.principal;
   }
   return found;
+}
+
+/** Why a key or principal cannot be used: what an unset or empty variable turns into. */
+function unusable(value: unknown): string | undefined {
+  if (typeof value !== 'string') return `is not a string`;
+  if (value.trim() === '') return value === '' ? 'is empty' : 'is blank';
+  if (['undefined', 'null'].includes(value.trim().toLowerCase())) return `is the word ${JSON.stringify(value)}, what an unset variable becomes`;
+  return undefined;
+}
+
+/** A key named in an error without giving it away: its length and first two characters. */
+function describeKey(key: unknown): string {
+  if (typeof key !== 'string' || key.length === 0) return JSON.stringify(key) ?? String(key);
+  return ['undefined', 'null'].includes(key.trim().toLowerCase()) || key.trim() === '' ? JSON.stringify(key) : `${key.length} characters, starting ${JSON.stringify(key.slice(0, 2))}`;
 }
 
 function sha256(value: string): Buffer {

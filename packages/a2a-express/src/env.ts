@@ -53,12 +53,16 @@ export function authOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOp
   }
   const keyList = env.A2A_API_KEYS?.trim();
   if (keyList) {
-    const keys: Record<string, string> = {};
+    const keys = new Map<string, string>();
     for (const entry of keyList.split(',').map((e) => e.trim()).filter(Boolean)) {
       const at = entry.lastIndexOf('=');
       if (at <= 0 || at === entry.length - 1) throw new TypeError('A2A_API_KEYS must look like key=principal,key2=principal2');
-      keys[entry.slice(0, at)] = entry.slice(at + 1);
+      const key = entry.slice(0, at);
+      // A repeated key would silently keep only its last principal.
+      if (keys.has(key)) throw new TypeError('A2A_API_KEYS: a key appears twice; give each principal its own key');
+      keys.set(key, entry.slice(at + 1));
     }
+    // apiKey refuses blank keys and principals and the words "undefined" and "null".
     strategies.push(apiKey({ keys, ...(env.A2A_API_KEY_HEADER ? { header: env.A2A_API_KEY_HEADER } : {}) }));
   }
   return strategies.length > 0 ? { strategies } : undefined;

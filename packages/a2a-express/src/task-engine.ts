@@ -17,7 +17,7 @@ import {
   type TaskSendParams,
 } from 'a2a-types';
 import type { Logger } from 'pino';
-import type { Principal } from './auth.js';
+import { ownerKey, type Principal } from './auth.js';
 import { agentMessage, completed, type HandlerState, type TaskContext, type TaskHandler, type TaskUpdate } from './handler.js';
 import { jsonCopy } from './plain-json.js';
 import { applyEvents, copyRecord, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
@@ -352,12 +352,12 @@ class HandlerContext implements TaskContext {
  * (-32001), with no hint that it does.
  */
 export function assertOwner(record: TaskRecord, principal: Principal | undefined): void {
-  if (record.owner !== undefined && record.owner !== principal?.id) throw A2AError.taskNotFound(record.task.id);
+  if (record.owner !== undefined && (!principal || record.owner !== ownerKey(principal))) throw A2AError.taskNotFound(record.task.id);
 }
 
 function newRecord(params: TaskSendParams, principal: Principal | undefined): TaskRecord {
   return {
-    ...(principal ? { owner: principal.id } : {}),
+    ...(principal ? { owner: ownerKey(principal) } : {}),
     task: {
       id: params.id,
       sessionId: params.sessionId ?? randomUUID(),

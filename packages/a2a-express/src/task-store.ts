@@ -22,7 +22,7 @@ export interface TaskRecord {
   /** Counts accepted `tasks/send` turns, so that a late update from an earlier turn is ignored. */
   readonly turn: number;
   readonly pushNotification?: PushNotificationConfig | null;
-  /** The id of the principal that created the task; only it may see or change the task. */
+  /** Who created the task (`ownerKey` of its principal: scheme, issuer, id); only they may see or change it. */
   readonly owner?: string;
   /** Milliseconds since the epoch of the last change. */
   readonly updatedAt: number;

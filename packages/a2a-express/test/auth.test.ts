@@ -269,6 +269,55 @@ describe('task ownership', () => {
   });
 });
 
+describe('principals with the same name', () => {
+  test("a bearer token's alice, an API key's alice and another issuer's alice each own their own tasks", async () => {
+    const OTHER = 'https://other-issuer.example';
+    const target = app(
+      { strategies: [bearerJwt({ jwksUrl, issuer: [ISSUER, OTHER], audience: AUDIENCE, jwksCooldownMs: 0 }), keys()] },
+      async function* () {
+        yield inputRequired('more?');
+      },
+    );
+    const server = await serve(target);
+    const viaKey = { headers: { 'X-API-Key': 'key-for-alice-0001' } };
+    const viaToken = { headers: { Authorization: `Bearer ${await token()}` } };
+    const viaOtherIssuer = { headers: { Authorization: `Bearer ${await token({ iss: OTHER })}` } };
+    const owners = [['key', viaKey], ['token', viaToken], ['other issuer', viaOtherIssuer]] as const;
+    for (const [name, as] of owners) resultOf(await rpc(server.url, 'tasks/send', { id: `of-${name}`, message: userText('hi') }, as));
+    for (const [name, as] of owners) {
+      for (const [other] of owners) {
+        const res = await rpc(server.url, 'tasks/get', { id: `of-${other}` }, as);
+        expect([name, other, res.error?.code ?? 'visible']).toEqual([name, other, name === other ? 'visible' : -32001]);
+      }
+    }
+  });
+});
+
+describe('API keys that an unset variable would make', () => {
+  test.each([
+    ['an empty key', { '': 'alice' }, /a key is empty/],
+    ['a blank key', { '  ': 'alice' }, /a key is blank/],
+    ['the key "undefined"', { undefined: 'alice' }, /a key is the word "undefined"/],
+    ['the key "null"', { NULL: 'alice' }, /a key is the word "NULL"/],
+    ['an empty principal', { 'key-for-alice-0001': '' }, /the principal of key 18 characters, starting "ke" is empty/],
+    ['the principal "undefined"', { 'key-for-alice-0001': 'undefined' }, /the principal .* is the word "undefined"/],
+  ])('%s is a TypeError when the strategy is made', (_, keys, message) => {
+    expect(() => apiKey({ keys: keys as Record<string, string> })).toThrow(TypeError);
+    expect(() => apiKey({ keys: keys as Record<string, string> })).toThrow(message);
+  });
+
+  test('the error never shows a real key', () => {
+    expect(() => apiKey({ keys: { 'super-secret-key-123': ' ' } })).toThrow('apiKey: the principal of key 20 characters, starting "su" is blank');
+  });
+
+  test('A2A_API_KEYS refuses the same, and a key given twice', async () => {
+    const { authOptionsFromEnv } = await import('../src/index.js');
+    expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'undefined=alice' })).toThrow(/the word "undefined"/);
+    expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'k1=alice,k1=bob' })).toThrow('A2A_API_KEYS: a key appears twice; give each principal its own key');
+    expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'k1=null' })).toThrow(/the principal .* is the word "null"/);
+  });
+});
+
 describe('the card and the logs', () => {
   test('the card lists the schemes and the API key header, and stays public by default', async () => {
     const target = app({ strategies: [bearer(), keys()] });
