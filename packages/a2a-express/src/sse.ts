@@ -111,6 +111,13 @@ export class SseStream {
 
   /** Sends the 200 and the event-stream headers, with `extraHeaders` (e.g. `Preference-Applied`). */
   open(extraHeaders: Record<string, string> = {}): void {
+    // The client may have left while the stream was being prepared (a store round trip, an
+    // ownership check, a DNS lookup): its 'close' has fired already and will not fire again, so
+    // the stream ends here, or it would stay among the heartbeats forever with its feed.
+    if (this.res.destroyed) {
+      this.finish('client-closed');
+      return;
+    }
     this.res.writeHead(200, {
       'Content-Type': 'text/event-stream',
       'Cache-Control': 'no-cache',

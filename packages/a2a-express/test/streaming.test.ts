@@ -1,3 +1,4 @@
+import express from 'express';
 import { collect, openStream, rpc, serverPool } from 'a2a-testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -181,6 +182,51 @@ describe('tasks/sendSubscribe', () => {
       return t.status.state === 'completed' ? t : undefined;
     });
     expect(task.artifacts?.[0]?.parts).toEqual([{ type: 'text', text: 'finished anyway' }]);
+    await store.close();
+  });
+
+  test('a client that leaves while its stream is being prepared: the stream is released and logged, not kept forever', async () => {
+    // A store whose reads wait (as Redis or an ownership check does), so the client can leave first.
+    class SlowReadStore extends SubscriptionCountingStore {
+      entered = gate();
+      proceed = gate();
+      slow = false;
+      override async get(...args: Parameters<TaskStore['get']>) {
+        if (this.slow) {
+          this.entered.open();
+          await this.proceed.promise;
+        }
+        return super.get(...args);
+      }
+    }
+    const store = new SlowReadStore();
+    const { logger, lines } = memoryLogger();
+    const { app } = appWith(async function* () { yield inputRequired('more?'); }, { store, logger });
+    let closed = 0;
+    const watched = express().use((_req, res, next) => {
+      res.on('close', () => closed++);
+      next();
+    }, app);
+    const url = (await pool.serve(watched)).url;
+    resultOf(await rpc(url, 'tasks/send', { id: 'prepared', message: userText('x') }));
+    const closedBefore = closed;
+    store.slow = true;
+    const leaving = new AbortController();
+    const request = fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: 'prepared' } }),
+      signal: leaving.signal,
+    }).catch(() => undefined);
+    await store.entered.promise;
+    expect(store.open).toBe(1);
+    leaving.abort();
+    await request;
+    await eventually(async () => (closed > closedBefore ? true : undefined));
+    store.proceed.open();
+    await eventually(async () => (store.open === 0 ? true : undefined));
+    const logged = await eventually(async () => lines().find((l) => l.method === 'tasks/resubscribe'));
+    expect(logged).toMatchObject({ msg: 'a2a call', stream: 'client-closed', events: 0 });
     await store.close();
   });
 
