@@ -11,6 +11,38 @@ describe('isPublicAddress', () => {
   );
 });
 
+describe('IPv6 forms that carry an IPv4 address are judged by that address', () => {
+  test.each([
+    ['::7f00:1', 'IPv4-compatible 127.0.0.1, in hex'],
+    ['::127.0.0.1', 'IPv4-compatible 127.0.0.1, dotted'],
+    ['::ffff:7f00:1', 'IPv4-mapped 127.0.0.1, in hex (how the URL parser writes it)'],
+    ['::ffff:0:7f00:1', 'IPv4-translated 127.0.0.1'],
+    ['::ffff:0:a9fe:a9fe', 'IPv4-translated 169.254.169.254'],
+    ['2002:7f00:1::', '6to4 of 127.0.0.1'],
+    ['2002:a9fe:a9fe::1', '6to4 of 169.254.169.254'],
+    ['64:ff9b::a00:1', 'NAT64 of 10.0.0.1'],
+    ['64:ff9b:1::a9fe:a9fe', 'local-use NAT64 (refused as a range)'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo (refused as a range)'],
+    ['0:0:0:0:0:ffff:c0a8:101', 'IPv4-mapped 192.168.1.1, written out'],
+  ])('%s (%s) is not public', (address) => expect(isPublicAddress(address)).toBe(false));
+
+  // Judging a string contacts nothing: these only show that the decoding does not over-refuse.
+  test.each(['::ffff:808:808', '2002:808:808::1', '64:ff9b::808:808', '2001:db9::1'])('%s is public', (address) =>
+    expect(isPublicAddress(address)).toBe(true),
+  );
+
+  test.each([
+    'https://[::7f00:1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[::ffff:0:7f00:1]/hook',
+    'https://[2002:7f00:1::]/hook',
+    'https://[64:ff9b:1::a9fe:a9fe]/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+  ])('the guard refuses %s', async (url) => {
+    await expect(new UrlGuard().check(url)).rejects.toMatchObject({ code: -32602, data: [{ message: expect.stringMatching(/non-public address/) }] });
+  });
+});
+
 describe('UrlGuard', () => {
   // A resolver that answers from a table: the tests never touch real DNS or a private network.
   const table: Record<string, string[]> = { 'public.example': ['93.184.216.34'], 'inside.example': ['10.1.2.3'], 'mixed.example': ['93.184.216.34', '192.168.0.7'] };

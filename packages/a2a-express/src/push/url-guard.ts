@@ -23,8 +23,9 @@ const BLOCKED: [string, number, 'ipv4' | 'ipv6'][] = [
   ['240.0.0.0', 4, 'ipv4'], // reserved, broadcast
   ['::', 128, 'ipv6'], // unspecified
   ['::1', 128, 'ipv6'], // loopback
-  ['64:ff9b::', 96, 'ipv6'], // NAT64 (embeds IPv4)
+  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64: where the IPv4 sits depends on the site's prefix
   ['100::', 64, 'ipv6'], // discard
+  ['2001::', 32, 'ipv6'], // Teredo: tunnels to an IPv4 host that the address only hides
   ['2001:db8::', 32, 'ipv6'], // documentation
   ['fc00::', 7, 'ipv6'], // unique local
   ['fe80::', 10, 'ipv6'], // link-local
@@ -34,17 +35,46 @@ const BLOCKED: [string, number, 'ipv4' | 'ipv6'][] = [
 const blocked = new BlockList();
 for (const [network, prefix, family] of BLOCKED) blocked.addSubnet(network, prefix, family);
 
-/** Whether an IP address is public (not loopback, private, link-local, multicast, ...). */
+/**
+ * Whether an IP address is public (not loopback, private, link-local, multicast, ...). An IPv6
+ * address that carries an IPv4 address (mapped, translated, compatible, NAT64, 6to4) is judged
+ * by the IPv4 address it leads to, in whichever way it is written (`[::7f00:1]` is 127.0.0.1).
+ */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  if (family === 6) {
-    // An IPv4 address written as IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]!);
-    return !blocked.check(address, 'ipv6');
+  if (family === 4) return !blocked.check(address, 'ipv4');
+  const groups = ipv6Groups(address);
+  const embedded = embeddedIPv4(groups);
+  if (embedded !== undefined) return isPublicAddress(embedded);
+  return !blocked.check(groups.map((g) => g.toString(16)).join(':'), 'ipv6');
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted quad as two groups). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, ''); // a zone (fe80::1%eth0) is not part of the address
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  return !blocked.check(address, 'ipv4');
+  const hex = (part: string) => (part === '' ? [] : part.split(':').map((h) => parseInt(h, 16)));
+  const [head = '', tail] = text.split('::');
+  if (tail === undefined) return hex(head);
+  const [before, after] = [hex(head), hex(tail)];
+  return [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+/** The IPv4 address an IPv6 address stands for or leads to, in the ranges that embed one. */
+function embeddedIPv4(g: number[]): string | undefined {
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  if (zero(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!); // ::ffff:0:0/96, IPv4-mapped
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!); // ::ffff:0:0:0/96, IPv4-translated
+  if (zero(0, 6) && !(g[6] === 0 && g[7]! <= 1)) return v4(g[6]!, g[7]!); // ::/96, IPv4-compatible (not :: or ::1)
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6]!, g[7]!); // 64:ff9b::/96, NAT64
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!); // 2002::/16, 6to4
+  return undefined;
 }
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
