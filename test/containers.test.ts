@@ -43,6 +43,13 @@ function defaultPort(app: string): number {
   return Number(match[1]!.replace(/_/g, ''));
 }
 
+describe('the start command', () => {
+  test("runs the agents side by side, so one that cannot start (its port taken) does not take the others down", () => {
+    const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toMatch(/pnpm --parallel --no-bail --filter "\.\/apps\/\*" start/);
+  });
+});
+
 describe('docker-compose.yml', () => {
   test('runs both sample agents', () => {
     expect(Object.keys(agents).sort()).toEqual(['currency-agent', 'echo-agent']);
