@@ -15,6 +15,7 @@ import { createBodyReader, TransportError } from './body.js';
 import { methods, type Method, type MethodEnv, type StreamPlan } from './methods/index.js';
 import { EVENT_IDS_PREFERENCE, eventIdsFor, SseStream } from './sse.js';
 import { isFinalEvent } from './task-state.js';
+import { checkTaskId } from './task-store.js';
 
 type Outcome =
   | { kind: 'response'; response: JSONRPCResponse }
@@ -117,6 +118,7 @@ export function createRpcHandler(env: MethodEnv): RequestHandler {
         throw A2AError.unsupportedOperation(`${request.method} streams its answer and cannot be part of a batch`);
       }
       if (!method.validateParams(request.params)) throw A2AError.invalidParams(method.validateParams.issues);
+      if (log.taskId !== undefined) checkTaskId(log.taskId);
       const authorize = env.options.auth?.authorize;
       if (authorize && principal && !(await authorize({ principal, method: request.method, params: request.params, req }))) {
         throw A2AError.authorizationFailed();

@@ -8,14 +8,15 @@
 import { A2AError, isFinalState } from 'a2a-types';
 import { Redis, type RedisOptions } from 'ioredis';
 import { numberChange } from './task-state.js';
-import type {
-  EventListener,
-  SharedTaskStore,
-  StoredEvent,
-  TaskChange,
-  TaskRecord,
-  TaskUpdateResult,
-  TurnEnded,
+import {
+  checkTaskId,
+  type EventListener,
+  type SharedTaskStore,
+  type StoredEvent,
+  type TaskChange,
+  type TaskRecord,
+  type TaskUpdateResult,
+  type TurnEnded,
 } from './task-store.js';
 
 export interface RedisTaskStoreOptions {
@@ -353,10 +354,12 @@ export class RedisTaskStore implements SharedTaskStore {
   }
 
   private taskKey(taskId: string): string {
+    checkTaskId(taskId);
     return `${this.prefix}task:${taskId}`;
   }
 
   private eventsKey(taskId: string): string {
+    checkTaskId(taskId);
     return `${this.prefix}events:${taskId}`;
   }
 
@@ -378,6 +381,8 @@ export class RedisTaskStore implements SharedTaskStore {
     try {
       return await run();
     } catch (error) {
+      // Our own refusals (a task id that cannot be a key) pass as they are; Redis failures are -32011.
+      if (error instanceof A2AError) throw error;
       throw A2AError.resourceUnavailable(`the task store (Redis) is unavailable: ${(error as Error).message}`);
     }
   }

@@ -291,3 +291,17 @@ function positive(value: number, name: string): number {
   }
   return value;
 }
+
+/**
+ * Task ids are keys: in Redis, of UTF-8 bytes, where every lone surrogate (`"\ud800"`,
+ * `"\udbff"`) becomes the same U+FFFD, so three different ids would be one task. Ids that are not
+ * well-formed Unicode are refused with -32602, by the router for every store and by the Redis
+ * store itself.
+ */
+export function checkTaskId(taskId: string): void {
+  if (/\p{Cs}/u.test(taskId)) {
+    throw A2AError.invalidParams([
+      { path: '/id', message: 'must be well-formed Unicode (it holds a lone surrogate)', keyword: 'wellFormed', params: {} },
+    ]);
+  }
+}

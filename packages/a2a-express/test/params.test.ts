@@ -103,3 +103,23 @@ describe('push notification methods while push notifications are off', () => {
     expect((await call(rpcRequest('tasks/get', { id: 'with-push' }))).error.code).toBe(-32001);
   });
 });
+
+describe('task ids must be well-formed Unicode (they are store keys)', () => {
+  test.each(['\ud800', '\udbff', 'a\udc00b', '\udc00\ud800'])('%j is -32602 on every method', async (id) => {
+    for (const body of [
+      send({ id, message: { role: 'user', parts: [text('x')] } }),
+      rpcRequest('tasks/get', { id }, 'p'),
+      rpcRequest('tasks/cancel', { id }, 'p'),
+      rpcRequest('tasks/sendSubscribe', { id, message: { role: 'user', parts: [text('x')] } }, 'p'),
+    ]) {
+      const response = await call(body);
+      expect(response.error).toMatchObject({ code: -32602, data: [{ path: '/id', keyword: 'wellFormed' }] });
+    }
+  });
+
+  test('well-formed ids with U+FFFD or astral characters are their own tasks', async () => {
+    for (const id of ['\ufffd', '\ud83d\ude00', 'plain']) {
+      expect(resultOf(await call(send({ id, message: { role: 'user', parts: [text(id)] } }))).id).toBe(id);
+    }
+  });
+});

@@ -155,3 +155,14 @@ test('options and environment: bad values are TypeErrors; no A2A_REDIS_URL means
   stores.push(fromEnv);
   expect(fromEnv).toMatchObject({ prefix: 'custom:', leaseMs: 2500 });
 });
+
+test('ids with lone surrogates are refused (-32602): in Redis they would all be one key', async () => {
+  const store = oneStore();
+  for (const id of ['\ud800', '\udbff']) {
+    await expect(store.get(id)).rejects.toMatchObject({ code: -32602 });
+    await expect(store.update(id, () => ({ record: created(id), events: [] }))).rejects.toMatchObject({ code: -32602 });
+  }
+  // U+FFFD itself is a well-formed id of its own.
+  await store.update('\ufffd', () => ({ record: created('\ufffd'), events: [] }));
+  expect((await store.get('\ufffd'))?.task.id).toBe('\ufffd');
+});
