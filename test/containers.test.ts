@@ -88,6 +88,34 @@ describe('docker-compose.yml, profile "replicas"', () => {
     }
   });
 
+  test('every service of an agent gets the same settings: a replica adds only the shared store', () => {
+    for (const [name, service] of replicaServices.filter(([n]) => /-agent-\d$/.test(n))) {
+      const agent = name.replace(/-\d$/, '');
+      const { A2A_REDIS_URL, A2A_REDIS_LEASE_MS, ...settings } = service.environment!;
+      expect([name, A2A_REDIS_URL, A2A_REDIS_LEASE_MS]).toEqual([name, 'redis://redis:6379', '${A2A_REDIS_LEASE_MS:-15000}']);
+      expect([name, settings]).toEqual([name, agents[agent]!.environment]);
+    }
+    for (const [name, service] of Object.entries(agents)) {
+      for (const key of ['A2A_API_KEYS', 'A2A_JWKS_URL', 'A2A_JWT_ISSUER', 'A2A_JWT_AUDIENCE']) {
+        expect([name, service.environment[key]]).toEqual([name, `\${${key}:-}`]);
+      }
+    }
+    expect(agents['currency-agent']!.environment).toHaveProperty('LLM_API_KEY', '${LLM_API_KEY:-}');
+  });
+
+  test('with A2A_API_KEYS set, docker-compose config gives the key to every agent service, replicas included', async () => {
+    const check = spawnSync('docker-compose', ['--profile', 'replicas', 'config'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, A2A_API_KEYS: 'compose-key=ops' },
+    });
+    if (check.error) return; // not installed on this machine: the test above checks the file itself
+    const resolved = parse(check.stdout) as { services: Record<string, ComposeService> };
+    const agentServices = Object.entries(resolved.services).filter(([name]) => /-agent(-\d)?$/.test(name));
+    expect(agentServices.map(([name]) => name).sort()).toEqual(['currency-agent', 'currency-agent-1', 'currency-agent-2', 'echo-agent', 'echo-agent-1', 'echo-agent-2']);
+    for (const [name, service] of agentServices) expect([name, service.environment!.A2A_API_KEYS]).toEqual([name, 'compose-key=ops']);
+  });
+
   test('the load balancer\'s nginx.conf sends each port to both replicas of one agent, unbuffered', () => {
     const lb = compose.services['load-balancer']!;
     const [source, target] = lb.volumes![0]!.split(':');
