@@ -57,7 +57,11 @@ test('the process running a task is killed (SIGKILL); after the lease time the t
     task = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task', historyLength: 10 })).result!;
   }
   expect(task.status.state).toBe('failed');
-  expect(task.status.message?.parts[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/lease expired/) });
+  expect(task.status.message?.parts[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/lease expired.*send the message again as a new task \(a new task id\)/) });
+  // What the message says works: the same id takes no more messages (-32009), a new task does.
+  const message = { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] };
+  expect((await rpc(survivor.url, 'tasks/send', { id: 'doomed-task', message })).error?.code).toBe(-32009);
+  expect((await rpc<Task>(survivor.url, 'tasks/send', { id: 'doomed-task-retried', message })).result?.status.state).toBe('completed');
   // Its log ends with the final event, so a client resubscribing on the survivor is told.
   const log = (await survivorStore.eventsAfter('doomed-task', 0))!;
   expect(log.at(-1)!.event).toMatchObject({ final: true, status: { state: 'failed' } } satisfies Partial<TaskStatusUpdateEvent>);

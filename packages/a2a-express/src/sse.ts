@@ -95,6 +95,8 @@ const WRITE_AT_BYTES = 64 * 1024;
 export class SseStream {
   /** Frames not yet handed to the socket, oldest first. */
   private unwritten = '';
+  /** UTF-8 bytes of `unwritten` while the socket is full: what `maxQueuedBytes` bounds. */
+  private queuedBytes = 0;
   private writeScheduled = false;
   private headersWritten = false;
   private waitingForDrain = false;
@@ -148,9 +150,13 @@ export class SseStream {
   send(id: number | string, data: string): void {
     if (this.closed) return;
     this.sent++;
-    this.unwritten += this.options.eventIds ? `id: ${id}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+    const frame = this.options.eventIds ? `id: ${id}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+    this.unwritten += frame;
     if (this.waitingForDrain) {
-      if (this.unwritten.length > this.options.maxQueuedBytes) this.overflow();
+      // Counted in bytes, as the option says (a frame of non-ASCII text is up to three times
+      // its length), and only while the socket is full: the only time the bound applies.
+      this.queuedBytes += Buffer.byteLength(frame);
+      if (this.queuedBytes > this.options.maxQueuedBytes) this.overflow();
     } else if (this.unwritten.length >= WRITE_AT_BYTES) {
       this.writeUnwritten();
     } else if (!this.writeScheduled) {
@@ -191,6 +197,7 @@ export class SseStream {
       if (!headersWritten) this.res.flushHeaders();
     } else if (!this.res.write(frames)) {
       this.waitingForDrain = true;
+      this.queuedBytes = 0;
       this.res.once('drain', () => {
         this.waitingForDrain = false;
         this.writeUnwritten();

@@ -88,7 +88,9 @@ class InvalidUpdateError extends Error {}
 
 const HANDLER_FAILED = 'The agent failed while processing the task.';
 const INVALID_UPDATE = 'The agent produced an invalid update.';
-const PROCESS_LOST = 'The agent process running this task stopped responding (its lease expired); send the message again to retry.';
+// A failed task takes no more messages (-32009), so the way to retry is a new task.
+const PROCESS_LOST =
+  'The agent process running this task stopped responding (its lease expired); to retry, send the message again as a new task (a new task id).';
 
 export class TaskEngine {
   private readonly running = new Map<string, Run>();

@@ -113,6 +113,32 @@ describe('push notifications: configuration', () => {
   });
 });
 
+describe('push notifications: remembered ownership checks', () => {
+  test('at most maxVerifiedUrls URLs are remembered, the least recently used forgotten first (and checked again)', async () => {
+    const { url } = await agent(steps, { verifyOwnership: true, maxVerifiedUrls: 2 });
+    const checks: Record<string, number> = {};
+    const owner = await serve(
+      express().get('/:hook', (req, res) => {
+        checks[req.params.hook!] = (checks[req.params.hook!] ?? 0) + 1;
+        res.type('text/plain').send(String(req.query.validationToken));
+      }),
+    );
+    await send(url, 'remembered');
+    const use = async (hook: string) =>
+      resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'remembered', pushNotificationConfig: { url: `${owner.url}/${hook}` } }));
+    for (const hook of ['a', 'b', 'a', 'c', 'b']) await use(hook);
+    // a and b checked once; a used again (now the most recent), so c pushed b out; b checked again, pushing a out.
+    expect(checks).toEqual({ a: 1, b: 2, c: 1 });
+    await use('c');
+    await use('a');
+    expect(checks).toEqual({ a: 2, b: 2, c: 1 });
+  });
+
+  test('maxVerifiedUrls must be a positive integer', () => {
+    expect(() => appWith(steps, { pushNotifications: { maxVerifiedUrls: 0 } })).toThrow(/maxVerifiedUrls/);
+  });
+});
+
 describe('push notifications: delivery', () => {
   test('one signed POST per status change, in order, verifiable against the JWKS', async () => {
     const { url } = await agent(steps);

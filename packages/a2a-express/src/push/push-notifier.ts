@@ -30,6 +30,12 @@ export interface PushNotificationOptions {
    * echoed back, as the reference agent does. Default false.
    */
   verifyOwnership?: boolean;
+  /**
+   * URLs that passed the ownership check are remembered, so that they are not checked again on
+   * every use: at most this many, the least recently used forgotten first (and checked again
+   * when next used). Default 10,000.
+   */
+  maxVerifiedUrls?: number;
   /** Time allowed for each delivery attempt, milliseconds. Default 5,000. */
   timeoutMs?: number;
   /** Further attempts after a 5xx or network failure. Default 3. */
@@ -73,7 +79,9 @@ interface Queue {
 export class PushNotifier {
   readonly signer: NotificationSigner;
   private readonly guard: UrlGuard;
-  private readonly verified = new Set<string>();
+  /** URLs that passed the ownership check, least recently used first (a Map keeps insertion order). */
+  private readonly verified = new Map<string, true>();
+  private readonly maxVerifiedUrls: number;
   private readonly queues = new Map<string, Queue>();
   private readonly stopping = new AbortController();
   private readonly timeoutMs: number;
@@ -91,6 +99,7 @@ export class PushNotifier {
     this.retries = count(options.retries ?? 3, 'retries', 0);
     this.retryBackoffMs = count(options.retryBackoffMs ?? 250, 'retryBackoffMs', 0);
     this.maxQueuedPerTask = count(options.maxQueuedPerTask ?? 100, 'maxQueuedPerTask', 1);
+    this.maxVerifiedUrls = count(options.maxVerifiedUrls ?? 10_000, 'maxVerifiedUrls', 1);
   }
 
   /**
@@ -99,10 +108,14 @@ export class PushNotifier {
    */
   async accept(config: PushNotificationConfig): Promise<void> {
     const addresses = await this.guard.check(config.url);
-    if (this.options.verifyOwnership && !this.verified.has(config.url)) {
-      await this.verifyOwnership(config.url, addresses);
-      this.verified.add(config.url);
+    if (!this.options.verifyOwnership) return;
+    if (this.verified.delete(config.url)) {
+      this.verified.set(config.url, true); // used again: now the most recent
+      return;
     }
+    await this.verifyOwnership(config.url, addresses);
+    this.verified.set(config.url, true);
+    if (this.verified.size > this.maxVerifiedUrls) this.verified.delete(this.verified.keys().next().value!);
   }
 
   /** Called after every committed change of a task: queues one notification per status event. */
