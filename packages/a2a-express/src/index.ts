@@ -1,4 +1,4 @@
-export { a2aRouter, type A2ARouter } from './router.js';
+export { a2aRouter, SHUTDOWN_MESSAGE, type A2ARouter, type DrainReport } from './router.js';
 export type { A2ARouterOptions, AgentCardInput } from './options.js';
 export { EVENT_IDS_PREFERENCE, type StreamEventIds } from './sse.js';
 export {

@@ -21,7 +21,27 @@ export interface A2ARouter extends Router {
    * whose handlers were aborted are failed by another replica once their lease runs out.
    */
   close(): Promise<void>;
+  /**
+   * Ends this process's share of the work, for a graceful shutdown (`serveAgent` calls it on
+   * SIGTERM): new calls get HTTP 503 with -32011; the turns running here get up to `deadlineMs`
+   * to finish, their streams and webhooks receiving every event; the turns still running then are
+   * failed with a message that says the agent shut down (their final event). Resolves once their
+   * push notifications are out, or the deadline passed. Call `close()` after it.
+   */
+  drain(options?: { deadlineMs?: number }): Promise<DrainReport>;
 }
+
+/** What a drain did. */
+export interface DrainReport {
+  /** Turns that finished by themselves within the deadline. */
+  finished: number;
+  /** Turns still running at the deadline, failed with {@link SHUTDOWN_MESSAGE}. */
+  stopped: number;
+}
+
+/** The status message of a turn that a shutdown stopped before it finished. */
+export const SHUTDOWN_MESSAGE =
+  'The agent shut down before this task finished; to retry, send the message again as a new task (a new task id).';
 
 /**
  * Serves an agent over A2A 0.1.0. Relative to where it is mounted:
@@ -58,7 +78,17 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
       .catch(next);
   });
   if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
-  router.post('/', createRpcHandler({ engine, store, options: resolved, logger, push }));
+  let draining = false;
+  // While draining, the work of this process is ending: a new call is refused at once, so that a
+  // load balancer or a client tries another replica rather than waiting here. Only the A2A
+  // endpoint: the host app's own routes are not ours to refuse.
+  const refuseWhileDraining: express.RequestHandler = (_req, res, next) => {
+    if (!draining) return next();
+    res.setHeader('Connection', 'close');
+    res.setHeader('Retry-After', '1');
+    sendJson(res, 503, errorResponse(null, A2AError.resourceUnavailable('the agent is shutting down')));
+  };
+  router.post('/', refuseWhileDraining, createRpcHandler({ engine, store, options: resolved, logger, push }));
   router.all('/', (_req, res) => {
     res.setHeader('Allow', 'POST');
     const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
@@ -67,6 +97,22 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
 
   return Object.assign(router, {
     store,
+    async drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
+      draining = true;
+      const running = engine.runningTaskIds().length;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
+      try {
+        await engine.allEnded(deadline);
+        const stopped = await engine.stopAll(SHUTDOWN_MESSAGE);
+        await push?.flushed(deadline);
+        const report = { finished: running - stopped, stopped };
+        logger.info(report, 'drained');
+        return report;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     async close() {
       engine.abortAll();
       push?.close();

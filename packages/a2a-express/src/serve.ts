@@ -19,20 +19,41 @@ export interface ServeOptions {
   store?: TaskStore;
   /** Extra fields for the listening line (configuration worth seeing at start-up). */
   details?: Record<string, unknown>;
-  /** How long open connections (SSE streams) get to finish on shutdown, ms. Default 5,000. */
+  /**
+   * On SIGTERM/SIGINT, how long the turns running in this process get to finish, ms; their
+   * streams get every event meanwhile. The turns still running then are failed with a final event
+   * that says the agent shut down. Default 10,000.
+   */
   shutdownGraceMs?: number;
+  /**
+   * Longest time a client may take to send a whole request (headers and body), ms; then it gets
+   * 408 and the connection closes. Default 30,000 (Node's own is 5 minutes, long enough for a few
+   * slow clients to hold every connection). A stream's response may last as long as its task.
+   */
+  requestTimeoutMs?: number;
+  /** Longest time a client may take to send the request headers, ms. Default 10,000. */
+  headersTimeoutMs?: number;
 }
 
 /**
- * Listens, logs `"<name> listening"` with the URL once ready, and on SIGTERM/SIGINT stops
- * accepting connections, closes the router, and ends the process (cutting streams still open
- * after the grace period). A port that cannot be used is a fatal log line and exit code 1.
+ * Listens, logs `"<name> listening"` with the URL once ready, and on SIGTERM/SIGINT drains:
+ * stops accepting connections, refuses new calls (503, -32011), lets the running turns finish
+ * for up to `shutdownGraceMs` while their streams get every event, fails the turns left with a
+ * final event that says why, releases the router and the store, and exits with code 0. A port
+ * that cannot be used is a fatal log line and exit code 1.
  */
 export function serveAgent(app: Express, options: ServeOptions): Server {
   const { name, port, host, logger } = options;
   // Not app.listen: Express 5 hands a listen error to its callback, which would then read the
   // address of a server that is not listening.
-  const server = createServer(app);
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  const server = createServer(
+    // Node looks for requests past their time only every connectionsCheckingInterval (30 s by
+    // default): once a second keeps the timeouts close to what they say.
+    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+    app,
+  );
   server.once('listening', () => {
     const { port: actual } = server.address() as AddressInfo;
     const shown = host.includes(':') ? `[${host}]` : host;
@@ -44,17 +65,27 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     process.exit(1);
   });
   server.listen(port, host);
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, `${name} stopping`);
-    const released = (async () => {
+  const shutdown = async (signal: string) => {
+    const graceMs = options.shutdownGraceMs ?? 10_000;
+    logger.info({ signal, graceMs }, `${name} stopping`);
+    // No new connections; idle keep-alive ones close now, busy ones when their response ends.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    try {
+      await options.router?.drain({ deadlineMs: graceMs });
       await options.router?.close();
       await options.store?.close();
-    })().catch((error: unknown) => logger.warn({ err: error }, `${name}: error while stopping`));
-    server.close(() => void released.then(() => process.exit(0)));
-    setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5_000).unref();
+    } catch (error) {
+      logger.warn({ err: error }, `${name}: error while stopping`);
+    }
+    // Streams of tasks that run elsewhere (a shared store) have no final event to wait for: a
+    // moment for what was written to go out, then every connection left is cut.
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 500))]);
+    server.closeAllConnections();
+    logger.info(`${name} stopped`);
+    process.exit(0);
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
   return server;
 }
 

@@ -210,6 +210,37 @@ export class TaskEngine {
     return [...this.running.keys()];
   }
 
+  /** Settles once every turn running in this process now has ended, or when `deadline` settles first. */
+  async allEnded(deadline: Promise<void>): Promise<void> {
+    await Promise.race([Promise.all([...this.running.values()].map((run) => run.ended)), deadline]);
+  }
+
+  /**
+   * Ends every turn still running in this process: aborts its handler and fails its task with
+   * `reason`, one final event that its streams, webhooks and waiting `tasks/send` callers get.
+   * How a shutdown ends the turns that did not finish in time. Returns how many it stopped.
+   */
+  async stopAll(reason: string): Promise<number> {
+    const runs = [...this.running.values()].filter((run) => !run.over);
+    await Promise.all(
+      runs.map(async (run) => {
+        abort(run);
+        try {
+          run.finalRecord = (
+            await this.commit(run.taskId, (current) => {
+              if (!isCurrentTurn(current, run)) throw STALE_TURN;
+              return changeBy(current, statusEvent(run.taskId, 'failed', agentMessage(reason)));
+            })
+          ).record;
+        } catch (error) {
+          if (error !== STALE_TURN) this.logger.error({ err: error, taskId: run.taskId }, 'could not record that the turn was stopped');
+        }
+        run.markEnded();
+      }),
+    );
+    return runs.length;
+  }
+
   /**
    * Fails a task whose process stopped renewing its lease (a shared store found it expired),
    * unless it has ended meanwhile. True if it was failed.

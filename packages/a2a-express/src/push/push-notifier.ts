@@ -135,6 +135,11 @@ export class PushNotifier {
     }
   }
 
+  /** Settles once every notification queued now is delivered (or given up), or when `deadline` settles first. */
+  async flushed(deadline: Promise<void>): Promise<void> {
+    await Promise.race([Promise.all([...this.queues.values()].map((queue) => queue.tail)), deadline]);
+  }
+
   /** Stops retrying and aborts deliveries under way. */
   close(): void {
     this.stopping.abort();

@@ -1,0 +1,160 @@
+// serveAgent as a process: shutdown that drains (SIGTERM), and timeouts for clients that send
+// their request slowly. Each test starts a small agent (below) in a child process on loopback.
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import request from 'supertest';
+import { collect, openStream, rpc, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
+import { a2aRouter, isStatusUpdateEvent, SHUTDOWN_MESSAGE, working, type TaskEvent, type TaskStatusUpdateEvent } from '../src/index.js';
+import { gate, silent, userText } from './helpers.js';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// An agent whose turns yield STEPS chunks, STEP_MS apart, served by serveAgent as the samples do.
+const AGENT = `
+import express from 'express';
+import { pino } from 'pino';
+import { a2aRouter, artifact, completed, serveAgent, working } from './dist/index.js';
+const env = (name, fallback) => Number(process.env[name] ?? fallback);
+const logger = pino({ level: 'info' });
+const router = a2aRouter(async function* () {
+  yield working('started');
+  for (let i = 0; i < env('STEPS', 3); i++) {
+    await new Promise((resolve) => setTimeout(resolve, env('STEP_MS', 100)));
+    yield artifact('chunk ' + i + ' ', { index: 0, append: i > 0 });
+  }
+  yield completed('done');
+}, { card: { name: 'Serve test', version: '1.0.0' }, logger, sendWaitMs: 60000 });
+serveAgent(express().use(router), {
+  name: 'serve test agent', port: 0, host: '127.0.0.1', logger, router,
+  shutdownGraceMs: env('GRACE_MS', 10000),
+  requestTimeoutMs: env('REQUEST_TIMEOUT_MS', 30000),
+  headersTimeoutMs: env('HEADERS_TIMEOUT_MS', 10000),
+});
+`;
+
+const started: SpawnedAgent[] = [];
+async function start(env: Record<string, string>): Promise<SpawnedAgent> {
+  const agent = await spawnAgent(process.execPath, ['--input-type=module', '-e', AGENT], { cwd: packageDir, env });
+  started.push(agent);
+  return agent;
+}
+// A test that failed half-way leaves no agent behind.
+afterAll(() => started.forEach((agent) => agent.child.exitCode === null && agent.child.kill('SIGKILL')));
+
+/** The next `count` events of a stream, leaving it open (collect with `max` would close it). */
+async function next(stream: Awaited<ReturnType<typeof openStream>>, count: number) {
+  const events = [];
+  for (let i = 0; i < count; i++) events.push((await within(stream.events.next(), 5_000, 'an event')).value!);
+  return events;
+}
+
+async function exitCode(agent: SpawnedAgent): Promise<number | null> {
+  if (agent.child.exitCode !== null) return agent.child.exitCode;
+  return within(new Promise((resolve) => agent.child.once('exit', resolve)), 15_000, 'the agent to exit');
+}
+
+const resultsOf = (events: { message: { result?: TaskEvent } }[]) => events.map((e) => e.message.result!);
+const finalOf = (events: TaskEvent[]) => events.filter(isStatusUpdateEvent).filter((e) => e.final);
+
+describe('shutdown drains (SIGTERM)', () => {
+  test('running turns finish within the grace period: their streams get every event, a waiting tasks/send its final answer, exit 0', async () => {
+    const agent = await start({ STEPS: '4', STEP_MS: '150', GRACE_MS: '10000' });
+    const stream = await openStream(agent.url, 'tasks/sendSubscribe', { id: 'streamed', message: userText('go') });
+    const first = await next(stream, 2); // working, working 'started'
+    const waiting = rpc(agent.url, 'tasks/send', { id: 'waited', message: userText('go') });
+    const rest = collect(stream);
+    // The waiting send's turn has started once its task is there.
+    await within((async () => { while ((await rpc(agent.url, 'tasks/get', { id: 'waited' })).error); })(), 5_000, 'the waited task');
+    agent.child.kill('SIGTERM');
+    const events = [...resultsOf(first), ...resultsOf(await rest)];
+    expect(events.filter((e) => 'artifact' in e)).toHaveLength(4);
+    expect(finalOf(events)).toEqual([expect.objectContaining({ status: expect.objectContaining({ state: 'completed' }) })]);
+    expect((await waiting).result?.status.state).toBe('completed');
+    expect(await exitCode(agent)).toBe(0);
+    expect(agent.output()).toMatch(/"finished":2,"stopped":0.*"msg":"drained"/);
+  });
+
+  test('turns still running at the deadline end with a final event that says why, and the process exits 0', async () => {
+    const agent = await start({ STEPS: '1000', STEP_MS: '200', GRACE_MS: '300' });
+    const stream = await openStream(agent.url, 'tasks/sendSubscribe', { id: 'cut-short', message: userText('go') });
+    await next(stream, 2);
+    const waiting = rpc(agent.url, 'tasks/send', { id: 'cut-waiting', message: userText('go') });
+    await within((async () => { while ((await rpc(agent.url, 'tasks/get', { id: 'cut-waiting' })).error); })(), 5_000, 'the waiting task');
+    const rest = collect(stream);
+    agent.child.kill('SIGTERM');
+    const finals = finalOf(resultsOf(await rest));
+    expect(finals).toHaveLength(1);
+    expect(finals[0]).toMatchObject({ final: true, status: { state: 'failed', message: { parts: [{ type: 'text', text: SHUTDOWN_MESSAGE }] } } } satisfies Partial<TaskStatusUpdateEvent>);
+    const answered = await waiting;
+    expect(answered.result?.status).toMatchObject({ state: 'failed', message: { parts: [{ text: SHUTDOWN_MESSAGE }] } });
+    expect(await exitCode(agent)).toBe(0);
+    expect(agent.output()).toMatch(/"finished":0,"stopped":2.*"msg":"drained"/);
+  });
+});
+
+describe('router.drain()', () => {
+  test('a call that arrives while draining gets HTTP 503 with -32011; the card and the host app\'s routes are still served', async () => {
+    const held = gate();
+    const router = a2aRouter(async function* () {
+      yield working();
+      await held.promise;
+    }, { card: { name: 'Drain', version: '1.0.0' }, logger: silent });
+    const app = express().use(router).get('/health', (_req, res) => void res.send('ok'));
+    await request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/send', params: { id: 'held', message: userText('x') } })).timeout(50).catch(() => undefined);
+    const drained = router.drain({ deadlineMs: 5_000 });
+    const refused = await request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: 'held' } }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32011, message: 'A required resource is unavailable', data: { reason: 'the agent is shutting down' } } });
+    expect((await request(app).get('/.well-known/agent.json')).status).toBe(200);
+    expect((await request(app).get('/health')).text).toBe('ok');
+    held.open();
+    expect(await drained).toEqual({ finished: 1, stopped: 0 });
+    await router.close();
+  });
+});
+
+describe('clients that send their request slowly', () => {
+  let agent: SpawnedAgent;
+  beforeAll(async () => {
+    agent = await start({ STEPS: '4', STEP_MS: '300', REQUEST_TIMEOUT_MS: '500', HEADERS_TIMEOUT_MS: '400' });
+  });
+  afterAll(async () => {
+    agent.child.kill('SIGTERM');
+    await exitCode(agent);
+  });
+
+  /** Sends `partial` and nothing more; resolves with what the server answered before closing. */
+  function stall(partial: string): Promise<string> {
+    const { port } = new URL(agent.url);
+    return within(
+      new Promise((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(partial));
+        let answer = '';
+        socket.on('data', (d: Buffer) => (answer += d.toString()));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', () => resolve(answer));
+      }),
+      10_000,
+      'the server to give up on a stalled request',
+    );
+  }
+
+  test('a body that stops coming: 408 and the connection closed', async () => {
+    const answer = await stall('POST / HTTP/1.1\r\nHost: agent\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"jsonrpc":');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  test('headers that stop coming: 408 and the connection closed', async () => {
+    const answer = await stall('POST / HTTP/1.1\r\nHost: agent\r\nContent-Ty');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  test('a stream may last longer than the request timeout', async () => {
+    const events = resultsOf(await collect(await openStream(agent.url, 'tasks/sendSubscribe', { id: 'long', message: userText('go') })));
+    expect(events.filter((e) => 'artifact' in e)).toHaveLength(4);
+    expect(finalOf(events)[0]).toMatchObject({ status: { state: 'completed' } });
+  });
+});
