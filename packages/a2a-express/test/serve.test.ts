@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import request from 'supertest';
 import { collect, openStream, rpc, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
-import { a2aRouter, isStatusUpdateEvent, SHUTDOWN_MESSAGE, working, type TaskEvent, type TaskStatusUpdateEvent } from '../src/index.js';
+import { a2aRouter, isStatusUpdateEvent, SHUTDOWN_MESSAGE, working, type TaskEvent } from '../src/index.js';
 import { gate, silent, userText } from './helpers.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -86,7 +86,7 @@ describe('shutdown drains (SIGTERM)', () => {
     agent.child.kill('SIGTERM');
     const finals = finalOf(resultsOf(await rest));
     expect(finals).toHaveLength(1);
-    expect(finals[0]).toMatchObject({ final: true, status: { state: 'failed', message: { parts: [{ type: 'text', text: SHUTDOWN_MESSAGE }] } } } satisfies Partial<TaskStatusUpdateEvent>);
+    expect(finals[0]).toMatchObject({ final: true, status: { state: 'failed', message: { parts: [{ type: 'text', text: SHUTDOWN_MESSAGE }] } } });
     const answered = await waiting;
     expect(answered.result?.status).toMatchObject({ state: 'failed', message: { parts: [{ text: SHUTDOWN_MESSAGE }] } });
     expect(await exitCode(agent)).toBe(0);
