@@ -58,6 +58,15 @@ export interface A2ARouterOptions {
   streamEventIds?: StreamEventIds;
   /** Most requests in one JSON-RPC batch. Default 20. */
   maxBatchSize?: number;
+  /** Most parts in one message a client sends; more → -32602. Default 1,000. */
+  maxPartsPerMessage?: number;
+  /**
+   * Most bytes one task keeps, its history and artifacts together (an estimate from the length of
+   * their strings). A message that would take a task past it gets -32602; an agent whose output
+   * would, fails the task with a message that says so. Default 16 MiB (more than one request of
+   * the default `bodyLimit`).
+   */
+  maxTaskBytes?: number;
   /** Logger; the router logs through a child of it. Default: `pino()` at level `info`. */
   logger?: Logger;
 }
@@ -73,6 +82,8 @@ export interface ResolvedOptions {
   readonly maxStreamQueueBytes: number;
   readonly streamEventIds: StreamEventIds;
   readonly maxBatchSize: number;
+  readonly maxPartsPerMessage: number;
+  readonly maxTaskBytes: number;
   readonly logger: Logger;
   readonly auth: AuthOptions | undefined;
 }
@@ -88,6 +99,8 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     maxStreamQueueBytes: positiveInteger(options.maxStreamQueueBytes ?? 4 * 1024 * 1024, 'maxStreamQueueBytes'),
     streamEventIds: oneOf(options.streamEventIds ?? 'when-asked', ['when-asked', 'always'], 'streamEventIds'),
     maxBatchSize: positiveInteger(options.maxBatchSize ?? 20, 'maxBatchSize'),
+    maxPartsPerMessage: positiveInteger(options.maxPartsPerMessage ?? 1_000, 'maxPartsPerMessage'),
+    maxTaskBytes: positiveInteger(options.maxTaskBytes ?? 16 * 1024 * 1024, 'maxTaskBytes'),
     logger: options.logger ?? pino({ level: 'info' }),
     auth: checkedAuth(options.auth),
   };

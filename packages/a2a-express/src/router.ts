@@ -63,8 +63,9 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const push = resolved.pushNotifications
     ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger)
     : undefined;
-  const store = options.store ?? new InMemoryTaskStore();
-  const engine = new TaskEngine(store, handler, logger, push && ((result) => push.notify(result)));
+  const store = options.store ?? new InMemoryTaskStore({ logger });
+  if (store instanceof InMemoryTaskStore) store.useLogger(logger);
+  const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)));
   const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
 
   const router = express.Router();

@@ -20,7 +20,7 @@ import type { Logger } from 'pino';
 import { ownerKey, type Principal } from './auth.js';
 import { agentMessage, completed, type HandlerState, type TaskContext, type TaskHandler, type TaskUpdate } from './handler.js';
 import { jsonCopy } from './plain-json.js';
-import { applyEvents, copyRecord, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
+import { applyEvents, copyRecord, messageSize, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
 import type { StoredEvent, TaskChange, TaskRecord, TaskStore, TaskUpdateResult } from './task-store.js';
 
 /** A turn that has been accepted and recorded, before its handler runs. */
@@ -86,8 +86,20 @@ const STALE_TURN = Symbol('stale turn');
 
 class InvalidUpdateError extends Error {}
 
+/** A handler's update that would take its task past `maxTaskBytes`. */
+class TaskTooLargeError extends Error {}
+
+/** How large one task may grow; the router's options. */
+export interface TaskLimits {
+  /** Most parts in one message from a client. */
+  readonly maxPartsPerMessage: number;
+  /** Most bytes (`partsSize` estimate) of one task's history and artifacts together. */
+  readonly maxTaskBytes: number;
+}
+
 const HANDLER_FAILED = 'The agent failed while processing the task.';
 const INVALID_UPDATE = 'The agent produced an invalid update.';
+const TOO_LARGE = 'The task grew past the size this agent keeps for one task; start a new task for more.';
 // A failed task takes no more messages (-32009), so the way to retry is a new task.
 const PROCESS_LOST =
   'The agent process running this task stopped responding (its lease expired); to retry, send the message again as a new task (a new task id).';
@@ -103,6 +115,7 @@ export class TaskEngine {
     private readonly store: TaskStore,
     private readonly handler: TaskHandler,
     private readonly logger: Logger,
+    private readonly limits: TaskLimits,
     private readonly onCommit?: (result: TaskUpdateResult) => void,
   ) {}
 
@@ -126,6 +139,13 @@ export class TaskEngine {
    * failed or canceled refuses with -32009.
    */
   async startTurn(params: TaskSendParams, principal?: Principal): Promise<TurnStart> {
+    const { maxPartsPerMessage, maxTaskBytes } = this.limits;
+    if (params.message.parts.length > maxPartsPerMessage) {
+      throw A2AError.invalidParams([
+        { path: '/message/parts', message: `must NOT have more than ${maxPartsPerMessage} items`, keyword: 'maxItems', params: { limit: maxPartsPerMessage } },
+      ]);
+    }
+    const size = messageSize(params.message);
     let isNewTask = false;
     const { record, events } = await this.commit(params.id, (current) => {
       isNewTask = current === undefined;
@@ -135,6 +155,17 @@ export class TaskEngine {
         assertContinuable(current, params);
       }
       const withMessage = copyRecord(base);
+      withMessage.bytes = (base.bytes ?? 0) + size;
+      if (withMessage.bytes > maxTaskBytes) {
+        throw A2AError.invalidParams([
+          {
+            path: '/message',
+            message: `would take task ${params.id} past ${maxTaskBytes} bytes of history and artifacts; start a new task`,
+            keyword: 'maxTaskBytes',
+            params: { limit: maxTaskBytes, taskBytes: base.bytes ?? 0, messageBytes: size },
+          },
+        ]);
+      }
       withMessage.history = [...base.history, params.message];
       withMessage.turn = base.turn + 1;
       // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
@@ -286,7 +317,9 @@ export class TaskEngine {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
         const event = toEvent(current, update);
-        return changeBy(current, event);
+        const change = changeBy(current, event);
+        if ((change.record.bytes ?? 0) > this.limits.maxTaskBytes) throw new TaskTooLargeError();
+        return change;
       });
       if (!isFinalState(record.task.status.state)) return true;
       run.finalRecord = record;
@@ -309,6 +342,9 @@ export class TaskEngine {
     } else if (error instanceof InvalidUpdateError) {
       text = INVALID_UPDATE;
       log.error({ reason: error.message }, 'handler yielded an invalid update');
+    } else if (error instanceof TaskTooLargeError) {
+      text = TOO_LARGE;
+      log.warn({ maxTaskBytes: this.limits.maxTaskBytes }, 'the task grew past maxTaskBytes');
     } else {
       log.error({ err: error }, 'handler failed');
     }

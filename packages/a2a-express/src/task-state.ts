@@ -65,18 +65,55 @@ function applyStatus(record: TaskRecord, event: TaskStatusUpdateEvent): TaskReco
   next.task = task;
   // Like the reference server, every agent message of a status goes into the history, so
   // `historyLength` shows the conversation as both sides saw it.
-  if (message) next.history = [...record.history, message];
+  if (message) {
+    next.history = [...record.history, message];
+    next.bytes = (record.bytes ?? 0) + messageSize(message);
+  }
   next.updatedAt = Date.now();
   return next;
 }
 
 function applyArtifact(record: TaskRecord, event: TaskArtifactUpdateEvent): TaskRecord {
   const task = copyTask(record.task);
-  task.artifacts = mergeArtifact(record.task.artifacts ?? [], event.artifact);
+  const artifacts = record.task.artifacts ?? [];
+  const chunk = event.artifact;
+  task.artifacts = mergeArtifact(artifacts, chunk);
   const next = copyRecord(record);
   next.task = task;
+  // An appended chunk adds its parts; any other chunk replaces the artifact at its index.
+  let bytes = (record.bytes ?? 0) + partsSize(chunk.parts);
+  if (!chunk.append) {
+    const replaced = artifacts.find((a) => (a.index ?? 0) === (chunk.index ?? 0));
+    if (replaced) bytes -= partsSize(replaced.parts);
+  }
+  next.bytes = bytes;
   next.updatedAt = Date.now();
   return next;
+}
+
+/** What a part costs beyond its strings (the object, its type, the JSON around it). */
+const PART_OVERHEAD = 32;
+
+/**
+ * About how many bytes parts take stored and sent: the length of their strings (text, file
+ * bytes and uri, data and metadata as JSON) plus a little per part. An estimate, cheap enough to
+ * make for every chunk of a stream, not a measure of the heap.
+ */
+export function partsSize(parts: readonly Part[]): number {
+  let size = 0;
+  for (const part of parts) {
+    size += PART_OVERHEAD;
+    if (part.type === 'text') size += part.text.length;
+    else if (part.type === 'file') size += (part.file.bytes?.length ?? 0) + (part.file.uri?.length ?? 0) + (part.file.name?.length ?? 0);
+    else size += JSON.stringify(part.data).length;
+    if (part.metadata) size += JSON.stringify(part.metadata).length;
+  }
+  return size;
+}
+
+/** {@link partsSize} for a whole message. */
+export function messageSize(message: Message): number {
+  return PART_OVERHEAD + partsSize(message.parts) + (message.metadata ? JSON.stringify(message.metadata).length : 0);
 }
 
 // Records and tasks are copied field by field, by name, because this runs for every event of
@@ -94,6 +131,7 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
   };
   if (record.pushNotification !== undefined) copy.pushNotification = record.pushNotification;
   if (record.owner !== undefined) copy.owner = record.owner;
+  if (record.bytes !== undefined) copy.bytes = record.bytes;
   return copy;
 }
 

@@ -6,6 +6,7 @@ import {
   type Task,
   type TaskEvent,
 } from 'a2a-types';
+import type { Logger } from 'pino';
 import { numberChange } from './task-state.js';
 
 /**
@@ -26,6 +27,12 @@ export interface TaskRecord {
   readonly owner?: string;
   /** Milliseconds since the epoch of the last change. */
   readonly updatedAt: number;
+  /**
+   * About how many bytes the task's history and artifacts take (`contentSize`), kept up to date
+   * change by change: what `maxTaskBytes` and the in-memory store's `maxBytes` count. Absent
+   * (0) in records stored before it existed.
+   */
+  readonly bytes?: number;
 }
 
 /** One event of a task's log, numbered by the store. */
@@ -123,7 +130,21 @@ export interface InMemoryTaskStoreOptions {
    * to half as many again between trims). Default 1,000.
    */
   maxEventsPerTask?: number;
+  /**
+   * Most bytes of task content kept at once (the tasks' `bytes`: history and artifacts, as
+   * estimated from their strings), beside `maxTasks`: idle tasks are evicted oldest first to stay
+   * under it. Default 256 MiB.
+   */
+  maxBytes?: number;
+  /**
+   * Where the store says that it evicted tasks before their retention ended (rate-limited to one
+   * line a minute). The router gives its own logger to a store that has none.
+   */
+  logger?: Logger;
 }
+
+/** At most one warning about early evictions per this many milliseconds. */
+const EVICTION_WARNING_EVERY_MS = 60_000;
 
 interface Entry {
   record: TaskRecord;
@@ -145,6 +166,13 @@ export class InMemoryTaskStore implements TaskStore {
   readonly maxTasks: number;
   readonly retentionMs: number;
   readonly maxEventsPerTask: number;
+  readonly maxBytes: number;
+  /** Bytes of task content held now (the sum of the records' `bytes`). */
+  private heldBytes = 0;
+  private logger: Logger | undefined;
+  /** Tasks evicted before their retention ended since the last warning, and how long they had been idle. */
+  private earlyEvictions = { count: 0, shortestMs: Infinity, longestMs: 0, totalMs: 0 };
+  private lastEvictionWarning = 0;
   private readonly entries = new Map<string, Entry>();
   /** Tasks not running (finished or waiting for input): their idle token. */
   private readonly idle = new Map<string, IdleToken>();
@@ -163,6 +191,8 @@ export class InMemoryTaskStore implements TaskStore {
     this.maxTasks = positive(options.maxTasks ?? 10_000, 'maxTasks');
     this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
     this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
+    this.maxBytes = positive(options.maxBytes ?? 256 * 1024 * 1024, 'maxBytes');
+    this.logger = options.logger;
     // Expired tasks are also dropped lazily on access; the timer frees memory of an idle server.
     this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(this.retentionMs, 60_000));
     this.sweeper.unref();
@@ -171,6 +201,16 @@ export class InMemoryTaskStore implements TaskStore {
   /** How many tasks are held now. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes of task content held now (see `maxBytes`). */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** Gives the store a logger for its warnings, unless it was given one. */
+  useLogger(logger: Logger): void {
+    this.logger ??= logger;
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -184,7 +224,8 @@ export class InMemoryTaskStore implements TaskStore {
     // Everything from here to the end runs without an await, so no other update interleaves.
     const entry = this.live(taskId);
     const { record: saved, events: stored } = numberChange(entry?.record, change(entry?.record));
-    if (!entry) this.makeRoom();
+    if (!entry) this.makeRoom(saved.bytes ?? 0);
+    this.heldBytes += (saved.bytes ?? 0) - (entry?.record.bytes ?? 0);
     const log = entry?.events ?? [];
     for (const event of stored) log.push(event);
     // Trimmed in batches (past 1.5× the bound) so that a long stream does not move the whole
@@ -199,6 +240,8 @@ export class InMemoryTaskStore implements TaskStore {
     } else {
       this.idle.delete(taskId);
     }
+    // A task that grew may take the store past its budget: the oldest idle tasks make way.
+    if (this.heldBytes > this.maxBytes) this.evictIdle(() => this.heldBytes > this.maxBytes, 'maxBytes');
     this.notify(taskId, stored);
     return { record: saved, events: stored };
   }
@@ -236,16 +279,55 @@ export class InMemoryTaskStore implements TaskStore {
     return entry;
   }
 
-  private makeRoom(): void {
+  /** Room for one more task of `bytes`: idle tasks evicted, oldest first, or -32011 when all run. */
+  private makeRoom(bytes: number): void {
     this.sweep(Date.now());
-    if (this.entries.size < this.maxTasks) return;
-    const oldest = this.oldestIdle();
-    if (!oldest) {
-      throw A2AError.resourceUnavailable(
-        `the task store is full: ${this.maxTasks} tasks are running`,
-      );
+    this.evictIdle(() => this.entries.size >= this.maxTasks, 'maxTasks');
+    if (this.entries.size >= this.maxTasks) {
+      throw A2AError.resourceUnavailable(`the task store is full: ${this.maxTasks} tasks are running`);
     }
-    this.drop(oldest.taskId);
+    this.evictIdle(() => this.heldBytes + bytes > this.maxBytes, 'maxBytes');
+    if (this.heldBytes + bytes > this.maxBytes) {
+      throw A2AError.resourceUnavailable(`the task store is full: its running tasks hold ${this.heldBytes} of ${this.maxBytes} bytes`);
+    }
+  }
+
+  /** Evicts idle tasks, oldest first, while `over()` holds and there are any. */
+  private evictIdle(over: () => boolean, bound: 'maxTasks' | 'maxBytes'): void {
+    const now = Date.now();
+    for (let oldest = this.oldestIdle(); oldest && over(); oldest = this.oldestIdle()) {
+      this.drop(oldest.taskId);
+      const keptMs = now - oldest.since;
+      const early = this.earlyEvictions;
+      early.count++;
+      early.totalMs += keptMs;
+      early.shortestMs = Math.min(early.shortestMs, keptMs);
+      early.longestMs = Math.max(early.longestMs, keptMs);
+      this.warnOfEarlyEvictions(now, bound);
+    }
+  }
+
+  /**
+   * Says, once a minute at most, that tasks went before their retention ended: how many, and how
+   * long they had been kept since their last change. Under load, `retentionMs` is a promise the
+   * store can only keep with room for it (README, "Sizing the in-memory store").
+   */
+  private warnOfEarlyEvictions(now: number, bound: 'maxTasks' | 'maxBytes'): void {
+    if (!this.logger || now - this.lastEvictionWarning < EVICTION_WARNING_EVERY_MS) return;
+    const { count, shortestMs, longestMs, totalMs } = this.earlyEvictions;
+    this.logger.warn(
+      {
+        evicted: count,
+        bound,
+        keptMs: { shortest: shortestMs, mean: Math.round(totalMs / count), longest: longestMs },
+        retentionMs: this.retentionMs,
+        maxTasks: this.maxTasks,
+        maxBytes: this.maxBytes,
+      },
+      `the task store evicted ${count} task(s) before their retention ended (${bound} reached); raise it, or expect finished tasks to be kept for less than retentionMs`,
+    );
+    this.earlyEvictions = { count: 0, shortestMs: Infinity, longestMs: 0, totalMs: 0 };
+    this.lastEvictionWarning = now;
   }
 
   private sweep(now: number): void {
@@ -267,6 +349,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   private drop(taskId: string): void {
+    this.heldBytes -= this.entries.get(taskId)?.record.bytes ?? 0;
     this.entries.delete(taskId);
     this.idle.delete(taskId);
     // Compact the queue once most of it has been consumed.
