@@ -168,7 +168,8 @@ function readStream(options, body) {
 function ourStream(server, id, chunks) {
   const url = new URL(server.url);
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id, message: { role: 'user', parts: [{ type: 'text', text: `stream ${chunks}` }] } } });
-  return readStream({ host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, body);
+  // With event ids, as the bare loop writes them: the same bytes per event, and the order checked.
+  return readStream({ host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json', prefer: 'sse-event-ids' } }, body);
 }
 
 function bareStream(server, chunks) {
