@@ -63,7 +63,8 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const push = resolved.pushNotifications
     ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger)
     : undefined;
-  const store = options.store ?? new InMemoryTaskStore({ logger });
+  const store = options.store ?? new InMemoryTaskStore();
+  // The store's warnings (early evictions) go to the router's log unless it has a logger of its own.
   if (store instanceof InMemoryTaskStore) store.useLogger(logger);
   const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)));
   const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;

@@ -28,7 +28,7 @@ export interface TaskRecord {
   /** Milliseconds since the epoch of the last change. */
   readonly updatedAt: number;
   /**
-   * About how many bytes the task's history and artifacts take (`contentSize`), kept up to date
+   * About how many bytes the task's history and artifacts take (`partsSize`, `messageSize`), kept up to date
    * change by change: what `maxTaskBytes` and the in-memory store's `maxBytes` count. Absent
    * (0) in records stored before it existed.
    */
