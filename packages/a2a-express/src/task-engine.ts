@@ -254,19 +254,9 @@ export class TaskEngine {
   async stopAll(reason: string): Promise<number> {
     const runs = [...this.running.values()].filter((run) => !run.over);
     await Promise.all(
-      runs.map(async (run) => {
+      runs.map((run) => {
         abort(run);
-        try {
-          run.finalRecord = (
-            await this.commit(run.taskId, (current) => {
-              if (!isCurrentTurn(current, run)) throw STALE_TURN;
-              return changeBy(current, statusEvent(run.taskId, 'failed', agentMessage(reason)));
-            })
-          ).record;
-        } catch (error) {
-          if (error !== STALE_TURN) this.logger.error({ err: error, taskId: run.taskId }, 'could not record that the turn was stopped');
-        }
-        run.markEnded();
+        return this.endFailed(run, reason, this.logger.child({ taskId: run.taskId }));
       }),
     );
     return runs.length;
@@ -348,11 +338,19 @@ export class TaskEngine {
     } else {
       log.error({ err: error }, 'handler failed');
     }
+    await this.endFailed(run, text, log);
+  }
+
+  /**
+   * Ends a turn as `failed` with `text`, if it is still the task's current turn, and keeps the
+   * record as the turn's answer; the turn is over either way. What a handler's error and a
+   * shutdown both end a turn with.
+   */
+  private async endFailed(run: Run, text: string, log: Logger): Promise<void> {
     try {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
-        const event = statusEvent(run.taskId, 'failed', agentMessage(text));
-        return changeBy(current, event);
+        return changeBy(current, statusEvent(run.taskId, 'failed', agentMessage(text)));
       });
       run.finalRecord = record;
     } catch (storeError) {
