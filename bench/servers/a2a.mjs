@@ -5,7 +5,8 @@
 // canceled, and the process's memory after a full GC.
 import express from 'express';
 import { pino } from 'pino';
-import { a2aRouter, artifact, completed, RedisTaskStore, textOf } from 'a2a-express';
+import { a2aRouter, artifact, completed, textOf } from 'a2a-express';
+import { RedisTaskStore } from 'a2a-express/redis';
 
 const handler = async function* (ctx) {
   const text = textOf(ctx.message);

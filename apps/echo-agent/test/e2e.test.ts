@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { collect, listen, openStream, rpc, spawnAgent, type RunningServer, type SpawnedAgent } from 'a2a-testing';
-import { pushNotificationReceiver, type VerifiedNotification } from 'a2a-push-receiver';
+import type { VerifiedNotification } from 'a2a-push-receiver';
+import { pushNotificationReceiver } from 'a2a-push-receiver/express';
 import {
   isStatusUpdateEvent,
   validateAgentCard,

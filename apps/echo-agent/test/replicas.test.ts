@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
 import { deleteKeys, listen, openStream, redisUrl, requireRedis, rpc, spawnAgent, uniquePrefix, within, type RunningServer } from 'a2a-testing';
-import { RedisTaskStore, type Task, type TaskStatusUpdateEvent } from 'a2a-express';
+import type { Task, TaskStatusUpdateEvent } from 'a2a-express';
+import { RedisTaskStore } from 'a2a-express/redis';
 import { echoRouter } from '../src/agent.js';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');

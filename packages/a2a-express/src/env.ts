@@ -3,7 +3,6 @@
 import { apiKey, bearerJwt, type AuthOptions, type AuthStrategy } from './auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { SigningKeyInput } from './push/signer.js';
-import { RedisTaskStore } from './redis-store.js';
 
 /**
  * Push notification options from environment variables, as the sample agents read them:
@@ -66,25 +65,6 @@ export function authOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOp
     strategies.push(apiKey({ keys, ...(env.A2A_API_KEY_HEADER ? { header: env.A2A_API_KEY_HEADER } : {}) }));
   }
   return strategies.length > 0 ? { strategies } : undefined;
-}
-
-/**
- * The task store from environment variables: a {@link RedisTaskStore} when `A2A_REDIS_URL` is
- * set (replicas of one agent then share their tasks), `undefined` (the router's in-memory
- * store) otherwise.
- * - `A2A_REDIS_PREFIX`: key prefix, the same for every replica of one agent; default
- *   `defaultPrefix`;
- * - `A2A_REDIS_LEASE_MS`: lease of a running task (see {@link RedisTaskStore}); default 15,000.
- */
-export function taskStoreFromEnv(defaultPrefix: string, env: NodeJS.ProcessEnv = process.env): RedisTaskStore | undefined {
-  const url = env.A2A_REDIS_URL?.trim();
-  if (!url) return undefined;
-  if (!/^rediss?:\/\//.test(url)) throw new TypeError(`A2A_REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(url)}`);
-  return new RedisTaskStore({
-    url,
-    prefix: env.A2A_REDIS_PREFIX?.trim() || defaultPrefix,
-    leaseMs: integerFromEnv('A2A_REDIS_LEASE_MS', 15_000, env),
-  });
 }
 
 /** A non-negative integer from the environment, or the fallback when unset; a TypeError otherwise. */

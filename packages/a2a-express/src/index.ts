@@ -46,16 +46,15 @@ export {
   type TaskStore,
   type TaskUpdateResult,
 } from './task-store.js';
-export { RedisTaskStore, type RedisTaskStoreOptions } from './redis-store.js';
 export { applyEvents, mergeArtifact, taskSnapshot } from './task-state.js';
 export {
   MASKED,
   maskSecrets,
   type PushNotificationOptions,
-  type PushNotificationPayload,
 } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';
-export { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, taskStoreFromEnv } from './env.js';
+// RedisTaskStore and taskStoreFromEnv: import them from 'a2a-express/redis'.
+export { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv } from './env.js';
 export { serveAgent, type ServeOptions } from './serve.js';
 export { isPublicAddress, type Resolver } from './push/url-guard.js';
 // The protocol's types and errors, so that an agent needs one import.

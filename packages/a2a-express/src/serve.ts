@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { A2ARouter } from './router.js';
-import { RedisTaskStore } from './redis-store.js';
-import { InMemoryTaskStore, type TaskStore } from './task-store.js';
+import type { TaskStore } from './task-store.js';
 
 export interface ServeOptions {
   /** Shown in the log lines, e.g. `echo agent`. */
@@ -105,7 +104,7 @@ function whyNotListening(error: NodeJS.ErrnoException, port: number, host: strin
 
 /** Where the tasks live, for the start-up line (never the Redis URL: it may hold a password). */
 function describeStore(store: TaskStore | undefined): string {
-  if (store instanceof RedisTaskStore) return `shared in Redis under ${store.prefix} (lease ${store.leaseMs} ms)`;
-  if (store === undefined || store instanceof InMemoryTaskStore) return 'in memory';
-  return 'in a custom store';
+  // No store given: the router makes an in-memory one.
+  if (store === undefined) return 'in memory';
+  return store.describe?.() ?? 'in a custom store';
 }

@@ -82,6 +82,8 @@ export interface TaskStore {
   subscribe(taskId: string, listener: EventListener): Promise<() => void>;
   /** Releases timers and connections. */
   close(): Promise<void>;
+  /** Where the tasks are kept, in a few words, for `serveAgent`'s start-up line. */
+  describe?(): string;
 }
 
 /** A turn ended by a process other than (perhaps) the one running its handler. */
@@ -266,6 +268,10 @@ export class InMemoryTaskStore implements TaskStore {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+  }
+
+  describe(): string {
+    return 'in memory';
   }
 
   private live(taskId: string): Entry | undefined {

@@ -6,13 +6,11 @@ import { Redis } from 'ioredis';
 import {
   A2AError,
   applyEvents,
-  RedisTaskStore,
-  taskStoreFromEnv,
-  type RedisTaskStoreOptions,
   type StoredEvent,
   type TaskChange,
   type TaskRecord,
 } from '../src/index.js';
+import { RedisTaskStore, taskStoreFromEnv, type RedisTaskStoreOptions } from '../src/redis.js';
 import { statusEvent } from '../src/task-state.js';
 import { eventually } from './helpers.js';
 

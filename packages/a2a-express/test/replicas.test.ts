@@ -16,24 +16,24 @@ import {
   within,
   type OwnRedis,
 } from 'a2a-testing';
-import { pushNotificationReceiver, type VerifiedNotification } from 'a2a-push-receiver';
+import type { VerifiedNotification } from 'a2a-push-receiver';
+import { pushNotificationReceiver } from 'a2a-push-receiver/express';
 import {
   apiKey,
   artifact,
   completed,
   isStatusUpdateEvent,
-  RedisTaskStore,
   textOf,
   working,
   type A2ARouter,
   type A2ARouterOptions,
   type PushNotificationPayload,
-  type RedisTaskStoreOptions,
   type Task,
   type TaskEvent,
   type TaskHandler,
   type TaskStatusUpdateEvent,
 } from '../src/index.js';
+import { RedisTaskStore, type RedisTaskStoreOptions } from '../src/redis.js';
 import { appWith, eventually, gate, resultOf, userText } from './helpers.js';
 
 const url = redisUrl();
@@ -212,7 +212,7 @@ describe('replicas sharing a RedisTaskStore', () => {
     // Verified against B's JWKS, although A and B each sign what they commit.
     receiver.post('/hook', pushNotificationReceiver({
       jwksUrl: `${b.url}/.well-known/jwks.json`,
-      onNotification: (n) => void received.push(n as VerifiedNotification<PushNotificationPayload>),
+      onNotification: (n) => void received.push(n),
     }));
     const hook = await pool.serve(receiver);
     const pushNotification = { url: `${hook.url}/hook` };

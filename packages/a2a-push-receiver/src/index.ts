@@ -1,11 +1,12 @@
 // The receiving side of A2A push notifications: checks that a notification really comes from
 // the agent (signature against its JWKS), is the body that was signed, is fresh, is not a
-// replay, and carries the token the client chose.
+// replay, and carries the token the client chose. Nothing here needs Express, so that a
+// client-only project compiles without it; the Express handler is `a2a-push-receiver/express`.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { RequestHandler } from 'express';
+import type { PushNotificationPayload } from 'a2a-types';
 
-export interface PushVerifierOptions {
+export interface PushVerifierOptions<P = PushNotificationPayload> {
   /** The agent's JWKS, e.g. `https://agent.example.com/.well-known/jwks.json`. */
   jwksUrl: string | URL;
   /** Oldest accepted notification, by its `iat`, in seconds. Default 300 (5 minutes). */
@@ -18,7 +19,7 @@ export interface PushVerifierOptions {
    * The `X-A2A-Notification-Token` expected: a string, or a function of the notification's body
    * (say, to look up the token you gave for its task). Undefined: the header is not checked.
    */
-  expectedToken?: string | ((payload: unknown) => string | undefined | Promise<string | undefined>);
+  expectedToken?: string | ((payload: P) => string | undefined | Promise<string | undefined>);
   /** Time allowed to fetch the JWKS, milliseconds. Default 5,000. */
   jwksTimeoutMs?: number;
 }
@@ -43,8 +44,13 @@ export class PushVerificationError extends Error {
   }
 }
 
-export interface VerifiedNotification<P = unknown> {
-  /** The parsed JSON body (for a2a-express: `{ eventType, taskId, sessionId, status, final, eventId }`). */
+/**
+ * A notification that passed every check. `P` is the type of its JSON body; it defaults to what
+ * a2a-express sends. The body's shape is not checked (the signature says who sent it, not what
+ * it holds): name another type when your agent sends something else.
+ */
+export interface VerifiedNotification<P = PushNotificationPayload> {
+  /** The parsed JSON body. */
   payload: P;
   /** The JWT's claims: `iat`, `jti`, `request_body_sha256`. */
   claims: JWTPayload;
@@ -57,20 +63,20 @@ export interface IncomingNotification {
   body: Buffer | Uint8Array | string;
 }
 
-export interface PushVerifier {
-  verify<P = unknown>(notification: IncomingNotification): Promise<VerifiedNotification<P>>;
+export interface PushVerifier<P = PushNotificationPayload> {
+  verify(notification: IncomingNotification): Promise<VerifiedNotification<P>>;
 }
 
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
-export function createPushNotificationVerifier(options: PushVerifierOptions): PushVerifier {
+export function createPushNotificationVerifier<P = PushNotificationPayload>(options: PushVerifierOptions<P>): PushVerifier<P> {
   const maxAge = options.maxAgeSeconds ?? 300;
   const keys = createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: options.jwksTimeoutMs ?? 5_000 });
   // jti → when it stops mattering (its token is too old to be accepted anyway).
   const seen = new Map<string, number>();
 
   return {
-    async verify<P>({ headers, body }: IncomingNotification): Promise<VerifiedNotification<P>> {
+    async verify({ headers, body }: IncomingNotification): Promise<VerifiedNotification<P>> {
       const authorization = header(headers, 'authorization');
       const jwt = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(authorization ?? '')?.[1];
       if (!jwt) throw new PushVerificationError('missing-authorization', 'no Bearer token in Authorization');
@@ -124,50 +130,4 @@ function header(headers: IncomingNotification['headers'], name: string): string 
   return Array.isArray(value) ? value[0] : value;
 }
 
-export interface ReceiverOptions extends PushVerifierOptions {
-  /** Called with each verified notification; the sender gets 204 once it resolves. */
-  onNotification: (notification: VerifiedNotification, req: import('express').Request) => void | Promise<void>;
-  /** Called with each refused one (for logging); the sender gets 401. */
-  onRejected?: (error: PushVerificationError, req: import('express').Request) => void;
-  /** Largest body read, bytes. Default 1 MiB. */
-  maxBodyBytes?: number;
-}
-
-/**
- * An Express handler for a webhook URL: answers the agent's ownership check
- * (`GET ?validationToken=…` echoes the token) and verifies every POSTed notification (204 when
- * accepted, 401 when refused, 413 when too large). Reads the raw body itself: mount it before
- * any body parser, or on its own path.
- */
-export function pushNotificationReceiver(options: ReceiverOptions): RequestHandler {
-  const verifier = createPushNotificationVerifier(options);
-  const limit = options.maxBodyBytes ?? 1024 * 1024;
-  return (req, res, next) => {
-    if (req.method === 'GET' && typeof req.query.validationToken === 'string') {
-      res.type('text/plain').send(req.query.validationToken);
-      return;
-    }
-    if (req.method !== 'POST') return next();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('error', next);
-    req.on('end', () => {
-      if (size > limit) return void res.status(413).end();
-      verifier
-        .verify({ headers: req.headers, body: Buffer.concat(chunks) })
-        .then(async (notification) => {
-          await options.onNotification(notification, req);
-          res.status(204).end();
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof PushVerificationError)) return next(error);
-          options.onRejected?.(error, req);
-          res.status(401).json({ error: error.reason });
-        });
-    });
-  };
-}
+export type { PushNotificationPayload } from 'a2a-types';

@@ -264,6 +264,23 @@ export type A2ARequest = {
 /** [7.2.1] One SSE `data:` payload of `tasks/sendSubscribe` and `tasks/resubscribe`. */
 export type SendTaskStreamingResponse = JSONRPCSuccessResponse<TaskEvent> | JSONRPCErrorResponse;
 
+/**
+ * The body of one push notification as a2a-express sends it: one POST per status change of a
+ * task. The 0.1.0 specification leaves the body to the agent; this is ours (see the README's
+ * push notification section), typed here so that a receiver that uses only a2a-client or
+ * a2a-push-receiver can name it.
+ */
+export interface PushNotificationPayload {
+  eventType: 'taskStatusUpdate';
+  taskId: string;
+  sessionId: string | null | undefined;
+  status: TaskStatus;
+  /** True when the status ends the turn (completed, failed, canceled, input-required). */
+  final: boolean;
+  /** The event's id in the task's log, the SSE id: increases with every event of the task. */
+  eventId: number;
+}
+
 /** The states after which a task does no more work. */
 export const TERMINAL_STATES: readonly TaskState[] = ['completed', 'canceled', 'failed', 'unknown'];
 

@@ -6,7 +6,7 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { A2AError, isStatusUpdateEvent, type PushNotificationConfig, type TaskStatus } from 'a2a-types';
+import { A2AError, isStatusUpdateEvent, type PushNotificationConfig, type PushNotificationPayload } from 'a2a-types';
 import type { Logger } from 'pino';
 import type { TaskRecord, TaskUpdateResult } from '../task-store.js';
 import { NotificationSigner, type SigningKeyInput } from './signer.js';
@@ -46,18 +46,6 @@ export interface PushNotificationOptions {
   maxQueuedPerTask?: number;
   /** How host names are resolved. Default the system resolver. */
   resolve?: Resolver;
-}
-
-/** What a webhook receives: one POST per status change of the task. */
-export interface PushNotificationPayload {
-  eventType: 'taskStatusUpdate';
-  taskId: string;
-  sessionId: string | null | undefined;
-  status: TaskStatus;
-  /** True when the status ends the turn (completed, failed, canceled, input-required). */
-  final: boolean;
-  /** The event's id in the task's log, the SSE id: increases with every event of the task. */
-  eventId: number;
 }
 
 export const MASKED = '********';
