@@ -35,12 +35,12 @@ function dockerfile(path: string) {
   return { lines, text, finalStage, all, env, stages: lines.filter((l) => l.startsWith('FROM ')).length };
 }
 
-/** The default port an app's server falls back to: `integerFromEnv('PORT', N)`. */
+/** The port an app listens on unless PORT is set: its identity line, `const agent = { ..., port: N, ... }`. */
 function defaultPort(app: string): number {
   const source = readFileSync(join(root, 'apps', app, 'src/server.ts'), 'utf8');
-  const match = /integerFromEnv\('PORT', ([\d_]+)\)/.exec(source);
-  if (!match) throw new Error(`no default PORT in apps/${app}/src/server.ts`);
-  return Number(match[1]!.replace(/_/g, ''));
+  const match = /^const agent = \{[^}]*\bport: (\d+),/m.exec(source);
+  if (!match) throw new Error(`no default port in apps/${app}/src/server.ts`);
+  return Number(match[1]);
 }
 
 describe('the start command', () => {
@@ -51,8 +51,11 @@ describe('the start command', () => {
 });
 
 describe('docker-compose.yml', () => {
-  test('runs both sample agents', () => {
-    expect(Object.keys(agents).sort()).toEqual(['currency-agent', 'echo-agent']);
+  test('runs agents of this repository: each service of no profile is an app under apps/, built from its own Dockerfile', () => {
+    expect(Object.keys(agents).length).toBeGreaterThan(0);
+    for (const [name, service] of Object.entries(agents)) {
+      expect([name, service.build.dockerfile]).toEqual([name, `apps/${name}/Dockerfile`]);
+    }
   });
 
   test.each([[[]], [['--profile', 'replicas']]])('is valid for docker-compose %j (where the tool is installed)', (profile) => {
@@ -76,7 +79,7 @@ describe('docker-compose.yml', () => {
 describe('docker-compose.yml, profile "replicas"', () => {
   test('runs Redis, two replicas of each agent built as the agent is, and a load balancer', () => {
     expect(replicaServices.map(([name]) => name).sort()).toEqual(
-      ['currency-agent-1', 'currency-agent-2', 'echo-agent-1', 'echo-agent-2', 'load-balancer', 'redis'].sort(),
+      [...Object.keys(agents).flatMap((agent) => [`${agent}-1`, `${agent}-2`]), 'load-balancer', 'redis'].sort(),
     );
     for (const [name, service] of replicaServices.filter(([n]) => /-agent-\d$/.test(n))) {
       const agent = name.replace(/-\d$/, '');
@@ -111,8 +114,8 @@ describe('docker-compose.yml, profile "replicas"', () => {
     });
     if (check.error) return; // not installed on this machine: the test above checks the file itself
     const resolved = parse(check.stdout) as { services: Record<string, ComposeService> };
-    const agentServices = Object.entries(resolved.services).filter(([name]) => /-agent(-\d)?$/.test(name));
-    expect(agentServices.map(([name]) => name).sort()).toEqual(['currency-agent', 'currency-agent-1', 'currency-agent-2', 'echo-agent', 'echo-agent-1', 'echo-agent-2']);
+    const agentServices = Object.entries(resolved.services).filter(([name]) => name !== 'redis' && name !== 'load-balancer');
+    expect(agentServices.map(([name]) => name).sort()).toEqual(Object.keys(agents).flatMap((agent) => [agent, `${agent}-1`, `${agent}-2`]).sort());
     for (const [name, service] of agentServices) expect([name, service.environment!.A2A_API_KEYS]).toEqual([name, 'compose-key=ops']);
   });
 
@@ -124,13 +127,14 @@ describe('docker-compose.yml, profile "replicas"', () => {
     const upstreams = Object.fromEntries(
       [...conf.matchAll(/upstream (\w+) \{([^}]*)\}/g)].map((m) => [m[1]!, [...m[2]!.matchAll(/server ([\w-]+):(\d+);/g)].map((s) => `${s[1]}:${s[2]}`)]),
     );
-    expect(upstreams).toEqual({
-      echo_agent: ['echo-agent-1:41241', 'echo-agent-2:41241'],
-      currency_agent: ['currency-agent-1:10000', 'currency-agent-2:10000'],
-    });
-    const servers = [...conf.matchAll(/listen (\d+);\s*location \/ \{ proxy_pass http:\/\/(\w+); \}/g)].map((m) => `${m[1]}->${m[2]}`);
-    expect(servers).toEqual(['8080->echo_agent', '8081->currency_agent']);
-    expect(lb.ports).toEqual(['8080:8080', '8081:8081']);
+    // One upstream per agent, named after it, holding its two replicas on the agent's port.
+    expect(upstreams).toEqual(
+      Object.fromEntries(Object.keys(agents).map((agent) => [agent.replace(/-/g, '_'), [1, 2].map((i) => `${agent}-${i}:${defaultPort(agent)}`)])),
+    );
+    // Each upstream served on one port of its own, and each such port published.
+    const servers = [...conf.matchAll(/listen (\d+);\s*location \/ \{ proxy_pass http:\/\/(\w+); \}/g)].map((m) => ({ port: m[1]!, upstream: m[2]! }));
+    expect(servers.map((server) => server.upstream).sort()).toEqual(Object.keys(upstreams).sort());
+    expect(lb.ports!.slice().sort()).toEqual(servers.map((server) => `${server.port}:${server.port}`).sort());
     expect(conf).toMatch(/proxy_buffering off;/);
   });
 });

@@ -1,5 +1,5 @@
-// Starts the currency agent. Configuration by environment variables (all listed in the README):
-//   PORT (default 10000), HOST (default 127.0.0.1; the container image sets 0.0.0.0), LOG_LEVEL,
+// Starts this agent. Configuration by environment variables (all listed in the README):
+//   PORT (default `agent.port` below), HOST (default 127.0.0.1; the container image sets 0.0.0.0), LOG_LEVEL,
 //   FRANKFURTER_URL (default the public API), RATES_TIMEOUT_MS (2500), RATES_CACHE_TTL_MS (600000),
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT_MS (optional LLM understanding),
 //   A2A_PUSH_* (push notifications), A2A_REDIS_* (tasks shared by replicas in Redis), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth).
@@ -10,7 +10,11 @@ import { taskStoreFromEnv } from 'a2a-express/redis';
 import { currencyRouter } from './agent.js';
 import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: 'currency-agent' });
+// Who this agent is: its name in the logs, its port unless PORT is set, the Redis key prefix
+// its replicas share. A new agent made from this one (create-a2a-agent) gets its own.
+const agent = { name: 'currency-agent', port: 10000, redisPrefix: 'a2a:currency:' } as const;
+
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: agent.name });
 try {
   const frankfurterUrl = process.env.FRANKFURTER_URL || DEFAULT_FRANKFURTER_URL;
   const rates = new RateSource({
@@ -25,12 +29,12 @@ try {
       : undefined;
   const auth = authOptionsFromEnv();
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
-  const store = taskStoreFromEnv('a2a:currency:');
+  const store = taskStoreFromEnv(agent.redisPrefix);
   const router = currencyRouter({ rates, ...(llm ? { llm } : {}), logger, auth, store, pushNotifications: pushNotificationOptionsFromEnv() });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
-    name: 'currency agent',
-    port: integerFromEnv('PORT', 10_000),
+    name: agent.name,
+    port: integerFromEnv('PORT', agent.port),
     host: process.env.HOST || '127.0.0.1',
     logger,
     router,
@@ -42,6 +46,6 @@ try {
     },
   });
 } catch (error) {
-  logger.fatal({ err: error }, 'currency agent: bad configuration');
+  logger.fatal({ err: error }, `${agent.name}: bad configuration`);
   process.exit(1);
 }

@@ -1,5 +1,5 @@
-// Starts the echo agent. Configuration by environment variables (all listed in the README):
-//   PORT (default 41241), HOST (default 127.0.0.1; the container image sets 0.0.0.0),
+// Starts this agent. Configuration by environment variables (all listed in the README):
+//   PORT (default `agent.port` below), HOST (default 127.0.0.1; the container image sets 0.0.0.0),
 //   ECHO_DELAY_MS (pause between streamed chunks, default 0), LOG_LEVEL (default info),
 //   A2A_PUSH_ALLOWLIST, A2A_PUSH_SIGNING_KEY, A2A_PUSH_VERIFY_OWNERSHIP (push notifications),
 //   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis),
@@ -10,17 +10,21 @@ import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, ser
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { echoRouter } from './agent.js';
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: 'echo-agent' });
+// Who this agent is: its name in the logs, its port unless PORT is set, the Redis key prefix
+// its replicas share. A new agent made from this one (create-a2a-agent) gets its own.
+const agent = { name: 'echo-agent', port: 41241, redisPrefix: 'a2a:echo:' } as const;
+
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: agent.name });
 try {
   const chunkDelayMs = integerFromEnv('ECHO_DELAY_MS', 0);
   const auth = authOptionsFromEnv();
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
-  const store = taskStoreFromEnv('a2a:echo:');
+  const store = taskStoreFromEnv(agent.redisPrefix);
   const router = echoRouter({ logger, chunkDelayMs, auth, store, pushNotifications: pushNotificationOptionsFromEnv() });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
-    name: 'echo agent',
-    port: integerFromEnv('PORT', 41241),
+    name: agent.name,
+    port: integerFromEnv('PORT', agent.port),
     host: process.env.HOST || '127.0.0.1',
     logger,
     router,
@@ -29,6 +33,6 @@ try {
     details: { chunkDelayMs, authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)' },
   });
 } catch (error) {
-  logger.fatal({ err: error }, 'echo agent: bad configuration');
+  logger.fatal({ err: error }, `${agent.name}: bad configuration`);
   process.exit(1);
 }

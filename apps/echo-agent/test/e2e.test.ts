@@ -63,7 +63,7 @@ describe('echo agent, end to end', () => {
     await holder.close();
     expect(code).toBe(1);
     expect(output).not.toMatch(/TypeError|at .*\.js:\d+/);
-    expect(JSON.parse(output.trim())).toMatchObject({ level: 60, code: 'EADDRINUSE', msg: `echo agent could not start: port ${port} is in use (set PORT to another one)` });
+    expect(JSON.parse(output.trim())).toMatchObject({ level: 60, code: 'EADDRINUSE', msg: `echo-agent could not start: port ${port} is in use (set PORT to another one)` });
   });
 
   test('with A2A_API_KEYS set, calls need a key, and the card says so', async () => {

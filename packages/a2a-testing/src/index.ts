@@ -172,19 +172,37 @@ export interface SpawnedAgent {
 export async function spawnAgent(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    /**
+     * Start it in a process group of its own, and signal the whole group: for a command such as
+     * `npm start` that runs the agent as its child and does not pass SIGTERM on.
+     */
+    processGroup?: boolean;
+  } = {},
 ): Promise<SpawnedAgent> {
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.processGroup ?? false,
   });
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (options.processGroup && child.pid !== undefined) process.kill(-child.pid, name);
+      else child.kill(name);
+    } catch {
+      // already gone
+    }
+  };
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      signal('SIGKILL');
       reject(new Error(`no listening line within ${options.timeoutMs ?? 15_000} ms:\n${stdout}\n${stderr}`));
     }, options.timeoutMs ?? 15_000);
     child.stdout!.on('data', (d: Buffer) => {
@@ -213,12 +231,12 @@ export async function spawnAgent(
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        const killer = setTimeout(() => signal('SIGKILL'), 5_000);
         child.once('exit', (code) => {
           clearTimeout(killer);
           resolve(code);
         });
-        child.kill('SIGTERM');
+        signal('SIGTERM');
       }),
   };
 }
@@ -230,3 +248,4 @@ export {
   readStreamText,
   type ReferenceReading,
 } from './reference-clients.js';
+export { codeBlocks, codeBlockWith, pnpmCommand, runCommand, runPnpm, type CommandResult } from './commands.js';
