@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * One jest run over every package. Tests are TypeScript, run as native ESM (jose and the
  * packages are ESM-only), transpiled by ts-jest without type-checking: `pnpm test` runs
@@ -12,6 +14,9 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }] },
   testTimeout: 20000,
+  // At least two workers, even on two cores (jest's default would be one): the slowest suites
+  // mostly wait on child processes (npm installs, builds, agents), not on the CPU.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   globalSetup: '<rootDir>/test/redis-global-setup.mjs',
   globalTeardown: '<rootDir>/test/redis-global-teardown.mjs',
 };
