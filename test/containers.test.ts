@@ -4,10 +4,10 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { spawnAgent } from 'a2a-testing';
+import { pnpmCommand, spawnAgent } from 'a2a-testing';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 interface ComposeService {
@@ -143,10 +143,12 @@ describe('docker-compose.yml, profile "replicas"', () => {
   });
 });
 
+/** Folders the image tests made, removed after them (made in the tests, so a filtered run makes none). */
+const cleanups: (() => void)[] = [];
+afterAll(() => cleanups.forEach((cleanup) => cleanup()));
+
 describe.each(Object.keys(agents))('the %s image', (name) => {
   const file = dockerfile(join(root, agents[name]!.build.context, agents[name]!.build.dockerfile));
-  const workdir = mkdtempSync(join(tmpdir(), `${name}-image-`));
-  afterAll(() => rmSync(workdir, { recursive: true, force: true }));
 
   test('is a multi-stage build that runs as a non-root user with a health check on the card', () => {
     expect(file.stages).toBe(2);
@@ -159,9 +161,18 @@ describe.each(Object.keys(agents))('the %s image', (name) => {
     // The build stage's `pnpm --filter <app> deploy --prod ... /app`, into a temporary folder.
     const deploy = /pnpm (--filter \S+ deploy .*) \/app/.exec(file.text)?.[1];
     expect(deploy).toBeDefined();
-    const pnpm = process.env.npm_execpath;
-    const [command, prefix] = pnpm && /pnpm/.test(pnpm) ? [process.execPath, [pnpm]] : ['pnpm', []];
-    await run(command, [...prefix, ...deploy!.split(/\s+/), workdir], { cwd: root, timeout: 120_000 });
+    const workdir = mkdtempSync(join(tmpdir(), `${name}-image-`));
+    // pnpm 10's deploy also links the deployed app's bins into <app folder>/<the target's path
+    // relative to the workspace root>, which is inside this repository: remove that copy too.
+    let strayBins = join(root, 'apps', name, relative(root, workdir));
+    while (!existsSync(dirname(strayBins))) strayBins = dirname(strayBins); // the first folder it makes
+    const [command, prefix] = pnpmCommand();
+    try {
+      await run(command, [...prefix, ...deploy!.split(/\s+/), workdir], { cwd: root, timeout: 120_000 });
+    } finally {
+      if (!relative(root, strayBins).startsWith('..')) rmSync(strayBins, { recursive: true, force: true });
+    }
+    cleanups.push(() => rmSync(workdir, { recursive: true, force: true }));
     expect(existsSync(join(workdir, 'node_modules', 'typescript'))).toBe(false); // production dependencies only
     const cmd = JSON.parse(file.all('CMD')[0]!) as string[];
     const agent = await spawnAgent(cmd[0]!, cmd.slice(1), {

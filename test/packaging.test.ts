@@ -54,8 +54,18 @@ function asCommonJs(esm: string): string {
 
 const untyped = (ts: string) => ts.replace(/ as \{ port: number \}/g, '');
 
+/** Starts `node <script>` in `dir` and checks it answers as the README's example says. */
+async function checkEchoAgent(dir: string, script: string): Promise<void> {
+  const agent = await spawnAgent(process.execPath, [script], { cwd: dir });
+  try {
+    await answersLikeTheExample(agent);
+  } finally {
+    await agent.stop();
+  }
+}
+
 /** The example agent answers as the README says: it asks for input, then echoes. */
-async function checkEchoAgent(agent: SpawnedAgent): Promise<void> {
+async function answersLikeTheExample(agent: SpawnedAgent): Promise<void> {
   const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string; url: string };
   expect(card).toMatchObject({ name: 'Echo', url: `${agent.url}/` });
   const message = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
@@ -148,22 +158,12 @@ describe.each(['4', '5'])('in an Express %s app outside the workspace', (major) 
 
   test("the README's ten lines run as an ES module", async () => {
     writeFileSync(join(dir, 'server.mjs'), untyped(tenLines()));
-    const agent = await spawnAgent(process.execPath, ['server.mjs'], { cwd: dir });
-    try {
-      await checkEchoAgent(agent);
-    } finally {
-      await agent.stop();
-    }
+    await checkEchoAgent(dir, 'server.mjs');
   }, LONG);
 
   test("the README's ten lines run from CommonJS (require)", async () => {
     writeFileSync(join(dir, 'server.cjs'), asCommonJs(untyped(tenLines())));
-    const agent = await spawnAgent(process.execPath, ['server.cjs'], { cwd: dir });
-    try {
-      await checkEchoAgent(agent);
-    } finally {
-      await agent.stop();
-    }
+    await checkEchoAgent(dir, 'server.cjs');
   }, LONG);
 
   test("a strict nodenext TypeScript build (skipLibCheck off) of the ten lines and the README's push receiver compiles, and runs", async () => {
@@ -172,12 +172,7 @@ describe.each(['4', '5'])('in an Express %s app outside the workspace', (major) 
     writeFileSync(join(dir, 'src/server.ts'), tenLines());
     writeFileSync(join(dir, 'src/webhook.ts'), codeBlockWith(readme, 'pushNotificationReceiver({'));
     succeeded(await runCommand(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir }));
-    const agent = await spawnAgent(process.execPath, ['dist/server.js'], { cwd: dir });
-    try {
-      await checkEchoAgent(agent);
-    } finally {
-      await agent.stop();
-    }
+    await checkEchoAgent(dir, 'dist/server.js');
   }, LONG);
 });
 
