@@ -1,7 +1,7 @@
 // The `a2a` command line as a user runs it: a subprocess, against agents on loopback.
 import express from 'express';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +46,17 @@ beforeAll(async () => {
   }, { card: { name: 'Greeter', version: '1.0.0' }, logger: pino({ level: 'silent' }) });
   greeter = (await serve(express().use(router))).url;
 });
-afterAll(async () => Promise.all([echo.stop(), closeAll()]));
+/** Folders the tests save received files into, removed at the end. */
+const scratch: string[] = [];
+const scratchDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+};
+afterAll(async () => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  await Promise.all([echo.stop(), closeAll()]);
+});
 
 describe('a2a', () => {
   test('--help for the tool and for each command', async () => {
@@ -100,7 +110,7 @@ describe('a2a', () => {
   });
 
   test('send --file attaches a file; files received are saved under their own name only', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'a2a-cli-'));
+    const out = scratchDir('a2a-cli-');
     const { code, stdout } = await a2a(['send', '--out', out, greeter, 'hi']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\[input-required\] What is your name\?/);
@@ -116,7 +126,7 @@ describe('a2a', () => {
 
   test('chat through stdin: an input-required exchange continues the same task', async () => {
     const before = greeterTurns.length;
-    const out = mkdtempSync(join(tmpdir(), 'a2a-chat-'));
+    const out = scratchDir('a2a-chat-');
     const { code, stdout } = await a2a(['chat', '--out', out, greeter], 'hello\nAda\n');
     expect(code).toBe(0);
     expect(stdout).toContain('Greeter: What is your name? [input-required]');

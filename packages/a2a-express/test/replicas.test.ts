@@ -240,7 +240,7 @@ describe('replicas when Redis restarts or is down (a redis-server of the test’
   beforeAll(async () => {
     own = await startOwnRedis();
   });
-  afterAll(() => own.stop());
+  afterAll(() => own.dispose());
 
   test('restarted while idle: the next requests succeed; while down, requests get -32011 and no stack', async () => {
     const [a, b] = await replicas(echo, {}, { url: own.url });

@@ -66,6 +66,8 @@ export interface OwnRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
+  /** Stops it for good and removes its folder. */
+  dispose(): Promise<void>;
 }
 
 /** Starts `redis-server` (it must be installed) on a free port; fails if it does not answer. */
@@ -89,6 +91,10 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       }
       started.kill('SIGKILL');
       throw new Error(`redis-server on port ${port} did not answer`);
+    },
+    async dispose() {
+      await own.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
     async stop() {
       const running = child;
