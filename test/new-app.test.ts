@@ -6,17 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runPnpm, spawnAgent, pnpmCommand, type CommandResult } from 'a2a-testing';
+import { pnpmCommand, runPnpm, spawnAgent, succeeded } from 'a2a-testing';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const copy = mkdtempSync(join(tmpdir(), 'a2a-new-app-'));
 const LONG = 240_000;
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
-
-function succeeded(result: CommandResult): CommandResult {
-  if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.stdout}\n${result.stderr}`);
-  return result;
-}
 
 beforeAll(() => {
   // The repository as a clone has it, plus the packages' builds (so that only the new app is

@@ -316,14 +316,14 @@ export class RedisTaskStore implements SharedTaskStore {
     };
   }
 
-  /**
-   * Closes both connections, waiting for commands already sent. While Redis is unreachable,
-   * QUIT cannot be sent: the connection is then dropped, so no reconnection timer stays behind.
-   */
   describe(): string {
     return `shared in Redis under ${this.prefix} (lease ${this.leaseMs} ms)`;
   }
 
+  /**
+   * Closes both connections, waiting for commands already sent. While Redis is unreachable,
+   * QUIT cannot be sent: the connection is then dropped, so no reconnection timer stays behind.
+   */
   async close(): Promise<void> {
     this.channels.clear();
     this.turnListeners.clear();

@@ -7,7 +7,7 @@ import type { A2ARouter } from './router.js';
 import type { TaskStore } from './task-store.js';
 
 export interface ServeOptions {
-  /** Shown in the log lines, e.g. `echo agent`. */
+  /** Shown in the log lines, e.g. `echo-agent`. */
   name: string;
   port: number;
   host: string;

@@ -30,6 +30,12 @@ export function runCommand(
   });
 }
 
+/** The result of a command that had to succeed; otherwise an error showing what it printed. */
+export function succeeded(result: CommandResult): CommandResult {
+  if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
 /**
  * How to run the pnpm that runs these tests: the one that started them (`npm_execpath`, under
  * `pnpm test`), else `pnpm` from the PATH.

@@ -248,4 +248,4 @@ export {
   readStreamText,
   type ReferenceReading,
 } from './reference-clients.js';
-export { codeBlocks, codeBlockWith, pnpmCommand, runCommand, runPnpm, type CommandResult } from './commands.js';
+export { codeBlocks, codeBlockWith, pnpmCommand, runCommand, runPnpm, succeeded, type CommandResult } from './commands.js';
