@@ -5,7 +5,8 @@
 //   A2A_PUSH_* (push notifications), A2A_REDIS_* (tasks shared by replicas in Redis), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth).
 import express from 'express';
 import { pino } from 'pino';
-import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, serveAgent } from 'a2a-express';
+import { serveAgent } from 'a2a-express';
+import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { currencyRouter } from './agent.js';
 import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';

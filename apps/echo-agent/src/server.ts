@@ -6,7 +6,8 @@
 //   A2A_API_KEYS, A2A_API_KEY_HEADER, A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE (auth).
 import express from 'express';
 import { pino } from 'pino';
-import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv, serveAgent } from 'a2a-express';
+import { serveAgent } from 'a2a-express';
+import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { echoRouter } from './agent.js';
 

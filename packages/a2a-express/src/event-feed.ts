@@ -1,4 +1,6 @@
-import type { StoredEvent, TaskStore } from './task-store.js';
+import type { StoredEvent } from './store/records.js';
+import type { TaskStore } from './store/task-store.js';
+import { isFinalEvent } from './task-events.js';
 
 /**
  * The events one stream sends: some to start with (a replay or a snapshot), then the task's
@@ -53,5 +55,71 @@ export class EventFeed {
     if (this.closed || event.id <= this.coveredThrough) return;
     this.coveredThrough = event.id;
     this.deliver!(event);
+  }
+}
+
+/**
+ * The events one streaming call answers with: its initial events, then the task's live ones,
+ * until the final event. What the transport-free dispatch hands to a transport: the HTTP adapter
+ * writes it as SSE with `start`; other callers may iterate it.
+ */
+export class TaskEventStream implements AsyncIterable<StoredEvent> {
+  private started = false;
+
+  constructor(
+    private readonly feed: EventFeed,
+    private readonly initial: readonly StoredEvent[],
+    private readonly coveredThrough: number,
+  ) {}
+
+  /**
+   * Calls `onEvent` with each event in order; after the final one, closes the stream and calls
+   * `onEnd`. Nothing more is called once the stream is closed.
+   */
+  start(onEvent: (event: StoredEvent) => void, onEnd: () => void): void {
+    if (this.started) throw new Error('an event stream can be started once');
+    this.started = true;
+    this.feed.start(this.initial, this.coveredThrough, (event) => {
+      onEvent(event);
+      if (isFinalEvent(event.event)) {
+        this.close();
+        onEnd();
+      }
+    });
+  }
+
+  /** Stops the stream (the client went away, or a notification needs no answer). */
+  close(): void {
+    this.feed.close();
+  }
+
+  /** The events as an async iterator; `return()` (a `break`) closes the stream. */
+  [Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
+    const queue: StoredEvent[] = [];
+    let ended = false;
+    let wake: (() => void) | undefined;
+    this.start(
+      (event) => {
+        queue.push(event);
+        wake?.();
+      },
+      () => {
+        ended = true;
+        wake?.();
+      },
+    );
+    return {
+      next: async () => {
+        while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        const value = queue.shift();
+        return value ? { value, done: false } : { value: undefined, done: true };
+      },
+      return: async () => {
+        ended = true;
+        this.close();
+        return { value: undefined, done: true };
+      },
+    };
   }
 }

@@ -1,6 +1,8 @@
+// a2a-express: what an agent author needs. Stores are in 'a2a-express/store' and
+// 'a2a-express/redis', the environment helpers of the samples in 'a2a-express/env'.
 export { a2aRouter, SHUTDOWN_MESSAGE, type A2ARouter, type DrainReport } from './router.js';
 export type { A2ARouterOptions, AgentCardInput } from './options.js';
-export { EVENT_IDS_PREFERENCE, type StreamEventIds } from './sse.js';
+export type { StreamEventIds } from './sse.js';
 export {
   apiKey,
   AuthenticationError,
@@ -33,29 +35,11 @@ export {
   type TaskHandler,
   type TaskUpdate,
 } from './handler.js';
-export {
-  InMemoryTaskStore,
-  isSharedTaskStore,
-  type EventListener,
-  type SharedTaskStore,
-  type TurnEnded,
-  type InMemoryTaskStoreOptions,
-  type StoredEvent,
-  type TaskChange,
-  type TaskRecord,
-  type TaskStore,
-  type TaskUpdateResult,
-} from './task-store.js';
-export { applyEvents, mergeArtifact, taskSnapshot } from './task-state.js';
-export {
-  MASKED,
-  maskSecrets,
-  type PushNotificationOptions,
-} from './push/push-notifier.js';
+export type { TaskStore } from './store/task-store.js';
+export type { PushNotificationOptions } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';
-// RedisTaskStore and taskStoreFromEnv: import them from 'a2a-express/redis'.
-export { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv } from './env.js';
+export type { Resolver } from './push/url-guard.js';
 export { serveAgent, type ServeOptions } from './serve.js';
-export { isPublicAddress, type Resolver } from './push/url-guard.js';
-// The protocol's types and errors, so that an agent needs one import.
-export * from 'a2a-types';
+// The protocol's types, and the error a handler throws, so that an agent needs one import.
+export { A2AError, ErrorCode } from 'a2a-types';
+export type * from 'a2a-types';

@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 import type { AuthOptions } from './auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './sse.js';
-import type { TaskStore } from './task-store.js';
+import type { TaskStore } from './store/task-store.js';
 
 /**
  * The agent card as the author gives it. `url` defaults to where the router is mounted (from

@@ -1,9 +1,9 @@
 // a2a-express/redis: the task store that replicas of one agent share. A subpath of its own so
 // that ioredis (an optional peer dependency) is loaded only by the apps that use Redis.
 import { integerFromEnv } from './env.js';
-import { RedisTaskStore } from './redis-store.js';
+import { RedisTaskStore } from './store/redis.js';
 
-export { RedisTaskStore, type RedisTaskStoreOptions } from './redis-store.js';
+export { RedisTaskStore, type RedisTaskStoreOptions } from './store/redis.js';
 
 /**
  * The task store from environment variables: a {@link RedisTaskStore} when `A2A_REDIS_URL` is

@@ -3,13 +3,16 @@ import express, { type Router } from 'express';
 import { authenticate, cardAuthentication } from './auth.js';
 import { prepareCard } from './card.js';
 import type { TaskHandler } from './handler.js';
-import { createRpcHandler, errorResponse, sendJson, sendUnauthenticated } from './jsonrpc.js';
+import { createDispatcher, errorResponse } from './dispatch.js';
+import { createRpcEndpoint, sendJson, sendUnauthenticated } from './http-endpoint.js';
 import { routerLogger } from './logging.js';
 import { resolveOptions, type A2ARouterOptions } from './options.js';
 import { PushNotifier } from './push/push-notifier.js';
-import { startReplicaDuties } from './replica-duties.js';
+import { InMemoryTaskStore } from './store/in-memory.js';
+import { startReplicaDuties } from './store/replica-duties.js';
+import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
 import { TaskEngine } from './task-engine.js';
-import { InMemoryTaskStore, isSharedTaskStore, type TaskStore } from './task-store.js';
+import { TaskService } from './task-service.js';
 
 /** The Express router `a2aRouter` returns, with a handle on its store and a way to stop it. */
 export interface A2ARouter extends Router {
@@ -90,7 +93,14 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     res.setHeader('Retry-After', '1');
     sendJson(res, 503, errorResponse(null, A2AError.resourceUnavailable('the agent is shutting down')));
   };
-  router.post('/', refuseWhileDraining, createRpcHandler({ engine, store, options: resolved, logger, push }));
+  const dispatch = createDispatcher({
+    service: new TaskService(engine, store, push, resolved.sendWaitMs),
+    logger,
+    streaming: resolved.streaming,
+    pushNotifications: resolved.pushNotifications,
+    maxBatchSize: resolved.maxBatchSize,
+  });
+  router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger }));
   router.all('/', (_req, res) => {
     res.setHeader('Allow', 'POST');
     const reason = 'the A2A endpoint takes JSON-RPC requests by POST';

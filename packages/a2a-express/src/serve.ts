@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { A2ARouter } from './router.js';
-import type { TaskStore } from './task-store.js';
+import type { TaskStore } from './store/task-store.js';
 
 export interface ServeOptions {
   /** Shown in the log lines, e.g. `echo-agent`. */

@@ -2,35 +2,22 @@
 // handler off the request path, applies its updates to the store in order, honours
 // cancellation, and fails the task safely when the handler misbehaves.
 import { randomUUID } from 'node:crypto';
-import {
-  A2AError,
-  formatIssues,
-  isFinalState,
-  isTerminalState,
-  validateArtifact,
-  validateMessage,
-  type Message,
-  type Metadata,
-  type Task,
-  type Part,
-  type TaskEvent,
-  type TaskSendParams,
-} from 'a2a-types';
+import { A2AError, isFinalState, isTerminalState, type PushNotificationConfig, type TaskSendParams } from 'a2a-types';
 import type { Logger } from 'pino';
-import { ownerKey, type Principal } from './auth.js';
-import { agentMessage, completed, type HandlerState, type TaskContext, type TaskHandler, type TaskUpdate } from './handler.js';
-import { jsonCopy } from './plain-json.js';
-import { applyEvents, copyRecord, messageSize, nextArtifactIndex, now, statusEvent, taskSnapshot } from './task-state.js';
-import type { StoredEvent, TaskChange, TaskRecord, TaskStore, TaskUpdateResult } from './task-store.js';
+import type { Principal } from './auth.js';
+import { agentMessage, completed, type TaskHandler, type TaskUpdate } from './handler.js';
+import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
+import { InvalidUpdateError, toEvent, updatesOf } from './handler-updates.js';
+import { assertOwner, ownerOf } from './ownership.js';
+import { messageSize } from './store/fold.js';
+import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './store/records.js';
+import type { TaskStore } from './store/task-store.js';
+import { now, statusEvent } from './task-events.js';
 
 /** A turn that has been accepted and recorded, before its handler runs. */
-export interface TurnStart {
-  readonly record: TaskRecord;
+export interface TurnStart extends TurnOpening {
   /** The events that opened the turn (its `working` status), as stored. */
-  readonly events: StoredEvent[];
-  readonly isNewTask: boolean;
-  readonly params: TaskSendParams;
-  readonly principal: Principal | undefined;
+  readonly events: readonly StoredEvent[];
 }
 
 /** A turn whose handler runs in this process. */
@@ -48,10 +35,7 @@ export interface RunningTurn {
   readonly finalRecord: TaskRecord | undefined;
 }
 
-interface Run extends RunningTurn {
-  /** Made when the handler first reads `ctx.signal` (most never do). */
-  controller: AbortController | undefined;
-  aborted: boolean;
+interface Run extends RunningTurn, TurnSignal {
   /** Set by `markEnded`: the turn is over, whatever the handler still does. */
   over: boolean;
   error: A2AError | undefined;
@@ -64,14 +48,6 @@ function abort(run: Run): void {
   run.controller?.abort();
 }
 
-const HANDLER_STATES: readonly HandlerState[] = [
-  'working',
-  'input-required',
-  'completed',
-  'failed',
-  'canceled',
-];
-
 /**
  * A handler that yields updates without waiting on I/O (chunks in a loop) would otherwise run
  * its whole turn as one chain of microtasks: no socket drains and no other request is served
@@ -83,8 +59,6 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** Thrown inside a store change when the update belongs to a turn that is over. */
 const STALE_TURN = Symbol('stale turn');
-
-class InvalidUpdateError extends Error {}
 
 /** A handler's update that would take its task past `maxTaskBytes`. */
 class TaskTooLargeError extends Error {}
@@ -106,6 +80,8 @@ const PROCESS_LOST =
 
 export class TaskEngine {
   private readonly running = new Map<string, Run>();
+  /** Refuses a handler's update that takes its task past `maxTaskBytes`. */
+  private readonly checkSize: TaskChange['check'];
 
   /**
    * @param onCommit called after each change this engine makes, with the stored events: the
@@ -117,13 +93,18 @@ export class TaskEngine {
     private readonly logger: Logger,
     private readonly limits: TaskLimits,
     private readonly onCommit?: (result: TaskUpdateResult) => void,
-  ) {}
+  ) {
+    const { maxTaskBytes } = limits;
+    this.checkSize = (after) => {
+      if ((after.bytes ?? 0) > maxTaskBytes) throw new TaskTooLargeError();
+    };
+  }
 
   /**
    * Changes a task through the store, then tells the observer. Not an async function: without
    * an observer it hands back the store's promise as it is, one promise less per update.
    */
-  commit(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+  private commit(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     const updated = this.store.update(taskId, change);
     const onCommit = this.onCommit;
     if (!onCommit) return updated;
@@ -171,8 +152,7 @@ export class TaskEngine {
       // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
       const pushNotification = params.pushNotification ?? base.pushNotification;
       if (pushNotification !== undefined) withMessage.pushNotification = pushNotification;
-      const opened = statusEvent(params.id, 'working');
-      return changeBy(withMessage, opened);
+      return { record: withMessage, events: [statusEvent(params.id, 'working')] };
     });
     return { record, events, isNewTask, params, principal };
   }
@@ -213,10 +193,24 @@ export class TaskEngine {
       assertOwner(current, principal);
       const { state } = current.task.status;
       if (isTerminalState(state)) throw A2AError.taskNotCancelable(taskId, state);
-      const event = statusEvent(taskId, 'canceled');
-      return changeBy(current, event);
+      return { record: current, events: [statusEvent(taskId, 'canceled')] };
     });
     this.abortTurn(taskId, record.turn);
+    return record;
+  }
+
+  /**
+   * Sets (or, with null, removes) the task's push notification config; the caller has checked
+   * the config. Unknown task (or someone else's) → -32001.
+   */
+  async setPushNotification(taskId: string, config: PushNotificationConfig | null, principal?: Principal): Promise<TaskRecord> {
+    const { record } = await this.commit(taskId, (current) => {
+      if (!current) throw A2AError.taskNotFound(taskId);
+      assertOwner(current, principal);
+      const next = copyRecord(current);
+      next.pushNotification = config;
+      return { record: next, events: [] };
+    });
     return record;
   }
 
@@ -270,8 +264,7 @@ export class TaskEngine {
     try {
       await this.commit(taskId, (current) => {
         if (!current || isFinalState(current.task.status.state)) throw STALE_TURN;
-        const event = statusEvent(taskId, 'failed', agentMessage(PROCESS_LOST));
-        return changeBy(current, event);
+        return { record: current, events: [statusEvent(taskId, 'failed', agentMessage(PROCESS_LOST))] };
       });
       return true;
     } catch (error) {
@@ -282,8 +275,7 @@ export class TaskEngine {
 
   private async execute(run: Run, start: TurnStart): Promise<void> {
     try {
-      const output = this.handler(new HandlerContext(run, start, this.logger));
-      const updates = isAsyncIterable(output) ? output : asList(await output);
+      const updates = await updatesOf(this.handler(new HandlerContext(run, start, this.logger)));
       let sinceYield = 0;
       // Leaving the loop early calls a generator's return(), so its finally blocks run.
       for await (const update of updates) {
@@ -306,10 +298,7 @@ export class TaskEngine {
     try {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
-        const event = toEvent(current, update);
-        const change = changeBy(current, event);
-        if ((change.record.bytes ?? 0) > this.limits.maxTaskBytes) throw new TaskTooLargeError();
-        return change;
+        return { record: current, events: [toEvent(current, update)], check: this.checkSize };
       });
       if (!isFinalState(record.task.status.state)) return true;
       run.finalRecord = record;
@@ -350,7 +339,7 @@ export class TaskEngine {
     try {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
-        return changeBy(current, statusEvent(run.taskId, 'failed', agentMessage(text)));
+        return { record: current, events: [statusEvent(run.taskId, 'failed', agentMessage(text))] };
       });
       run.finalRecord = record;
     } catch (storeError) {
@@ -360,81 +349,16 @@ export class TaskEngine {
   }
 }
 
-/**
- * The handler's context. Its costly parts are made on first use (most handlers read a few):
- * the message and history are copies, so a handler changing them cannot change the stored
- * task; the logger is a child bound to the task; the signal's controller is created lazily.
- * A class rather than an object literal with getters: V8 builds such a literal on a slow path
- * (about a microsecond here), once per turn.
- */
-class HandlerContext implements TaskContext {
-  readonly task: Task;
-  readonly sessionId: string;
-  readonly isNewTask: boolean;
-  readonly requestMetadata: Metadata | undefined;
-  readonly principal: Principal | undefined;
-  readonly #run: Run;
-  readonly #start: TurnStart;
-  readonly #baseLogger: Logger;
-  #message: Message | undefined;
-  #history: Message[] | undefined;
-  #logger: Logger | undefined;
-
-  constructor(run: Run, start: TurnStart, baseLogger: Logger) {
-    const { record, params } = start;
-    this.task = taskSnapshot(record);
-    this.sessionId = record.task.sessionId ?? '';
-    this.isNewTask = start.isNewTask;
-    this.requestMetadata = params.metadata ?? undefined;
-    this.principal = start.principal;
-    this.#run = run;
-    this.#start = start;
-    this.#baseLogger = baseLogger;
-  }
-
-  get message(): Message {
-    return (this.#message ??= plainJson(this.#start.params.message));
-  }
-
-  get history(): Message[] {
-    return (this.#history ??= plainJson(this.#start.record.history.slice(0, -1)));
-  }
-
-  get signal(): AbortSignal {
-    const run = this.#run;
-    if (!run.controller) {
-      run.controller = new AbortController();
-      if (run.aborted) run.controller.abort();
-    }
-    return run.controller.signal;
-  }
-
-  get logger(): Logger {
-    return (this.#logger ??= this.#baseLogger.child({ taskId: this.#run.taskId }));
-  }
-}
-
-/**
- * A task belongs to the principal that created it. Anyone else is told it does not exist
- * (-32001), with no hint that it does.
- */
-export function assertOwner(record: TaskRecord, principal: Principal | undefined): void {
-  if (record.owner !== undefined && (!principal || record.owner !== ownerKey(principal))) throw A2AError.taskNotFound(record.task.id);
-}
-
 function newRecord(params: TaskSendParams, principal: Principal | undefined): TaskRecord {
-  return {
-    ...(principal ? { owner: ownerKey(principal) } : {}),
-    task: {
-      id: params.id,
-      sessionId: params.sessionId ?? randomUUID(),
-      status: { state: 'submitted', timestamp: now() },
-    },
+  const record = copyRecord({
+    task: { id: params.id, sessionId: params.sessionId ?? randomUUID(), status: { state: 'submitted', timestamp: now() } },
     history: [],
     lastEventId: 0,
     turn: 0,
     updatedAt: Date.now(),
-  };
+  });
+  record.owner = ownerOf(principal);
+  return record;
 }
 
 function assertContinuable(current: TaskRecord, params: TaskSendParams): void {
@@ -457,76 +381,6 @@ function assertContinuable(current: TaskRecord, params: TaskSendParams): void {
   }
 }
 
-/** The change one event makes: the record after it, and the event to log. */
-function changeBy(record: TaskRecord, event: TaskEvent): TaskChange {
-  const events = [event];
-  return { record: applyEvents(record, events), events };
-}
-
 function isCurrentTurn(current: TaskRecord | undefined, run: Run): current is TaskRecord {
   return current !== undefined && current.turn === run.turn && !isFinalState(current.task.status.state);
-}
-
-/** Turns a handler's update into a protocol event, or refuses it with InvalidUpdateError. */
-function toEvent(current: TaskRecord, update: TaskUpdate): TaskEvent {
-  const taskId = current.task.id;
-  if (update?.kind === 'status') {
-    if (!HANDLER_STATES.includes(update.state)) {
-      throw new InvalidUpdateError(`a handler cannot set the state ${JSON.stringify(update.state)}`);
-    }
-    const message = update.message === undefined ? undefined : plainJson(update.message);
-    if (message !== undefined && !validateMessage(message)) {
-      throw new InvalidUpdateError(`status message: ${formatIssues(validateMessage.issues)}`);
-    }
-    if (message !== undefined) assertPublishedDataParts(message.parts, 'status message');
-    return statusEvent(taskId, update.state, message, update.metadata && plainJson(update.metadata));
-  }
-  if (update?.kind === 'artifact') {
-    const artifact = plainJson(update.artifact);
-    artifact.index ??= nextArtifactIndex(current, artifact.append === true);
-    if (!validateArtifact(artifact)) {
-      throw new InvalidUpdateError(`artifact: ${formatIssues(validateArtifact.issues)}`);
-    }
-    assertPublishedDataParts(artifact.parts, 'artifact');
-    return update.metadata
-      ? { id: taskId, artifact, metadata: plainJson(update.metadata) }
-      : { id: taskId, artifact };
-  }
-  throw new InvalidUpdateError('an update must be a status or an artifact (see the helpers)');
-}
-
-/**
- * Spec 6.5.3 lets a data part hold an array, and our schema takes one from clients; but what the
- * agent sends must also pass the published schema, which wants an object there, and the reference
- * Python client refuses anything else.
- */
-function assertPublishedDataParts(parts: readonly Part[], where: string): void {
-  const at = parts.findIndex((part) => part.type === 'data' && Array.isArray(part.data));
-  if (at >= 0) {
-    throw new InvalidUpdateError(
-      `${where}: /parts/${at}/data is an array; the published schema and the reference clients take only an object (wrap it: { items: [...] })`,
-    );
-  }
-}
-
-/**
- * A detached, JSON-only copy: what a client will receive, and nothing the handler can still
- * change. Throws for values JSON cannot carry (cycles, BigInt, overly deep nesting).
- */
-function plainJson<T>(value: T): T {
-  try {
-    return jsonCopy(value);
-  } catch (error) {
-    throw new InvalidUpdateError(`not JSON-serializable: ${(error as Error).message}`);
-  }
-}
-
-/** What an async-function handler returned, as a list of updates. */
-function asList(value: TaskUpdate | readonly TaskUpdate[] | void): readonly TaskUpdate[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value as TaskUpdate];
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<TaskUpdate> {
-  return typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
 }

@@ -311,7 +311,7 @@ describe('API keys that an unset variable would make', () => {
   });
 
   test('A2A_API_KEYS refuses the same, and a key given twice', async () => {
-    const { authOptionsFromEnv } = await import('../src/index.js');
+    const { authOptionsFromEnv } = await import('../src/env.js');
     expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'undefined=alice' })).toThrow(/the word "undefined"/);
     expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'k1=alice,k1=bob' })).toThrow('A2A_API_KEYS: a key appears twice; give each principal its own key');
     expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'k1=null' })).toThrow(/the principal .* is the word "null"/);
@@ -359,12 +359,12 @@ describe('the card and the logs', () => {
 
 describe('authOptionsFromEnv', () => {
   test('nothing set → no authentication', async () => {
-    const { authOptionsFromEnv } = await import('../src/index.js');
+    const { authOptionsFromEnv } = await import('../src/env.js');
     expect(authOptionsFromEnv({})).toBeUndefined();
   });
 
   test('A2A_API_KEYS and A2A_JWKS_URL (with issuer and audience) become strategies that work', async () => {
-    const { authOptionsFromEnv } = await import('../src/index.js');
+    const { authOptionsFromEnv } = await import('../src/env.js');
     const auth = authOptionsFromEnv({ A2A_API_KEYS: 'k=1=alice, other=bob', A2A_JWKS_URL: jwksUrl, A2A_JWT_ISSUER: ISSUER, A2A_JWT_AUDIENCE: AUDIENCE })!;
     expect(auth.strategies.map((s) => s.scheme)).toEqual(['Bearer', 'ApiKey']);
     const target = app(auth);
@@ -375,7 +375,7 @@ describe('authOptionsFromEnv', () => {
   });
 
   test('a malformed A2A_API_KEYS is a TypeError', async () => {
-    const { authOptionsFromEnv } = await import('../src/index.js');
+    const { authOptionsFromEnv } = await import('../src/env.js');
     expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'no-principal' })).toThrow(/key=principal/);
   });
 });

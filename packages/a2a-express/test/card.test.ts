@@ -1,6 +1,7 @@
 import express from 'express';
 import request from 'supertest';
-import { a2aRouter, completed, validateAgentCard } from '../src/index.js';
+import { validateAgentCard } from 'a2a-types';
+import { a2aRouter, completed } from '../src/index.js';
 import { silent, testCard } from './helpers.js';
 
 const handler = async () => completed();

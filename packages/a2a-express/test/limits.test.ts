@@ -1,7 +1,8 @@
 // Memory bounded by bytes, not only by count: parts per message, bytes per task (the client's and
 // the agent's), the in-memory store's byte budget, and a warning when tasks go before their time.
 import { rpc, serverPool } from 'a2a-testing';
-import { artifact, completed, inputRequired, InMemoryTaskStore, working, type TaskHandler } from '../src/index.js';
+import { artifact, completed, inputRequired, working, type TaskHandler } from '../src/index.js';
+import { InMemoryTaskStore } from '../src/store/index.js';
 import { appWith, memoryLogger, resultOf, userText } from './helpers.js';
 
 const pool = serverPool();

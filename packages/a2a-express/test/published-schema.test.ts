@@ -12,12 +12,12 @@ import {
   failed,
   filePart,
   inputRequired,
-  publishedSchemaValidator,
   textPart,
   working,
   type Part,
   type TaskHandler,
 } from '../src/index.js';
+import { publishedSchemaValidator } from 'a2a-types';
 import { appWith, userText } from './helpers.js';
 
 const pool = serverPool();

@@ -339,7 +339,7 @@ describe('the receiver helper refuses forged notifications', () => {
 
 describe('pushNotificationOptionsFromEnv', () => {
   test('reads the allow-list, a JWK or PEM key, and the ownership switch', async () => {
-    const { pushNotificationOptionsFromEnv } = await import('../src/index.js');
+    const { pushNotificationOptionsFromEnv } = await import('../src/env.js');
     expect(pushNotificationOptionsFromEnv({})).toEqual({});
     const pem = (privateKey.export({ format: 'pem', type: 'pkcs8' }) as string).replace(/\n/g, '\\n');
     expect(pushNotificationOptionsFromEnv({ A2A_PUSH_ALLOWLIST: ' localhost, 10.0.0.0/8 ,', A2A_PUSH_SIGNING_KEY: pem, A2A_PUSH_VERIFY_OWNERSHIP: 'true' })).toEqual({

@@ -16,13 +16,13 @@ import {
   within,
   type OwnRedis,
 } from 'a2a-testing';
+import { isStatusUpdateEvent } from 'a2a-types';
 import type { VerifiedNotification } from 'a2a-push-receiver';
 import { pushNotificationReceiver } from 'a2a-push-receiver/express';
 import {
   apiKey,
   artifact,
   completed,
-  isStatusUpdateEvent,
   textOf,
   working,
   type A2ARouter,

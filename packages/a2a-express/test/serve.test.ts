@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import request from 'supertest';
 import { collect, openStream, rpc, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
-import { a2aRouter, isStatusUpdateEvent, SHUTDOWN_MESSAGE, working, type TaskEvent } from '../src/index.js';
+import { isStatusUpdateEvent } from 'a2a-types';
+import { a2aRouter, SHUTDOWN_MESSAGE, working, type TaskEvent } from '../src/index.js';
 import { gate, silent, userText } from './helpers.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');

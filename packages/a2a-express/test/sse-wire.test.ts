@@ -3,7 +3,8 @@
 // follows the HTML standard. See "SSE on the wire" in the README.
 import { readLikeReferenceJsClient, readLikeReferencePythonClient, readStreamText, rpc, serverPool } from 'a2a-testing';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { artifact, completed, inputRequired, isStatusUpdateEvent, working, type TaskEvent, type TaskHandler } from '../src/index.js';
+import { isStatusUpdateEvent } from 'a2a-types';
+import { artifact, completed, inputRequired, working, type TaskEvent, type TaskHandler } from '../src/index.js';
 import { appWith, eventually, gate, resultOf, userText } from './helpers.js';
 
 const pool = serverPool();

@@ -6,14 +6,14 @@ import {
   completed,
   type AgentCard,
   inputRequired,
-  isStatusUpdateEvent,
   working,
   type TaskArtifactUpdateEvent,
   type TaskEvent,
   type TaskHandler,
   type TaskStatusUpdateEvent,
 } from '../src/index.js';
-import { InMemoryTaskStore, type TaskStore } from '../src/index.js';
+import { isStatusUpdateEvent } from 'a2a-types';
+import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 import { appWith, eventually, gate, memoryLogger, resultOf, userText } from './helpers.js';
 
 /** The in-memory store, counting the subscriptions that are open (a decorator, not a mock). */

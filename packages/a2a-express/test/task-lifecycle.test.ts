@@ -4,13 +4,13 @@ import {
   artifact,
   completed,
   failed,
-  InMemoryTaskStore,
   inputRequired,
   textOf,
   working,
   type TaskContext,
   type TaskHandler,
 } from '../src/index.js';
+import { InMemoryTaskStore } from '../src/store/index.js';
 import { appWith, eventually, gate, request as rpcRequest, resultOf, sendRequest } from './helpers.js';
 
 function caller(app: Parameters<typeof request>[0]) {

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Artifact } from 'a2a-types';
-import { A2AError, InMemoryTaskStore, applyEvents, mergeArtifact, type TaskRecord, type TaskState } from '../src/index.js';
+import { A2AError, type TaskState } from '../src/index.js';
+import { InMemoryTaskStore, applyEvents, mergeArtifact, type TaskRecord } from '../src/store/index.js';
 
 function record(id: string, state: TaskState): TaskRecord {
   return { task: { id, status: { state } }, history: [], lastEventId: 0, turn: 1, updatedAt: Date.now() };

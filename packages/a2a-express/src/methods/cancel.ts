@@ -1,5 +1,5 @@
 import { validateTaskIdParams, type TaskIdParams } from 'a2a-types';
-import { taskSnapshot } from '../task-state.js';
+import { taskSnapshot } from '../store/records.js';
 import type { UnaryMethod } from './method.js';
 
 /**
@@ -9,7 +9,7 @@ import type { UnaryMethod } from './method.js';
 export const cancel: UnaryMethod<TaskIdParams> = {
   kind: 'unary',
   validateParams: validateTaskIdParams,
-  async run(params, { env, principal }) {
-    return taskSnapshot(await env.engine.cancel(params.id, principal));
+  async run(params, { service, principal }) {
+    return taskSnapshot(await service.cancel(params.id, principal));
   },
 };

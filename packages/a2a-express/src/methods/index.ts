@@ -18,4 +18,4 @@ export const methods: Readonly<Record<A2AMethod, Method>> = {
   'tasks/resubscribe': resubscribe,
 };
 
-export type { Method, MethodCall, MethodEnv, StreamPlan } from './method.js';
+export type { Method, MethodCall } from './method.js';

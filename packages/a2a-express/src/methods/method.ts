@@ -1,29 +1,15 @@
-import { A2AError, type Validator } from 'a2a-types';
-import type { Request } from 'express';
+import type { Validator } from 'a2a-types';
 import type { Principal } from '../auth.js';
-import type { Logger } from 'pino';
-import type { EventFeed } from '../event-feed.js';
-import type { ResolvedOptions } from '../options.js';
-import type { PushNotifier } from '../push/push-notifier.js';
-import { assertOwner, type TaskEngine } from '../task-engine.js';
-import type { StoredEvent, TaskRecord, TaskStore } from '../task-store.js';
-
-/** What every method may use. */
-export interface MethodEnv {
-  readonly engine: TaskEngine;
-  readonly store: TaskStore;
-  readonly options: ResolvedOptions;
-  readonly logger: Logger;
-  /** Present when push notifications are on. */
-  readonly push: PushNotifier | undefined;
-}
+import type { TaskEventStream } from '../event-feed.js';
+import type { TaskService } from '../task-service.js';
 
 /** One call of a method. */
 export interface MethodCall {
-  readonly req: Request;
-  readonly env: MethodEnv;
+  readonly service: TaskService;
   /** Who is calling, when the router authenticates requests. */
   readonly principal: Principal | undefined;
+  /** The `Last-Event-ID` the client sent (a resubscription), as it came. */
+  readonly lastEventId: string | undefined;
 }
 
 /** The capability a method needs; without it the method answers that capability's error. */
@@ -41,26 +27,11 @@ export interface UnaryMethod<P> extends MethodBase<P> {
   run(params: P, call: MethodCall): Promise<unknown>;
 }
 
-/** A method answered with an SSE stream. */
+/** A method answered with a stream of events. */
 export interface StreamingMethod<P> extends MethodBase<P> {
   readonly kind: 'streaming';
   /** Prepares the stream; an error thrown here is still answered as plain JSON-RPC. */
-  open(params: P, call: MethodCall): Promise<StreamPlan>;
-}
-
-/** What a stream sends: `initial` events, then the feed's live events after `coveredThrough`. */
-export interface StreamPlan {
-  readonly feed: EventFeed;
-  readonly initial: readonly StoredEvent[];
-  readonly coveredThrough: number;
-}
-
-/** The task, if it exists and the caller may see it; -32001 otherwise. */
-export async function readOwnTask(env: MethodEnv, taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
-  const record = await env.store.get(taskId);
-  if (!record) throw A2AError.taskNotFound(taskId);
-  assertOwner(record, principal);
-  return record;
+  open(params: P, call: MethodCall): Promise<TaskEventStream>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

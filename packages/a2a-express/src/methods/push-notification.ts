@@ -6,12 +6,22 @@ import {
   type TaskIdParams,
   type TaskPushNotificationConfig,
 } from 'a2a-types';
-import { maskSecrets } from '../push/push-notifier.js';
-import { assertOwner } from '../task-engine.js';
-import { readOwnTask, type MethodEnv, type UnaryMethod } from './method.js';
+import type { UnaryMethod } from './method.js';
 
 // With push notifications off, both methods answer -32003 before looking at their params
 // (`requires`), and the card says `pushNotifications: false`.
+
+/** Shown instead of a stored token or credentials. */
+const MASKED = '********';
+
+/** The config as `get` returns it: the token and credentials masked [7.6]. */
+function maskSecrets(config: PushNotificationConfig | null | undefined): PushNotificationConfig | null {
+  if (!config) return null;
+  const masked: PushNotificationConfig = { ...config };
+  if (config.token != null) masked.token = MASKED;
+  if (config.authentication?.credentials != null) masked.authentication = { ...config.authentication, credentials: MASKED };
+  return masked;
+}
 
 /**
  * tasks/pushNotification/set [7.5]: checks the URL (SSRF guard, optional ownership check) and
@@ -23,15 +33,8 @@ export const pushNotificationSet: UnaryMethod<TaskPushNotificationConfig> = {
   kind: 'unary',
   requires: 'pushNotifications',
   validateParams: validateTaskPushNotificationConfig,
-  async run({ id, pushNotificationConfig }, { env, principal }) {
-    // Unknown (or someone else's) tasks are refused before any request is made for their URL.
-    await readOwnTask(env, id, principal);
-    await acceptPushConfig(env, pushNotificationConfig);
-    const { record } = await env.engine.commit(id, (current) => {
-      if (!current) throw A2AError.taskNotFound(id);
-      assertOwner(current, principal);
-      return { record: { ...current, pushNotification: pushNotificationConfig }, events: [] };
-    });
+  async run({ id, pushNotificationConfig }, { service, principal }) {
+    const record = await service.setPushNotification(id, pushNotificationConfig, principal);
     const stored = maskSecrets(record.pushNotification);
     return stored ? { id, pushNotificationConfig: stored } : null;
   },
@@ -46,21 +49,9 @@ export const pushNotificationGet: UnaryMethod<TaskIdParams> = {
   kind: 'unary',
   requires: 'pushNotifications',
   validateParams: validateTaskIdParams,
-  async run({ id }, { env, principal }) {
-    const record = await readOwnTask(env, id, principal);
-    const stored = maskSecrets(record.pushNotification);
+  async run({ id }, { service, principal }) {
+    const stored = maskSecrets((await service.readTask(id, principal)).pushNotification);
     if (!stored) throw A2AError.pushNotificationConfigNotFound(id);
     return { id, pushNotificationConfig: stored };
   },
 };
-
-/**
- * A push config a client sends (`set`, or with a message) must pass the URL checks before it
- * is stored. Sent to a server without push notifications it would be silently lost: refused
- * with -32003 instead.
- */
-export async function acceptPushConfig(env: MethodEnv, config: PushNotificationConfig | null | undefined): Promise<void> {
-  if (!config) return;
-  if (!env.push) throw A2AError.pushNotificationNotSupported();
-  await env.push.accept(config);
-}

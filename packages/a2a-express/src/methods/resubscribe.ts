@@ -1,9 +1,8 @@
 import { A2AError, isFinalState, validateTaskQueryParams, type TaskQueryParams } from 'a2a-types';
-import type { Request } from 'express';
-import { EventFeed } from '../event-feed.js';
-import { isFinalEvent } from '../task-state.js';
-import type { StoredEvent, TaskRecord } from '../task-store.js';
-import { readOwnTask, type StreamingMethod } from './method.js';
+import { TaskEventStream } from '../event-feed.js';
+import type { StoredEvent, TaskRecord } from '../store/records.js';
+import { isFinalEvent } from '../task-events.js';
+import type { StreamingMethod } from './method.js';
 
 /**
  * tasks/resubscribe [7.7]. Without `Last-Event-ID`: the current status, then every later event
@@ -16,20 +15,20 @@ export const resubscribe: StreamingMethod<TaskQueryParams> = {
   kind: 'streaming',
   requires: 'streaming',
   validateParams: validateTaskQueryParams,
-  async open(params, { env, req, principal }) {
-    const feed = await EventFeed.open(env.store, params.id);
+  async open(params, { service, principal, lastEventId: header }) {
+    const feed = await service.openFeed(params.id);
     try {
-      const record = await readOwnTask(env, params.id, principal);
-      const lastSeen = lastEventId(req, record);
+      const record = await service.readTask(params.id, principal);
+      const lastSeen = lastEventId(header, record);
       const initial =
         lastSeen === undefined
           ? [statusOf(record)]
-          : ((await env.store.eventsAfter(params.id, lastSeen)) ?? currentState(record));
+          : ((await service.eventsAfter(params.id, lastSeen)) ?? currentState(record));
       if (isFinalState(record.task.status.state) && !initial.some((e) => isFinalEvent(e.event))) {
         initial.push(statusOf(record));
       }
       const coveredThrough = Math.max(record.lastEventId, ...initial.map((e) => e.id));
-      return { feed, initial, coveredThrough };
+      return new TaskEventStream(feed, initial, coveredThrough);
     } catch (error) {
       feed.close();
       throw error;
@@ -38,8 +37,7 @@ export const resubscribe: StreamingMethod<TaskQueryParams> = {
 };
 
 /** The `Last-Event-ID` header as an event id of this task; -32602 if it cannot be one. */
-function lastEventId(req: Request, record: TaskRecord): number | undefined {
-  const header = req.get('last-event-id');
+function lastEventId(header: string | undefined, record: TaskRecord): number | undefined {
   if (header === undefined || header === '') return undefined;
   const id = /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : NaN;
   if (!(id <= record.lastEventId)) {

@@ -1,7 +1,6 @@
 import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
-import { EventFeed } from '../event-feed.js';
+import { TaskEventStream } from '../event-feed.js';
 import type { StreamingMethod } from './method.js';
-import { acceptPushConfig } from './push-notification.js';
 
 /**
  * tasks/sendSubscribe [7.2]: starts or continues the task and streams its events until the
@@ -12,15 +11,14 @@ export const sendSubscribe: StreamingMethod<TaskSendParams> = {
   kind: 'streaming',
   requires: 'streaming',
   validateParams: validateTaskSendParams,
-  async open(params, { env, principal }) {
-    await acceptPushConfig(env, params.pushNotification);
-    const feed = await EventFeed.open(env.store, params.id);
+  async open(params, { service, principal }) {
+    const feed = await service.openFeed(params.id);
     try {
-      env.engine.run(await env.engine.startTurn(params, principal));
+      await service.startTurn(params, principal);
     } catch (error) {
       feed.close();
       throw error;
     }
-    return { feed, initial: [], coveredThrough: 0 };
+    return new TaskEventStream(feed, [], 0);
   },
 };

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { A2AError, isStatusUpdateEvent, type PushNotificationConfig, type PushNotificationPayload } from 'a2a-types';
 import type { Logger } from 'pino';
-import type { TaskRecord, TaskUpdateResult } from '../task-store.js';
+import type { TaskRecord, TaskUpdateResult } from '../store/records.js';
 import { NotificationSigner, type SigningKeyInput } from './signer.js';
 import { UrlGuard, type Resolver } from './url-guard.js';
 
@@ -46,17 +46,6 @@ export interface PushNotificationOptions {
   maxQueuedPerTask?: number;
   /** How host names are resolved. Default the system resolver. */
   resolve?: Resolver;
-}
-
-export const MASKED = '********';
-
-/** The config as `get` returns it: the token and credentials masked [7.6]. */
-export function maskSecrets(config: PushNotificationConfig | null | undefined): PushNotificationConfig | null {
-  if (!config) return null;
-  const masked: PushNotificationConfig = { ...config };
-  if (config.token != null) masked.token = MASKED;
-  if (config.authentication?.credentials != null) masked.authentication = { ...config.authentication, credentials: MASKED };
-  return masked;
 }
 
 interface Queue {

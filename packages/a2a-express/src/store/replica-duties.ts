@@ -2,15 +2,25 @@
 // it runs, fail tasks whose process died (their lease ran out), and abort its handlers whose
 // turn was canceled or failed elsewhere.
 import type { Logger } from 'pino';
-import type { TaskEngine } from './task-engine.js';
+
 import type { SharedTaskStore } from './task-store.js';
+
+/** What the duties need of the process's task engine. */
+export interface ReplicaWork {
+  /** The tasks whose handlers run in this process. */
+  runningTaskIds(): string[];
+  /** Aborts this turn's handler if it runs here. */
+  abortTurn(taskId: string, turn: number): void;
+  /** Fails a task whose lease ran out, unless it ended meanwhile; true if it was failed. */
+  failAbandoned(taskId: string): Promise<boolean>;
+}
 
 /**
  * Starts the duties; the returned function stops them. Renewal runs every third of the lease,
  * so two renewals can be missed (a long GC pause, a slow Redis) before a live task is lost;
  * the sweep runs every half lease, so a dead process's task fails within 1.5 leases.
  */
-export function startReplicaDuties(engine: TaskEngine, store: SharedTaskStore, logger: Logger): () => Promise<void> {
+export function startReplicaDuties(engine: ReplicaWork, store: SharedTaskStore, logger: Logger): () => Promise<void> {
   const log = logger.child({ component: 'replicas' });
   const renewer = setInterval(() => {
     store.renewLeases(engine.runningTaskIds()).catch((error: Error) => log.warn({ reason: error.message }, 'could not renew task leases'));
@@ -36,7 +46,7 @@ export function startReplicaDuties(engine: TaskEngine, store: SharedTaskStore, l
   };
 }
 
-async function failAbandonedTasks(engine: TaskEngine, store: SharedTaskStore, log: Logger): Promise<void> {
+async function failAbandonedTasks(engine: ReplicaWork, store: SharedTaskStore, log: Logger): Promise<void> {
   try {
     for (const taskId of await store.claimExpiredLeases()) {
       if (await engine.failAbandoned(taskId)) log.warn({ taskId }, 'task failed: the process running it stopped renewing its lease');

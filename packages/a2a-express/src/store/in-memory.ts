@@ -1,123 +1,12 @@
-import {
-  A2AError,
-  isFinalState,
-  type Message,
-  type PushNotificationConfig,
-  type Task,
-  type TaskEvent,
-} from 'a2a-types';
+// The default store: bounded, in this process. Memory cannot grow without limit: at most
+// `maxTasks` tasks and `maxBytes` of their content, idle ones dropped after `retentionMs`, at
+// most `maxEventsPerTask` events per task.
+import { A2AError, isFinalState } from 'a2a-types';
 import type { Logger } from 'pino';
-import { numberChange } from './task-state.js';
-
-/**
- * Everything the server keeps about one task. Records are replaced, never mutated, and carry
- * only these fields (they are copied field by field).
- */
-export interface TaskRecord {
-  /** The task as clients see it, without `history` (kept apart so it can be sliced). */
-  readonly task: Task;
-  /** Every message of the task, oldest first: the client's and the agent's status messages. */
-  readonly history: readonly Message[];
-  /** The id of the last event in this task's log; 0 before the first. SSE `id:` values. */
-  readonly lastEventId: number;
-  /** Counts accepted `tasks/send` turns, so that a late update from an earlier turn is ignored. */
-  readonly turn: number;
-  readonly pushNotification?: PushNotificationConfig | null;
-  /** Who created the task (`ownerKey` of its principal: scheme, issuer, id); only they may see or change it. */
-  readonly owner?: string;
-  /** Milliseconds since the epoch of the last change. */
-  readonly updatedAt: number;
-  /**
-   * About how many bytes the task's history and artifacts take (`partsSize`, `messageSize`), kept up to date
-   * change by change: what `maxTaskBytes` and the in-memory store's `maxBytes` count. Absent
-   * (0) in records stored before it existed.
-   */
-  readonly bytes?: number;
-}
-
-/** One event of a task's log, numbered by the store. */
-export interface StoredEvent {
-  readonly id: number;
-  readonly event: TaskEvent;
-}
-
-/** What a change to a task produces: the new record and the events that describe the change. */
-export interface TaskChange {
-  record: TaskRecord;
-  events: TaskEvent[];
-}
-
-/** The outcome of {@link TaskStore.update}: the record as stored, its events as numbered. */
-export interface TaskUpdateResult {
-  record: TaskRecord;
-  events: StoredEvent[];
-}
-
-export type EventListener = (event: StoredEvent) => void;
-
-/**
- * Where tasks live. The router needs only these operations, so a networked store (Redis, a
- * database) can replace the in-memory one.
- */
-export interface TaskStore {
-  get(taskId: string): Promise<TaskRecord | undefined>;
-  /**
-   * Changes one task atomically: `change` receives the current record (undefined when the task
-   * does not exist) and returns the new one with the events to append to the task's log. The
-   * store numbers the events (continuing from `lastEventId`), stores both, then tells the
-   * task's subscribers. `change` may throw (an {@link A2AError}, say) to change nothing. A
-   * shared store may call `change` more than once (when another process changed the task
-   * meanwhile), so it must only compute its result.
-   */
-  update(
-    taskId: string,
-    change: (current: TaskRecord | undefined) => TaskChange,
-  ): Promise<TaskUpdateResult>;
-  /**
-   * The events after `afterId`, oldest first; `undefined` when the log no longer reaches back
-   * that far (it is bounded) or the task is unknown.
-   */
-  eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined>;
-  /** Calls `listener` with each event appended to the task's log from now on. */
-  subscribe(taskId: string, listener: EventListener): Promise<() => void>;
-  /** Releases timers and connections. */
-  close(): Promise<void>;
-  /** Where the tasks are kept, in a few words, for `serveAgent`'s start-up line. */
-  describe?(): string;
-}
-
-/** A turn ended by a process other than (perhaps) the one running its handler. */
-export interface TurnEnded {
-  readonly taskId: string;
-  readonly turn: number;
-  readonly state: 'canceled' | 'failed';
-}
-
-/**
- * A store that several processes (replicas of one agent) share. The router of each replica
- * uses the extra operations to keep tasks alive across processes:
- * - a task that is `submitted` or `working` holds a lease that its running process renews; a
- *   task whose lease ran out lost its process and is failed by whichever replica claims it;
- * - a turn canceled (or failed) anywhere is announced, so the process running its handler
- *   aborts it.
- */
-export interface SharedTaskStore extends TaskStore {
-  /** How long a lease lasts without renewal, milliseconds. */
-  readonly leaseMs: number;
-  /** Extends the leases of these tasks (the ones whose handlers run in this process). */
-  renewLeases(taskIds: readonly string[]): Promise<void>;
-  /**
-   * Tasks whose lease has run out, claimed for one lease period by this process so that no
-   * other replica fails them at the same time.
-   */
-  claimExpiredLeases(): Promise<string[]>;
-  /** Calls `listener` whenever a turn is canceled or failed, by any process sharing the store. */
-  onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void>;
-}
-
-export function isSharedTaskStore(store: TaskStore): store is SharedTaskStore {
-  return typeof (store as Partial<SharedTaskStore>).claimExpiredLeases === 'function';
-}
+import { settleChange } from './fold.js';
+import { mergeGrowingArtifact } from './growing-artifacts.js';
+import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
+import type { TaskStore } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** Most tasks kept at once; idle tasks are evicted oldest first to make room. Default 10,000. */
@@ -180,9 +69,8 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly idle = new Map<string, IdleToken>();
   /**
    * The same tokens in the order tasks became idle, oldest at `idleHead`. A token whose task
-   * has run again since (the map holds a newer one) is stale and skipped. A queue, not Map
-   * iteration: V8 makes an iterator skip every entry deleted from the front of a Map, which
-   * made each eviction slower the longer the store ran.
+   * has run again since (the map holds a newer one) is stale and skipped. A queue rather than
+   * Map iteration, whose cost grows with every entry ever deleted from the front.
    */
   private idleQueue: IdleToken[] = [];
   private idleHead = 0;
@@ -225,7 +113,7 @@ export class InMemoryTaskStore implements TaskStore {
   ): Promise<TaskUpdateResult> {
     // Everything from here to the end runs without an await, so no other update interleaves.
     const entry = this.live(taskId);
-    const { record: saved, events: stored } = numberChange(entry?.record, change(entry?.record));
+    const { record: saved, events: stored } = settleChange(entry?.record, change(entry?.record), mergeGrowingArtifact);
     if (!entry) this.makeRoom(saved.bytes ?? 0);
     this.heldBytes += (saved.bytes ?? 0) - (entry?.record.bytes ?? 0);
     const log = entry?.events ?? [];
@@ -365,7 +253,7 @@ export class InMemoryTaskStore implements TaskStore {
     }
   }
 
-  private notify(taskId: string, events: StoredEvent[]): void {
+  private notify(taskId: string, events: readonly StoredEvent[]): void {
     const set = this.listeners.get(taskId);
     if (!set || events.length === 0) return;
     for (const listener of [...set]) {
@@ -381,16 +269,3 @@ function positive(value: number, name: string): number {
   return value;
 }
 
-/**
- * Task ids are keys: in Redis, of UTF-8 bytes, where every lone surrogate (`"\ud800"`,
- * `"\udbff"`) becomes the same U+FFFD, so three different ids would be one task. Ids that are not
- * well-formed Unicode are refused with -32602, by the router for every store and by the Redis
- * store itself.
- */
-export function checkTaskId(taskId: string): void {
-  if (/\p{Cs}/u.test(taskId)) {
-    throw A2AError.invalidParams([
-      { path: '/id', message: 'must be well-formed Unicode (it holds a lone surrogate)', keyword: 'wellFormed', params: {} },
-    ]);
-  }
-}

@@ -7,17 +7,10 @@
 // each other, and one task's events keep their order.
 import { A2AError, isFinalState } from 'a2a-types';
 import { Redis, type RedisOptions } from 'ioredis';
-import { numberChange } from './task-state.js';
-import {
-  checkTaskId,
-  type EventListener,
-  type SharedTaskStore,
-  type StoredEvent,
-  type TaskChange,
-  type TaskRecord,
-  type TaskUpdateResult,
-  type TurnEnded,
-} from './task-store.js';
+import { settleChange } from './fold.js';
+import { checkTaskId, freezeDeep, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+import { CLAIM_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
+import type { SharedTaskStore, TurnEnded } from './task-store.js';
 
 export interface RedisTaskStoreOptions {
   /** Where Redis is: a `redis://` or `rediss://` URL. Default `redis://127.0.0.1:6379`. */
@@ -59,62 +52,6 @@ const MAX_UPDATE_ATTEMPTS = 200;
 const MAX_CACHED_RECORDS = 10_000;
 /** Most expired leases claimed in one sweep. */
 const CLAIM_BATCH = 100;
-
-// KEYS: task hash, events stream, leases sorted set.
-// ARGV: expected revision, record JSON, last event id, final (1/0), retention ms, lease ms,
-// stream max length, task id, events channel, events payload, turn-ended channel, turn-ended
-// payload, then pairs of stream id and event JSON.
-const UPDATE_SCRIPT = `
-local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
-if rev ~= tonumber(ARGV[1]) then
-  return {0, rev, redis.call('HGET', KEYS[1], 'record')}
-end
-if rev == 0 then redis.call('DEL', KEYS[2]) end
-for i = 13, #ARGV, 2 do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], ARGV[i], 'e', ARGV[i + 1])
-end
-redis.call('HSET', KEYS[1], 'rev', rev + 1, 'record', ARGV[2], 'last', ARGV[3])
-if ARGV[4] == '1' then
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  redis.call('PEXPIRE', KEYS[2], ARGV[5])
-  redis.call('ZREM', KEYS[3], ARGV[8])
-else
-  redis.call('PERSIST', KEYS[1])
-  redis.call('PERSIST', KEYS[2])
-  local t = redis.call('TIME')
-  redis.call('ZADD', KEYS[3], t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[6]), ARGV[8])
-end
-if ARGV[10] ~= '' then redis.call('PUBLISH', ARGV[9], ARGV[10]) end
-if ARGV[12] ~= '' then redis.call('PUBLISH', ARGV[11], ARGV[12]) end
-return {1, rev + 1}
-`;
-
-// KEYS: leases sorted set. ARGV: lease ms, then task ids. Only leases that still exist are
-// extended (XX): a task that ended has none to renew.
-const RENEW_SCRIPT = `
-local t = redis.call('TIME')
-local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', untilMs, ARGV[i]) end
-return 0
-`;
-
-// KEYS: leases sorted set. ARGV: lease ms, batch size, task key prefix. Claims each expired
-// lease for one more period and returns its task id; a lease whose task is gone is dropped.
-const CLAIM_SCRIPT = `
-local t = redis.call('TIME')
-local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
-local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', nowMs, 'LIMIT', 0, tonumber(ARGV[2]))
-local claimed = {}
-for _, id in ipairs(expired) do
-  if redis.call('EXISTS', ARGV[3] .. id) == 1 then
-    redis.call('ZADD', KEYS[1], nowMs + tonumber(ARGV[1]), id)
-    claimed[#claimed + 1] = id
-  else
-    redis.call('ZREM', KEYS[1], id)
-  end
-end
-return claimed
-`;
 
 interface ScriptedRedis extends Redis {
   a2aUpdate(...args: (string | number)[]): Promise<[number, number, string?]>;
@@ -222,7 +159,7 @@ export class RedisTaskStore implements SharedTaskStore {
   private async compareAndSet(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     let known = this.written.get(taskId) ?? (await this.read(taskId));
     for (let attempt = 1; ; attempt++) {
-      const { record: saved, events: stored } = numberChange(known.record, change(known.record));
+      const { record: saved, events: stored } = settleChange(known.record, change(known.record));
       const eventJson = stored.map(({ event }) => JSON.stringify(event));
       const final = isFinalState(saved.task.status.state);
       const wasFinal = known.record !== undefined && isFinalState(known.record.task.status.state);
@@ -251,7 +188,7 @@ export class RedisTaskStore implements SharedTaskStore {
         this.remember(taskId, final ? undefined : { rev, record: saved });
         return { record: saved, events: stored };
       }
-      known = { rev, record: current ? (JSON.parse(current) as TaskRecord) : undefined };
+      known = { rev, record: current ? parseFrozen<TaskRecord>(current) : undefined };
       this.written.delete(taskId);
       if (attempt >= MAX_UPDATE_ATTEMPTS) {
         throw A2AError.resourceUnavailable(`task ${taskId} is being changed by too many processes at once`);
@@ -269,7 +206,7 @@ export class RedisTaskStore implements SharedTaskStore {
     )) as [[unknown, string | null], [unknown, [string, string[]][]]];
     if (last === null) return undefined;
     if (afterId >= Number(last)) return [];
-    const events = entries.map(([id, fields]) => ({ id: Number(id.slice(2)), event: JSON.parse(fields[1]!) }));
+    const events = entries.map(([id, fields]) => freezeDeep({ id: Number(id.slice(2)), event: JSON.parse(fields[1]!) }));
     // Trimmed past the id asked for: the log no longer reaches back that far.
     return events[0]?.id === afterId + 1 ? events : undefined;
   }
@@ -369,7 +306,7 @@ export class RedisTaskStore implements SharedTaskStore {
 
   private async read(taskId: string): Promise<Known> {
     const [rev, record] = await this.command(() => this.redis.hmget(this.taskKey(taskId), 'rev', 'record'));
-    return { rev: Number(rev ?? 0), record: record ? (JSON.parse(record) as TaskRecord) : undefined };
+    return { rev: Number(rev ?? 0), record: record ? parseFrozen<TaskRecord>(record) : undefined };
   }
 
   /** Keeps what this process wrote of a running task, for its next update; forgets a finished one. */
@@ -399,7 +336,7 @@ export class RedisTaskStore implements SharedTaskStore {
     }
     const channel = this.channels.get(name);
     if (!channel) return;
-    const events = JSON.parse(message) as StoredEvent[];
+    const events = parseFrozen<StoredEvent[]>(message);
     if (channel.held) channel.held.push(events);
     else if (channel.last !== undefined && events[0]!.id > channel.last + 1) this.catchUp(channel, [events]);
     else this.deliver(channel, events);
@@ -438,6 +375,11 @@ export class RedisTaskStore implements SharedTaskStore {
 function endedAbruptly(taskId: string, record: TaskRecord): TurnEnded | undefined {
   const { state } = record.task.status;
   return state === 'canceled' || state === 'failed' ? { taskId, turn: record.turn, state } : undefined;
+}
+
+/** Parsed and frozen: what the store hands out is never changed by its readers. */
+function parseFrozen<T>(json: string): T {
+  return freezeDeep(JSON.parse(json) as T);
 }
 
 function positive(value: number, name: string): number {

@@ -1,0 +1,164 @@
+// JSON-RPC 2.0 with no transport in it: a parsed body in, a response, no response
+// (notifications) or a stream of events out. It checks the envelope, dispatches by method,
+// handles batches, logs one line per call, and is the one place where errors become error
+// objects (an A2AError as it is; anything else as a bare -32603). The HTTP adapter
+// (http-endpoint.ts) is one transport on top of it; another binding plugs in the same way.
+import { performance } from 'node:perf_hooks';
+import { A2AError, validateJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
+import type { Logger } from 'pino';
+import type { Principal } from './auth.js';
+import type { TaskEventStream } from './event-feed.js';
+import { methods, type Method } from './methods/index.js';
+import { checkTaskId } from './store/records.js';
+import type { TaskService } from './task-service.js';
+
+/** Who calls and what the transport knows of the call beyond its body. */
+export interface CallContext {
+  /** Who is calling, when the transport authenticated the request. */
+  readonly principal: Principal | undefined;
+  /** The `Last-Event-ID` the client sent, as it came. */
+  readonly lastEventId: string | undefined;
+  /** May the principal make this call? Asked after the params are valid; false → -32008. */
+  readonly authorize?: (method: string, params: unknown) => boolean | Promise<boolean>;
+}
+
+/** A call answered with a stream: its events, and what the transport reports when it ends. */
+export interface StreamAnswer {
+  readonly kind: 'stream';
+  /** The request's id, for every event's envelope. */
+  readonly id: JSONRPCId;
+  readonly events: TaskEventStream;
+  /** Logs the call, once the stream is over. */
+  finished(details: Record<string, unknown>): void;
+}
+
+/** What a body dispatches to. */
+export type Dispatched =
+  | { readonly kind: 'response'; readonly response: JSONRPCResponse }
+  | { readonly kind: 'batch'; readonly responses: JSONRPCResponse[] }
+  /** Notifications only: nothing to answer. */
+  | { readonly kind: 'none' }
+  | StreamAnswer;
+
+export interface DispatcherSettings {
+  readonly service: TaskService;
+  readonly logger: Logger;
+  readonly streaming: boolean;
+  readonly pushNotifications: boolean;
+  readonly maxBatchSize: number;
+}
+
+export type Dispatch = (body: unknown, context: CallContext) => Promise<Dispatched>;
+
+type CallOutcome = { kind: 'response'; response: JSONRPCResponse } | { kind: 'none' } | StreamAnswer;
+
+interface CallLog {
+  principal: string | undefined;
+  method: string;
+  rpcId: JSONRPCId | undefined;
+  taskId: string | undefined;
+  started: number;
+}
+
+export function createDispatcher(settings: DispatcherSettings): Dispatch {
+  const { service, logger } = settings;
+
+  return async (body, context) => {
+    if (!Array.isArray(body)) return call(body, true, context);
+    // A batch is answered with an array of the non-notification responses, in request order.
+    if (body.length === 0 || body.length > settings.maxBatchSize) {
+      const reason = body.length === 0 ? 'an empty batch' : `a batch holds at most ${settings.maxBatchSize} requests`;
+      return { kind: 'response', response: errorResponse(null, A2AError.invalidRequest({ reason })) };
+    }
+    const outcomes = await Promise.all(body.map((item) => call(item, false, context)));
+    const responses = outcomes.flatMap((o) => (o.kind === 'response' ? [o.response] : []));
+    return responses.length === 0 ? { kind: 'none' } : { kind: 'batch', responses };
+  };
+
+  /** Checks, dispatches and logs one request object. */
+  async function call(request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
+    const log: CallLog = { principal: context.principal?.id, method: '', rpcId: undefined, taskId: undefined, started: performance.now() };
+    if (!validateJSONRPCRequest(request)) {
+      return respond(log, idOf(request), A2AError.invalidRequest(validateJSONRPCRequest.issues));
+    }
+    const isNotification = !('id' in request);
+    const rpcId = request.id ?? null;
+    log.method = request.method;
+    log.rpcId = request.id;
+    log.taskId = taskIdOf(request.params);
+    const method: Method | undefined = Object.hasOwn(methods, request.method) ? methods[request.method as keyof typeof methods] : undefined;
+    try {
+      if (!method) throw A2AError.methodNotFound(request.method);
+      if (method.requires === 'streaming' && !settings.streaming) throw A2AError.streamingNotSupported();
+      if (method.requires === 'pushNotifications' && !settings.pushNotifications) throw A2AError.pushNotificationNotSupported();
+      if (method.kind === 'streaming' && !streamingAllowed) {
+        throw A2AError.unsupportedOperation(`${request.method} streams its answer and cannot be part of a batch`);
+      }
+      if (!method.validateParams(request.params)) throw A2AError.invalidParams(method.validateParams.issues);
+      if (log.taskId !== undefined) checkTaskId(log.taskId);
+      if (context.authorize && !(await context.authorize(request.method, request.params))) throw A2AError.authorizationFailed();
+      const methodCall = { service, principal: context.principal, lastEventId: context.lastEventId };
+      if (method.kind === 'unary') {
+        const result = await method.run(request.params, methodCall);
+        return isNotification ? logged(log) : respond(log, rpcId, undefined, result);
+      }
+      const events = await method.open(request.params, methodCall);
+      if (isNotification) {
+        events.close();
+        return logged(log);
+      }
+      return { kind: 'stream', id: rpcId, events, finished: (details) => logCall(log, undefined, details) };
+    } catch (error) {
+      const rpcError = toA2AError(error, log);
+      return isNotification ? logged(log, rpcError.code) : respond(log, rpcId, rpcError);
+    }
+  }
+
+  function toA2AError(error: unknown, log: CallLog): A2AError {
+    if (error instanceof A2AError) return error;
+    logger.error({ err: error, method: log.method, taskId: log.taskId }, 'internal error');
+    return A2AError.internalError();
+  }
+
+  function respond(log: CallLog, id: JSONRPCId, error?: A2AError, result?: unknown): CallOutcome {
+    logCall(log, error?.code);
+    const response: JSONRPCResponse = error ? errorResponse(id, error) : { jsonrpc: '2.0', id, result };
+    return { kind: 'response', response };
+  }
+
+  function logged(log: CallLog, code?: number): CallOutcome {
+    logCall(log, code);
+    return { kind: 'none' };
+  }
+
+  function logCall(log: CallLog, code?: number, extra?: Record<string, unknown>): void {
+    logger.info(
+      {
+        principal: log.principal,
+        method: log.method || undefined,
+        rpcId: log.rpcId,
+        taskId: log.taskId,
+        durationMs: Math.round((performance.now() - log.started) * 1000) / 1000,
+        outcome: code === undefined ? 'ok' : 'error',
+        code,
+        ...extra,
+      },
+      'a2a call',
+    );
+  }
+}
+
+export function errorResponse(id: JSONRPCId, error: A2AError): JSONRPCErrorResponse {
+  return { jsonrpc: '2.0', id, error: error.toJSON() };
+}
+
+/** The id of a request that failed the envelope check, when it has a usable one. */
+export function idOf(request: unknown): JSONRPCId {
+  const id = (request as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+function taskIdOf(params: unknown): string | undefined {
+  const id = (params as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+}

@@ -1,0 +1,166 @@
+// How events fold into a task record: pure functions, the same for every store. A store applies
+// a change's events with `settleChange`; the in-memory store swaps in a faster artifact merge
+// that gives the same records (the store contract tests check both).
+import { isStatusUpdateEvent, type Artifact, type Message, type Part, type Task, type TaskArtifactUpdateEvent, type TaskEvent, type TaskStatusUpdateEvent } from 'a2a-types';
+import { copyRecord, freezeDeep, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+
+/** Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. */
+export type ArtifactMerge = (artifacts: readonly Artifact[], chunk: Artifact) => Artifact[];
+
+/**
+ * The record a store keeps for `change` made to `current`: the change's events applied to its
+ * record, numbered on from the current record's last event id (they are the SSE ids), checked by
+ * the change, and frozen with its events. Throws what the change's check throws.
+ */
+export function settleChange(current: TaskRecord | undefined, change: TaskChange, merge: ArtifactMerge = mergeArtifact): TaskUpdateResult {
+  const { events } = change;
+  const folded = applyEvents(change.record, events, merge);
+  change.check?.(folded);
+  const firstId = (current?.lastEventId ?? 0) + 1;
+  const saved = copyRecord(folded);
+  saved.lastEventId = firstId + events.length - 1;
+  const stored: StoredEvent[] = new Array(events.length);
+  for (let i = 0; i < events.length; i++) stored[i] = { id: firstId + i, event: events[i]! };
+  freezeDeep(stored);
+  return { record: freezeDeep(saved), events: stored };
+}
+
+/** The record after `events`, in order. */
+export function applyEvents(record: TaskRecord, events: readonly TaskEvent[], merge: ArtifactMerge = mergeArtifact): TaskRecord {
+  let next = record;
+  for (const event of events) {
+    next = isStatusUpdateEvent(event) ? applyStatus(next, event) : applyArtifact(next, event, merge);
+  }
+  return next;
+}
+
+function applyStatus(record: TaskRecord, event: TaskStatusUpdateEvent): TaskRecord {
+  const { message } = event.status;
+  const task = copyTask(record.task);
+  task.status = event.status;
+  const next = copyRecord(record);
+  next.task = task;
+  // Like the reference server, every agent message of a status goes into the history, so
+  // `historyLength` shows the conversation as both sides saw it.
+  if (message) {
+    next.history = [...record.history, message];
+    next.bytes = (record.bytes ?? 0) + messageSize(message);
+  }
+  next.updatedAt = Date.now();
+  return next;
+}
+
+function applyArtifact(record: TaskRecord, event: TaskArtifactUpdateEvent, merge: ArtifactMerge): TaskRecord {
+  const artifacts = record.task.artifacts ?? [];
+  const chunk = event.artifact;
+  const task = copyTask(record.task);
+  task.artifacts = merge(artifacts, chunk);
+  const next = copyRecord(record);
+  next.task = task;
+  // An appended chunk adds its parts; any other chunk replaces the artifact at its index.
+  let bytes = (record.bytes ?? 0) + partsSize(chunk.parts);
+  if (!chunk.append) {
+    const replaced = artifacts.find((a) => (a.index ?? 0) === (chunk.index ?? 0));
+    if (replaced) bytes -= partsSize(replaced.parts);
+  }
+  next.bytes = bytes;
+  next.updatedAt = Date.now();
+  return next;
+}
+
+/** A task to change before it is stored; by name, like {@link copyRecord}, as it runs for every event. */
+function copyTask(task: Task): { -readonly [K in keyof Task]: Task[K] } {
+  const copy: { -readonly [K in keyof Task]: Task[K] } = { id: task.id, sessionId: task.sessionId, status: task.status };
+  if (task.artifacts !== undefined) copy.artifacts = task.artifacts;
+  if (task.history !== undefined) copy.history = task.history;
+  if (task.metadata !== undefined) copy.metadata = task.metadata;
+  return copy;
+}
+
+/** What a part costs beyond its strings (the object, its type, the JSON around it). */
+const PART_OVERHEAD = 32;
+
+/**
+ * About how many bytes parts take stored and sent: the length of their strings (text, file
+ * bytes and uri, data and metadata as JSON) plus a little per part. An estimate, cheap enough to
+ * make for every chunk of a stream, not a measure of the heap.
+ */
+export function partsSize(parts: readonly Part[]): number {
+  let size = 0;
+  for (const part of parts) {
+    size += PART_OVERHEAD;
+    if (part.type === 'text') size += part.text.length;
+    else if (part.type === 'file') size += (part.file.bytes?.length ?? 0) + (part.file.uri?.length ?? 0) + (part.file.name?.length ?? 0);
+    else size += JSON.stringify(part.data).length;
+    if (part.metadata) size += JSON.stringify(part.metadata).length;
+  }
+  return size;
+}
+
+/** {@link partsSize} for a whole message. */
+export function messageSize(message: Message): number {
+  return PART_OVERHEAD + partsSize(message.parts) + (message.metadata ? JSON.stringify(message.metadata).length : 0);
+}
+
+/**
+ * Assembles streamed chunks [6.7]: `append: true` adds the chunk's parts to the artifact with
+ * the same index; otherwise the chunk replaces it. Stored artifacts are kept sorted by index and
+ * lose the streaming-only `append`/`lastChunk` flags.
+ */
+export function mergeArtifact(artifacts: readonly Artifact[], chunk: Artifact): Artifact[] {
+  return placeArtifact(artifacts, chunk, (existing, index) => {
+    const grown = appendedFields(existing, chunk, index, extraFieldsOf(existing));
+    grown.parts = [...existing.parts, ...chunk.parts];
+    return grown;
+  });
+}
+
+/**
+ * The artifacts with the chunk in its place: appended by `append` to the artifact at its index
+ * when it has `append` and that artifact exists, otherwise standing for itself.
+ */
+export function placeArtifact(
+  artifacts: readonly Artifact[],
+  chunk: Artifact,
+  append: (existing: Artifact, index: number) => Artifact,
+): Artifact[] {
+  const index = chunk.index ?? 0;
+  const position = artifacts.findIndex((a) => (a.index ?? 0) === index);
+  const existing = position >= 0 ? artifacts[position] : undefined;
+  const merged = chunk.append && existing ? append(existing, index) : withoutStreamingFlags(chunk, index);
+  const next = artifacts.slice();
+  if (existing) next[position] = merged;
+  else {
+    const insertAt = next.findIndex((a) => (a.index ?? 0) > index);
+    next.splice(insertAt < 0 ? next.length : insertAt, 0, merged);
+  }
+  return next;
+}
+
+function withoutStreamingFlags(chunk: Artifact, index: number): Artifact {
+  const { append: _append, lastChunk: _lastChunk, ...content } = chunk;
+  return { ...content, index };
+}
+
+const SCHEMA_FIELDS = new Set(['name', 'description', 'parts', 'index', 'append', 'lastChunk', 'metadata']);
+
+/** The fields of an artifact beyond the schema's (rare); an append keeps them. */
+export function extraFieldsOf(artifact: Artifact): string[] {
+  return Object.keys(artifact).filter((key) => !SCHEMA_FIELDS.has(key));
+}
+
+/**
+ * Every field of an appended artifact but its parts: the first name and description it had,
+ * metadata merged (the chunk's keys win), and the fields beyond the schema's.
+ */
+export function appendedFields(existing: Artifact, chunk: Artifact, index: number, extraFields: readonly string[]): { -readonly [K in keyof Artifact]: Artifact[K] } {
+  const grown = { index } as { -readonly [K in keyof Artifact]: Artifact[K] };
+  const name = existing.name ?? chunk.name;
+  if (name !== undefined) grown.name = name;
+  const description = existing.description ?? chunk.description;
+  if (description !== undefined) grown.description = description;
+  const metadata = chunk.metadata ? { ...existing.metadata, ...chunk.metadata } : existing.metadata;
+  if (metadata !== undefined) grown.metadata = metadata;
+  for (const key of extraFields) (grown as Record<string, unknown>)[key] = (existing as unknown as Record<string, unknown>)[key];
+  return grown;
+}

@@ -1,0 +1,6 @@
+// a2a-express/store: the task store layer, for apps that pick or write a store. The router
+// makes an InMemoryTaskStore when it is given none; RedisTaskStore is in 'a2a-express/redis'.
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './in-memory.js';
+export { isSharedTaskStore, type SharedTaskStore, type TaskStore, type TurnEnded } from './task-store.js';
+export { applyEvents, mergeArtifact, settleChange, type ArtifactMerge } from './fold.js';
+export { freezeDeep, taskSnapshot, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';

@@ -1,0 +1,126 @@
+// What a store keeps: the record of a task, its numbered events, and the shape of a change.
+// Records are values: a store never changes one in place, and everything it hands out is
+// frozen (see TaskStore), so no reader can change what the store holds.
+import { A2AError, type Message, type PushNotificationConfig, type Task, type TaskEvent } from 'a2a-types';
+
+/** Everything the server keeps about one task. */
+export interface TaskRecord {
+  /** The task as clients see it, without `history` (kept apart so it can be sliced). */
+  readonly task: Task;
+  /** Every message of the task, oldest first: the client's and the agent's status messages. */
+  readonly history: readonly Message[];
+  /** The id of the last event in this task's log; 0 before the first. SSE `id:` values. */
+  readonly lastEventId: number;
+  /** Counts accepted `tasks/send` turns, so that a late update from an earlier turn is ignored. */
+  readonly turn: number;
+  readonly pushNotification?: PushNotificationConfig | null;
+  /** Who created the task (`ownerKey` of its principal: scheme, issuer, id); only they may see or change it. */
+  readonly owner?: string;
+  /** Milliseconds since the epoch of the last change. */
+  readonly updatedAt: number;
+  /**
+   * About how many bytes the task's history and artifacts take (`partsSize`, `messageSize`),
+   * kept up to date change by change: what `maxTaskBytes` and the in-memory store's `maxBytes`
+   * count. Absent (0) in records stored before it existed.
+   */
+  readonly bytes?: number;
+}
+
+/** One event of a task's log, numbered by the store. */
+export interface StoredEvent {
+  readonly id: number;
+  readonly event: TaskEvent;
+}
+
+/**
+ * One change to a task, as {@link TaskStore.update}'s `change` returns it: the record with the
+ * change's own edits (turn, history, push config), and the events that follow from it. The
+ * store applies the events to the record (`applyEvents`), numbers them and stores both.
+ */
+export interface TaskChange {
+  readonly record: TaskRecord;
+  readonly events: readonly TaskEvent[];
+  /**
+   * Called with the record after the events, before anything is stored; throwing refuses the
+   * whole change (the caller gets the error, nothing is stored). How a size limit is enforced.
+   */
+  readonly check?: (after: TaskRecord) => void;
+}
+
+/** The outcome of {@link TaskStore.update}: the record as stored, its events as numbered. */
+export interface TaskUpdateResult {
+  readonly record: TaskRecord;
+  readonly events: readonly StoredEvent[];
+}
+
+export type EventListener = (event: StoredEvent) => void;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Every field of a record, required: a record copied through this type names each field, so
+ * adding a field to {@link TaskRecord} fails to compile until {@link copyRecord} copies it.
+ */
+type AllRecordFields = { -readonly [K in keyof Required<TaskRecord>]: TaskRecord[K] };
+
+/**
+ * A copy of the record to change before it is stored. Field by field, by name, because it runs
+ * for every event (a spread is an order of magnitude slower here; BENCHMARKS.md). Absent fields
+ * are present as `undefined`, which JSON drops, so every record has one shape.
+ */
+export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
+  const copy: AllRecordFields = {
+    task: record.task,
+    history: record.history,
+    lastEventId: record.lastEventId,
+    turn: record.turn,
+    pushNotification: record.pushNotification,
+    owner: record.owner,
+    updatedAt: record.updatedAt,
+    bytes: record.bytes,
+  };
+  return copy as Mutable<TaskRecord>;
+}
+
+/**
+ * The task as a client sees it. `historyLength` N > 0 adds the last N messages, oldest first;
+ * omitted, null or 0 adds none [7.1.1, 7.3.1]. Shares the record's (frozen) parts.
+ */
+export function taskSnapshot(record: TaskRecord, historyLength?: number | null): Task {
+  const { task } = record;
+  const snapshot: Task = { id: task.id, sessionId: task.sessionId, status: task.status };
+  if (task.artifacts && task.artifacts.length > 0) snapshot.artifacts = task.artifacts;
+  if (historyLength && historyLength > 0) snapshot.history = record.history.slice(-historyLength);
+  if (task.metadata) snapshot.metadata = task.metadata;
+  return snapshot;
+}
+
+/**
+ * Freezes a value and everything it holds, stopping at what is frozen already (so a new record
+ * costs only its new objects). Records hold plain JSON; the in-memory store's grown artifacts
+ * are made frozen, so their parts are never read here.
+ */
+export function freezeDeep<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (const item of value) freezeDeep(item);
+  } else {
+    for (const key in value) freezeDeep((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/**
+ * Task ids are keys: in Redis, of UTF-8 bytes, where every lone surrogate (`"\ud800"`,
+ * `"\udbff"`) becomes the same U+FFFD, so three different ids would be one task. Ids that are not
+ * well-formed Unicode are refused with -32602, by the router for every store and by the Redis
+ * store itself.
+ */
+export function checkTaskId(taskId: string): void {
+  if (/\p{Cs}/u.test(taskId)) {
+    throw A2AError.invalidParams([
+      { path: '/id', message: 'must be well-formed Unicode (it holds a lone surrogate)', keyword: 'wellFormed', params: {} },
+    ]);
+  }
+}

@@ -1,0 +1,78 @@
+// What every task store promises. The router needs only these operations, so a networked store
+// (Redis, a database) can replace the in-memory one; test/store-contract.test.ts holds both
+// built-in stores to every promise below.
+import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
+
+/**
+ * Where tasks live.
+ *
+ * - **Records are values.** Every record and event a store hands out (from `get`, `update`, the
+ *   `current` its change receives, `eventsAfter`, subscribers) is deeply frozen: no reader can
+ *   change what the store holds. Arrays a method returns are the caller's own.
+ * - **Changes are atomic and ordered.** `update` applies one change at a time per task; its
+ *   events get consecutive ids after the task's `lastEventId`, with no gaps and no repeats,
+ *   even with several writers (other processes too, for a shared store).
+ * - **Subscribers** receive every event appended after `subscribe` resolved, once each, in id
+ *   order. When is store-specific: the in-memory store tells them before `update` resolves, a
+ *   networked one when its message arrives, possibly after.
+ * - **Bounds.** A store may bound how many tasks or bytes it holds. When it cannot make room
+ *   for a new task it refuses the change with -32011 (`A2AError.resourceUnavailable`) and keeps
+ *   nothing of it. The in-memory store is bounded (`maxTasks`, `maxBytes`); the Redis store is
+ *   bounded by Redis's memory alone, and keeps finished tasks for `retentionMs`.
+ */
+export interface TaskStore {
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * Changes one task atomically: `change` receives the current record (undefined when the task
+   * does not exist) and returns the change (see {@link TaskChange}). The store applies its
+   * events, numbers them, stores record and events, then tells the task's subscribers. A change
+   * that throws changes nothing, and its error reaches the caller as thrown. A shared store may
+   * call `change` more than once (when another process changed the task meanwhile), so it must
+   * only compute its result.
+   */
+  update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult>;
+  /**
+   * The events after `afterId`, oldest first; `[]` when there are none yet; `undefined` when the
+   * log no longer reaches back that far (it is bounded) or the task is unknown.
+   */
+  eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined>;
+  /** Calls `listener` with each event appended to the task's log from now on. */
+  subscribe(taskId: string, listener: EventListener): Promise<() => void>;
+  /** Releases timers and connections. */
+  close(): Promise<void>;
+  /** Where the tasks are kept, in a few words, for `serveAgent`'s start-up line. */
+  describe?(): string;
+}
+
+/** A turn ended by a process other than (perhaps) the one running its handler. */
+export interface TurnEnded {
+  readonly taskId: string;
+  readonly turn: number;
+  readonly state: 'canceled' | 'failed';
+}
+
+/**
+ * A store that several processes (replicas of one agent) share. The router of each replica
+ * uses the extra operations to keep tasks alive across processes:
+ * - a task that is `submitted` or `working` holds a lease that its running process renews; a
+ *   task whose lease ran out lost its process and is failed by whichever replica claims it;
+ * - a turn canceled (or failed) anywhere is announced, so the process running its handler
+ *   aborts it.
+ */
+export interface SharedTaskStore extends TaskStore {
+  /** How long a lease lasts without renewal, milliseconds. */
+  readonly leaseMs: number;
+  /** Extends the leases of these tasks (the ones whose handlers run in this process). */
+  renewLeases(taskIds: readonly string[]): Promise<void>;
+  /**
+   * Tasks whose lease has run out, claimed for one lease period by this process so that no
+   * other replica fails them at the same time.
+   */
+  claimExpiredLeases(): Promise<string[]>;
+  /** Calls `listener` whenever a turn is canceled or failed, by any process sharing the store. */
+  onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void>;
+}
+
+export function isSharedTaskStore(store: TaskStore): store is SharedTaskStore {
+  return typeof (store as Partial<SharedTaskStore>).claimExpiredLeases === 'function';
+}
