@@ -1,6 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { runCommand } from 'a2a-testing';
 import type { Artifact } from 'a2a-types';
 import { A2AError, type TaskState } from '../src/index.js';
+import { mergeGrowingArtifact } from '../src/store/growing-artifacts.js';
 import { InMemoryTaskStore, applyEvents, mergeArtifact, type TaskRecord } from '../src/store/index.js';
 
 function record(id: string, state: TaskState): TaskRecord {
@@ -9,7 +14,7 @@ function record(id: string, state: TaskState): TaskRecord {
 
 async function put(store: InMemoryTaskStore, id: string, state: TaskState) {
   return store.update(id, (current) => ({
-    record: { ...(current ?? record(id, state)), task: { id, status: { state } } },
+    record: current ?? record(id, state),
     events: [{ id, status: { state }, final: state !== 'working' }],
   }));
 }
@@ -23,24 +28,6 @@ describe('InMemoryTaskStore', () => {
   };
   afterAll(() => Promise.all(stores.map((s) => s.close())));
 
-  test('numbers events per task and keeps them for replay', async () => {
-    const store = make({});
-    const first = await put(store, 'a', 'working');
-    const second = await put(store, 'a', 'completed');
-    expect(first.events.map((e) => e.id)).toEqual([1]);
-    expect(second.events.map((e) => e.id)).toEqual([2]);
-    expect(second.record.lastEventId).toBe(2);
-    expect((await store.eventsAfter('a', 0))?.map((e) => e.id)).toEqual([1, 2]);
-    expect(await store.eventsAfter('a', 2)).toEqual([]);
-  });
-
-  test('a change that throws changes nothing', async () => {
-    const store = make({});
-    await put(store, 'kept', 'working');
-    await expect(store.update('kept', () => { throw A2AError.internalError(); })).rejects.toThrow(A2AError);
-    expect((await store.get('kept'))?.lastEventId).toBe(1);
-  });
-
   test('holds at most maxTasks: the oldest idle task makes room', async () => {
     const store = make({ maxTasks: 3 });
     await put(store, 'old-done', 'completed');
@@ -53,14 +40,6 @@ describe('InMemoryTaskStore', () => {
     expect(await store.get('new-done')).toBeDefined();
   });
 
-  test('when every slot holds a running task, a new task is refused with -32011', async () => {
-    const store = make({ maxTasks: 2 });
-    await put(store, 'r1', 'working');
-    await put(store, 'r2', 'working');
-    await expect(put(store, 'r3', 'working')).rejects.toMatchObject({ code: -32011 });
-    expect(store.size).toBe(2);
-  });
-
   test('idle tasks expire after retentionMs; running ones stay', async () => {
     const store = make({ retentionMs: 40 });
     await put(store, 'finished', 'completed');
@@ -70,23 +49,6 @@ describe('InMemoryTaskStore', () => {
     expect(await store.get('finished')).toBeUndefined();
     expect(await store.get('paused')).toBeUndefined();
     expect(await store.get('busy')).toBeDefined();
-  });
-
-  test('keeps at most maxEventsPerTask events; older replays are unavailable', async () => {
-    const store = make({ maxEventsPerTask: 3 });
-    for (let i = 0; i < 5; i++) await put(store, 'chatty', 'working');
-    expect((await store.eventsAfter('chatty', 1))).toBeUndefined();
-    expect((await store.eventsAfter('chatty', 2))?.map((e) => e.id)).toEqual([3, 4, 5]);
-  });
-
-  test('subscribers get each event once, until they unsubscribe', async () => {
-    const store = make({});
-    const seen: number[] = [];
-    const unsubscribe = await store.subscribe('s', (e) => seen.push(e.id));
-    await put(store, 's', 'working');
-    unsubscribe();
-    await put(store, 's', 'completed');
-    expect(seen).toEqual([1]);
   });
 
   test.each([0, -1, NaN])('refuses a bound of %p', (value) => {
@@ -112,10 +74,15 @@ describe('artifact assembly', () => {
     expect(artifacts.map((a) => a.index)).toEqual([0, 1, 2]);
   });
 
-  test('appends share storage, yet each record keeps exactly its own parts', () => {
+  test("the in-memory store's appends share storage, yet each record keeps exactly its own parts, frozen", () => {
+    const mergeArtifact = mergeGrowingArtifact;
     const first = mergeArtifact([], { parts: [text('a')], index: 0 });
     const second = mergeArtifact(first, { parts: [text('b')], index: 0, append: true });
     const third = mergeArtifact(second, { parts: [text('c')], index: 0, append: true });
+    // A reader sees one frozen array, the same on every read: changing it throws, never a silent no-op.
+    expect(third[0]!.parts).toBe(third[0]!.parts);
+    expect(() => (third[0]!.parts as unknown as unknown[]).push(text('z'))).toThrow(TypeError);
+    expect(Object.isFrozen(third[0])).toBe(true);
     expect(second[0]!.parts).toEqual([text('a'), text('b')]);
     expect(third[0]!.parts).toEqual([text('a'), text('b'), text('c')]);
     // Appending again to the older record branches off without touching the newer one.
@@ -131,7 +98,10 @@ describe('artifact assembly', () => {
     expect({ ...third[0]! }.parts).toEqual([text('a'), text('b'), text('c')]);
   });
 
-  test('appends keep every field of the artifact, including ones the schema does not name', () => {
+  test.each([
+    ['mergeArtifact', mergeArtifact],
+    ['the in-memory store', mergeGrowingArtifact],
+  ])('appends keep every field of the artifact, including ones the schema does not name (%s)', (_name, mergeArtifact) => {
     const start = { parts: [text('a')], index: 0, name: 'report', metadata: { a: 1 }, 'x-origin': 'tool' } as Artifact;
     let artifacts = mergeArtifact([], start);
     artifacts = mergeArtifact(artifacts, { parts: [text('b')], index: 0, append: true, description: 'late', metadata: { b: 2 } });
@@ -153,4 +123,28 @@ describe('artifact assembly', () => {
     expect(next.history).toEqual([{ role: 'agent', parts: [text('hm')] }]);
     expect(next.task.status.state).toBe('completed');
   });
+});
+
+describe('the record copy', () => {
+  // copyRecord copies field by field, by name, for speed; a field added to TaskRecord and not
+  // copied there would be silently dropped from every stored record. The build refuses it.
+  test('a field added to TaskRecord fails to compile until copyRecord copies it', async () => {
+    const packageDir = fileURLToPath(new URL('..', import.meta.url));
+    const dir = mkdtempSync(join(packageDir, '.record-field-check-'));
+    try {
+      const source = readFileSync(join(packageDir, 'src/store/records.ts'), 'utf8');
+      const withField = source.replace('  readonly bytes?: number;\n}', '  readonly bytes?: number;\n  readonly addedLater?: string;\n}');
+      expect(withField).not.toBe(source);
+      writeFileSync(join(dir, 'records.ts'), withField);
+      const tsc = join(packageDir, '../../node_modules/typescript/bin/tsc');
+      const args = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', join(dir, 'records.ts')];
+      const result = await runCommand(process.execPath, [tsc, ...args], { cwd: packageDir, timeoutMs: 60_000 });
+      expect(result.stdout).toMatch(/TS2741: Property 'addedLater' is missing/);
+      // The unchanged file compiles the same way.
+      writeFileSync(join(dir, 'records.ts'), source);
+      expect((await runCommand(process.execPath, [tsc, ...args], { cwd: packageDir, timeoutMs: 60_000 })).status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,0 +1,279 @@
+// The TaskStore contract (src/store/task-store.ts), held against both built-in stores: the same
+// tests, the same expectations, except where the interface says stores may differ (bounds).
+import express from 'express';
+import request from 'supertest';
+import { deleteKeys, redisUrl, requireRedis, uniquePrefix } from 'a2a-testing';
+import type { Artifact, Message, TaskEvent } from 'a2a-types';
+import { A2AError, a2aRouter, artifact, completed, type TaskHandler } from '../src/index.js';
+import { RedisTaskStore } from '../src/redis.js';
+import { applyEvents, InMemoryTaskStore, type StoredEvent, type TaskRecord, type TaskStore } from '../src/store/index.js';
+import { statusEvent } from '../src/task-events.js';
+import { eventually, request as rpcRequest, resultOf, sendRequest, silent } from './helpers.js';
+
+interface StoreKind {
+  readonly name: string;
+  /** A store on fresh, empty data. */
+  make(options?: { maxEventsPerTask?: number }): Promise<TaskStore>;
+  /** A second store on the same data as `store`: another replica for Redis, the store itself in memory. */
+  peer(store: TaskStore): TaskStore;
+  /** For a bounded store, one that holds at most two tasks. */
+  makeWithTwoSlots?(): Promise<TaskStore>;
+}
+
+const url = redisUrl();
+const opened: TaskStore[] = [];
+const prefixes: string[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+  for (const prefix of prefixes) await deleteKeys(url, prefix);
+});
+const keep = <S extends TaskStore>(store: S): S => (opened.push(store), store);
+
+const memory: StoreKind = {
+  name: 'InMemoryTaskStore',
+  make: async (options) => keep(new InMemoryTaskStore(options)),
+  peer: (store) => store,
+  makeWithTwoSlots: async () => keep(new InMemoryTaskStore({ maxTasks: 2 })),
+};
+
+const redis: StoreKind = {
+  name: 'RedisTaskStore',
+  async make(options) {
+    await requireRedis(url);
+    const prefix = uniquePrefix('contract');
+    prefixes.push(prefix);
+    return keep(new RedisTaskStore({ url, prefix, ...options }));
+  },
+  peer: (store) => keep(new RedisTaskStore({ url, prefix: (store as RedisTaskStore).prefix })),
+};
+
+const text = (t: string) => ({ type: 'text' as const, text: t });
+const agentSays = (t: string): Message => ({ role: 'agent', parts: [text(t)] });
+
+function created(taskId: string): TaskRecord {
+  return {
+    task: { id: taskId, sessionId: 'session', status: { state: 'submitted', timestamp: '2026-11-22T00:00:00.000Z' } },
+    history: [{ role: 'user', parts: [text('hello')] }],
+    lastEventId: 0,
+    turn: 1,
+    updatedAt: Date.now(),
+    bytes: 0,
+  };
+}
+
+/** A change adding `events` to the task (created when new). */
+const adding = (taskId: string, ...events: TaskEvent[]) => (current: TaskRecord | undefined) => ({ record: current ?? created(taskId), events });
+
+const working = (taskId: string, note = '') => statusEvent(taskId, 'working', undefined, note ? { note } : undefined);
+const chunk = (taskId: string, artifactChunk: Artifact): TaskEvent => ({ id: taskId, artifact: artifactChunk });
+
+/** What a client could see of a record: everything JSON carries, nothing of how it is kept. */
+const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
+  test('get answers undefined for an unknown task; update creates it, numbering its events from 1', async () => {
+    const store = await kind.make();
+    expect(await store.get('new')).toBeUndefined();
+    const { record, events } = await store.update('new', adding('new', working('new'), working('new', 'again')));
+    expect(events.map((e) => e.id)).toEqual([1, 2]);
+    expect(record.lastEventId).toBe(2);
+    expect(asJson(await store.get('new'))).toEqual(asJson(record));
+    const next = await store.update('new', adding('new', statusEvent('new', 'completed')));
+    expect(next.events.map((e) => e.id)).toEqual([3]);
+    expect((await store.get('new'))!.task.status.state).toBe('completed');
+  });
+
+  test('the store applies the events as applyEvents does: statuses, history, artifacts and their appends, sizes', async () => {
+    const store = await kind.make();
+    const events: TaskEvent[] = [
+      working('fold'),
+      chunk('fold', { name: 'report', parts: [text('a')], index: 0, metadata: { a: 1 } }),
+      chunk('fold', { parts: [text('b')], index: 0, append: true, metadata: { b: 2 } }),
+      chunk('fold', { parts: [text('late')], index: 2 }),
+      chunk('fold', { parts: [text('one')], index: 1 }),
+      chunk('fold', { parts: [text('c')], index: 0, append: true, lastChunk: true }),
+      chunk('fold', { parts: [text('one, again')], index: 1 }),
+      statusEvent('fold', 'input-required', agentSays('more?')),
+    ];
+    // One event per update, as a streaming handler makes them, and all at once: the same record.
+    for (const event of events) await store.update('fold', adding('fold', event));
+    await store.update('fold-at-once', adding('fold-at-once', ...events.map((e) => ({ ...e, id: 'fold-at-once' }))));
+    const expected = asJson(applyEvents(created('fold'), events));
+    const stored = asJson((await store.get('fold'))!);
+    expect(stored.task).toEqual(expected.task);
+    expect(stored.history).toEqual(expected.history);
+    expect(stored.bytes).toBe(expected.bytes);
+    expect(stored.task.artifacts!.map((a) => a.parts.map((p) => (p as { text: string }).text))).toEqual([['a', 'b', 'c'], ['one, again'], ['late']]);
+    expect(asJson((await store.get('fold-at-once'))!.task.artifacts)).toEqual(stored.task.artifacts);
+  });
+
+  test('records and events are values: what the store hands out is frozen, and changing it cannot reach the store', async () => {
+    const store = await kind.make();
+    const seen: StoredEvent[] = [];
+    const unsubscribe = await store.subscribe('frozen', (event) => seen.push(event));
+    let current: TaskRecord | undefined;
+    await store.update('frozen', adding('frozen', working('frozen'), chunk('frozen', { parts: [text('a')], index: 0 })));
+    const result = await store.update('frozen', (now) => {
+      current = now;
+      return { record: now!, events: [chunk('frozen', { parts: [text('b')], index: 0, append: true })] };
+    });
+    await eventually(async () => (seen.length === 3 ? true : undefined));
+    const replay = (await store.eventsAfter('frozen', 0))!;
+    const before = asJson(await store.get('frozen'));
+    const handedOut: [string, TaskRecord][] = [
+      ['get', (await store.get('frozen'))!],
+      ['update', result.record],
+      ['the current record a change receives', current!],
+    ];
+    for (const [where, record] of handedOut) {
+      const mutable = record as unknown as { task: { status: { state: string }; artifacts: { parts: unknown[] }[] }; history: unknown[]; turn: number };
+      expect([where, () => (mutable.task.status.state = 'failed')]).toThrowInEach(TypeError);
+      expect([where, () => mutable.task.artifacts[0]!.parts.push(text('x'))]).toThrowInEach(TypeError);
+      expect([where, () => mutable.history.push(agentSays('x'))]).toThrowInEach(TypeError);
+      expect([where, () => (mutable.turn = 99)]).toThrowInEach(TypeError);
+    }
+    for (const [where, events] of [['eventsAfter', replay], ['subscribers', seen], ['update', result.events]] as const) {
+      const event = events[events.length - 1]!.event as { artifact: { parts: unknown[] } };
+      expect([where, () => event.artifact.parts.push(text('x'))]).toThrowInEach(TypeError);
+    }
+    expect(asJson(await store.get('frozen'))).toEqual(before);
+    expect(asJson((await store.eventsAfter('frozen', 0))!)).toEqual(asJson(replay));
+    unsubscribe();
+  });
+
+  test('a change that throws (or whose check throws) changes nothing, tells no subscriber, and its error reaches the caller as thrown', async () => {
+    const store = await kind.make();
+    await store.update('refused', adding('refused', working('refused')));
+    const seen: number[] = [];
+    const unsubscribe = await store.subscribe('refused', (event) => seen.push(event.id));
+    const refusal = A2AError.taskNotCancelable('refused', 'completed');
+    await expect(store.update('refused', () => { throw refusal; })).rejects.toBe(refusal);
+    const tooLarge = new RangeError('too large');
+    const checked = store.update('refused', (current) => ({
+      record: current!,
+      events: [chunk('refused', { parts: [text('x'.repeat(100))], index: 0 })],
+      check: (after) => {
+        if ((after.bytes ?? 0) > 50) throw tooLarge;
+      },
+    }));
+    await expect(checked).rejects.toBe(tooLarge);
+    expect((await store.get('refused'))!.lastEventId).toBe(1);
+    expect((await store.get('refused'))!.task.artifacts).toBeUndefined();
+    expect((await store.eventsAfter('refused', 0))!.map((e) => e.id)).toEqual([1]);
+    // The next change is numbered on from the last stored event: nothing was taken by the refusals.
+    await store.update('refused', adding('refused', working('refused', 'after')));
+    await eventually(async () => (seen.length === 1 ? true : undefined));
+    expect(seen).toEqual([2]);
+    unsubscribe();
+  });
+
+  test('eventsAfter: undefined for an unknown task, [] when up to date, the exact tail otherwise, undefined past the bounded log', async () => {
+    const store = await kind.make({ maxEventsPerTask: 10 });
+    expect(await store.eventsAfter('unknown', 0)).toBeUndefined();
+    for (let i = 0; i < 300; i++) await store.update('long', adding('long', working('long', `e${i}`)));
+    expect(await store.eventsAfter('long', 300)).toEqual([]);
+    const tail = (await store.eventsAfter('long', 295))!;
+    expect(tail.map((e) => e.id)).toEqual([296, 297, 298, 299, 300]);
+    expect(tail.map((e) => e.event.metadata?.note)).toEqual(['e295', 'e296', 'e297', 'e298', 'e299']);
+    expect(await store.eventsAfter('long', 0)).toBeUndefined();
+  });
+
+  test('subscribers get every later event once, in id order, from concurrent writers too, until they unsubscribe', async () => {
+    const store = await kind.make();
+    const other = kind.peer(store);
+    await store.update('ordered', adding('ordered', working('ordered')));
+    const first: number[] = [];
+    const second: number[] = [];
+    const stopFirst = await store.subscribe('ordered', (event) => first.push(event.id));
+    const stopSecond = await other.subscribe('ordered', (event) => second.push(event.id));
+    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).update('ordered', adding('ordered', working('ordered', `w${i}`)))));
+    const all = Array.from({ length: 40 }, (_, i) => i + 2);
+    await eventually(async () => (first.length === 40 && second.length === 40 ? true : undefined));
+    expect(first).toEqual(all);
+    expect(second).toEqual(all);
+    stopFirst();
+    await store.update('ordered', adding('ordered', working('ordered', 'late')));
+    await eventually(async () => (second.length === 41 ? true : undefined));
+    expect(first).toEqual(all);
+    stopSecond();
+  });
+
+  test('concurrent writers lose nothing: every change is applied once, its events numbered without gaps or repeats', async () => {
+    const store = await kind.make();
+    const other = kind.peer(store);
+    const writes = Array.from({ length: 60 }, (_, i) =>
+      (i % 2 ? store : other).update('contended', adding('contended', chunk('contended', { parts: [text(`p${i}`)], index: 0, append: true }))),
+    );
+    const ids = (await Promise.all(writes)).flatMap((result) => result.events.map((e) => e.id));
+    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    const record = (await other.get('contended'))!;
+    expect(record.lastEventId).toBe(60);
+    const parts = record.task.artifacts![0]!.parts.map((p) => (p as { text: string }).text);
+    expect([...parts].sort()).toEqual(Array.from({ length: 60 }, (_, i) => `p${i}`).sort());
+    // The artifact holds the parts in the order of the log.
+    const log = (await store.eventsAfter('contended', 0))!;
+    expect(parts).toEqual(log.map((e) => ((e.event as { artifact: Artifact }).artifact.parts[0] as { text: string }).text));
+  });
+
+  if (kind.makeWithTwoSlots) {
+    test('a full store refuses a new task with -32011 and keeps nothing of it', async () => {
+      const store = await kind.makeWithTwoSlots!();
+      await store.update('a', adding('a', working('a')));
+      await store.update('b', adding('b', working('b')));
+      await expect(store.update('c', adding('c', working('c')))).rejects.toMatchObject({ code: -32011 });
+      expect(await store.get('c')).toBeUndefined();
+      expect(await store.eventsAfter('c', 0)).toBeUndefined();
+    });
+  }
+
+  test('through the router: a handler that changes ctx.task, its history or its message changes nothing stored', async () => {
+    const store = await kind.make();
+    const handler: TaskHandler = async function* (ctx) {
+      if (ctx.isNewTask) {
+        yield artifact('kept');
+        yield completed();
+        return;
+      }
+      const task = ctx.task as unknown as { status: { state: string }; artifacts: { parts: unknown[] }[]; metadata?: unknown };
+      task.status.state = 'failed';
+      task.artifacts[0]!.parts.push(text('smuggled'));
+      task.metadata = { changed: true };
+      (ctx.history as Message[]).push(agentSays('smuggled'));
+      (ctx.message.parts as unknown[]).push(text('smuggled'));
+      yield completed('done');
+    };
+    const app = express().use(a2aRouter(handler, { card: { name: 'Aliasing', version: '1.0.0' }, logger: silent, store }));
+    const id = `aliasing-${kind.name}`;
+    await request(app).post('/').send(sendRequest(id, 'first')).expect(200);
+    const second = resultOf((await request(app).post('/').send(sendRequest(id, 'second', { historyLength: 10 })).expect(200)).body);
+    expect(second.status.state).toBe('completed');
+    const got = resultOf((await request(app).post('/').send(rpcRequest('tasks/get', { id, historyLength: 10 })).expect(200)).body);
+    expect(got.status.state).toBe('completed');
+    expect(got.metadata).toBeUndefined();
+    expect(got.artifacts).toEqual([{ index: 0, parts: [text('kept')] }]);
+    expect(got.history!.map((m) => m.parts.map((p) => (p as { text: string }).text).join())).toEqual(['first', 'second', 'done']);
+  });
+});
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace jest {
+    interface Matchers<R> {
+      /** `[where, fn]`: `fn` throws an error of this class; the message says where it did not. */
+      toThrowInEach(expected: new (...args: never[]) => Error): R;
+    }
+  }
+}
+
+expect.extend({
+  toThrowInEach(received: [string, () => unknown], expected: new (...args: never[]) => Error) {
+    const [where, fn] = received;
+    try {
+      fn();
+    } catch (error) {
+      if (error instanceof expected) return { pass: true, message: () => `${where}: threw ${expected.name}` };
+      return { pass: false, message: () => `${where}: threw ${String(error)}, not a ${expected.name}` };
+    }
+    return { pass: false, message: () => `${where}: changed without throwing (the store handed out something mutable)` };
+  },
+});
