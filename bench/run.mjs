@@ -48,7 +48,9 @@ async function start(name, env = {}) {
   });
   return { name, url: `http://127.0.0.1:${port}` };
 }
-process.on('exit', () => children.forEach((c) => c.kill()));
+process.on('exit', () => {
+  for (const child of children) child.kill();
+});
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -331,11 +333,11 @@ async function idleStreams(server, request, body) {
   };
   // A first batch, opened and closed, so that what the first streams allocate once (compiled
   // code, pools) is not counted per stream.
-  (await openStreams(config.idleStreams / 10)).forEach((req) => req.destroy());
+  for (const req of await openStreams(config.idleStreams / 10)) req.destroy();
   const before = await memoryOf(server);
   const open = await openStreams(config.idleStreams);
   const after = await memoryOf(server);
-  open.forEach((req) => req.destroy());
+  for (const req of open) req.destroy();
   return { rssBytes: (after.rss - before.rss) / config.idleStreams, heapBytes: (after.heapUsed - before.heapUsed) / config.idleStreams };
 }
 
@@ -440,7 +442,7 @@ if (runs('memory')) {
     [`after ${fmt(second)} tasks`]: { 'RSS MB': fmt(mem.tasks[second].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[second].heapUsed / 2 ** 20, 1) },
     change: { 'RSS MB': `${(mem.tasks.rssChange * 100).toFixed(1)}%`, 'heap MB': `${(mem.tasks.heapChange * 100).toFixed(1)}%` },
     [`per idle stream (${fmt(config.idleStreams)} open)`]: { 'RSS MB': `${fmt(mem.idleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.idleStream.heapBytes / 1024, 1)} KB` },
-    [`  bare Node SSE response, for comparison`]: { 'RSS MB': `${fmt(mem.bareIdleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.bareIdleStream.heapBytes / 1024, 1)} KB` },
+    '  bare Node SSE response, for comparison': { 'RSS MB': `${fmt(mem.bareIdleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.bareIdleStream.heapBytes / 1024, 1)} KB` },
   });
 }
 

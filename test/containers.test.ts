@@ -145,7 +145,9 @@ describe('docker-compose.yml, profile "replicas"', () => {
 
 /** Folders the image tests made, removed after them (made in the tests, so a filtered run makes none). */
 const cleanups: (() => void)[] = [];
-afterAll(() => cleanups.forEach((cleanup) => cleanup()));
+afterAll(() => {
+  for (const cleanup of cleanups) cleanup();
+});
 
 describe.each(Object.keys(agents))('the %s image', (name) => {
   const file = dockerfile(join(root, agents[name]!.build.context, agents[name]!.build.dockerfile));

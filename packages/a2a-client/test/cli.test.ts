@@ -287,6 +287,7 @@ describe('a2a against servers it does not control', () => {
 
   test('chat in a terminal shows what is typed', async () => {
     const raw = await inTerminal(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} chat ${echo.url}`, 'typed words\r');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the terminal's escape sequences.
     const output = raw.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''); // colours and cursor moves
     // The line typed is echoed after the prompt (not only in the agent's answer), then answered.
     expect(output).toMatch(/> typed words\r/);

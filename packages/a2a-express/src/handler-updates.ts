@@ -75,11 +75,11 @@ export function plainJson<T>(value: T): T {
 
 /** The handler's output as updates, whichever of the allowed forms it took. */
 export async function updatesOf(output: unknown): Promise<AsyncIterable<TaskUpdate> | Iterable<TaskUpdate>> {
-  return isAsyncIterable(output) ? output : asList(await (output as Promise<TaskUpdate | readonly TaskUpdate[] | void>));
+  return isAsyncIterable(output) ? output : asList(await (output as Promise<TaskUpdate | readonly TaskUpdate[] | undefined>));
 }
 
 /** What an async-function handler returned, as a list of updates. */
-function asList(value: TaskUpdate | readonly TaskUpdate[] | void): readonly TaskUpdate[] {
+function asList(value: TaskUpdate | readonly TaskUpdate[] | undefined): readonly TaskUpdate[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value as TaskUpdate];
 }

@@ -70,6 +70,7 @@ export type TaskUpdate = StatusUpdate | ArtifactUpdate;
  */
 export type TaskHandler = (
   context: TaskContext,
+  // biome-ignore lint/suspicious/noConfusingVoidType: an async function that returns nothing is a handler too.
 ) => AsyncIterable<TaskUpdate> | Promise<TaskUpdate | readonly TaskUpdate[] | void>;
 
 /** Text, parts, or a whole message: what the status helpers accept. */

@@ -52,7 +52,9 @@ function startHeartbeat(stream: SseStream, intervalMs: number): void {
   let group = heartbeats.get(intervalMs);
   if (!group) {
     const streams = new Set<SseStream>();
-    const timer = setInterval(() => streams.forEach((s) => s.beat()), intervalMs);
+    const timer = setInterval(() => {
+      for (const stream of streams) stream.beat();
+    }, intervalMs);
     timer.unref();
     heartbeats.set(intervalMs, (group = { timer, streams }));
   }

@@ -53,7 +53,10 @@ const bearer = () => bearerJwt({ jwksUrl, issuer: ISSUER, audience: AUDIENCE, jw
 const keys = () => apiKey({ keys: { 'key-for-alice-0001': 'alice', 'key-for-bob-00002': 'bob' } });
 
 let seenPrincipal: Principal | undefined;
-const recordPrincipal: TaskHandler = async (ctx: TaskContext) => ((seenPrincipal = ctx.principal), completed());
+const recordPrincipal: TaskHandler = async (ctx: TaskContext) => {
+  seenPrincipal = ctx.principal;
+  return completed();
+};
 
 function app(auth: AuthOptions, handler: TaskHandler = recordPrincipal, extra = {}) {
   return appWith(handler, { auth, ...extra }).app;

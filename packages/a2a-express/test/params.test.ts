@@ -2,7 +2,7 @@ import request from 'supertest';
 import { completed, type TaskHandler } from '../src/index.js';
 import { appWith, request as rpcRequest, resultOf } from './helpers.js';
 
-const echoText: TaskHandler = async (ctx) => completed(ctx.message.parts.length + ' parts');
+const echoText: TaskHandler = async (ctx) => completed(`${ctx.message.parts.length} parts`);
 const { app } = appWith(echoText);
 
 const text = (t: string) => ({ type: 'text', text: t });

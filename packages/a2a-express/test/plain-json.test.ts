@@ -17,6 +17,7 @@ const cases: [string, unknown][] = [
   ['-0, which JSON turns into 0', { zero: -0, list: [-0] }],
   ['NaN and Infinity, which JSON turns into null', { a: Number.NaN, b: [Infinity, -Infinity] }],
   ['undefined, functions and symbols in an object, which JSON drops', { a: undefined, b: () => 1, c: Symbol('s'), d: 1 }],
+  // biome-ignore lint/suspicious/noSparseArray: the hole is what this case is about.
   ['undefined, functions, symbols and holes in an array, which JSON makes null', [undefined, () => 1, Symbol('s'), , 4]],
   ['a Date, through its toJSON', { at: new Date(0) }],
   ['an object with its own toJSON', { inner: { toJSON: () => ({ replaced: true }) } }],

@@ -250,7 +250,10 @@ describe('push notifications: delivery', () => {
     const port = new URL(hook.url).port;
     const release = gate();
     // The turn opens with one notification (working), then waits for the test.
-    const { url } = await agent(async () => (await release.promise, completed()), { resolve, allowlist: ['127.0.0.1'] }, { logger, sendWaitMs: 20 });
+    const { url } = await agent(async () => {
+      await release.promise;
+      return completed();
+    }, { resolve, allowlist: ['127.0.0.1'] }, { logger, sendWaitMs: 20 });
     await send(url, 'rebound', { url: `http://hooks.test:${port}/hook` });
     await eventually(async () => (hook.received.length === 1 ? true : undefined));
     answer = '10.9.8.7'; // the name now points inside: refused before any connection is made

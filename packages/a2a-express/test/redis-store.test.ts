@@ -3,8 +3,7 @@
 // subscriber connection.
 import { deleteKeys, redisUrl, requireRedis, uniquePrefix } from 'a2a-testing';
 import { Redis } from 'ioredis';
-import { A2AError } from '../src/index.js';
-import { type StoredEvent, type TaskChange, type TaskRecord } from '../src/store/index.js';
+import type { StoredEvent, TaskChange, TaskRecord } from '../src/store/index.js';
 import { RedisTaskStore, taskStoreFromEnv, type RedisTaskStoreOptions } from '../src/redis.js';
 import { statusEvent } from '../src/task-events.js';
 import { eventually } from './helpers.js';

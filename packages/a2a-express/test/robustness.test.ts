@@ -14,7 +14,10 @@ function postHuge(url: string, size: number): Promise<{ status?: number; body: s
     const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': size } });
     let settled = false;
     const done = (value: { status?: number; body: string; error?: string }) => {
-      if (!settled) (settled = true), resolve(value);
+      if (!settled) {
+        settled = true;
+        resolve(value);
+      }
     };
     req.on('response', (res) => {
       let body = '';
@@ -80,7 +83,7 @@ describe('hostile and unusual input', () => {
   });
 
   test('GET on the RPC endpoint is a 4xx', async () => {
-    const res = await fetch(server.url + '/');
+    const res = await fetch(`${server.url}/`);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });

@@ -42,7 +42,9 @@ async function start(env: Record<string, string>): Promise<SpawnedAgent> {
   return agent;
 }
 // A test that failed half-way leaves no agent behind.
-afterAll(() => started.forEach((agent) => agent.child.exitCode === null && agent.child.kill('SIGKILL')));
+afterAll(() => {
+  for (const agent of started) if (agent.child.exitCode === null) agent.child.kill('SIGKILL');
+});
 
 /** The next `count` events of a stream, leaving it open (collect with `max` would close it). */
 async function next(stream: Awaited<ReturnType<typeof openStream>>, count: number) {

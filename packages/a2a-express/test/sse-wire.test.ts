@@ -26,7 +26,9 @@ function gatedChunks(count: number) {
     }
     yield completed('done');
   };
-  return { handler, openAll: () => steps.forEach((s) => s.open()), steps };
+  return { handler, openAll: () => {
+      for (const step of steps) step.open();
+    }, steps };
 }
 
 /** A streaming response read as it arrives, bytes kept as text, parsed by eventsource-parser too. */

@@ -27,7 +27,10 @@ afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
   for (const prefix of prefixes) await deleteKeys(url, prefix);
 });
-const keep = <S extends TaskStore>(store: S): S => (opened.push(store), store);
+const keep = <S extends TaskStore>(store: S): S => {
+  opened.push(store);
+  return store;
+};
 
 const memory: StoreKind = {
   name: 'InMemoryTaskStore',
@@ -256,7 +259,6 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
 });
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace jest {
     interface Matchers<R> {
       /** `[where, fn]`: `fn` throws an error of this class; the message says where it did not. */

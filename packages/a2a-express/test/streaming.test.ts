@@ -123,7 +123,10 @@ describe('tasks/sendSubscribe', () => {
 
   test('a sendSubscribe to a working task is -32009 as JSON', async () => {
     const release = gate();
-    const { url } = await serve(async () => (await release.promise, completed()), { sendWaitMs: 20 });
+    const { url } = await serve(async () => {
+      await release.promise;
+      return completed();
+    }, { sendWaitMs: 20 });
     await rpc(url, 'tasks/send', { id: 'busy', message: userText('x') });
     const res = await rpc(url, 'tasks/sendSubscribe', { id: 'busy', message: userText('y') });
     expect(res).toMatchObject({ error: { code: -32009 } });

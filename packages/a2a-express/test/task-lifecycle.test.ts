@@ -21,7 +21,10 @@ function caller(app: Parameters<typeof request>[0]) {
 describe('tasks/send', () => {
   test('creates the task with the client id, keeps the session id, answers when completed', async () => {
     const seen: TaskContext[] = [];
-    const call = caller(appWith(async (ctx) => (seen.push(ctx), completed(`echo: ${textOf(ctx.message)}`))).app);
+    const call = caller(appWith(async (ctx) => {
+        seen.push(ctx);
+        return completed(`echo: ${textOf(ctx.message)}`);
+      }).app);
     const task = resultOf(await call(sendRequest('task-abc-123', 'What is the capital of France?', { sessionId: 'session-xyz-789' })));
     expect(task).toMatchObject({
       id: 'task-abc-123',
@@ -124,7 +127,10 @@ describe('tasks/send', () => {
 
   test('a send to a working task is -32009', async () => {
     const release = gate();
-    const call = caller(appWith(async () => (await release.promise, completed()), { sendWaitMs: 20 }).app);
+    const call = caller(appWith(async () => {
+      await release.promise;
+      return completed();
+    }, { sendWaitMs: 20 }).app);
     expect(resultOf(await call(sendRequest('busy', 'first'))).status.state).toBe('working');
     const second = await call(sendRequest('busy', 'second', {}, 'two'));
     expect(second).toMatchObject({ id: 'two', error: { code: -32009, data: { taskId: 'busy', state: 'working' } } });

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from 'a2a-testing';
 import type { Artifact } from 'a2a-types';
-import { A2AError, type TaskState } from '../src/index.js';
+import type { TaskState } from '../src/index.js';
 import { mergeGrowingArtifact } from '../src/store/growing-artifacts.js';
 import { InMemoryTaskStore, applyEvents, mergeArtifact, type TaskRecord } from '../src/store/index.js';
 

@@ -178,5 +178,5 @@ set(
   'The published A2A 0.1.0 JSON Schema with the fixes listed in SCHEMA-FIXES.md, so that it says what the specification text says.',
 );
 schema['x-published'] = published;
-writeFileSync(target, JSON.stringify(schema, null, 2) + '\n');
+writeFileSync(target, `${JSON.stringify(schema, null, 2)}\n`);
 process.stdout.write(`wrote ${target}\n`);

@@ -29,10 +29,9 @@ Options:
 
 class UsageError extends Error {}
 
-function main(argv: string[]): number {
-  let parsed;
+function parseCommandLine(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -47,7 +46,10 @@ function main(argv: string[]): number {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { values, positionals } = parsed;
+}
+
+function main(argv: string[]): number {
+  const { values, positionals } = parseCommandLine(argv);
   if (values.help) {
     process.stdout.write(USAGE);
     return 0;

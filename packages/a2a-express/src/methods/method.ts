@@ -34,5 +34,5 @@ export interface StreamingMethod<P> extends MethodBase<P> {
   open(params: P, call: MethodCall): Promise<TaskEventStream>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the table holds methods of every params type; each checks its own.
 export type Method = UnaryMethod<any> | StreamingMethod<any>;

@@ -144,7 +144,7 @@ export class RedisTaskStore implements SharedTaskStore {
    */
   update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     const previous = this.updating.get(taskId);
-    const result = previous ? previous.then(() => this.compareAndSet(taskId, change)) : this.compareAndSet(taskId, change);
+    const result = previous !== undefined ? previous.then(() => this.compareAndSet(taskId, change)) : this.compareAndSet(taskId, change);
     const settled = result.then(
       () => undefined,
       () => undefined,
@@ -182,7 +182,7 @@ export class RedisTaskStore implements SharedTaskStore {
         this.turnEndedChannel,
         ended ? JSON.stringify(ended) : '',
       ];
-      stored.forEach((e, i) => args.push(`0-${e.id}`, eventJson[i]!));
+      for (let i = 0; i < stored.length; i++) args.push(`0-${stored[i]!.id}`, eventJson[i]!);
       const [ok, rev, current] = await this.command(() => this.redis.a2aUpdate(...args));
       if (ok === 1) {
         this.remember(taskId, final ? undefined : { rev, record: saved });
@@ -349,7 +349,7 @@ export class RedisTaskStore implements SharedTaskStore {
   private catchUp(channel: Channel, held: StoredEvent[][]): void {
     if (channel.held) return;
     channel.held = held;
-    this.eventsAfter(channel.taskId, channel.last ?? 0)
+    void this.eventsAfter(channel.taskId, channel.last ?? 0)
       .catch(() => undefined)
       .then((missed) => {
         const waiting = channel.held ?? [];

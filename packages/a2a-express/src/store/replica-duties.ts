@@ -29,7 +29,9 @@ export function startReplicaDuties(engine: ReplicaWork, store: SharedTaskStore, 
   const sweeper = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    failAbandonedTasks(engine, store, log).finally(() => (sweeping = false));
+    void failAbandonedTasks(engine, store, log).finally(() => {
+      sweeping = false;
+    });
   }, store.leaseMs / 2);
   renewer.unref();
   sweeper.unref();
