@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis]
+// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis,ab] [--against <checkout>]
 //
 // Measures, in one run and one process tree, a2aRouter against its baselines:
 //   1. request/response: tasks/send echo vs bare Express (express.json) and the @a2a-js/sdk server;
@@ -9,13 +9,17 @@
 //      and per idle SSE stream with 1,000 open;
 //   4. validation: AJV cost of one tasks/send params check;
 //   5. Redis: tasks/send echo on a replica with the RedisTaskStore vs the in-memory store, and
-//      the latency of tasks/resubscribe (Last-Event-ID) on replica B of a task run on replica A.
+//      the latency of tasks/resubscribe (Last-Event-ID) on replica B of a task run on replica A;
+//   6. A/B, with --against <checkout>: this build against another build of the kit (a clone at
+//      another commit, installed and built), request/response and streaming, paired rounds.
 // Servers run as child processes (so the load generator does not share their event loop);
 // rounds alternate between the servers so that drift of the machine hits all of them alike.
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { writeFileSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { validateTaskSendParams } from 'a2a-types';
@@ -26,7 +30,13 @@ const quick = args.includes('--quick');
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] || 'bench-results.json' : undefined;
 // --only runs some sections, to iterate on one part; the figures recorded come from full runs.
 const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',') : undefined;
-const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis'];
+const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis', 'ab'];
+// --against names a checkout of the kit at another commit, installed and built: section 6.
+const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
+if (args.includes('--against') && !against) {
+  console.error('--against takes the folder of another checkout of the kit (installed and built)');
+  process.exit(2);
+}
 const unknown = only?.filter((section) => !SECTIONS.includes(section));
 if (unknown?.length) {
   console.error(`--only takes sections among ${SECTIONS.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
@@ -34,13 +44,41 @@ if (unknown?.length) {
 }
 const runs = (section) => !only || only.includes(section);
 const config = quick
-  ? { duration: 3, warmUp: 2, rounds: 1, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 9, tasks: [10_000, 20_000], idleStreams: 1_000 }
-  : { duration: 10, warmUp: 5, rounds: 5, connections: 50, bigStream: 10_000, streams: 200, streamChunks: 100, streamWarmUp: 10, streamRounds: 21, tasks: [50_000, 100_000], idleStreams: 1_000 };
+  ? {
+      duration: 3,
+      warmUp: 2,
+      rounds: 1,
+      connections: 50,
+      bigStream: 10_000,
+      streams: 200,
+      streamChunks: 100,
+      streamWarmUp: 10,
+      streamRounds: 9,
+      tasks: [10_000, 20_000],
+      idleStreams: 1_000,
+    }
+  : {
+      duration: 10,
+      warmUp: 5,
+      rounds: 5,
+      connections: 50,
+      bigStream: 10_000,
+      streams: 200,
+      streamChunks: 100,
+      streamWarmUp: 10,
+      streamRounds: 21,
+      tasks: [50_000, 100_000],
+      idleStreams: 1_000,
+    };
 
 const here = new URL('.', import.meta.url);
 const children = [];
-async function start(name, env = {}) {
-  const child = fork(new URL(`servers/${name}.mjs`, here), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: ['--expose-gc'], env: { ...process.env, ...env } });
+async function start(name, env = {}, script = new URL(`servers/${name}.mjs`, here)) {
+  const child = fork(script, [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: ['--expose-gc'],
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   const { port } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
@@ -75,9 +113,19 @@ let counter = 0;
 function sendBody(kind) {
   const n = ++counter;
   if (kind === 'sdk') {
-    return { jsonrpc: '2.0', id: n, method: 'message/send', params: { message: { kind: 'message', role: 'user', messageId: `m-${n}`, parts: [{ kind: 'text', text: 'hello, echo' }] } } };
+    return {
+      jsonrpc: '2.0',
+      id: n,
+      method: 'message/send',
+      params: { message: { kind: 'message', role: 'user', messageId: `m-${n}`, parts: [{ kind: 'text', text: 'hello, echo' }] } },
+    };
   }
-  return { jsonrpc: '2.0', id: n, method: 'tasks/send', params: { id: `t-${n}-${process.pid}`, message: { role: 'user', parts: [{ type: 'text', text: 'hello, echo' }] } } };
+  return {
+    jsonrpc: '2.0',
+    id: n,
+    method: 'tasks/send',
+    params: { id: `t-${n}-${process.pid}`, message: { role: 'user', parts: [{ type: 'text', text: 'hello, echo' }] } },
+  };
 }
 
 async function load(server, kind, duration) {
@@ -85,9 +133,21 @@ async function load(server, kind, duration) {
     url: server.url,
     connections: config.connections,
     duration,
-    requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: JSON.stringify(sendBody(kind)) }) }],
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(sendBody(kind)) }),
+      },
+    ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, requests: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    requests: result.requests.total,
+  };
 }
 
 async function requestResponse(servers) {
@@ -100,7 +160,11 @@ async function requestResponse(servers) {
   await check(bare, 'bare');
   await check(sdk, 'sdk');
   await check(ours, 'a2a');
-  const plan = [[bare, 'bare'], [sdk, 'sdk'], [ours, 'a2a']];
+  const plan = [
+    [bare, 'bare'],
+    [sdk, 'sdk'],
+    [ours, 'a2a'],
+  ];
   for (const [server, kind] of plan) await load(server, kind, config.warmUp);
   const runs = { bare: [], sdk: [], a2a: [] };
   for (let round = 0; round < config.rounds; round++) {
@@ -112,13 +176,22 @@ async function requestResponse(servers) {
     bare: loadSummary(runs.bare),
     sdk: loadSummary(runs.sdk),
     a2a: loadSummary(runs.a2a),
-    ratios: { sdkToBare: pairedRatio(runs.sdk, runs.bare), a2aToBare: pairedRatio(runs.a2a, runs.bare), a2aToSdk: pairedRatio(runs.a2a, runs.sdk) },
+    ratios: {
+      sdkToBare: pairedRatio(runs.sdk, runs.bare),
+      a2aToBare: pairedRatio(runs.a2a, runs.bare),
+      a2aToSdk: pairedRatio(runs.a2a, runs.sdk),
+    },
   };
 }
 
 /** Medians over the rounds of one server's loads. */
 function loadSummary(rounds) {
-  return { rps: median(rounds.map((x) => x.rps)), p50: median(rounds.map((x) => x.p50)), p99: median(rounds.map((x) => x.p99)), errors: rounds.reduce((s, x) => s + x.errors, 0) };
+  return {
+    rps: median(rounds.map((x) => x.rps)),
+    p50: median(rounds.map((x) => x.p50)),
+    p99: median(rounds.map((x) => x.p99)),
+    errors: rounds.reduce((s, x) => s + x.errors, 0),
+  };
 }
 
 /**
@@ -169,9 +242,23 @@ function readStream(options, body) {
 
 function ourStream(server, id, chunks) {
   const url = new URL(server.url);
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id, message: { role: 'user', parts: [{ type: 'text', text: `stream ${chunks}` }] } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tasks/sendSubscribe',
+    params: { id, message: { role: 'user', parts: [{ type: 'text', text: `stream ${chunks}` }] } },
+  });
   // With event ids, as the bare loop writes them: the same bytes per event, and the order checked.
-  return readStream({ host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json', prefer: 'sse-event-ids' } }, body);
+  return readStream(
+    {
+      host: url.hostname,
+      port: url.port,
+      path: '/',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'sse-event-ids' },
+    },
+    body,
+  );
 }
 
 function bareStream(server, chunks) {
@@ -213,8 +300,18 @@ async function streaming(bare, ours) {
     );
   const many = (bareFirst = false) =>
     pair(
-      () => measure('a2a', () => Promise.all(Array.from({ length: config.streams }, () => ourStream(ours, `many-${++n}`, config.streamChunks))), config.streamChunks + 2),
-      () => measure('bare', () => Promise.all(Array.from({ length: config.streams }, () => bareStream(bare, config.streamChunks))), config.streamChunks),
+      () =>
+        measure(
+          'a2a',
+          () => Promise.all(Array.from({ length: config.streams }, () => ourStream(ours, `many-${++n}`, config.streamChunks))),
+          config.streamChunks + 2,
+        ),
+      () =>
+        measure(
+          'bare',
+          () => Promise.all(Array.from({ length: config.streams }, () => bareStream(bare, config.streamChunks))),
+          config.streamChunks,
+        ),
       bareFirst,
     );
   // A stream takes well under a second, so many rounds are cheap. The warm-up is long because
@@ -245,11 +342,13 @@ async function streaming(bare, ours) {
 
 async function memoryOf(server) {
   return new Promise((resolve, reject) => {
-    http.get(`${server.url}/__bench/memory`, { agent }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve(JSON.parse(text)));
-    }).on('error', reject);
+    http
+      .get(`${server.url}/__bench/memory`, { agent }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve(JSON.parse(text)));
+      })
+      .on('error', reject);
   });
 }
 
@@ -285,7 +384,12 @@ async function memory() {
   const ourIdle = await idleStreams(ours, { path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, resubscribe);
   const bareIdle = await idleStreams(bare, { path: '/idle', method: 'GET' });
   return {
-    tasks: { [first]: atFirst, [second]: atSecond, rssChange: atSecond.rss / atFirst.rss - 1, heapChange: atSecond.heapUsed / atFirst.heapUsed - 1 },
+    tasks: {
+      [first]: atFirst,
+      [second]: atSecond,
+      rssChange: atSecond.rss / atFirst.rss - 1,
+      heapChange: atSecond.heapUsed / atFirst.heapUsed - 1,
+    },
     idleStream: ourIdle,
     bareIdleStream: bareIdle,
   };
@@ -298,14 +402,22 @@ async function memory() {
  */
 function startHeldTask(server) {
   const url = new URL(server.url);
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id: 'held', message: { role: 'user', parts: [{ type: 'text', text: 'hold' }] } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tasks/sendSubscribe',
+    params: { id: 'held', message: { role: 'user', parts: [{ type: 'text', text: 'hold' }] } },
+  });
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      res.once('data', () => {
-        resolve();
-        req.destroy();
-      });
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.once('data', () => {
+          resolve();
+          req.destroy();
+        });
+      },
+    );
     req.on('error', reject); // after resolve(), the destroy's own error changes nothing
     req.end(body);
   });
@@ -318,15 +430,17 @@ async function idleStreams(server, request, body) {
   const openStreams = async (count) => {
     const open = [];
     await Promise.all(
-      Array.from({ length: count }, () =>
-        new Promise((resolve, reject) => {
-          const req = http.request({ host: url.hostname, port: url.port, agent: streamAgent, ...request }, (res) => {
-            open.push(req);
-            res.once('data', () => resolve());
-          });
-          req.on('error', reject);
-          req.end(body);
-        }),
+      Array.from(
+        { length: count },
+        () =>
+          new Promise((resolve, reject) => {
+            const req = http.request({ host: url.hostname, port: url.port, agent: streamAgent, ...request }, (res) => {
+              open.push(req);
+              res.once('data', () => resolve());
+            });
+            req.on('error', reject);
+            req.end(body);
+          }),
       ),
     );
     return open;
@@ -345,7 +459,12 @@ async function idleStreams(server, request, body) {
 // 4. Validation
 
 function validation() {
-  const params = { id: 'task-1', sessionId: 's-1', message: { role: 'user', parts: [{ type: 'text', text: 'How much is 100 USD in EUR?' }] }, historyLength: 0 };
+  const params = {
+    id: 'task-1',
+    sessionId: 's-1',
+    message: { role: 'user', parts: [{ type: 'text', text: 'How much is 100 USD in EUR?' }] },
+    historyLength: 0,
+  };
   const iterations = quick ? 100_000 : 500_000;
   for (let i = 0; i < 10_000; i++) validateTaskSendParams(params);
   const started = performance.now();
@@ -363,7 +482,16 @@ async function resubscribeLatency(server, taskId, lastEventId) {
   const url = new URL(server.url);
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: taskId } });
   const started = performance.now();
-  const { events } = await readStream({ host: url.hostname, port: url.port, path: '/', method: 'POST', headers: { 'content-type': 'application/json', 'last-event-id': String(lastEventId) } }, body);
+  const { events } = await readStream(
+    {
+      host: url.hostname,
+      port: url.port,
+      path: '/',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'last-event-id': String(lastEventId) },
+    },
+    body,
+  );
   if (events < 1) throw new Error(`resubscribe on ${server.name} sent no event`);
   return performance.now() - started;
 }
@@ -378,7 +506,16 @@ async function redisStore(ours) {
     for (const server of [ours, replicaA]) await load(server, 'a2a', config.warmUp);
     const runs = { memory: [], redis: [] };
     for (let round = 0; round < config.rounds; round++) {
-      const order = round % 2 === 0 ? [[ours, 'memory'], [replicaA, 'redis']] : [[replicaA, 'redis'], [ours, 'memory']];
+      const order =
+        round % 2 === 0
+          ? [
+              [ours, 'memory'],
+              [replicaA, 'redis'],
+            ]
+          : [
+              [replicaA, 'redis'],
+              [ours, 'memory'],
+            ];
       for (const [server, kind] of order) runs[kind].push(await load(server, 'a2a', config.duration));
     }
 
@@ -386,9 +523,17 @@ async function redisStore(ours) {
     const samples = quick ? 100 : 500;
     const latency = { sameProcess: [], acrossReplicas: [] };
     for (let i = 0; i < samples; i++) {
-      for (const [runOn, resumeOn, kind] of [[ours, ours, 'sameProcess'], [replicaA, replicaB, 'acrossReplicas']]) {
+      for (const [runOn, resumeOn, kind] of [
+        [ours, ours, 'sameProcess'],
+        [replicaA, replicaB, 'acrossReplicas'],
+      ]) {
         const taskId = `resub-${i}-${process.pid}`;
-        const { text } = await post(runOn.url, { jsonrpc: '2.0', id: i, method: 'tasks/send', params: { id: taskId, message: { role: 'user', parts: [{ type: 'text', text: 'stream 10' }] } } });
+        const { text } = await post(runOn.url, {
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tasks/send',
+          params: { id: taskId, message: { role: 'user', parts: [{ type: 'text', text: 'stream 10' }] } },
+        });
         if (!JSON.parse(text).result) throw new Error(`${runOn.name}: ${text.slice(0, 200)}`);
         latency[kind].push(await resubscribeLatency(resumeOn, taskId, 2));
       }
@@ -405,22 +550,94 @@ async function redisStore(ours) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 6. A/B: this build against another checkout's
+
+/**
+ * The same echo server from two builds, in paired rounds that alternate which goes first: each
+ * round's ratio is this build's figure over the other's, and the result is their median.
+ */
+async function abCompare(ours, theirs) {
+  for (const server of [ours, theirs]) await load(server, 'a2a', config.warmUp);
+  const rrRounds = { ours: [], theirs: [] };
+  for (let round = 0; round < config.rounds; round++) {
+    const order = round % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
+    for (const side of order) rrRounds[side].push(await load(side === 'ours' ? ours : theirs, 'a2a', config.duration));
+  }
+  let n = 0;
+  const eventsPerSecond = async (server, streams, chunks) => {
+    const { results, seconds } = await timed(() =>
+      Promise.all(Array.from({ length: streams }, () => ourStream(server, `ab-${++n}-${process.pid}`, chunks))),
+    );
+    if (!results.every((r) => r.ordered && r.events === chunks + 2)) throw new Error(`${server.name}: a stream lost or reordered events`);
+    return results.reduce((sum, r) => sum + r.events, 0) / seconds;
+  };
+  const workloads = { one: [1, config.bigStream], many: [config.streams, config.streamChunks] };
+  const streamRounds = { one: [], many: [] };
+  for (let round = 0; round < config.streamWarmUp + config.streamRounds; round++) {
+    for (const [name, [streams, chunks]] of Object.entries(workloads)) {
+      const first = round % 2 === 0 ? ours : theirs;
+      const second = first === ours ? theirs : ours;
+      const a = await eventsPerSecond(first, streams, chunks);
+      const b = await eventsPerSecond(second, streams, chunks);
+      if (round >= config.streamWarmUp) streamRounds[name].push(first === ours ? { ours: a, theirs: b } : { ours: b, theirs: a });
+    }
+  }
+  const streamSummary = (list) => ({
+    ours: median(list.map((r) => r.ours)),
+    theirs: median(list.map((r) => r.theirs)),
+    ratio: median(list.map((r) => r.ours / r.theirs)),
+  });
+  return {
+    against,
+    send: { ours: loadSummary(rrRounds.ours), theirs: loadSummary(rrRounds.theirs), ratio: pairedRatio(rrRounds.ours, rrRounds.theirs) },
+    oneBigStream: streamSummary(streamRounds.one),
+    concurrentStreams: streamSummary(streamRounds.many),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const times = (value) => `${value.toFixed(2)}×`;
 
-const machine = { date: new Date().toISOString().slice(0, 10), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, mode: quick ? 'quick' : 'full' };
-console.log(`a2a-express-kit bench — ${machine.mode} run, ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.date}\n`);
+const machine = {
+  date: new Date().toISOString().slice(0, 10),
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  node: process.version,
+  mode: quick ? 'quick' : 'full',
+};
+console.log(
+  `a2a-express-kit bench — ${machine.mode} run, ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.date}\n`,
+);
 
 const [bare, sdk, ours] = await Promise.all([start('bare'), start('sdk'), start('a2a')]);
 let rr, st, mem, val, redis;
 if (runs('rr')) {
   rr = await requestResponse([bare, sdk, ours]);
-  console.log('1. Request/response (tasks/send echo; autocannon, %d connections, median of %d × %ds)', config.connections, config.rounds, config.duration);
+  console.log(
+    '1. Request/response (tasks/send echo; autocannon, %d connections, median of %d × %ds)',
+    config.connections,
+    config.rounds,
+    config.duration,
+  );
   console.table({
     'bare Express': { 'req/s': fmt(rr.bare.rps), 'p50 ms': rr.bare.p50, 'p99 ms': rr.bare.p99, errors: rr.bare.errors, 'vs bare': '1.00×' },
-    '@a2a-js/sdk 0.3': { 'req/s': fmt(rr.sdk.rps), 'p50 ms': rr.sdk.p50, 'p99 ms': rr.sdk.p99, errors: rr.sdk.errors, 'vs bare': times(rr.ratios.sdkToBare) },
-    a2aRouter: { 'req/s': fmt(rr.a2a.rps), 'p50 ms': rr.a2a.p50, 'p99 ms': rr.a2a.p99, errors: rr.a2a.errors, 'vs bare': times(rr.ratios.a2aToBare), 'vs sdk': times(rr.ratios.a2aToSdk) },
+    '@a2a-js/sdk 0.3': {
+      'req/s': fmt(rr.sdk.rps),
+      'p50 ms': rr.sdk.p50,
+      'p99 ms': rr.sdk.p99,
+      errors: rr.sdk.errors,
+      'vs bare': times(rr.ratios.sdkToBare),
+    },
+    a2aRouter: {
+      'req/s': fmt(rr.a2a.rps),
+      'p50 ms': rr.a2a.p50,
+      'p99 ms': rr.a2a.p99,
+      errors: rr.a2a.errors,
+      'vs bare': times(rr.ratios.a2aToBare),
+      'vs sdk': times(rr.ratios.a2aToSdk),
+    },
   });
 }
 
@@ -428,8 +645,18 @@ if (runs('streaming')) {
   st = await streaming(bare, ours);
   console.log('2. Streaming (events/s, median of %d rounds after %d of warm-up)', config.streamRounds, config.streamWarmUp);
   console.table({
-    [`one stream of ${fmt(config.bigStream)} chunks`]: { a2aRouter: fmt(st.oneBigStream.a2a), 'bare SSE loop': fmt(st.oneBigStream.bare), ratio: times(st.oneBigStream.ratio), 'all events, in order': st.oneBigStream.complete },
-    [`${config.streams} streams × ${config.streamChunks} chunks`]: { a2aRouter: fmt(st.concurrentStreams.a2a), 'bare SSE loop': fmt(st.concurrentStreams.bare), ratio: times(st.concurrentStreams.ratio), 'all events, in order': st.concurrentStreams.complete },
+    [`one stream of ${fmt(config.bigStream)} chunks`]: {
+      a2aRouter: fmt(st.oneBigStream.a2a),
+      'bare SSE loop': fmt(st.oneBigStream.bare),
+      ratio: times(st.oneBigStream.ratio),
+      'all events, in order': st.oneBigStream.complete,
+    },
+    [`${config.streams} streams × ${config.streamChunks} chunks`]: {
+      a2aRouter: fmt(st.concurrentStreams.a2a),
+      'bare SSE loop': fmt(st.concurrentStreams.bare),
+      ratio: times(st.concurrentStreams.ratio),
+      'all events, in order': st.concurrentStreams.complete,
+    },
   });
 }
 
@@ -438,11 +665,23 @@ if (runs('memory')) {
   const [first, second] = config.tasks;
   console.log('3. Memory (server process, after a full GC)');
   console.table({
-    [`after ${fmt(first)} tasks`]: { 'RSS MB': fmt(mem.tasks[first].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[first].heapUsed / 2 ** 20, 1) },
-    [`after ${fmt(second)} tasks`]: { 'RSS MB': fmt(mem.tasks[second].rss / 2 ** 20, 1), 'heap MB': fmt(mem.tasks[second].heapUsed / 2 ** 20, 1) },
+    [`after ${fmt(first)} tasks`]: {
+      'RSS MB': fmt(mem.tasks[first].rss / 2 ** 20, 1),
+      'heap MB': fmt(mem.tasks[first].heapUsed / 2 ** 20, 1),
+    },
+    [`after ${fmt(second)} tasks`]: {
+      'RSS MB': fmt(mem.tasks[second].rss / 2 ** 20, 1),
+      'heap MB': fmt(mem.tasks[second].heapUsed / 2 ** 20, 1),
+    },
     change: { 'RSS MB': `${(mem.tasks.rssChange * 100).toFixed(1)}%`, 'heap MB': `${(mem.tasks.heapChange * 100).toFixed(1)}%` },
-    [`per idle stream (${fmt(config.idleStreams)} open)`]: { 'RSS MB': `${fmt(mem.idleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.idleStream.heapBytes / 1024, 1)} KB` },
-    '  bare Node SSE response, for comparison': { 'RSS MB': `${fmt(mem.bareIdleStream.rssBytes / 1024, 1)} KB`, 'heap MB': `${fmt(mem.bareIdleStream.heapBytes / 1024, 1)} KB` },
+    [`per idle stream (${fmt(config.idleStreams)} open)`]: {
+      'RSS MB': `${fmt(mem.idleStream.rssBytes / 1024, 1)} KB`,
+      'heap MB': `${fmt(mem.idleStream.heapBytes / 1024, 1)} KB`,
+    },
+    '  bare Node SSE response, for comparison': {
+      'RSS MB': `${fmt(mem.bareIdleStream.rssBytes / 1024, 1)} KB`,
+      'heap MB': `${fmt(mem.bareIdleStream.heapBytes / 1024, 1)} KB`,
+    },
   });
 }
 
@@ -456,21 +695,70 @@ if (!runs('redis')) {
 } else if (await redisAnswers(redisUrl)) {
   // Fresh servers on both sides, so the in-memory one carries nothing from earlier sections.
   redis = await redisStore(await start('a2a'));
-  console.log('5. Redis store (%s): tasks/send echo, median of %d × %ds; resubscribe with Last-Event-ID to a final event, %d samples', redisUrl, config.rounds, config.duration, redis.resubscribe.samples);
+  console.log(
+    '5. Redis store (%s): tasks/send echo, median of %d × %ds; resubscribe with Last-Event-ID to a final event, %d samples',
+    redisUrl,
+    config.rounds,
+    config.duration,
+    redis.resubscribe.samples,
+  );
   console.table({
-    'in-memory store': { 'req/s': fmt(redis.send.memory.rps), 'p50 ms': redis.send.memory.p50, 'p99 ms': redis.send.memory.p99, errors: redis.send.memory.errors, 'vs memory': '1.00×' },
-    'RedisTaskStore': { 'req/s': fmt(redis.send.redis.rps), 'p50 ms': redis.send.redis.p50, 'p99 ms': redis.send.redis.p99, errors: redis.send.redis.errors, 'vs memory': times(redis.send.ratio) },
+    'in-memory store': {
+      'req/s': fmt(redis.send.memory.rps),
+      'p50 ms': redis.send.memory.p50,
+      'p99 ms': redis.send.memory.p99,
+      errors: redis.send.memory.errors,
+      'vs memory': '1.00×',
+    },
+    RedisTaskStore: {
+      'req/s': fmt(redis.send.redis.rps),
+      'p50 ms': redis.send.redis.p50,
+      'p99 ms': redis.send.redis.p99,
+      errors: redis.send.redis.errors,
+      'vs memory': times(redis.send.ratio),
+    },
   });
   console.table({
-    'resubscribe, in-memory, same process': { 'p50 ms': fmt(redis.resubscribe.sameProcess.p50, 2), 'p99 ms': fmt(redis.resubscribe.sameProcess.p99, 2) },
-    'resubscribe on B of a task run on A (Redis)': { 'p50 ms': fmt(redis.resubscribe.acrossReplicas.p50, 2), 'p99 ms': fmt(redis.resubscribe.acrossReplicas.p99, 2) },
+    'resubscribe, in-memory, same process': {
+      'p50 ms': fmt(redis.resubscribe.sameProcess.p50, 2),
+      'p99 ms': fmt(redis.resubscribe.sameProcess.p99, 2),
+    },
+    'resubscribe on B of a task run on A (Redis)': {
+      'p50 ms': fmt(redis.resubscribe.acrossReplicas.p50, 2),
+      'p99 ms': fmt(redis.resubscribe.acrossReplicas.p99, 2),
+    },
   });
 } else {
   console.log(`5. Redis store: skipped, no Redis answers at ${redisUrl} (set REDIS_URL)\n`);
 }
 
+let ab;
+if (against && runs('ab')) {
+  const theirsScript = pathToFileURL(join(resolvePath(against), 'bench/servers/a2a.mjs'));
+  const [abOurs, abTheirs] = await Promise.all([start('a2a'), start('a2a', {}, theirsScript)]);
+  abTheirs.name = `a2a (${against})`;
+  ab = await abCompare(abOurs, abTheirs);
+  console.log('6. A/B: this build against %s (median of paired rounds; > 1× means this build is faster)', against);
+  console.table({
+    'tasks/send echo, req/s': { 'this build': fmt(ab.send.ours.rps), [against]: fmt(ab.send.theirs.rps), ratio: times(ab.send.ratio) },
+    [`one stream of ${fmt(config.bigStream)} chunks, events/s`]: {
+      'this build': fmt(ab.oneBigStream.ours),
+      [against]: fmt(ab.oneBigStream.theirs),
+      ratio: times(ab.oneBigStream.ratio),
+    },
+    [`${config.streams} streams × ${config.streamChunks} chunks, events/s`]: {
+      'this build': fmt(ab.concurrentStreams.ours),
+      [against]: fmt(ab.concurrentStreams.theirs),
+      ratio: times(ab.concurrentStreams.ratio),
+    },
+  });
+}
+
 if (jsonFile) {
-  writeFileSync(jsonFile, JSON.stringify({ machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val, redis }, null, 2));
+  writeFileSync(
+    jsonFile,
+    JSON.stringify({ machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val, redis, ab }, null, 2),
+  );
   console.log(`results written to ${jsonFile}`);
 }
 process.exit(0);
