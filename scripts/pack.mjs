@@ -12,9 +12,7 @@ const destination = resolve(process.argv[2] ?? join(root, 'tarballs'));
 mkdirSync(destination, { recursive: true });
 
 // pnpm, as the one running this script when there is one, else from the PATH.
-const pnpm = process.env.npm_execpath && /pnpm/.test(process.env.npm_execpath)
-  ? [process.execPath, process.env.npm_execpath]
-  : ['pnpm'];
+const pnpm = process.env.npm_execpath && /pnpm/.test(process.env.npm_execpath) ? [process.execPath, process.env.npm_execpath] : ['pnpm'];
 
 for (const name of readdirSync(join(root, 'packages')).sort()) {
   const dir = join(root, 'packages', name);
@@ -22,6 +20,9 @@ for (const name of readdirSync(join(root, 'packages')).sort()) {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   if (manifest.private) continue;
   if (!existsSync(join(dir, 'dist'))) throw new Error(`${manifest.name} is not built: run pnpm run build first`);
-  execFileSync(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', destination], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', destination], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   console.log(join(destination, `${manifest.name}-${manifest.version}.tgz`));
 }

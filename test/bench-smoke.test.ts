@@ -15,7 +15,10 @@ describe('pnpm bench', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
       const file = join(dir, 'results.json');
-      const { stdout } = await run(process.execPath, ['bench/run.mjs', '--quick', '--only', 'validation', '--json', file], { cwd: root, timeout: 60_000 });
+      const { stdout } = await run(process.execPath, ['bench/run.mjs', '--quick', '--only', 'validation', '--json', file], {
+        cwd: root,
+        timeout: 60_000,
+      });
       expect(stdout).toMatch(/quick run, \d+ CPUs/);
       expect(stdout).toMatch(/4\. Validation: \d+\.\d+ µs per tasks\/send params check/);
       const results = JSON.parse(readFileSync(file, 'utf8')) as { machine: { mode: string }; validation: { microsecondsPerCall: number } };
@@ -27,7 +30,9 @@ describe('pnpm bench', () => {
   }, 90_000);
 
   test('an unknown --only section is refused with the list of sections', async () => {
-    const failure = await run(process.execPath, ['bench/run.mjs', '--only', 'speed'], { cwd: root, timeout: 30_000 }).catch((error: { code: number; stderr: string }) => error);
+    const failure = await run(process.execPath, ['bench/run.mjs', '--only', 'speed'], { cwd: root, timeout: 30_000 }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain('rr, streaming, memory, validation, redis');
   });

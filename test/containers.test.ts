@@ -19,20 +19,36 @@ interface ComposeService {
   volumes?: string[];
 }
 // `merge: true` applies the file's `<<: *anchor` merge keys, as docker compose does.
-const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
 /** The services `docker compose up` starts: those of no profile, one per sample agent. */
-const agents = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => !s.profiles)) as Record<string, Required<ComposeService>>;
+const agents = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => !s.profiles)) as Record<
+  string,
+  Required<ComposeService>
+>;
 const replicaServices = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes('replicas'));
 /** The agents that the "replicas" profile runs twice (`<agent>-1`, `<agent>-2`): not necessarily every agent. */
-const replicated = [...new Set(replicaServices.map(([name]) => name).filter((name) => /-\d$/.test(name)).map((name) => name.replace(/-\d$/, '')))].sort();
+const replicated = [
+  ...new Set(
+    replicaServices
+      .map(([name]) => name)
+      .filter((name) => /-\d$/.test(name))
+      .map((name) => name.replace(/-\d$/, '')),
+  ),
+].sort();
 const run = promisify(execFile);
 
 /** Reads a Dockerfile into the instructions of its final stage, and the whole text. */
 function dockerfile(path: string) {
   const text = readFileSync(path, 'utf8').replace(/\\\n/g, ' ');
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const finalStage = lines.slice(lines.map((l) => l.startsWith('FROM ')).lastIndexOf(true));
-  const all = (instruction: string) => finalStage.filter((l) => l.startsWith(`${instruction} `)).map((l) => l.slice(instruction.length + 1).trim());
+  const all = (instruction: string) =>
+    finalStage.filter((l) => l.startsWith(`${instruction} `)).map((l) => l.slice(instruction.length + 1).trim());
   const env = Object.fromEntries(all('ENV').flatMap((l) => [...l.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
   return { lines, text, finalStage, all, env, stages: lines.filter((l) => l.startsWith('FROM ')).length };
 }
@@ -46,7 +62,7 @@ function defaultPort(app: string): number {
 }
 
 describe('the start command', () => {
-  test("runs the agents side by side, so one that cannot start (its port taken) does not take the others down", () => {
+  test('runs the agents side by side, so one that cannot start (its port taken) does not take the others down', () => {
     const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.start).toMatch(/pnpm --parallel --no-bail --filter "\.\/apps\/\*" start/);
   });
@@ -66,7 +82,7 @@ describe('docker-compose.yml', () => {
     expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
-  test.each(Object.entries(agents))('%s: build context and Dockerfile exist; port is the app\'s default', (name, service) => {
+  test.each(Object.entries(agents))("%s: build context and Dockerfile exist; port is the app's default", (name, service) => {
     expect(existsSync(join(root, service.build.context, 'package.json'))).toBe(true);
     expect(existsSync(join(root, service.build.context, service.build.dockerfile))).toBe(true);
     const port = defaultPort(name);
@@ -119,24 +135,32 @@ describe('docker-compose.yml, profile "replicas"', () => {
     if (check.error) return; // not installed on this machine: the test above checks the file itself
     const resolved = parse(check.stdout) as { services: Record<string, ComposeService> };
     const agentServices = Object.entries(resolved.services).filter(([name]) => name !== 'redis' && name !== 'load-balancer');
-    expect(agentServices.map(([name]) => name).sort()).toEqual([...Object.keys(agents), ...replicated.flatMap((agent) => [`${agent}-1`, `${agent}-2`])].sort());
+    expect(agentServices.map(([name]) => name).sort()).toEqual(
+      [...Object.keys(agents), ...replicated.flatMap((agent) => [`${agent}-1`, `${agent}-2`])].sort(),
+    );
     for (const [name, service] of agentServices) expect([name, service.environment!.A2A_API_KEYS]).toEqual([name, 'compose-key=ops']);
   });
 
-  test('the load balancer\'s nginx.conf sends each port to both replicas of one agent, unbuffered', () => {
+  test("the load balancer's nginx.conf sends each port to both replicas of one agent, unbuffered", () => {
     const lb = compose.services['load-balancer']!;
     const [source, target] = lb.volumes![0]!.split(':');
     expect(target).toBe('/etc/nginx/nginx.conf');
     const conf = readFileSync(join(root, source!), 'utf8');
     const upstreams = Object.fromEntries(
-      [...conf.matchAll(/upstream (\w+) \{([^}]*)\}/g)].map((m) => [m[1]!, [...m[2]!.matchAll(/server ([\w-]+):(\d+);/g)].map((s) => `${s[1]}:${s[2]}`)]),
+      [...conf.matchAll(/upstream (\w+) \{([^}]*)\}/g)].map((m) => [
+        m[1]!,
+        [...m[2]!.matchAll(/server ([\w-]+):(\d+);/g)].map((s) => `${s[1]}:${s[2]}`),
+      ]),
     );
     // One upstream per agent, named after it, holding its two replicas on the agent's port.
     expect(upstreams).toEqual(
       Object.fromEntries(replicated.map((agent) => [agent.replace(/-/g, '_'), [1, 2].map((i) => `${agent}-${i}:${defaultPort(agent)}`)])),
     );
     // Each upstream served on one port of its own, and each such port published.
-    const servers = [...conf.matchAll(/listen (\d+);\s*location \/ \{ proxy_pass http:\/\/(\w+); \}/g)].map((m) => ({ port: m[1]!, upstream: m[2]! }));
+    const servers = [...conf.matchAll(/listen (\d+);\s*location \/ \{ proxy_pass http:\/\/(\w+); \}/g)].map((m) => ({
+      port: m[1]!,
+      upstream: m[2]!,
+    }));
     expect(servers.map((server) => server.upstream).sort()).toEqual(Object.keys(upstreams).sort());
     expect(lb.ports!.slice().sort()).toEqual(servers.map((server) => `${server.port}:${server.port}`).sort());
     expect(conf).toMatch(/proxy_buffering off;/);
@@ -185,7 +209,9 @@ describe.each(Object.keys(agents))('the %s image', (name) => {
     try {
       const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string };
       expect(card.name).toMatch(/Agent$/);
-      const health = JSON.parse(/HEALTHCHECK .*CMD (\[.*\])$/.exec(file.all('HEALTHCHECK')[0]!.replace(/^/, 'HEALTHCHECK '))![1]!) as string[];
+      const health = JSON.parse(
+        /HEALTHCHECK .*CMD (\[.*\])$/.exec(file.all('HEALTHCHECK')[0]!.replace(/^/, 'HEALTHCHECK '))![1]!,
+      ) as string[];
       const probe = spawnSync(health[0]!, health.slice(1), { env: { ...process.env, PORT: new URL(agent.url).port }, timeout: 10_000 });
       expect(probe.status).toBe(0);
     } finally {

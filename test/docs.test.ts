@@ -6,13 +6,21 @@ import { dirname, join, relative, resolve } from 'node:path';
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const pages = [
   'README.md',
-  ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
-  ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}/README.md`).filter((p) => existsSync(join(root, p))),
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+  ...readdirSync(join(root, 'packages'))
+    .map((p) => `packages/${p}/README.md`)
+    .filter((p) => existsSync(join(root, p))),
 ];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 function headings(markdown: string): Set<string> {

@@ -20,55 +20,75 @@ beforeAll(() => {
   for (const file of tracked) if (existsSync(join(root, file))) cpSync(join(root, file), join(copy, file), { preserveTimestamps: true });
   for (const dir of readdirSync(join(root, 'packages'))) {
     for (const built of ['dist', 'tsconfig.tsbuildinfo']) {
-      if (existsSync(join(root, 'packages', dir, built))) cpSync(join(root, 'packages', dir, built), join(copy, 'packages', dir, built), { recursive: true, preserveTimestamps: true });
+      if (existsSync(join(root, 'packages', dir, built)))
+        cpSync(join(root, 'packages', dir, built), join(copy, 'packages', dir, built), { recursive: true, preserveTimestamps: true });
     }
   }
 });
 
-test('create-agent, install, build, test and start: the new app runs beside the samples with its own identity', async () => {
-  const created = succeeded(await runPnpm(['run', '--silent', 'create-agent', 'ledger-agent', '--port', '41999'], { cwd: copy }));
-  expect(created.stdout).toContain('Created Ledger Agent in apps/ledger-agent from the echo template: port 41999');
-  // The README's `pnpm install`. CI=true makes pnpm keep the lockfile frozen, and a new app is
-  // a new lockfile entry: on a developer's machine the plain command updates it.
-  succeeded(await runPnpm(['install', '--prefer-offline', '--no-frozen-lockfile'], { cwd: copy, timeoutMs: 200_000 }));
-  succeeded(await runPnpm(['run', 'build'], { cwd: copy, timeoutMs: 200_000 }));
-  expect(existsSync(join(copy, 'apps/ledger-agent/dist/server.js'))).toBe(true);
+test(
+  'create-agent, install, build, test and start: the new app runs beside the samples with its own identity',
+  async () => {
+    const created = succeeded(await runPnpm(['run', '--silent', 'create-agent', 'ledger-agent', '--port', '41999'], { cwd: copy }));
+    expect(created.stdout).toContain('Created Ledger Agent in apps/ledger-agent from the echo template: port 41999');
+    // The README's `pnpm install`. CI=true makes pnpm keep the lockfile frozen, and a new app is
+    // a new lockfile entry: on a developer's machine the plain command updates it.
+    succeeded(await runPnpm(['install', '--prefer-offline', '--no-frozen-lockfile'], { cwd: copy, timeoutMs: 200_000 }));
+    succeeded(await runPnpm(['run', 'build'], { cwd: copy, timeoutMs: 200_000 }));
+    expect(existsSync(join(copy, 'apps/ledger-agent/dist/server.js'))).toBe(true);
 
-  // The root test command's jest finds the new app's test, which passes.
-  const tested = succeeded(await runPnpm(['--silent', 'jest', 'apps/ledger-agent'], { cwd: copy }));
-  expect(tested.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
+    // The root test command's jest finds the new app's test, which passes.
+    const tested = succeeded(await runPnpm(['--silent', 'jest', 'apps/ledger-agent'], { cwd: copy }));
+    expect(tested.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
 
-  // Started as `pnpm start` starts each app: its package's start script.
-  const [command, prefix] = pnpmCommand();
-  const agent = await spawnAgent(command, [...prefix, '--filter', 'ledger-agent', 'start'], { cwd: copy, env: { PORT: '0' }, processGroup: true, timeoutMs: 60_000 });
-  try {
-    const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string };
-    expect(card.name).toBe('Ledger Agent');
-    const listening = JSON.parse(agent.output().split('\n').find((line) => line.includes('listening'))!) as { name: string };
-    expect(listening.name).toBe('ledger-agent');
-  } finally {
-    await agent.stop();
-  }
-  expect(readFileSync(join(copy, 'apps/ledger-agent/src/server.ts'), 'utf8')).toContain("const agent = { name: 'ledger-agent', port: 41999, redisPrefix: 'a2a:ledger-agent:' } as const;");
+    // Started as `pnpm start` starts each app: its package's start script.
+    const [command, prefix] = pnpmCommand();
+    const agent = await spawnAgent(command, [...prefix, '--filter', 'ledger-agent', 'start'], {
+      cwd: copy,
+      env: { PORT: '0' },
+      processGroup: true,
+      timeoutMs: 60_000,
+    });
+    try {
+      const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string };
+      expect(card.name).toBe('Ledger Agent');
+      const listening = JSON.parse(
+        agent
+          .output()
+          .split('\n')
+          .find((line) => line.includes('listening'))!,
+      ) as { name: string };
+      expect(listening.name).toBe('ledger-agent');
+    } finally {
+      await agent.stop();
+    }
+    expect(readFileSync(join(copy, 'apps/ledger-agent/src/server.ts'), 'utf8')).toContain(
+      "const agent = { name: 'ledger-agent', port: 41999, redisPrefix: 'a2a:ledger-agent:' } as const;",
+    );
 
-  // As the README says, a service for it in docker-compose.yml, like the samples'. The
-  // repository's compose checks read the apps and their ports from there: they hold with it.
-  const composeFile = join(copy, 'docker-compose.yml');
-  const service = [
-    '  ledger-agent:',
-    '    build:',
-    '      context: .',
-    '      dockerfile: apps/ledger-agent/Dockerfile',
-    '    ports:',
-    '      - "41999:41999"',
-    '    environment:',
-    '      <<: *agent-env',
-    '      PORT: "41999"',
-    '    restart: unless-stopped',
-    '',
-  ].join('\n');
-  writeFileSync(composeFile, readFileSync(composeFile, 'utf8').replace(/^services:\n/m, (services) => `${services}${service}`));
-  const compose = succeeded(await runPnpm(['--silent', 'jest', 'test/containers.test.ts', '-t', 'docker-compose.yml'], { cwd: copy }));
-  expect(compose.stderr).toMatch(/Tests:\s+\d+ skipped, \d+ passed/);
-  expect(compose.stderr).toMatch(/ledger-agent: build context and Dockerfile exist; port is the app's default/);
-}, LONG);
+    // As the README says, a service for it in docker-compose.yml, like the samples'. The
+    // repository's compose checks read the apps and their ports from there: they hold with it.
+    const composeFile = join(copy, 'docker-compose.yml');
+    const service = [
+      '  ledger-agent:',
+      '    build:',
+      '      context: .',
+      '      dockerfile: apps/ledger-agent/Dockerfile',
+      '    ports:',
+      '      - "41999:41999"',
+      '    environment:',
+      '      <<: *agent-env',
+      '      PORT: "41999"',
+      '    restart: unless-stopped',
+      '',
+    ].join('\n');
+    writeFileSync(
+      composeFile,
+      readFileSync(composeFile, 'utf8').replace(/^services:\n/m, (services) => `${services}${service}`),
+    );
+    const compose = succeeded(await runPnpm(['--silent', 'jest', 'test/containers.test.ts', '-t', 'docker-compose.yml'], { cwd: copy }));
+    expect(compose.stderr).toMatch(/Tests:\s+\d+ skipped, \d+ passed/);
+    expect(compose.stderr).toMatch(/ledger-agent: build context and Dockerfile exist; port is the app's default/);
+  },
+  LONG,
+);

@@ -23,7 +23,9 @@ async function app(name: string, specs: string[], manifest: Record<string, unkno
   const dir = join(work, name);
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, ...manifest }, null, 2));
-  succeeded(await runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir, timeoutMs: 200_000 }));
+  succeeded(
+    await runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir, timeoutMs: 200_000 }),
+  );
   return dir;
 }
 
@@ -91,83 +93,118 @@ beforeAll(async () => {
 }, LONG);
 
 describe('the packed tarballs', () => {
-  test('are every public package, each with a README, a LICENSE and no workspace: versions', () => {
-    const publicPackages = readdirSync(join(root, 'packages'))
-      .map((dir) => JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean })
-      .filter((manifest) => !manifest.private)
-      .map((manifest) => join(tarballDir, `${manifest.name}-${manifest.version}.tgz`));
-    expect(tarballs.sort()).toEqual(publicPackages.sort());
-  }, LONG);
+  test(
+    'are every public package, each with a README, a LICENSE and no workspace: versions',
+    () => {
+      const publicPackages = readdirSync(join(root, 'packages'))
+        .map(
+          (dir) =>
+            JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as {
+              name: string;
+              version: string;
+              private?: boolean;
+            },
+        )
+        .filter((manifest) => !manifest.private)
+        .map((manifest) => join(tarballDir, `${manifest.name}-${manifest.version}.tgz`));
+      expect(tarballs.sort()).toEqual(publicPackages.sort());
+    },
+    LONG,
+  );
 
-  test.each(['a2a-types', 'a2a-express', 'a2a-client', 'a2a-push-receiver', 'create-a2a-agent'])('%s: README, LICENSE, engines, exports with types that exist, source maps that resolve', async (name) => {
-    const tarball = tarballs.find((t) => new RegExp(`/${name}-\\d`).test(t))!;
-    const dir = join(work, 'unpacked', name);
-    mkdirSync(dir, { recursive: true });
-    succeeded(await runCommand('tar', ['xzf', tarball, '-C', dir]));
-    const pkg = join(dir, 'package');
-    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
-      engines: { node: string };
-      license: string;
-      exports: Record<string, string | { types: string; default: string }>;
-      dependencies?: Record<string, string>;
-      peerDependencies?: Record<string, string>;
-    };
-    expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toMatch(/npm install/);
-    expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toBe(readFileSync(join(root, 'LICENSE'), 'utf8'));
-    expect(manifest.license).toBe('Apache-2.0');
-    // ESM only: CommonJS require() of it works from Node 20.19 and 22.12 on.
-    expect(manifest.engines.node).toBe('^20.19.0 || >=22.12.0');
-    expect(JSON.stringify({ ...manifest.dependencies, ...manifest.peerDependencies })).not.toMatch(/workspace:/);
-    for (const [subpath, target] of Object.entries(manifest.exports)) {
-      if (typeof target === 'string') {
-        expect([subpath, existsSync(join(pkg, target))]).toEqual([subpath, true]);
-        continue;
+  test.each(['a2a-types', 'a2a-express', 'a2a-client', 'a2a-push-receiver', 'create-a2a-agent'])(
+    '%s: README, LICENSE, engines, exports with types that exist, source maps that resolve',
+    async (name) => {
+      const tarball = tarballs.find((t) => new RegExp(`/${name}-\\d`).test(t))!;
+      const dir = join(work, 'unpacked', name);
+      mkdirSync(dir, { recursive: true });
+      succeeded(await runCommand('tar', ['xzf', tarball, '-C', dir]));
+      const pkg = join(dir, 'package');
+      const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
+        engines: { node: string };
+        license: string;
+        exports: Record<string, string | { types: string; default: string }>;
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      };
+      expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toMatch(/npm install/);
+      expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toBe(readFileSync(join(root, 'LICENSE'), 'utf8'));
+      expect(manifest.license).toBe('Apache-2.0');
+      // ESM only: CommonJS require() of it works from Node 20.19 and 22.12 on.
+      expect(manifest.engines.node).toBe('^20.19.0 || >=22.12.0');
+      expect(JSON.stringify({ ...manifest.dependencies, ...manifest.peerDependencies })).not.toMatch(/workspace:/);
+      for (const [subpath, target] of Object.entries(manifest.exports)) {
+        if (typeof target === 'string') {
+          expect([subpath, existsSync(join(pkg, target))]).toEqual([subpath, true]);
+          continue;
+        }
+        expect([subpath, existsSync(join(pkg, target.types)), existsSync(join(pkg, target.default))]).toEqual([subpath, true, true]);
       }
-      expect([subpath, existsSync(join(pkg, target.types)), existsSync(join(pkg, target.default))]).toEqual([subpath, true, true]);
-    }
-    const maps = (function walk(at: string): string[] {
-      return readdirSync(at, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(at, e.name)) : e.name.endsWith('.map') ? [join(at, e.name)] : []));
-    })(join(pkg, 'dist'));
-    expect(maps.length).toBeGreaterThan(0);
-    for (const map of maps) {
-      for (const source of (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources) {
-        expect([map, source, existsSync(resolve(dirname(map), source))]).toEqual([map, source, true]);
+      const maps = (function walk(at: string): string[] {
+        return readdirSync(at, { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(join(at, e.name)) : e.name.endsWith('.map') ? [join(at, e.name)] : [],
+        );
+      })(join(pkg, 'dist'));
+      expect(maps.length).toBeGreaterThan(0);
+      for (const map of maps) {
+        for (const source of (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources) {
+          expect([map, source, existsSync(resolve(dirname(map), source))]).toEqual([map, source, true]);
+        }
       }
-    }
-  }, LONG);
+    },
+    LONG,
+  );
 });
 
 describe.each(['4', '5'])('in an Express %s app outside the workspace', (major) => {
   let dir: string;
   beforeAll(async () => {
-    dir = await app(`express${major}-app`, [...tarballs, `express@${major}`, `@types/express@${major}`, '@types/node@20', 'typescript@5'], { type: 'module' });
+    dir = await app(`express${major}-app`, [...tarballs, `express@${major}`, `@types/express@${major}`, '@types/node@20', 'typescript@5'], {
+      type: 'module',
+    });
   }, LONG);
 
-  test('the install has the Express the app asked for, one copy of it, and no ioredis', () => {
-    const express = JSON.parse(readFileSync(join(dir, 'node_modules/express/package.json'), 'utf8')) as { version: string };
-    expect(express.version.split('.')[0]).toBe(major);
-    expect(existsSync(join(dir, 'node_modules/a2a-express/node_modules/express'))).toBe(false);
-    expect(existsSync(join(dir, 'node_modules/ioredis'))).toBe(false);
-  }, LONG);
+  test(
+    'the install has the Express the app asked for, one copy of it, and no ioredis',
+    () => {
+      const express = JSON.parse(readFileSync(join(dir, 'node_modules/express/package.json'), 'utf8')) as { version: string };
+      expect(express.version.split('.')[0]).toBe(major);
+      expect(existsSync(join(dir, 'node_modules/a2a-express/node_modules/express'))).toBe(false);
+      expect(existsSync(join(dir, 'node_modules/ioredis'))).toBe(false);
+    },
+    LONG,
+  );
 
-  test("the README's ten lines run as an ES module", async () => {
-    writeFileSync(join(dir, 'server.mjs'), untyped(tenLines()));
-    await checkEchoAgent(dir, 'server.mjs');
-  }, LONG);
+  test(
+    "the README's ten lines run as an ES module",
+    async () => {
+      writeFileSync(join(dir, 'server.mjs'), untyped(tenLines()));
+      await checkEchoAgent(dir, 'server.mjs');
+    },
+    LONG,
+  );
 
-  test("the README's ten lines run from CommonJS (require)", async () => {
-    writeFileSync(join(dir, 'server.cjs'), asCommonJs(untyped(tenLines())));
-    await checkEchoAgent(dir, 'server.cjs');
-  }, LONG);
+  test(
+    "the README's ten lines run from CommonJS (require)",
+    async () => {
+      writeFileSync(join(dir, 'server.cjs'), asCommonJs(untyped(tenLines())));
+      await checkEchoAgent(dir, 'server.cjs');
+    },
+    LONG,
+  );
 
-  test("a strict nodenext TypeScript build (skipLibCheck off) of the ten lines and the README's push receiver compiles, and runs", async () => {
-    mkdirSync(join(dir, 'src'), { recursive: true });
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(strictNodeNext, null, 2));
-    writeFileSync(join(dir, 'src/server.ts'), tenLines());
-    writeFileSync(join(dir, 'src/webhook.ts'), codeBlockWith(readme, 'pushNotificationReceiver({'));
-    succeeded(await runCommand(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir }));
-    await checkEchoAgent(dir, 'dist/server.js');
-  }, LONG);
+  test(
+    "a strict nodenext TypeScript build (skipLibCheck off) of the ten lines and the README's push receiver compiles, and runs",
+    async () => {
+      mkdirSync(join(dir, 'src'), { recursive: true });
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(strictNodeNext, null, 2));
+      writeFileSync(join(dir, 'src/server.ts'), tenLines());
+      writeFileSync(join(dir, 'src/webhook.ts'), codeBlockWith(readme, 'pushNotificationReceiver({'));
+      succeeded(await runCommand(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir }));
+      await checkEchoAgent(dir, 'dist/server.js');
+    },
+    LONG,
+  );
 });
 
 describe('a client-only project (no Express)', () => {
@@ -181,41 +218,53 @@ describe('a client-only project (no Express)', () => {
   }, LONG);
   afterAll(async () => agent && (await agent.stop()));
 
-  test('installs without Express', () => {
-    expect(existsSync(join(dir, 'node_modules/express'))).toBe(false);
-    expect(existsSync(join(dir, 'node_modules/@types/express'))).toBe(false);
-  }, LONG);
+  test(
+    'installs without Express',
+    () => {
+      expect(existsSync(join(dir, 'node_modules/express'))).toBe(false);
+      expect(existsSync(join(dir, 'node_modules/@types/express'))).toBe(false);
+    },
+    LONG,
+  );
 
-  test('compiles strict (nodenext, skipLibCheck off), with a typed push payload, and calls the agent', async () => {
-    mkdirSync(join(dir, 'src'));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(strictNodeNext, null, 2));
-    writeFileSync(
-      join(dir, 'src/call.ts'),
-      [
-        "import { A2AClient, createPushNotificationVerifier, type PushNotificationPayload, type VerifiedNotification } from 'a2a-client';",
-        '',
-        '// The payload is typed: a receiver reads taskId and the state without a cast.',
-        'export const describe = ({ payload }: VerifiedNotification): string => `${payload.taskId} ${payload.status.state}`;',
-        "export const verifier = createPushNotificationVerifier({ jwksUrl: 'http://127.0.0.1:9/jwks.json', expectedToken: (p: PushNotificationPayload) => p.taskId });",
-        '',
-        'const agent = new A2AClient(process.argv[2]!);',
-        "const task = await agent.send({ id: 'client-only', message: { role: 'user', parts: [{ type: 'text', text: 'typed' }] } });",
-        "console.log(task.status.state, task.artifacts?.[0]?.parts[0]?.type === 'text' ? task.artifacts[0].parts[0].text : '');",
-      ].join('\n'),
-    );
-    succeeded(await runCommand(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir }));
-    const ran = succeeded(await runCommand(process.execPath, ['dist/call.js', agent.url], { cwd: dir }));
-    expect(ran.stdout.trim()).toBe('completed typed');
-  }, LONG);
+  test(
+    'compiles strict (nodenext, skipLibCheck off), with a typed push payload, and calls the agent',
+    async () => {
+      mkdirSync(join(dir, 'src'));
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(strictNodeNext, null, 2));
+      writeFileSync(
+        join(dir, 'src/call.ts'),
+        [
+          "import { A2AClient, createPushNotificationVerifier, type PushNotificationPayload, type VerifiedNotification } from 'a2a-client';",
+          '',
+          '// The payload is typed: a receiver reads taskId and the state without a cast.',
+          'export const describe = ({ payload }: VerifiedNotification): string => `${payload.taskId} ${payload.status.state}`;',
+          "export const verifier = createPushNotificationVerifier({ jwksUrl: 'http://127.0.0.1:9/jwks.json', expectedToken: (p: PushNotificationPayload) => p.taskId });",
+          '',
+          'const agent = new A2AClient(process.argv[2]!);',
+          "const task = await agent.send({ id: 'client-only', message: { role: 'user', parts: [{ type: 'text', text: 'typed' }] } });",
+          "console.log(task.status.state, task.artifacts?.[0]?.parts[0]?.type === 'text' ? task.artifacts[0].parts[0].text : '');",
+        ].join('\n'),
+      );
+      succeeded(await runCommand(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir }));
+      const ran = succeeded(await runCommand(process.execPath, ['dist/call.js', agent.url], { cwd: dir }));
+      expect(ran.stdout.trim()).toBe('completed typed');
+    },
+    LONG,
+  );
 
-  test('the a2a bin from the tarball reads the card and sends a message', async () => {
-    const a2a = join(dir, 'node_modules/.bin/a2a');
-    const card = succeeded(await runCommand(a2a, ['card', agent.url], { cwd: dir }));
-    expect(card.stdout).toMatch(/Echo/);
-    const sent = succeeded(await runCommand(a2a, ['send', '--json', agent.url, 'hello', 'bin'], { cwd: dir }));
-    // --json prints the task the agent answered with, as JSON and nothing else.
-    expect((JSON.parse(sent.stdout) as { artifacts: { parts: { text: string }[] }[] }).artifacts[0]!.parts[0]!.text).toBe('hello bin');
-  }, LONG);
+  test(
+    'the a2a bin from the tarball reads the card and sends a message',
+    async () => {
+      const a2a = join(dir, 'node_modules/.bin/a2a');
+      const card = succeeded(await runCommand(a2a, ['card', agent.url], { cwd: dir }));
+      expect(card.stdout).toMatch(/Echo/);
+      const sent = succeeded(await runCommand(a2a, ['send', '--json', agent.url, 'hello', 'bin'], { cwd: dir }));
+      // --json prints the task the agent answered with, as JSON and nothing else.
+      expect((JSON.parse(sent.stdout) as { artifacts: { parts: { text: string }[] }[] }).artifacts[0]!.parts[0]!.text).toBe('hello bin');
+    },
+    LONG,
+  );
 });
 
 describe('create-a2a-agent from its tarball, on the kit tarballs', () => {
@@ -225,22 +274,33 @@ describe('create-a2a-agent from its tarball, on the kit tarballs', () => {
     mkdirSync(parent);
     const creator = tarballs.find((t) => /\/create-a2a-agent-/.test(t))!;
     // What `npm create a2a-agent@latest` runs, from the tarball instead of the registry.
-    succeeded(await runCommand('npm', ['exec', '--yes', `--package=${creator}`, '--', 'create-a2a-agent', 'travel-desk', '--kit', tarballDir], { cwd: parent }));
+    succeeded(
+      await runCommand('npm', ['exec', '--yes', `--package=${creator}`, '--', 'create-a2a-agent', 'travel-desk', '--kit', tarballDir], {
+        cwd: parent,
+      }),
+    );
     project = join(parent, 'travel-desk');
   }, LONG);
 
-  test("the new project's own commands work: npm install, npm test, npm start (its card carries the new name)", async () => {
-    succeeded(await runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, timeoutMs: 200_000 }));
-    const tested = succeeded(await runCommand('npm', ['test'], { cwd: project }));
-    expect(tested.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
-    const agent = await spawnAgent('npm', ['start'], { cwd: project, env: { PORT: '0' }, processGroup: true, timeoutMs: 60_000 });
-    try {
-      const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string };
-      expect(card.name).toBe('Travel Desk');
-      const logged = agent.output().split('\n').find((line) => line.includes('listening'))!;
-      expect(JSON.parse(logged)).toMatchObject({ name: 'travel-desk', tasks: 'in memory' });
-    } finally {
-      await agent.stop();
-    }
-  }, LONG);
+  test(
+    "the new project's own commands work: npm install, npm test, npm start (its card carries the new name)",
+    async () => {
+      succeeded(await runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, timeoutMs: 200_000 }));
+      const tested = succeeded(await runCommand('npm', ['test'], { cwd: project }));
+      expect(tested.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
+      const agent = await spawnAgent('npm', ['start'], { cwd: project, env: { PORT: '0' }, processGroup: true, timeoutMs: 60_000 });
+      try {
+        const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string };
+        expect(card.name).toBe('Travel Desk');
+        const logged = agent
+          .output()
+          .split('\n')
+          .find((line) => line.includes('listening'))!;
+        expect(JSON.parse(logged)).toMatchObject({ name: 'travel-desk', tasks: 'in memory' });
+      } finally {
+        await agent.stop();
+      }
+    },
+    LONG,
+  );
 });

@@ -3,13 +3,7 @@
 // event, in order, with the final one last, and nothing either client would choke on.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  readLikeReferenceJsClient,
-  readLikeReferencePythonClient,
-  readStreamText,
-  spawnAgent,
-  type SpawnedAgent,
-} from 'a2a-testing';
+import { readLikeReferenceJsClient, readLikeReferencePythonClient, readStreamText, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { isStatusUpdateEvent, type TaskEvent } from 'a2a-types';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,7 +12,11 @@ const message = (text: string) => ({ role: 'user', parts: [{ type: 'text', text 
 const agents: Record<string, { dir: string; env: Record<string, string>; ask: string }> = {
   echo: { dir: 'apps/echo-agent', env: { ECHO_DELAY_MS: '40' }, ask: 'one two three four five six' },
   // No network: the rate source is a closed loopback port, so the offline snapshot answers.
-  currency: { dir: 'apps/currency-agent', env: { FRANKFURTER_URL: 'http://127.0.0.1:9', RATES_TIMEOUT_MS: '300' }, ask: 'convert 100 USD to EUR' },
+  currency: {
+    dir: 'apps/currency-agent',
+    env: { FRANKFURTER_URL: 'http://127.0.0.1:9', RATES_TIMEOUT_MS: '300' },
+    ask: 'convert 100 USD to EUR',
+  },
 };
 
 describe.each(Object.entries(agents))('the %s agent, read as the reference clients read', (name, { dir, env, ask }) => {

@@ -8,10 +8,15 @@ import { runCommand } from 'a2a-testing';
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const manifests = ['packages', 'apps', 'bench'].flatMap((folder) =>
   (folder === 'bench' ? [''] : readdirSync(join(root, folder))).map(
-    (dir) => JSON.parse(readFileSync(join(root, folder, dir, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean },
+    (dir) =>
+      JSON.parse(readFileSync(join(root, folder, dir, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean },
   ),
 );
-const config = JSON.parse(readFileSync(join(root, '.changeset/config.json'), 'utf8')) as { fixed: string[][]; privatePackages: { version: boolean; tag: boolean }; access: string };
+const config = JSON.parse(readFileSync(join(root, '.changeset/config.json'), 'utf8')) as {
+  fixed: string[][];
+  privatePackages: { version: boolean; tag: boolean };
+  access: string;
+};
 
 test('one fixed group holds every public package, all on one version', () => {
   const publicPackages = manifests.filter((m) => !m.private);
@@ -32,14 +37,19 @@ test('a changeset for one package moves every public package to the same next ve
   try {
     for (const file of ['package.json', 'pnpm-workspace.yaml', '.changeset/config.json']) cpSync(join(root, file), join(copy, file));
     for (const folder of ['packages', 'apps']) {
-      for (const dir of readdirSync(join(root, folder))) cpSync(join(root, folder, dir, 'package.json'), join(copy, folder, dir, 'package.json'));
+      for (const dir of readdirSync(join(root, folder)))
+        cpSync(join(root, folder, dir, 'package.json'), join(copy, folder, dir, 'package.json'));
     }
     cpSync(join(root, 'bench/package.json'), join(copy, 'bench/package.json'));
     writeFileSync(join(copy, '.changeset/fix-a-bug.md'), '---\n"a2a-types": patch\n---\n\nA fix.\n');
     const run = await runCommand(join(root, 'node_modules/.bin/changeset'), ['version'], { cwd: copy });
     expect([run.status, run.stderr]).toEqual([0, '']);
-    const version = (folder: string, dir: string) => (JSON.parse(readFileSync(join(copy, folder, dir, 'package.json'), 'utf8')) as { version: string }).version;
-    const [major, minor, patch] = manifests.find((m) => !m.private)!.version.split('.').map(Number);
+    const version = (folder: string, dir: string) =>
+      (JSON.parse(readFileSync(join(copy, folder, dir, 'package.json'), 'utf8')) as { version: string }).version;
+    const [major, minor, patch] = manifests
+      .find((m) => !m.private)!
+      .version.split('.')
+      .map(Number);
     for (const dir of readdirSync(join(root, 'packages'))) {
       const before = manifests.find((m) => m.name === dir)!; // each folder under packages/ is named as its package
       expect([dir, version('packages', dir)]).toEqual([dir, before.private ? before.version : `${major}.${minor}.${patch! + 1}`]);

@@ -21,7 +21,11 @@ app.get('/sse', async (req, res) => {
   const n = Number(req.query.n);
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   for (let i = 1; i <= n; i++) {
-    const event = { jsonrpc: '2.0', id: 1, result: { id: 'bare', artifact: { parts: [{ type: 'text', text: `chunk ${i}` }], index: 0, append: i > 1 } } };
+    const event = {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { id: 'bare', artifact: { parts: [{ type: 'text', text: `chunk ${i}` }], index: 0, append: i > 1 } },
+    };
     if (!res.write(`id: ${i}\ndata: ${JSON.stringify(event)}\n\n`)) await new Promise((r) => res.once('drain', r));
   }
   res.end();

@@ -5,15 +5,34 @@ import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { A2AExpressApp } from '@a2a-js/sdk/server/express';
 
 const card = {
-  name: 'Echo', description: 'bench', url: 'http://127.0.0.1/', version: '1.0.0', protocolVersion: '0.3.0',
-  capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [],
+  name: 'Echo',
+  description: 'bench',
+  url: 'http://127.0.0.1/',
+  version: '1.0.0',
+  protocolVersion: '0.3.0',
+  capabilities: { streaming: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [],
 };
 const executor = {
   async execute(ctx, bus) {
     const { taskId, contextId, userMessage } = ctx;
-    bus.publish({ kind: 'task', id: taskId, contextId, status: { state: 'submitted', timestamp: new Date().toISOString() }, history: [userMessage] });
+    bus.publish({
+      kind: 'task',
+      id: taskId,
+      contextId,
+      status: { state: 'submitted', timestamp: new Date().toISOString() },
+      history: [userMessage],
+    });
     bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: 'echo', parts: userMessage.parts } });
-    bus.publish({ kind: 'status-update', taskId, contextId, status: { state: 'completed', timestamp: new Date().toISOString() }, final: true });
+    bus.publish({
+      kind: 'status-update',
+      taskId,
+      contextId,
+      status: { state: 'completed', timestamp: new Date().toISOString() },
+      final: true,
+    });
     bus.finished();
   },
   async cancelTask() {},

@@ -7,7 +7,9 @@ const response = await fetch(`${base}/latest?from=EUR`, { signal: AbortSignal.ti
 if (!response.ok) throw new Error(`HTTP ${response.status}`);
 const { date, rates } = await response.json();
 const file = new URL('../src/rates-snapshot.ts', import.meta.url);
-const entries = Object.entries({ ...rates, EUR: 1 }).sort(([a], [b]) => a.localeCompare(b)).map(([code, rate]) => `${code}: ${rate}`);
+const entries = Object.entries({ ...rates, EUR: 1 })
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([code, rate]) => `${code}: ${rate}`);
 const text = readFileSync(file, 'utf8')
   .replace(/date: '[^']*'/, `date: '${date}'`)
   .replace(/rates: \{[\s\S]*?\} as Record/, `rates: {\n    ${entries.join(', ')},\n  } as Record`);

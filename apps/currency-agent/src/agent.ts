@@ -116,7 +116,8 @@ function missing(request: CurrencyRequest): Message | undefined {
   if (!request.from && !request.to) return ask('Which currencies should I use? For example: "convert 100 USD to EUR".', 'from');
   if (!request.to) return ask(`Which currency should I convert ${amount}${request.from} to?`, 'to');
   if (!request.from) return ask(`Which currency should I convert ${amount}to ${request.to} from?`, 'from');
-  if (request.kind === 'convert' && request.amount === undefined) return ask(`How many ${request.from} should I convert to ${request.to}?`, 'amount');
+  if (request.kind === 'convert' && request.amount === undefined)
+    return ask(`How many ${request.from} should I convert to ${request.to}?`, 'amount');
   return undefined;
 }
 
@@ -154,5 +155,8 @@ function format(value: number): string {
 /** The currency agent's router; mount it with `app.use(...)`. */
 export function currencyRouter(options: CurrencyAgentOptions & Omit<A2ARouterOptions, 'card'>): A2ARouter {
   const { rates, llm, now, ...routerOptions } = options;
-  return a2aRouter(createCurrencyHandler({ rates, ...(llm ? { llm } : {}), ...(now ? { now } : {}) }), { card: currencyCard, ...routerOptions });
+  return a2aRouter(createCurrencyHandler({ rates, ...(llm ? { llm } : {}), ...(now ? { now } : {}) }), {
+    card: currencyCard,
+    ...routerOptions,
+  });
 }

@@ -18,7 +18,11 @@ export const CURRENCIES: readonly Currency[] = [
   { code: 'CZK', name: 'Czech koruna', aliases: ['czech koruna', 'koruna', 'czech crowns'] },
   { code: 'DKK', name: 'Danish krone', aliases: ['danish krone', 'danish kroner'] },
   { code: 'EUR', name: 'euro', aliases: ['euro', 'euros', '€'] },
-  { code: 'GBP', name: 'British pound', aliases: ['british pound', 'british pounds', 'pound sterling', 'pounds sterling', 'sterling', 'pound', 'pounds', 'quid', '£'] },
+  {
+    code: 'GBP',
+    name: 'British pound',
+    aliases: ['british pound', 'british pounds', 'pound sterling', 'pounds sterling', 'sterling', 'pound', 'pounds', 'quid', '£'],
+  },
   { code: 'HKD', name: 'Hong Kong dollar', aliases: ['hong kong dollar', 'hong kong dollars', 'hk$'] },
   { code: 'HUF', name: 'Hungarian forint', aliases: ['hungarian forint', 'forint', 'forints'] },
   { code: 'IDR', name: 'Indonesian rupiah', aliases: ['indonesian rupiah', 'rupiah'] },
@@ -38,7 +42,11 @@ export const CURRENCIES: readonly Currency[] = [
   { code: 'SGD', name: 'Singapore dollar', aliases: ['singapore dollar', 'singapore dollars', 's$'] },
   { code: 'THB', name: 'Thai baht', aliases: ['thai baht', 'baht', '฿'] },
   { code: 'TRY', name: 'Turkish lira', aliases: ['turkish lira', 'lira', '₺'] },
-  { code: 'USD', name: 'US dollar', aliases: ['us dollar', 'us dollars', 'u.s. dollars', 'american dollar', 'american dollars', 'dollar', 'dollars', 'bucks', '$'] },
+  {
+    code: 'USD',
+    name: 'US dollar',
+    aliases: ['us dollar', 'us dollars', 'u.s. dollars', 'american dollar', 'american dollars', 'dollar', 'dollars', 'bucks', '$'],
+  },
   { code: 'ZAR', name: 'South African rand', aliases: ['south african rand', 'rand'] },
 ];
 

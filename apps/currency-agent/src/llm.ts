@@ -42,7 +42,11 @@ const TOOL = {
 };
 
 /** The request as the LLM understood it, or undefined when it did not give a usable tool call. */
-export async function understandWithLlm(options: LlmOptions, conversation: readonly ChatTurn[], signal?: AbortSignal): Promise<CurrencyRequest | undefined> {
+export async function understandWithLlm(
+  options: LlmOptions,
+  conversation: readonly ChatTurn[],
+  signal?: AbortSignal,
+): Promise<CurrencyRequest | undefined> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   const response = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
     method: 'POST',
@@ -56,7 +60,9 @@ export async function understandWithLlm(options: LlmOptions, conversation: reado
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   });
   if (!response.ok) return undefined;
-  const body = (await response.json()) as { choices?: { message?: { tool_calls?: { function?: { name?: string; arguments?: string } }[] } }[] };
+  const body = (await response.json()) as {
+    choices?: { message?: { tool_calls?: { function?: { name?: string; arguments?: string } }[] } }[];
+  };
   const call = body.choices?.[0]?.message?.tool_calls?.[0]?.function;
   if (call?.name !== 'get_exchange_rate' || typeof call.arguments !== 'string') return undefined;
   const args = JSON.parse(call.arguments) as Record<string, unknown>;

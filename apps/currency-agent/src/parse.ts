@@ -157,7 +157,11 @@ function attachAmounts(mentions: Mention[], amounts: { start: number; end: numbe
 
 function assignRoles(mentions: Mention[], lower: string): void {
   for (const mention of mentions) {
-    const words = lower.slice(0, mention.start).replace(/[\d.,\s$€£¥₹]+$/, ' ').trim().split(/[^a-z]+/);
+    const words = lower
+      .slice(0, mention.start)
+      .replace(/[\d.,\s$€£¥₹]+$/, ' ')
+      .trim()
+      .split(/[^a-z]+/);
     const word = words.at(-1) ?? '';
     if (TO_WORDS.has(word)) mention.role = 'to';
     else if (FROM_WORDS.has(word)) mention.role = 'from';

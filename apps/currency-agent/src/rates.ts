@@ -58,11 +58,20 @@ export class RateSource {
     if (from === to) return { from, to, rate: 1, date: date ?? new Date().toISOString().slice(0, 10), source: 'frankfurter' };
     const url = `${this.baseUrl}/${date ?? 'latest'}?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const response = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout, headers: { accept: 'application/json' } });
+    const response = await fetch(url, {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) throw new Error(`rate source answered HTTP ${response.status}`);
     const body = (await response.json()) as { base?: unknown; date?: unknown; rates?: Record<string, unknown> };
     const rate = body?.rates?.[to];
-    if (body?.base !== from || typeof rate !== 'number' || !(rate > 0) || typeof body.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.date)) {
+    if (
+      body?.base !== from ||
+      typeof rate !== 'number' ||
+      !(rate > 0) ||
+      typeof body.date !== 'string' ||
+      !/^\d{4}-\d{2}-\d{2}$/.test(body.date)
+    ) {
       throw new Error('rate source answered something that is not a rate');
     }
     return { from, to, rate, date: body.date, source: 'frankfurter' };

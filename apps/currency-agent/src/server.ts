@@ -26,12 +26,24 @@ try {
   });
   const llm =
     process.env.LLM_BASE_URL && process.env.LLM_MODEL
-      ? { baseUrl: process.env.LLM_BASE_URL, model: process.env.LLM_MODEL, apiKey: process.env.LLM_API_KEY, timeoutMs: integerFromEnv('LLM_TIMEOUT_MS', 10_000) }
+      ? {
+          baseUrl: process.env.LLM_BASE_URL,
+          model: process.env.LLM_MODEL,
+          apiKey: process.env.LLM_API_KEY,
+          timeoutMs: integerFromEnv('LLM_TIMEOUT_MS', 10_000),
+        }
       : undefined;
   const auth = authOptionsFromEnv();
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
   const store = taskStoreFromEnv(agent.redisPrefix);
-  const router = currencyRouter({ rates, ...(llm ? { llm } : {}), logger, auth, store, pushNotifications: pushNotificationOptionsFromEnv() });
+  const router = currencyRouter({
+    rates,
+    ...(llm ? { llm } : {}),
+    logger,
+    auth,
+    store,
+    pushNotifications: pushNotificationOptionsFromEnv(),
+  });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
     name: agent.name,

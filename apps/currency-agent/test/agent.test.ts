@@ -14,7 +14,16 @@ async function frankfurter(rate = 0.5, answer?: (req: express.Request) => unknow
   const calls: string[] = [];
   const app = express().get('/:date', (req, res) => {
     calls.push(req.originalUrl);
-    res.json(answer ? answer(req) : { amount: 1, base: req.query.from, date: req.params.date === 'latest' ? '2025-04-02' : req.params.date, rates: { [String(req.query.to)]: rate } });
+    res.json(
+      answer
+        ? answer(req)
+        : {
+            amount: 1,
+            base: req.query.from,
+            date: req.params.date === 'latest' ? '2025-04-02' : req.params.date,
+            rates: { [String(req.query.to)]: rate },
+          },
+    );
   });
   const server = await serve(app);
   return { url: server.url, calls };
@@ -29,7 +38,11 @@ async function unreachable() {
 }
 
 async function agent(ratesUrl: string, extra: Record<string, unknown> = {}) {
-  const router = currencyRouter({ rates: new RateSource({ baseUrl: ratesUrl, timeoutMs: 1_000, cacheTtlMs: 60_000 }), logger: pino({ level: 'silent' }), ...extra });
+  const router = currencyRouter({
+    rates: new RateSource({ baseUrl: ratesUrl, timeoutMs: 1_000, cacheTtlMs: 60_000 }),
+    logger: pino({ level: 'silent' }),
+    ...extra,
+  });
   return (await serve(express().use(router))).url;
 }
 
@@ -38,7 +51,10 @@ const ask = (url: string, id: string, text: string, extra: Record<string, unknow
 
 function answerOf(task: Task): { text: string; data: Record<string, unknown> } {
   const parts = task.artifacts![0]!.parts;
-  return { text: (parts.find((p) => p.type === 'text') as TextPart).text, data: (parts.find((p) => p.type === 'data') as DataPart).data as Record<string, unknown> };
+  return {
+    text: (parts.find((p) => p.type === 'text') as TextPart).text,
+    data: (parts.find((p) => p.type === 'data') as DataPart).data as Record<string, unknown>,
+  };
 }
 const statusText = (task: Task) => (task.status.message!.parts[0] as TextPart).text;
 
@@ -49,7 +65,15 @@ describe('currency agent', () => {
     expect(task.status.state).toBe('completed');
     const { text, data } = answerOf(task);
     const expected = (100 * RATES_SNAPSHOT.rates.EUR!) / RATES_SNAPSHOT.rates.USD!;
-    expect(data).toEqual({ amount: 100, from: 'USD', to: 'EUR', rate: expect.closeTo(expected / 100, 10), result: expect.closeTo(expected, 4), date: RATES_SNAPSHOT.date, source: 'offline-snapshot' });
+    expect(data).toEqual({
+      amount: 100,
+      from: 'USD',
+      to: 'EUR',
+      rate: expect.closeTo(expected / 100, 10),
+      result: expect.closeTo(expected, 4),
+      date: RATES_SNAPSHOT.date,
+      source: 'offline-snapshot',
+    });
     expect(text).toMatch(/^100 USD is \d+(\.\d+)? EUR\./);
     expect(text).toContain(`offline snapshot of European Central Bank rates of ${RATES_SNAPSHOT.date}`);
   });
@@ -91,22 +115,40 @@ describe('currency agent', () => {
 
   test('a streamed request shows the two working updates before the answer', async () => {
     const url = await agent((await frankfurter(0.9)).url);
-    const events = (await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'stream', message: { role: 'user', parts: [{ type: 'text', text: 'convert 10 USD to EUR' }] } }))).map(
-      (e) => e.message.result as TaskEvent,
+    const events = (
+      await collect(
+        await openStream(url, 'tasks/sendSubscribe', {
+          id: 'stream',
+          message: { role: 'user', parts: [{ type: 'text', text: 'convert 10 USD to EUR' }] },
+        }),
+      )
+    ).map((e) => e.message.result as TaskEvent);
+    const shape = events.map((e) =>
+      'artifact' in e ? 'artifact' : `${e.status.state}${e.status.message ? `: ${(e.status.message.parts[0] as TextPart).text}` : ''}`,
     );
-    const shape = events.map((e) => ('artifact' in e ? 'artifact' : `${e.status.state}${e.status.message ? `: ${(e.status.message.parts[0] as TextPart).text}` : ''}`));
-    expect(shape).toEqual(['working', 'working: Looking up the exchange rates...', 'working: Processing the exchange rates...', 'artifact', 'completed']);
+    expect(shape).toEqual([
+      'working',
+      'working: Looking up the exchange rates...',
+      'working: Processing the exchange rates...',
+      'artifact',
+      'completed',
+    ]);
     expect((events[3] as TaskArtifactUpdateEvent).artifact.parts.map((p) => p.type)).toEqual(['text', 'data']);
   });
 
   test('the reference sample exchange completes with a sentence of the same form', async () => {
     const url = await agent((await frankfurter(85.49)).url);
-    const res = await rpc(url, 'tasks/send', {
-      id: '129',
-      sessionId: '8f01f3d172cd4396a0e535ae8aec6687',
-      acceptedOutputModes: ['text'],
-      message: { role: 'user', parts: [{ type: 'text', text: 'How much is the exchange rate for 1 USD to INR?' }] },
-    }, { id: 11 });
+    const res = await rpc(
+      url,
+      'tasks/send',
+      {
+        id: '129',
+        sessionId: '8f01f3d172cd4396a0e535ae8aec6687',
+        acceptedOutputModes: ['text'],
+        message: { role: 'user', parts: [{ type: 'text', text: 'How much is the exchange rate for 1 USD to INR?' }] },
+      },
+      { id: 11 },
+    );
     expect(res.id).toBe(11);
     const task = res.result!;
     expect(task).toMatchObject({ id: '129', sessionId: '8f01f3d172cd4396a0e535ae8aec6687', status: { state: 'completed' } });
@@ -131,8 +173,13 @@ describe('currency agent', () => {
   });
 
   describe('with an LLM (an OpenAI-compatible stand-in on loopback)', () => {
-    async function llm(reply: (body: { messages: { role: string; content: string }[]; tools: unknown[] }) => { status?: number; body: unknown }) {
-      const requests: { headers: Record<string, unknown>; body: { messages: { role: string; content: string }[]; tools: unknown[]; model: string } }[] = [];
+    async function llm(
+      reply: (body: { messages: { role: string; content: string }[]; tools: unknown[] }) => { status?: number; body: unknown },
+    ) {
+      const requests: {
+        headers: Record<string, unknown>;
+        body: { messages: { role: string; content: string }[]; tools: unknown[]; model: string };
+      }[] = [];
       const app = express().post('/v1/chat/completions', express.json(), (req, res) => {
         requests.push({ headers: req.headers, body: req.body });
         const answer = reply(req.body);
@@ -141,7 +188,16 @@ describe('currency agent', () => {
       return { url: `${(await serve(app)).url}/v1`, requests };
     }
     const toolCall = (args: Record<string, unknown>) => ({
-      body: { choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_exchange_rate', arguments: JSON.stringify(args) } }] } }] },
+      body: {
+        choices: [
+          {
+            message: {
+              role: 'assistant',
+              tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_exchange_rate', arguments: JSON.stringify(args) } }],
+            },
+          },
+        ],
+      },
     });
 
     test('understands what the built-in parser cannot, through the rate tool', async () => {
@@ -150,7 +206,10 @@ describe('currency agent', () => {
       const task = (await ask(url, 'llm', 'what do a hundred greenbacks get me in Tokyo?')).result!;
       expect(answerOf(task).data).toMatchObject({ amount: 100, from: 'USD', to: 'JPY', result: 15000 });
       expect(model.requests[0]!.headers.authorization).toBe('Bearer sk-test');
-      expect(model.requests[0]!.body).toMatchObject({ model: 'test-model', tools: [{ type: 'function', function: { name: 'get_exchange_rate' } }] });
+      expect(model.requests[0]!.body).toMatchObject({
+        model: 'test-model',
+        tools: [{ type: 'function', function: { name: 'get_exchange_rate' } }],
+      });
       expect(model.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'what do a hundred greenbacks get me in Tokyo?' });
     });
 
@@ -158,7 +217,10 @@ describe('currency agent', () => {
       ['an HTTP error', () => ({ status: 500, body: { error: 'down' } })],
       ['no tool call', () => ({ body: { choices: [{ message: { role: 'assistant', content: 'Sure!' } }] } })],
       ['arguments that make no sense', () => toolCall({ currency_from: 'Dollars', currency_to: 42 })],
-      ['malformed arguments', () => ({ body: { choices: [{ message: { tool_calls: [{ function: { name: 'get_exchange_rate', arguments: '{not json' } }] } }] } })],
+      [
+        'malformed arguments',
+        () => ({ body: { choices: [{ message: { tool_calls: [{ function: { name: 'get_exchange_rate', arguments: '{not json' } }] } }] } }),
+      ],
     ])('falls back to the built-in understanding on %s', async (_, reply) => {
       const model = await llm(reply);
       const url = await agent((await frankfurter(0.5)).url, { llm: { baseUrl: model.url, model: 'm' } });

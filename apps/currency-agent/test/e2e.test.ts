@@ -9,7 +9,10 @@ const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 describe('currency agent, end to end', () => {
   let agent: SpawnedAgent;
   beforeAll(async () => {
-    agent = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', FRANKFURTER_URL: 'http://127.0.0.1:9', RATES_TIMEOUT_MS: '500' } });
+    agent = await spawnAgent('node', ['dist/server.js'], {
+      cwd: appDir,
+      env: { PORT: '0', FRANKFURTER_URL: 'http://127.0.0.1:9', RATES_TIMEOUT_MS: '500' },
+    });
   });
   afterAll(async () => expect(await agent.stop()).toBe(0));
 
@@ -28,7 +31,12 @@ describe('currency agent, end to end', () => {
   });
 
   test('works on first run with no key and no network', async () => {
-    const task = (await rpc(agent.url, 'tasks/send', { id: 'first-run', message: { role: 'user', parts: [{ type: 'text', text: 'convert 100 USD to EUR' }] } })).result!;
+    const task = (
+      await rpc(agent.url, 'tasks/send', {
+        id: 'first-run',
+        message: { role: 'user', parts: [{ type: 'text', text: 'convert 100 USD to EUR' }] },
+      })
+    ).result!;
     expect(task.status.state).toBe('completed');
     const text = (task.artifacts![0]!.parts[0] as TextPart).text;
     expect(text).toMatch(/^100 USD is [\d.]+ EUR\. \(The rate service could not be reached, so this uses the offline snapshot/);

@@ -61,19 +61,38 @@ describe('understanding a request without an LLM', () => {
 
 describe('understanding a conversation', () => {
   test('a follow-up fills what was missing: "How much is 100 USD?" then "in GBP"', () => {
-    expect(understandConversation([{ text: 'How much is 100 USD?' }, { text: 'in GBP', awaiting: 'to' }], today)).toMatchObject({ amount: 100, from: 'USD', to: 'GBP' });
+    expect(understandConversation([{ text: 'How much is 100 USD?' }, { text: 'in GBP', awaiting: 'to' }], today)).toMatchObject({
+      amount: 100,
+      from: 'USD',
+      to: 'GBP',
+    });
   });
 
   test('a lone currency answers the slot that was asked for', () => {
-    expect(understandConversation([{ text: 'convert 100 to EUR' }, { text: 'GBP', awaiting: 'from' }], today)).toMatchObject({ from: 'GBP', to: 'EUR', amount: 100 });
-    expect(understandConversation([{ text: 'How much is 100 USD?' }, { text: 'yen', awaiting: 'to' }], today)).toMatchObject({ from: 'USD', to: 'JPY' });
+    expect(understandConversation([{ text: 'convert 100 to EUR' }, { text: 'GBP', awaiting: 'from' }], today)).toMatchObject({
+      from: 'GBP',
+      to: 'EUR',
+      amount: 100,
+    });
+    expect(understandConversation([{ text: 'How much is 100 USD?' }, { text: 'yen', awaiting: 'to' }], today)).toMatchObject({
+      from: 'USD',
+      to: 'JPY',
+    });
   });
 
   test('a lone amount answers "how many?"', () => {
-    expect(understandConversation([{ text: 'convert dollars to euros' }, { text: '250', awaiting: 'amount' }], today)).toMatchObject({ amount: 250, from: 'USD', to: 'EUR' });
+    expect(understandConversation([{ text: 'convert dollars to euros' }, { text: '250', awaiting: 'amount' }], today)).toMatchObject({
+      amount: 250,
+      from: 'USD',
+      to: 'EUR',
+    });
   });
 
   test('a new complete question replaces the old one', () => {
-    expect(understandConversation([{ text: 'convert 100 USD to EUR' }, { text: 'and 5 CAD to CHF?' }], today)).toMatchObject({ amount: 5, from: 'CAD', to: 'CHF' });
+    expect(understandConversation([{ text: 'convert 100 USD to EUR' }, { text: 'and 5 CAD to CHF?' }], today)).toMatchObject({
+      amount: 5,
+      from: 'CAD',
+      to: 'CHF',
+    });
   });
 });

@@ -34,7 +34,10 @@ describe('echo agent, end to end', () => {
 
   beforeAll(async () => {
     const start = (env: Record<string, string>) =>
-      spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', LOG_LEVEL: 'info', A2A_PUSH_ALLOWLIST: '127.0.0.1', ...env } });
+      spawnAgent('node', ['dist/server.js'], {
+        cwd: appDir,
+        env: { PORT: '0', LOG_LEVEL: 'info', A2A_PUSH_ALLOWLIST: '127.0.0.1', ...env },
+      });
     [agent, slow] = await Promise.all([start({}), start({ ECHO_DELAY_MS: '150' })]);
   });
   afterAll(async () => {
@@ -43,7 +46,11 @@ describe('echo agent, end to end', () => {
   });
 
   test('logs one line when listening, with its URL, and says it runs open, in memory', () => {
-    const lines = agent.output().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; url?: string; authentication?: unknown; tasks?: string });
+    const lines = agent
+      .output()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; url?: string; authentication?: unknown; tasks?: string });
     expect(lines.filter((l) => /listening/.test(l.msg))).toHaveLength(1);
     expect(lines[0]!.url).toBe(`${agent.url}/`);
     expect(lines[0]!.tasks).toBe('in memory');
@@ -53,7 +60,11 @@ describe('echo agent, end to end', () => {
   test('a port that is taken: one fatal line saying so, exit code 1, no crash', async () => {
     const holder = await listen((_req, res) => res.end());
     const port = new URL(holder.url).port;
-    const child = spawn(process.execPath, ['dist/server.js'], { cwd: appDir, env: { ...process.env, PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/server.js'], {
+      cwd: appDir,
+      env: { ...process.env, PORT: port },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -63,18 +74,30 @@ describe('echo agent, end to end', () => {
     await holder.close();
     expect(code).toBe(1);
     expect(output).not.toMatch(/TypeError|at .*\.js:\d+/);
-    expect(JSON.parse(output.trim())).toMatchObject({ level: 60, code: 'EADDRINUSE', msg: `echo-agent could not start: port ${port} is in use (set PORT to another one)` });
+    expect(JSON.parse(output.trim())).toMatchObject({
+      level: 60,
+      code: 'EADDRINUSE',
+      msg: `echo-agent could not start: port ${port} is in use (set PORT to another one)`,
+    });
   });
 
   test('with A2A_API_KEYS set, calls need a key, and the card says so', async () => {
-    const guarded = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', A2A_API_KEYS: 'e2e-secret-key=tester' } });
+    const guarded = await spawnAgent('node', ['dist/server.js'], {
+      cwd: appDir,
+      env: { PORT: '0', A2A_API_KEYS: 'e2e-secret-key=tester' },
+    });
     try {
       expect(JSON.parse(guarded.output().trim().split('\n')[0]!).authentication).toEqual(['ApiKey']);
       const card = (await (await fetch(`${guarded.url}/.well-known/agent.json`)).json()) as AgentCard;
       expect(card.authentication?.schemes).toEqual(['ApiKey']);
       const refused = await rpc(guarded.url, 'tasks/send', { id: 'k', message: user(text('x')) });
       expect(refused).toMatchObject({ httpStatus: 401, error: { code: -32007 } });
-      const served = await rpc(guarded.url, 'tasks/send', { id: 'k', message: user(text('x')) }, { headers: { 'X-API-Key': 'e2e-secret-key' } });
+      const served = await rpc(
+        guarded.url,
+        'tasks/send',
+        { id: 'k', message: user(text('x')) },
+        { headers: { 'X-API-Key': 'e2e-secret-key' } },
+      );
       expect(resultOf(served).status.state).toBe('completed');
     } finally {
       await guarded.stop();
@@ -100,9 +123,14 @@ describe('echo agent, end to end', () => {
   });
 
   test('tasks/send echoes text, file and data parts back as one artifact', async () => {
-    const file: Part = { type: 'file', file: { name: 'hello.txt', mimeType: 'text/plain', bytes: Buffer.from('hello').toString('base64') } };
+    const file: Part = {
+      type: 'file',
+      file: { name: 'hello.txt', mimeType: 'text/plain', bytes: Buffer.from('hello').toString('base64') },
+    };
     const data: Part = { type: 'data', data: { amount: 100, currency: ['USD', 'EUR'] } };
-    const task = resultOf(await rpc(agent.url, 'tasks/send', { id: 'e2e-send', message: user(text('the quick brown fox jumps'), file, data) }));
+    const task = resultOf(
+      await rpc(agent.url, 'tasks/send', { id: 'e2e-send', message: user(text('the quick brown fox jumps'), file, data) }),
+    );
     expect(task.status.state).toBe('completed');
     const parts = task.artifacts![0]!.parts;
     expect(joinedText(parts.filter((p) => p.type === 'text'))).toBe('the quick brown fox jumps');
@@ -110,7 +138,11 @@ describe('echo agent, end to end', () => {
   });
 
   test('tasks/sendSubscribe streams the echo in several chunks, then completes', async () => {
-    const events = resultsOf(await collect(await openStream(agent.url, 'tasks/sendSubscribe', { id: 'e2e-stream', message: user(text('one two three four five six')) })));
+    const events = resultsOf(
+      await collect(
+        await openStream(agent.url, 'tasks/sendSubscribe', { id: 'e2e-stream', message: user(text('one two three four five six')) }),
+      ),
+    );
     const chunks = events.filter((e): e is TaskArtifactUpdateEvent => 'artifact' in e).map((e) => e.artifact);
     expect(chunks.length).toBeGreaterThanOrEqual(3);
     expect(chunks[0]!.append).toBe(false);
@@ -126,7 +158,9 @@ describe('echo agent, end to end', () => {
     const asked = resultOf(await rpc(agent.url, 'tasks/send', { id: 'e2e-input', message: user(text('   ')) }));
     expect(asked.status.state).toBe('input-required');
     expect(joinedText(asked.status.message!.parts)).toMatch(/nothing to echo/);
-    const answered = resultOf(await rpc(agent.url, 'tasks/send', { id: 'e2e-input', message: user(text('now something')), historyLength: 10 }));
+    const answered = resultOf(
+      await rpc(agent.url, 'tasks/send', { id: 'e2e-input', message: user(text('now something')), historyLength: 10 }),
+    );
     expect(answered.status.state).toBe('completed');
     expect(answered.history!.map((m) => [m.role, joinedText(m.parts)])).toEqual([
       ['user', '   '],
@@ -137,7 +171,12 @@ describe('echo agent, end to end', () => {
   });
 
   test('resubscribe with Last-Event-ID after a dropped stream gets exactly the missed events', async () => {
-    const first = await openStream(slow.url, 'tasks/sendSubscribe', { id: 'e2e-resume', message: user(text('alpha beta gamma delta epsilon zeta')) }, { eventIds: true });
+    const first = await openStream(
+      slow.url,
+      'tasks/sendSubscribe',
+      { id: 'e2e-resume', message: user(text('alpha beta gamma delta epsilon zeta')) },
+      { eventIds: true },
+    );
     const seen = await collect(first, { max: 3 });
     first.abort();
     const rest = await collect(
@@ -169,22 +208,30 @@ describe('echo agent, end to end', () => {
     let receiver: RunningServer | undefined;
     try {
       receiver = await listen(
-        express().use('/hook', pushNotificationReceiver({
-          jwksUrl: `${agent.url}/.well-known/jwks.json`,
-          expectedToken: 'e2e-token',
-          onNotification: (n) => void received.push(n as VerifiedNotification<{ status: { state: string } }>),
-        })),
+        express().use(
+          '/hook',
+          pushNotificationReceiver({
+            jwksUrl: `${agent.url}/.well-known/jwks.json`,
+            expectedToken: 'e2e-token',
+            onNotification: (n) => void received.push(n as VerifiedNotification<{ status: { state: string } }>),
+          }),
+        ),
       );
-      const task = resultOf(await rpc(agent.url, 'tasks/send', {
-        id: 'e2e-push',
-        message: user(text('notify me')),
-        pushNotification: { url: `${receiver.url}/hook`, token: 'e2e-token' },
-      }));
+      const task = resultOf(
+        await rpc(agent.url, 'tasks/send', {
+          id: 'e2e-push',
+          message: user(text('notify me')),
+          pushNotification: { url: `${receiver.url}/hook`, token: 'e2e-token' },
+        }),
+      );
       expect(task.status.state).toBe('completed');
       const deadline = Date.now() + 5_000;
       while (received.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(received.map((n) => n.payload.status.state)).toEqual(['working', 'working', 'completed']);
-      const refused = await rpc(agent.url, 'tasks/pushNotification/set', { id: 'e2e-push', pushNotificationConfig: { url: 'http://169.254.169.254/latest' } });
+      const refused = await rpc(agent.url, 'tasks/pushNotification/set', {
+        id: 'e2e-push',
+        pushNotificationConfig: { url: 'http://169.254.169.254/latest' },
+      });
       expect(refused.error?.code).toBe(-32602);
     } finally {
       await receiver?.close();

@@ -4,7 +4,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
-import { deleteKeys, listen, openStream, redisUrl, requireRedis, rpc, spawnAgent, uniquePrefix, within, type RunningServer } from 'a2a-testing';
+import {
+  deleteKeys,
+  listen,
+  openStream,
+  redisUrl,
+  requireRedis,
+  rpc,
+  spawnAgent,
+  uniquePrefix,
+  within,
+  type RunningServer,
+} from 'a2a-testing';
 import type { Task, TaskStatusUpdateEvent } from 'a2a-express';
 import { RedisTaskStore } from 'a2a-express/redis';
 import { echoRouter } from '../src/agent.js';
@@ -43,7 +54,8 @@ test('the process running a task is killed (SIGKILL); after the lease time the t
     message: { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] },
   });
   // working, working, the first chunk; on a timeout, the replica's log says why.
-  for (let read = 0; read < 3; read++) await within(stream.events.next(), 5_000, `event ${read + 1} from the doomed replica; its log: ${doomed.output()}`);
+  for (let read = 0; read < 3; read++)
+    await within(stream.events.next(), 5_000, `event ${read + 1} from the doomed replica; its log: ${doomed.output()}`);
   const running = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task' })).result!;
   expect(running.status.state).toBe('working');
 
@@ -58,7 +70,10 @@ test('the process running a task is killed (SIGKILL); after the lease time the t
     task = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task', historyLength: 10 })).result!;
   }
   expect(task.status.state).toBe('failed');
-  expect(task.status.message?.parts[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/lease expired.*send the message again as a new task \(a new task id\)/) });
+  expect(task.status.message?.parts[0]).toMatchObject({
+    type: 'text',
+    text: expect.stringMatching(/lease expired.*send the message again as a new task \(a new task id\)/),
+  });
   // What the message says works: the same id takes no more messages (-32009), a new task does.
   const message = { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] };
   expect((await rpc(survivor.url, 'tasks/send', { id: 'doomed-task', message })).error?.code).toBe(-32009);
@@ -73,7 +88,13 @@ test('the process running a task is killed (SIGKILL); after the lease time the t
 test('a task that is running on a live replica keeps working past many lease periods', async () => {
   const live = await spawnAgent('node', ['dist/server.js'], {
     cwd: appDir,
-    env: { PORT: '0', ECHO_DELAY_MS: String(leaseMs * 3), A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix, A2A_REDIS_LEASE_MS: String(leaseMs) },
+    env: {
+      PORT: '0',
+      ECHO_DELAY_MS: String(leaseMs * 3),
+      A2A_REDIS_URL: url,
+      A2A_REDIS_PREFIX: prefix,
+      A2A_REDIS_LEASE_MS: String(leaseMs),
+    },
   });
   try {
     const answer = await rpc<Task>(live.url, 'tasks/send', {

@@ -124,7 +124,8 @@ async function main(argv: string[]): Promise<number> {
     validateResponses: values.strict ? 'strict' : 'warn',
     onDeparture: ({ what, issues }) => {
       departures += issues.length;
-      for (const issue of issues) console.error(yellow(`warning: the ${what} departs from the A2A spec: ${issue.path || '(root)'} ${issue.message}`));
+      for (const issue of issues)
+        console.error(yellow(`warning: the ${what} departs from the A2A spec: ${issue.path || '(root)'} ${issue.message}`));
     },
   });
   switch (command) {
@@ -136,17 +137,26 @@ async function main(argv: string[]): Promise<number> {
     case 'chat':
       return chat(client, values);
     case 'get':
-      return printTask(await client.get({ id: need(args[0], 'taskId'), ...(values.history ? { historyLength: count(values.history) } : {}) }), values);
+      return printTask(
+        await client.get({ id: need(args[0], 'taskId'), ...(values.history ? { historyLength: count(values.history) } : {}) }),
+        values,
+      );
     case 'cancel':
       return printTask(await client.cancel({ id: need(args[0], 'taskId') }), values);
     case 'resubscribe':
-      return follow(client.resubscribe({ id: need(args[0], 'taskId') }, values['last-event-id'] ? { lastEventId: values['last-event-id'] } : {}), values);
+      return follow(
+        client.resubscribe({ id: need(args[0], 'taskId') }, values['last-event-id'] ? { lastEventId: values['last-event-id'] } : {}),
+        values,
+      );
     case 'push': {
       const action = rest[0];
       const id = need(args[0], 'taskId');
       const config =
         action === 'set'
-          ? await client.setPushNotification({ id, pushNotificationConfig: { url: need(args[1], 'webhookUrl'), ...(values.token ? { token: values.token } : {}) } })
+          ? await client.setPushNotification({
+              id,
+              pushNotificationConfig: { url: need(args[1], 'webhookUrl'), ...(values.token ? { token: values.token } : {}) },
+            })
           : action === 'get'
             ? await client.getPushNotification({ id })
             : undefined;
@@ -168,7 +178,8 @@ function agentUrl(typed: string): string {
   } catch {
     throw new UsageError(`${JSON.stringify(typed)} is not a URL (try http://host:port)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${JSON.stringify(typed)}: only http and https agents are supported`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${JSON.stringify(typed)}: only http and https agents are supported`);
   return url.toString();
 }
 
@@ -210,8 +221,12 @@ function cardText(card: AgentCard): string {
   const caps = Object.entries(card.capabilities ?? {}).map(([k, v]) => `${k} ${v ? green('yes') : dim('no')}`);
   lines.push(`${dim('capabilities')}  ${caps.join(', ')}`);
   const schemes = card.authentication?.schemes ?? [];
-  lines.push(`${dim('authentication')}  ${schemes.length ? schemes.join(', ') : 'none advertised'}${card.authentication?.credentials ? dim(` ${card.authentication.credentials}`) : ''}`);
-  lines.push(`${dim('modes')}  in: ${(card.defaultInputModes ?? ['text/plain']).join(', ')}; out: ${(card.defaultOutputModes ?? ['text/plain']).join(', ')}`);
+  lines.push(
+    `${dim('authentication')}  ${schemes.length ? schemes.join(', ') : 'none advertised'}${card.authentication?.credentials ? dim(` ${card.authentication.credentials}`) : ''}`,
+  );
+  lines.push(
+    `${dim('modes')}  in: ${(card.defaultInputModes ?? ['text/plain']).join(', ')}; out: ${(card.defaultOutputModes ?? ['text/plain']).join(', ')}`,
+  );
   const skills = Array.isArray(card.skills) ? card.skills : [];
   lines.push(bold(`skills (${skills.length})`));
   for (const skill of skills) {
@@ -232,7 +247,15 @@ function messageOf(text: string, files: string[] | undefined): Message {
 }
 
 function guessType(path: string): string {
-  const types: Record<string, string> = { '.txt': 'text/plain', '.json': 'application/json', '.png': 'image/png', '.jpg': 'image/jpeg', '.pdf': 'application/pdf', '.md': 'text/markdown', '.csv': 'text/csv' };
+  const types: Record<string, string> = {
+    '.txt': 'text/plain',
+    '.json': 'application/json',
+    '.png': 'image/png',
+    '.jpg': 'image/jpeg',
+    '.pdf': 'application/pdf',
+    '.md': 'text/markdown',
+    '.csv': 'text/csv',
+  };
   return types[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
@@ -264,7 +287,9 @@ function printTask(task: Task, values: Options): number {
 function printStatus(state: string, message: Message | undefined, taskId: string): void {
   const color = state === 'completed' ? green : state === 'failed' || state === 'canceled' ? red : yellow;
   const text = message ? textOf(message.parts) : '';
-  console.log(`${color(`[${state}]`)}${text ? ` ${text}` : ''}${state === 'input-required' ? dim(`  (answer with --task ${taskId})`) : ''}`);
+  console.log(
+    `${color(`[${state}]`)}${text ? ` ${text}` : ''}${state === 'input-required' ? dim(`  (answer with --task ${taskId})`) : ''}`,
+  );
 }
 
 /**
@@ -404,10 +429,13 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
     const { id, abort } = running;
     stopSpinner();
     console.log(yellow('canceling…'));
-    void client.cancel({ id }).then(
-      (task) => printStatus(task.status.state, undefined, id),
-      (error: unknown) => console.error(red(describe(error))),
-    ).finally(() => abort.abort());
+    void client
+      .cancel({ id })
+      .then(
+        (task) => printStatus(task.status.state, undefined, id),
+        (error: unknown) => console.error(red(describe(error))),
+      )
+      .finally(() => abort.abort());
   };
   // Ctrl-C in a terminal reaches readline; with piped input it is the process's SIGINT.
   lines.on('SIGINT', interrupt);
@@ -438,7 +466,8 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
           if (isStatusUpdateEvent(event)) {
             printer.endLine();
             state = event.status.state;
-            if (event.status.message) console.log(`${dim(`${card.name}:`)} ${textOf(event.status.message.parts)}${state !== 'working' ? dim(` [${state}]`) : ''}`);
+            if (event.status.message)
+              console.log(`${dim(`${card.name}:`)} ${textOf(event.status.message.parts)}${state !== 'working' ? dim(` [${state}]`) : ''}`);
             else if (event.final) console.log(dim(`[${state}]`));
           } else {
             printer.artifact(event.artifact);
@@ -475,7 +504,8 @@ function describe(error: unknown): string {
   if (error instanceof JsonRpcError) {
     const line = (e: JsonRpcError) => `error ${e.code}${e.meaning && e.meaning !== e.message ? ` (${e.meaning})` : ''}: ${e.message}`;
     // A server that wraps the real error in a -32603: show both, the real one last.
-    if (error.inner) return `${line(error)}\n  inside it: ${line(error.inner)}${error.inner.data === undefined ? '' : `\n${JSON.stringify(error.inner.data)}`}`;
+    if (error.inner)
+      return `${line(error)}\n  inside it: ${line(error.inner)}${error.inner.data === undefined ? '' : `\n${JSON.stringify(error.inner.data)}`}`;
     return `${line(error)}${error.data === undefined ? '' : `\n${JSON.stringify(error.data)}`}`;
   }
   if (error instanceof HttpError) {

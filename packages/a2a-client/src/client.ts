@@ -95,10 +95,7 @@ export class A2AClient {
    * @param baseUrl where the agent is mounted: its card is at `<baseUrl>/.well-known/agent.json`
    *   and, until the card says otherwise, its JSON-RPC endpoint is `baseUrl` itself.
    */
-  constructor(
-    baseUrl: string | URL,
-    options: A2AClientOptions = {},
-  ) {
+  constructor(baseUrl: string | URL, options: A2AClientOptions = {}) {
     this.baseUrl = new URL(baseUrl).toString().replace(/\/+$/, '');
     this.options = {
       headers: options.headers ?? {},
@@ -221,7 +218,11 @@ export class A2AClient {
 
   private async rpc<R>(method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<R> {
     const id = nextRequestId++;
-    const { response, text } = await this.fetchText(this.endpoint(), postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'), call);
+    const { response, text } = await this.fetchText(
+      this.endpoint(),
+      postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'),
+      call,
+    );
     const result = this.unwrap(readJson(response, text), id);
     if (!(check.nullable && result === null)) this.check(result, check, `${method} result`);
     return result as R;
@@ -237,7 +238,12 @@ export class A2AClient {
 
   /** The result of a JSON-RPC response, after checking it answers request `id`. */
   private unwrap(message: unknown, id: number): unknown {
-    const response = message as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+    const response = message as {
+      jsonrpc?: unknown;
+      id?: unknown;
+      result?: unknown;
+      error?: { code: number; message: string; data?: unknown };
+    };
     if (typeof response !== 'object' || response === null || response.jsonrpc !== '2.0') {
       throw new InvalidResponseError('not a JSON-RPC 2.0 response');
     }

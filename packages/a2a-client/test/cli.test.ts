@@ -7,7 +7,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
-import { a2aRouter, artifact, completed, dataPart, filePart, inputRequired, textOf, textPart, working, type TaskContext } from 'a2a-express';
+import {
+  a2aRouter,
+  artifact,
+  completed,
+  dataPart,
+  filePart,
+  inputRequired,
+  textOf,
+  textPart,
+  working,
+  type TaskContext,
+} from 'a2a-express';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../dist/cli.js');
@@ -36,14 +47,17 @@ const greeterTurns: TaskContext[] = [];
 beforeAll(async () => {
   echo = await spawnAgent('node', ['dist/server.js'], { cwd: join(here, '../../../apps/echo-agent'), env: { PORT: '0' } });
   // A test agent with a multi-turn exchange: it asks for a name, then greets, with a file.
-  const router = a2aRouter(async function* (ctx) {
-    greeterTurns.push(ctx);
-    if (ctx.isNewTask) return yield inputRequired('What is your name?');
-    yield working('Thinking of a greeting…');
-    yield artifact(`Hello, ${textOf(ctx.message)}!`);
-    yield artifact([filePart({ name: '../../greeting.txt', bytes: Buffer.from('hi').toString('base64') })]);
-    yield completed();
-  }, { card: { name: 'Greeter', version: '1.0.0' }, logger: pino({ level: 'silent' }) });
+  const router = a2aRouter(
+    async function* (ctx) {
+      greeterTurns.push(ctx);
+      if (ctx.isNewTask) return yield inputRequired('What is your name?');
+      yield working('Thinking of a greeting…');
+      yield artifact(`Hello, ${textOf(ctx.message)}!`);
+      yield artifact([filePart({ name: '../../greeting.txt', bytes: Buffer.from('hi').toString('base64') })]);
+      yield completed();
+    },
+    { card: { name: 'Greeter', version: '1.0.0' }, logger: pino({ level: 'silent' }) },
+  );
   greeter = (await serve(express().use(router))).url;
 });
 /** Folders the tests save received files into, removed at the end. */
@@ -121,7 +135,9 @@ describe('a2a', () => {
     expect(readFileSync(join(out, 'greeting.txt'), 'utf8')).toBe('hi');
     const attach = join(out, 'greeting.txt');
     const echoed = await a2a(['send', '--json', echo.url, '--file', attach]);
-    expect(JSON.parse(echoed.stdout).artifacts[0].parts).toEqual([{ type: 'file', file: { name: 'greeting.txt', bytes: 'aGk=', mimeType: 'text/plain' } }]);
+    expect(JSON.parse(echoed.stdout).artifacts[0].parts).toEqual([
+      { type: 'file', file: { name: 'greeting.txt', bytes: 'aGk=', mimeType: 'text/plain' } },
+    ]);
   });
 
   test('chat through stdin: an input-required exchange continues the same task', async () => {
@@ -138,7 +154,10 @@ describe('a2a', () => {
   });
 
   test('chat: Ctrl-C cancels the running task (tasks/cancel) rather than just leaving', async () => {
-    const slow = await spawnAgent('node', ['dist/server.js'], { cwd: join(here, '../../../apps/echo-agent'), env: { PORT: '0', ECHO_DELAY_MS: '400' } });
+    const slow = await spawnAgent('node', ['dist/server.js'], {
+      cwd: join(here, '../../../apps/echo-agent'),
+      env: { PORT: '0', ECHO_DELAY_MS: '400' },
+    });
     try {
       const child = spawn(process.execPath, [cli, 'chat', slow.url], { stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
@@ -189,7 +208,10 @@ describe('a2a', () => {
 /** Runs a command under a pseudo-terminal (util-linux `script`), typing `input` into it, bounded in time. */
 function inTerminal(command: string, input: string): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -218,22 +240,51 @@ describe('a2a against servers it does not control', () => {
     app.post('/', (req, res) => {
       const { id, method, params } = req.body as { id: number; method: string; params: { id: string } };
       if (method === 'tasks/cancel') {
-        res.json({ jsonrpc: '2.0', id, result: { id: params.id, status: { state: 'canceled', message: { role: 'agent', parts: [{ text: 'Task cancelled by request.' }] } } } });
+        res.json({
+          jsonrpc: '2.0',
+          id,
+          result: {
+            id: params.id,
+            status: { state: 'canceled', message: { role: 'agent', parts: [{ text: 'Task cancelled by request.' }] } },
+          },
+        });
       } else {
-        res.json({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error', data: { code: -32001, message: `Task not found: ${params.id}` } } });
+        res.json({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32603, message: 'Internal error', data: { code: -32001, message: `Task not found: ${params.id}` } },
+        });
       }
     });
     reference = (await serve(app)).url;
     // Not an agent at all: a web server with an HTML page for everything, 501 for POST.
-    web = (await serve(express()
-      .get('/missing/*splat', (_req, res) => void res.status(404).type('html').send('<!DOCTYPE html><html><body>Not found</body></html>'))
-      .get('*splat', (_req, res) => void res.type('html').send('<!DOCTYPE html><html><body>Welcome</body></html>'))
-      .post('*splat', (_req, res) => void res.status(501).type('html').send('<!DOCTYPE HTML>\n<html><title>Unsupported method</title></html>')))).url;
+    web = (
+      await serve(
+        express()
+          .get(
+            '/missing/*splat',
+            (_req, res) => void res.status(404).type('html').send('<!DOCTYPE html><html><body>Not found</body></html>'),
+          )
+          .get('*splat', (_req, res) => void res.type('html').send('<!DOCTYPE html><html><body>Welcome</body></html>'))
+          .post(
+            '*splat',
+            (_req, res) => void res.status(501).type('html').send('<!DOCTYPE HTML>\n<html><title>Unsupported method</title></html>'),
+          ),
+      )
+    ).url;
     // An agent whose answer mixes text, data and a file in one artifact.
-    const router = a2aRouter(async function* () {
-      yield artifact([textPart('100 USD is 92.31 EUR (ECB, 2025-04-01).'), dataPart({ amount: 100, result: 92.31 }), textPart('here is the file'), filePart({ name: 'rates.csv', uri: 'https://files.example.com/rates.csv' })]);
-      yield completed();
-    }, { card: { name: 'Mixed', version: '1.0.0' }, logger: pino({ level: 'silent' }) });
+    const router = a2aRouter(
+      async function* () {
+        yield artifact([
+          textPart('100 USD is 92.31 EUR (ECB, 2025-04-01).'),
+          dataPart({ amount: 100, result: 92.31 }),
+          textPart('here is the file'),
+          filePart({ name: 'rates.csv', uri: 'https://files.example.com/rates.csv' }),
+        ]);
+        yield completed();
+      },
+      { card: { name: 'Mixed', version: '1.0.0' }, logger: pino({ level: 'silent' }) },
+    );
     mixed = (await serve(express().use(router))).url;
   });
 
@@ -241,16 +292,22 @@ describe('a2a against servers it does not control', () => {
     const lenient = await a2a(['cancel', reference, 'ref-1']);
     expect(lenient.code).toBe(0);
     expect(lenient.stdout).toBe('[canceled] Task cancelled by request.\n');
-    expect(lenient.stderr).toBe("warning: the tasks/cancel result departs from the A2A spec: /status/message/parts/0 must have required property 'type'\n");
+    expect(lenient.stderr).toBe(
+      "warning: the tasks/cancel result departs from the A2A spec: /status/message/parts/0 must have required property 'type'\n",
+    );
     const strict = await a2a(['cancel', '--strict', reference, 'ref-1']);
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toMatch(/^not a valid A2A answer: invalid tasks\/cancel result: \/status\/message\/parts\/0 must have required property 'type'/);
+    expect(strict.stderr).toMatch(
+      /^not a valid A2A answer: invalid tasks\/cancel result: \/status\/message\/parts\/0 must have required property 'type'/,
+    );
   });
 
   test('an error wrapped in a -32603 shows the real one inside it', async () => {
     const { code, stderr } = await a2a(['get', reference, 'ref-2']);
     expect(code).toBe(1);
-    expect(stderr).toBe('error -32603 (Internal server error): Internal error\n  inside it: error -32001 (Task not found): Task not found: ref-2\n');
+    expect(stderr).toBe(
+      'error -32603 (Internal server error): Internal error\n  inside it: error -32001 (Task not found): Task not found: ref-2\n',
+    );
   });
 
   test('a server that is not an A2A agent: one line each, saying what answered', async () => {
@@ -296,7 +353,10 @@ describe('a2a against servers it does not control', () => {
 
   test('the README command `pnpm --silent a2a card --json` prints only JSON on stdout', async () => {
     const root = join(here, '../../..');
-    const child = spawn('npx', ['--yes', 'pnpm@10', '--silent', 'a2a', 'card', '--json', echo.url], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['--yes', 'pnpm@10', '--silent', 'a2a', 'card', '--json', echo.url], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);

@@ -4,7 +4,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { isStatusUpdateEvent, type TaskArtifactUpdateEvent, type TextPart } from 'a2a-types';
-import { A2AClient, HttpError, InvalidResponseError, JsonRpcError, NetworkError, TimeoutError, readSse, type Departure, type StreamEvent } from '../src/index.js';
+import {
+  A2AClient,
+  HttpError,
+  InvalidResponseError,
+  JsonRpcError,
+  NetworkError,
+  TimeoutError,
+  readSse,
+  type Departure,
+  type StreamEvent,
+} from '../src/index.js';
 
 const echoDir = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/echo-agent');
 const { serve, closeAll } = serverPool();
@@ -23,7 +33,10 @@ afterAll(async () => {
 
 const user = (text: string) => ({ role: 'user' as const, parts: [{ type: 'text' as const, text }] });
 const textOfChunks = (events: StreamEvent[]) =>
-  events.flatMap((e) => ('artifact' in e.event ? (e.event as TaskArtifactUpdateEvent).artifact.parts : [])).map((p) => (p as TextPart).text).join('');
+  events
+    .flatMap((e) => ('artifact' in e.event ? (e.event as TaskArtifactUpdateEvent).artifact.parts : []))
+    .map((p) => (p as TextPart).text)
+    .join('');
 
 /** A closed loopback port: connection refused at once. */
 async function closedPort(): Promise<string> {
@@ -46,7 +59,12 @@ describe('A2AClient against the echo agent', () => {
     expect(task.status.state).toBe('completed');
     const got = await client.get({ id: 'c-send', historyLength: 1 });
     expect(got.history).toHaveLength(1);
-    await expect(client.get({ id: 'missing' })).rejects.toMatchObject({ name: 'JsonRpcError', code: -32001, message: 'Task not found', data: { taskId: 'missing' } });
+    await expect(client.get({ id: 'missing' })).rejects.toMatchObject({
+      name: 'JsonRpcError',
+      code: -32001,
+      message: 'Task not found',
+      data: { taskId: 'missing' },
+    });
     const invalid = await client.send({ id: 'x', message: { role: 'user', parts: [] } }).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(JsonRpcError);
     expect((invalid as JsonRpcError).code).toBe(-32602);
@@ -55,7 +73,8 @@ describe('A2AClient against the echo agent', () => {
 
   test('sendSubscribe streams typed events, ending on the final one, chunks assembled', async () => {
     const events: StreamEvent[] = [];
-    for await (const e of new A2AClient(fast.url).sendSubscribe({ id: 'c-stream', message: user('one two three four five six') })) events.push(e);
+    for await (const e of new A2AClient(fast.url).sendSubscribe({ id: 'c-stream', message: user('one two three four five six') }))
+      events.push(e);
     expect(textOfChunks(events)).toBe('one two three four five six');
     const last = events.at(-1)!.event;
     expect(isStatusUpdateEvent(last) && last.final && last.status.state).toBe('completed');
@@ -114,15 +133,20 @@ describe('A2AClient against the echo agent', () => {
     expect(await client.getPushNotification({ id: 'c-push' })).toEqual(set);
     // Removed: a null answer; then get says none is set.
     expect(await client.setPushNotification({ id: 'c-push', pushNotificationConfig: null })).toBeNull();
-    await expect(client.getPushNotification({ id: 'c-push' })).rejects.toMatchObject({ code: -32001, message: 'Push notification config not found' });
+    await expect(client.getPushNotification({ id: 'c-push' })).rejects.toMatchObject({
+      code: -32001,
+      message: 'Push notification config not found',
+    });
   });
 
   test('custom headers per client and per call; an AbortSignal cancels a call', async () => {
     const seen: (string | undefined)[] = [];
-    const echoHeaders = await serve(express().post('/', (req, res) => {
-      seen.push(`${req.get('x-client')}/${req.get('x-call')}`);
-      res.json({ jsonrpc: '2.0', id: JSON.parse('1'), result: null });
-    }));
+    const echoHeaders = await serve(
+      express().post('/', (req, res) => {
+        seen.push(`${req.get('x-client')}/${req.get('x-call')}`);
+        res.json({ jsonrpc: '2.0', id: JSON.parse('1'), result: null });
+      }),
+    );
     const client = new A2AClient(echoHeaders.url, { headers: { 'X-Client': 'c' }, validateResponses: false });
     await client.get({ id: 't' }, { headers: { 'X-Call': 'k' } }).catch(() => undefined);
     expect(seen).toEqual(['c/k']);
@@ -140,8 +164,13 @@ test('the README example runs as written', async () => {
   log((await agent.getCard()).skills.map((s) => s.name));
   const task = await agent.send(ask('How much is 100 USD in EUR?'));
   log(task.status.state, task.artifacts?.[0]?.parts);
-  for await (const { event } of agent.sendSubscribe(ask('EUR→JPY rate'))) log('status' in event ? event.status.state : event.artifact.parts);
-  try { await agent.get({ id: 'nope' }); } catch (e) { if (e instanceof JsonRpcError) log(e.code, e.meaning); }
+  for await (const { event } of agent.sendSubscribe(ask('EUR→JPY rate')))
+    log('status' in event ? event.status.state : event.artifact.parts);
+  try {
+    await agent.get({ id: 'nope' });
+  } catch (e) {
+    if (e instanceof JsonRpcError) log(e.code, e.meaning);
+  }
   expect(lines[0]).toEqual([['Echo']]);
   expect(lines[1]![0]).toBe('completed');
   expect(lines.at(-2)).toEqual(['completed']);
@@ -149,7 +178,12 @@ test('the README example runs as written', async () => {
 });
 
 describe('A2AClient against broken servers: a clear error, no hang', () => {
-  const rpcReply = (reply: (req: express.Request, res: express.Response) => void) => serve(express().post('/', express.json(), reply).get('/.well-known/agent.json', (_req, res) => void res.send('<html>not a card</html>')));
+  const rpcReply = (reply: (req: express.Request, res: express.Response) => void) =>
+    serve(
+      express()
+        .post('/', express.json(), reply)
+        .get('/.well-known/agent.json', (_req, res) => void res.send('<html>not a card</html>')),
+    );
 
   test('an unreachable server is a NetworkError; a server that does not answer, a TimeoutError', async () => {
     await expect(new A2AClient(await closedPort()).get({ id: 't' })).rejects.toBeInstanceOf(NetworkError);
@@ -161,15 +195,29 @@ describe('A2AClient against broken servers: a clear error, no hang', () => {
     const plain = await serve(express());
     await expect(new A2AClient(plain.url).getCard()).rejects.toMatchObject({ name: 'HttpError', status: 404 });
     const badCard = await serve(express().get('/.well-known/agent.json', (_req, res) => void res.json({ name: 'x' })));
-    await expect(new A2AClient(badCard.url).getCard()).rejects.toMatchObject({ name: 'InvalidResponseError', message: expect.stringMatching(/invalid agent card: .*must have required property/) });
+    await expect(new A2AClient(badCard.url).getCard()).rejects.toMatchObject({
+      name: 'InvalidResponseError',
+      message: expect.stringMatching(/invalid agent card: .*must have required property/),
+    });
   });
 
   test("validateResponses: 'warn' returns an answer that departs from the schema and reports every departure; 'strict' (the default) refuses it", async () => {
-    const untyped = await rpcReply((req, res) =>
-      void res.json({ jsonrpc: '2.0', id: req.body.id, result: { id: req.body.params.id, status: { state: 'canceled', message: { role: 'agent', parts: [{ text: 'bye' }] } }, artifacts: [{ parts: [] }] } }),
+    const untyped = await rpcReply(
+      (req, res) =>
+        void res.json({
+          jsonrpc: '2.0',
+          id: req.body.id,
+          result: {
+            id: req.body.params.id,
+            status: { state: 'canceled', message: { role: 'agent', parts: [{ text: 'bye' }] } },
+            artifacts: [{ parts: [] }],
+          },
+        }),
     );
     const departures: Departure[] = [];
-    const task = await new A2AClient(untyped.url, { validateResponses: 'warn', onDeparture: (d) => departures.push(d) }).cancel({ id: 'w1' });
+    const task = await new A2AClient(untyped.url, { validateResponses: 'warn', onDeparture: (d) => departures.push(d) }).cancel({
+      id: 'w1',
+    });
     expect(task.status.state).toBe('canceled');
     expect(departures).toEqual([
       {
@@ -186,25 +234,45 @@ describe('A2AClient against broken servers: a clear error, no hang', () => {
   });
 
   test('a JSON-RPC error whose data holds another one: both are there (inner)', async () => {
-    const wrapped = await rpcReply((req, res) =>
-      void res.json({ jsonrpc: '2.0', id: req.body.id, error: { code: -32603, message: 'Internal error', data: { code: -32001, message: 'Task not found: x', data: { taskId: 'x' } } } }),
+    const wrapped = await rpcReply(
+      (req, res) =>
+        void res.json({
+          jsonrpc: '2.0',
+          id: req.body.id,
+          error: { code: -32603, message: 'Internal error', data: { code: -32001, message: 'Task not found: x', data: { taskId: 'x' } } },
+        }),
     );
     const error = await new A2AClient(wrapped.url).get({ id: 'x' }).catch((e: unknown) => e as JsonRpcError);
-    expect(error).toMatchObject({ code: -32603, inner: { code: -32001, message: 'Task not found: x', data: { taskId: 'x' }, meaning: 'Task not found' } });
-    const plain = await rpcReply((req, res) => void res.json({ jsonrpc: '2.0', id: req.body.id, error: { code: -32001, message: 'Task not found', data: { taskId: 'x' } } }));
+    expect(error).toMatchObject({
+      code: -32603,
+      inner: { code: -32001, message: 'Task not found: x', data: { taskId: 'x' }, meaning: 'Task not found' },
+    });
+    const plain = await rpcReply(
+      (req, res) =>
+        void res.json({ jsonrpc: '2.0', id: req.body.id, error: { code: -32001, message: 'Task not found', data: { taskId: 'x' } } }),
+    );
     expect(await new A2AClient(plain.url).get({ id: 'x' }).catch((e: JsonRpcError) => e.inner)).toBeUndefined();
   });
 
   test('the wrong content type', async () => {
     const server = await rpcReply((_req, res) => void res.type('text/html').send('<html>hi</html>'));
     const refused = new A2AClient(server.url).get({ id: 't' });
-    await expect(refused).rejects.toMatchObject({ name: 'NotAnAgentError', message: expect.stringMatching(/expected application\/json, got text\/html/) });
+    await expect(refused).rejects.toMatchObject({
+      name: 'NotAnAgentError',
+      message: expect.stringMatching(/expected application\/json, got text\/html/),
+    });
     await expect(refused).rejects.toBeInstanceOf(InvalidResponseError);
   });
 
   test('a response for another request id', async () => {
-    const server = await rpcReply((req, res) => void res.json({ jsonrpc: '2.0', id: 'someone-else', result: { id: req.body.params.id, status: { state: 'completed' } } }));
-    await expect(new A2AClient(server.url).get({ id: 't' })).rejects.toMatchObject({ name: 'InvalidResponseError', message: expect.stringMatching(/does not match request id/) });
+    const server = await rpcReply(
+      (req, res) =>
+        void res.json({ jsonrpc: '2.0', id: 'someone-else', result: { id: req.body.params.id, status: { state: 'completed' } } }),
+    );
+    await expect(new A2AClient(server.url).get({ id: 't' })).rejects.toMatchObject({
+      name: 'InvalidResponseError',
+      message: expect.stringMatching(/does not match request id/),
+    });
   });
 
   test('a result that is not a Task is reported, unless validation is off', async () => {
@@ -223,11 +291,16 @@ describe('A2AClient against broken servers: a clear error, no hang', () => {
     };
     await expect(read(badEvent.url)).rejects.toMatchObject({ name: 'InvalidResponseError', message: 'a stream event is not valid JSON' });
     const wrongType = await rpcReply((_req, res) => void res.type('text/plain').send('data: hi\n\n'));
-    await expect(read(wrongType.url)).rejects.toMatchObject({ name: 'InvalidResponseError', message: expect.stringMatching(/expected text\/event-stream/) });
+    await expect(read(wrongType.url)).rejects.toMatchObject({
+      name: 'InvalidResponseError',
+      message: expect.stringMatching(/expected text\/event-stream/),
+    });
   });
 
   test('a stream refused with a JSON-RPC error', async () => {
-    const server = await rpcReply((req, res) => void res.json({ jsonrpc: '2.0', id: req.body.id, error: { code: -32006, message: 'Streaming is not supported' } }));
+    const server = await rpcReply(
+      (req, res) => void res.json({ jsonrpc: '2.0', id: req.body.id, error: { code: -32006, message: 'Streaming is not supported' } }),
+    );
     const read = async () => {
       for await (const e of new A2AClient(server.url).sendSubscribe({ id: 't', message: user('x') })) void e;
     };
@@ -246,7 +319,10 @@ describe('readSse', () => {
   }
   test('multi-line data, comments, ids, CRLF and CR, chunks split anywhere', async () => {
     const events = [];
-    for await (const e of readSse(chunks('\uFEFF: hello\r\nid: 7\r\nevent: message\r\ndata: a', '\r\ndata: b\r', '\n\r\ndata: c\rid: 8\r\r', 'data:no-space\n\n'))) events.push(e);
+    for await (const e of readSse(
+      chunks('\uFEFF: hello\r\nid: 7\r\nevent: message\r\ndata: a', '\r\ndata: b\r', '\n\r\ndata: c\rid: 8\r\r', 'data:no-space\n\n'),
+    ))
+      events.push(e);
     expect(events).toEqual([
       { id: '7', event: 'message', data: 'a\nb' },
       { id: '8', event: undefined, data: 'c' },

@@ -88,9 +88,7 @@ export function cardAuthentication(options: AuthOptions): { schemes: string[]; c
   const details = options.strategies.filter((s) => s.cardCredentials);
   if (details.length === 0) return { schemes };
   const credentials =
-    details.length === 1
-      ? details[0]!.cardCredentials
-      : Object.fromEntries(details.map((s) => [s.scheme, s.cardCredentials]));
+    details.length === 1 ? details[0]!.cardCredentials : Object.fromEntries(details.map((s) => [s.scheme, s.cardCredentials]));
   return { schemes, credentials: JSON.stringify(credentials) };
 }
 
@@ -144,7 +142,10 @@ export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
     });
     algorithms = options.algorithms ?? ASYMMETRIC;
   } else if (options.publicKey !== undefined) {
-    key = typeof options.publicKey === 'string' ? createPublicKey(options.publicKey) : createPublicKey({ key: options.publicKey as never, format: 'jwk' });
+    key =
+      typeof options.publicKey === 'string'
+        ? createPublicKey(options.publicKey)
+        : createPublicKey({ key: options.publicKey as never, format: 'jwk' });
     algorithms = options.algorithms ?? ASYMMETRIC;
   } else {
     const secret = typeof options.secret === 'string' ? Buffer.from(options.secret) : Buffer.from(options.secret!);
@@ -239,14 +240,17 @@ export function matchApiKey(presented: string, table: readonly { digest: Buffer;
 function unusable(value: unknown): string | undefined {
   if (typeof value !== 'string') return `is not a string`;
   if (value.trim() === '') return value === '' ? 'is empty' : 'is blank';
-  if (['undefined', 'null'].includes(value.trim().toLowerCase())) return `is the word ${JSON.stringify(value)}, what an unset variable becomes`;
+  if (['undefined', 'null'].includes(value.trim().toLowerCase()))
+    return `is the word ${JSON.stringify(value)}, what an unset variable becomes`;
   return undefined;
 }
 
 /** A key named in an error without giving it away: its length and first two characters. */
 function describeKey(key: unknown): string {
   if (typeof key !== 'string' || key.length === 0) return JSON.stringify(key) ?? String(key);
-  return ['undefined', 'null'].includes(key.trim().toLowerCase()) || key.trim() === '' ? JSON.stringify(key) : `${key.length} characters, starting ${JSON.stringify(key.slice(0, 2))}`;
+  return ['undefined', 'null'].includes(key.trim().toLowerCase()) || key.trim() === ''
+    ? JSON.stringify(key)
+    : `${key.length} characters, starting ${JSON.stringify(key.slice(0, 2))}`;
 }
 
 function sha256(value: string): Buffer {

@@ -27,10 +27,7 @@ export function createBodyReader(limit: number | string, maxDepth: number): Body
     // sending cross-site "simple" POSTs (text/plain, forms) that skip CORS preflight.
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') {
-      throw new TransportError(
-        415,
-        A2AError.invalidRequest({ reason: 'Content-Type must be application/json' }),
-      );
+      throw new TransportError(415, A2AError.invalidRequest({ reason: 'Content-Type must be application/json' }));
     }
     // A body the host read already (with any parser) has been consumed from the stream.
     const readByHost = req.readableEnded;
@@ -46,10 +43,7 @@ export function createBodyReader(limit: number | string, maxDepth: number): Body
     // RSS per open stream.
     if (!readByHost) req.body = value;
     if (nestingExceeds(value, maxDepth)) {
-      throw new TransportError(
-        200,
-        A2AError.invalidRequest({ reason: `JSON nested deeper than ${maxDepth} levels` }),
-      );
+      throw new TransportError(200, A2AError.invalidRequest({ reason: `JSON nested deeper than ${maxDepth} levels` }));
     }
     return value;
   };
@@ -58,7 +52,8 @@ export function createBodyReader(limit: number | string, maxDepth: number): Body
 function parse(body: unknown): unknown {
   let text: string;
   if (Buffer.isBuffer(body)) text = body.toString('utf8');
-  else if (typeof body === 'string') text = body; // the host used express.text()
+  else if (typeof body === 'string')
+    text = body; // the host used express.text()
   else if (body === undefined) text = '';
   else return body; // the host parsed JSON already
   try {

@@ -14,7 +14,10 @@ import type { SigningKeyInput } from './push/signer.js';
  */
 export function pushNotificationOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PushNotificationOptions {
   const options: PushNotificationOptions = {};
-  const allowlist = (env.A2A_PUSH_ALLOWLIST ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const allowlist = (env.A2A_PUSH_ALLOWLIST ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (allowlist.length > 0) options.allowlist = allowlist;
   const key = env.A2A_PUSH_SIGNING_KEY?.trim();
   if (key) options.signingKey = parseKey(key);
@@ -53,7 +56,10 @@ export function authOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOp
   const keyList = env.A2A_API_KEYS?.trim();
   if (keyList) {
     const keys = new Map<string, string>();
-    for (const entry of keyList.split(',').map((e) => e.trim()).filter(Boolean)) {
+    for (const entry of keyList
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)) {
       const at = entry.lastIndexOf('=');
       if (at <= 0 || at === entry.length - 1) throw new TypeError('A2A_API_KEYS must look like key=principal,key2=principal2');
       const key = entry.slice(0, at);

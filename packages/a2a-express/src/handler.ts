@@ -1,17 +1,6 @@
 // What an agent author writes against: the handler's type, its context, the updates it yields,
 // and one-line helpers to build them.
-import type {
-  Artifact,
-  DataPart,
-  FileContent,
-  FilePart,
-  Message,
-  Metadata,
-  Part,
-  Task,
-  TaskState,
-  TextPart,
-} from 'a2a-types';
+import type { Artifact, DataPart, FileContent, FilePart, Message, Metadata, Part, Task, TaskState, TextPart } from 'a2a-types';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 
@@ -37,10 +26,7 @@ export interface TaskContext {
 }
 
 /** The states a handler may move its task to. */
-export type HandlerState = Extract<
-  TaskState,
-  'working' | 'input-required' | 'completed' | 'failed' | 'canceled'
->;
+export type HandlerState = Extract<TaskState, 'working' | 'input-required' | 'completed' | 'failed' | 'canceled'>;
 
 export interface StatusUpdate {
   readonly kind: 'status';
@@ -95,17 +81,13 @@ function status(state: HandlerState, content?: MessageContent, metadata?: Metada
 }
 
 /** The task is being worked on; the optional message tells the client how it goes. */
-export const working = (message?: MessageContent, metadata?: Metadata): StatusUpdate =>
-  status('working', message, metadata);
+export const working = (message?: MessageContent, metadata?: Metadata): StatusUpdate => status('working', message, metadata);
 /** The task needs the client's answer; the message says what to send. Ends the turn. */
-export const inputRequired = (message: MessageContent, metadata?: Metadata): StatusUpdate =>
-  status('input-required', message, metadata);
+export const inputRequired = (message: MessageContent, metadata?: Metadata): StatusUpdate => status('input-required', message, metadata);
 /** The task is done. Ends the turn. */
-export const completed = (message?: MessageContent, metadata?: Metadata): StatusUpdate =>
-  status('completed', message, metadata);
+export const completed = (message?: MessageContent, metadata?: Metadata): StatusUpdate => status('completed', message, metadata);
 /** The task could not be done; the message says why (it is sent to the client). Ends the turn. */
-export const failed = (message?: MessageContent, metadata?: Metadata): StatusUpdate =>
-  status('failed', message, metadata);
+export const failed = (message?: MessageContent, metadata?: Metadata): StatusUpdate => status('failed', message, metadata);
 
 export interface ArtifactOptions {
   name?: string;
@@ -119,12 +101,8 @@ export interface ArtifactOptions {
 }
 
 /** An artifact (or a chunk of one) from text, one part or several. */
-export function artifact(
-  content: string | Part | readonly Part[],
-  options: ArtifactOptions = {},
-): ArtifactUpdate {
-  const parts =
-    typeof content === 'string' ? [textPart(content)] : Array.isArray(content) ? [...content] : [content as Part];
+export function artifact(content: string | Part | readonly Part[], options: ArtifactOptions = {}): ArtifactUpdate {
+  const parts = typeof content === 'string' ? [textPart(content)] : Array.isArray(content) ? [...content] : [content as Part];
   // Object.assign, not a spread: on Node 20 a spread of the caller's fresh options object is
   // ten times slower, and streams build one chunk per event.
   return { kind: 'artifact', artifact: Object.assign({}, options, { parts }) };

@@ -116,7 +116,9 @@ function checkedAuth(auth: AuthOptions | undefined): AuthOptions | undefined {
 
 function oneOf<T extends string>(value: T, allowed: readonly T[], name: string): T {
   if (!allowed.includes(value)) {
-    throw new TypeError(`a2aRouter: options.${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`);
+    throw new TypeError(
+      `a2aRouter: options.${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }

@@ -123,7 +123,12 @@ export class TaskEngine {
     const { maxPartsPerMessage, maxTaskBytes } = this.limits;
     if (params.message.parts.length > maxPartsPerMessage) {
       throw A2AError.invalidParams([
-        { path: '/message/parts', message: `must NOT have more than ${maxPartsPerMessage} items`, keyword: 'maxItems', params: { limit: maxPartsPerMessage } },
+        {
+          path: '/message/parts',
+          message: `must NOT have more than ${maxPartsPerMessage} items`,
+          keyword: 'maxItems',
+          params: { limit: maxPartsPerMessage },
+        },
       ]);
     }
     const size = messageSize(params.message);

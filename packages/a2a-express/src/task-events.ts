@@ -1,5 +1,13 @@
 // The events the kit makes itself: a status change, stamped with the time.
-import { isFinalState, isStatusUpdateEvent, type Message, type TaskEvent, type TaskState, type TaskStatus, type TaskStatusUpdateEvent } from 'a2a-types';
+import {
+  isFinalState,
+  isStatusUpdateEvent,
+  type Message,
+  type TaskEvent,
+  type TaskState,
+  type TaskStatus,
+  type TaskStatusUpdateEvent,
+} from 'a2a-types';
 
 let lastMillis = 0;
 let lastIso = '';

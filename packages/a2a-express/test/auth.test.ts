@@ -40,7 +40,14 @@ const AUDIENCE = 'a2a-agent';
 
 async function token(
   claims: Record<string, unknown> = {},
-  { key = first.privateKey, kid = first.kid, alg = 'RS256', iat, exp = '5m', nbf }: { key?: KeyObject | Uint8Array; kid?: string; alg?: string; iat?: number; exp?: string | number | null; nbf?: number } = {},
+  {
+    key = first.privateKey,
+    kid = first.kid,
+    alg = 'RS256',
+    iat,
+    exp = '5m',
+    nbf,
+  }: { key?: KeyObject | Uint8Array; kid?: string; alg?: string; iat?: number; exp?: string | number | null; nbf?: number } = {},
 ): Promise<string> {
   const jwt = new SignJWT({ sub: 'alice', iss: ISSUER, aud: AUDIENCE, ...claims }).setProtectedHeader({ alg, kid }).setJti(randomUUID());
   jwt.setIssuedAt(iat);
@@ -86,7 +93,11 @@ describe('bearer JWTs (jose, against a JWKS on loopback)', () => {
     ['signed by another key (same kid)', async () => `Bearer ${await token({}, { key: keyPair('key-1').privateKey })}`],
     ['without exp', async () => `Bearer ${await token({}, { exp: null })}`],
     ['without a subject', async () => `Bearer ${await token({ sub: undefined })}`],
-    ['alg none', async () => `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'alice', iss: ISSUER, aud: AUDIENCE, exp: now + 600 })).toString('base64url')}.`],
+    [
+      'alg none',
+      async () =>
+        `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'alice', iss: ISSUER, aud: AUDIENCE, exp: now + 600 })).toString('base64url')}.`,
+    ],
     [
       'HS256 signed with the public key (algorithm confusion)',
       async () => `Bearer ${await token({}, { alg: 'HS256', key: Buffer.from(JSON.stringify(first.publicJwk)) })}`,
@@ -181,7 +192,9 @@ describe('several strategies, refusals, authorization', () => {
   });
 
   test('a custom strategy', async () => {
-    const target = app({ strategies: [customAuth('Mutual', (req) => (req.get('x-client-cert') === 'ok' ? { id: 'svc', scheme: 'Mutual' } : undefined))] });
+    const target = app({
+      strategies: [customAuth('Mutual', (req) => (req.get('x-client-cert') === 'ok' ? { id: 'svc', scheme: 'Mutual' } : undefined))],
+    });
     expect((await post(target, sendRequest('m', 'x'), { 'X-Client-Cert': 'ok' })).status).toBe(200);
     expect((await post(target, sendRequest('m', 'x'))).status).toBe(401);
   });
@@ -194,8 +207,15 @@ describe('several strategies, refusals, authorization', () => {
 
   test('a refused client cannot make the server read a large body: 401, id null, after 64 KiB', async () => {
     const server = await serve(app({ strategies: [keys()] }));
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tasks/send', params: { id: 't', message: userText('x'.repeat(1024 * 1024)) } });
-    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }).catch((e: unknown) => e);
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'big',
+      method: 'tasks/send',
+      params: { id: 't', message: userText('x'.repeat(1024 * 1024)) },
+    });
+    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }).catch(
+      (e: unknown) => e,
+    );
     // The server answers before reading it all, and closes the connection.
     if (res instanceof Response) {
       expect(res.status).toBe(401);
@@ -208,7 +228,7 @@ describe('several strategies, refusals, authorization', () => {
     expect(small).toMatchObject({ id: 'small', httpStatus: 401 });
   });
 
-  test('the authorization hook\'s refusal → 403 with -32008', async () => {
+  test("the authorization hook's refusal → 403 with -32008", async () => {
     const target = app({
       strategies: [keys()],
       authorize: ({ principal, method }) => !(principal.id === 'bob' && method === 'tasks/send'),
@@ -217,11 +237,19 @@ describe('several strategies, refusals, authorization', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ id: 'a', error: { code: -32008, message: 'Authorization failed' } });
     expect((await post(target, sendRequest('az', 'x'), { 'X-API-Key': 'key-for-alice-0001' })).status).toBe(200);
-    expect((await post(target, { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: 'az' } }, { 'X-API-Key': 'key-for-bob-00002' })).body.error.code).toBe(-32001);
+    expect(
+      (await post(target, { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: 'az' } }, { 'X-API-Key': 'key-for-bob-00002' })).body
+        .error.code,
+    ).toBe(-32001);
   });
 
   test('auth on a streaming method is checked before any SSE header is written', async () => {
-    const server = await serve(app({ strategies: [keys()] }, async function* () { yield working(); yield completed(); }));
+    const server = await serve(
+      app({ strategies: [keys()] }, async function* () {
+        yield working();
+        yield completed();
+      }),
+    );
     const res = await fetch(server.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -230,7 +258,9 @@ describe('several strategies, refusals, authorization', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.json()).toMatchObject({ id: 's', error: { code: -32007 } });
-    expect((await rpc(server.url, 'tasks/get', { id: 'never' }, { headers: { 'X-API-Key': 'key-for-alice-0001' } })).error?.code).toBe(-32001);
+    expect((await rpc(server.url, 'tasks/get', { id: 'never' }, { headers: { 'X-API-Key': 'key-for-alice-0001' } })).error?.code).toBe(
+      -32001,
+    );
   });
 });
 
@@ -285,7 +315,11 @@ describe('principals with the same name', () => {
     const viaKey = { headers: { 'X-API-Key': 'key-for-alice-0001' } };
     const viaToken = { headers: { Authorization: `Bearer ${await token()}` } };
     const viaOtherIssuer = { headers: { Authorization: `Bearer ${await token({ iss: OTHER })}` } };
-    const owners = [['key', viaKey], ['token', viaToken], ['other issuer', viaOtherIssuer]] as const;
+    const owners = [
+      ['key', viaKey],
+      ['token', viaToken],
+      ['other issuer', viaOtherIssuer],
+    ] as const;
     for (const [name, as] of owners) resultOf(await rpc(server.url, 'tasks/send', { id: `of-${name}`, message: userText('hi') }, as));
     for (const [name, as] of owners) {
       for (const [other] of owners) {
@@ -310,13 +344,17 @@ describe('API keys that an unset variable would make', () => {
   });
 
   test('the error never shows a real key', () => {
-    expect(() => apiKey({ keys: { 'super-secret-key-123': ' ' } })).toThrow('apiKey: the principal of key 20 characters, starting "su" is blank');
+    expect(() => apiKey({ keys: { 'super-secret-key-123': ' ' } })).toThrow(
+      'apiKey: the principal of key 20 characters, starting "su" is blank',
+    );
   });
 
   test('A2A_API_KEYS refuses the same, and a key given twice', async () => {
     const { authOptionsFromEnv } = await import('../src/env.js');
     expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'undefined=alice' })).toThrow(/the word "undefined"/);
-    expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'k1=alice,k1=bob' })).toThrow('A2A_API_KEYS: a key appears twice; give each principal its own key');
+    expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'k1=alice,k1=bob' })).toThrow(
+      'A2A_API_KEYS: a key appears twice; give each principal its own key',
+    );
     expect(() => authOptionsFromEnv({ A2A_API_KEYS: 'k1=null' })).toThrow(/the principal .* is the word "null"/);
   });
 });
@@ -325,7 +363,10 @@ describe('the card and the logs', () => {
   test('the card lists the schemes and the API key header, and stays public by default', async () => {
     const target = app({ strategies: [bearer(), keys()] });
     const card = (await request(target).get('/.well-known/agent.json')).body;
-    expect(card.authentication).toEqual({ schemes: ['Bearer', 'ApiKey'], credentials: JSON.stringify({ in: 'header', name: 'X-API-Key' }) });
+    expect(card.authentication).toEqual({
+      schemes: ['Bearer', 'ApiKey'],
+      credentials: JSON.stringify({ in: 'header', name: 'X-API-Key' }),
+    });
   });
 
   test('protectCard requires credentials for the card too', async () => {
@@ -337,7 +378,12 @@ describe('the card and the logs', () => {
   });
 
   test('a card that sets authentication itself while auth is configured is refused', () => {
-    expect(() => appWith(recordPrincipal, { auth: { strategies: [keys()] }, card: { name: 'x', version: '1', authentication: { schemes: ['Basic'] } } })).toThrow(/authentication/);
+    expect(() =>
+      appWith(recordPrincipal, {
+        auth: { strategies: [keys()] },
+        card: { name: 'x', version: '1', authentication: { schemes: ['Basic'] } },
+      }),
+    ).toThrow(/authentication/);
   });
 
   test('logs carry the principal id, never the credentials', async () => {
@@ -351,7 +397,11 @@ describe('the card and the logs', () => {
     expect(all).not.toContain(jwt);
     expect(all).not.toContain('key-for-bob-00002');
     expect(all).not.toContain('wrong-key-value');
-    expect(lines().filter((l) => l.msg === 'a2a call').map((l) => l.principal)).toEqual(['alice', 'bob']);
+    expect(
+      lines()
+        .filter((l) => l.msg === 'a2a call')
+        .map((l) => l.principal),
+    ).toEqual(['alice', 'bob']);
     expect(lines().find((l) => l.msg === 'a2a call refused')).toMatchObject({ code: -32007 });
   });
 
@@ -368,7 +418,12 @@ describe('authOptionsFromEnv', () => {
 
   test('A2A_API_KEYS and A2A_JWKS_URL (with issuer and audience) become strategies that work', async () => {
     const { authOptionsFromEnv } = await import('../src/env.js');
-    const auth = authOptionsFromEnv({ A2A_API_KEYS: 'k=1=alice, other=bob', A2A_JWKS_URL: jwksUrl, A2A_JWT_ISSUER: ISSUER, A2A_JWT_AUDIENCE: AUDIENCE })!;
+    const auth = authOptionsFromEnv({
+      A2A_API_KEYS: 'k=1=alice, other=bob',
+      A2A_JWKS_URL: jwksUrl,
+      A2A_JWT_ISSUER: ISSUER,
+      A2A_JWT_AUDIENCE: AUDIENCE,
+    })!;
     expect(auth.strategies.map((s) => s.scheme)).toEqual(['Bearer', 'ApiKey']);
     const target = app(auth);
     expect((await post(target, sendRequest('e1', 'x'), { 'X-API-Key': 'k=1' })).status).toBe(200);

@@ -24,14 +24,16 @@ describe('agent card', () => {
     expect(res.body.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
-  test('a missing url is filled from the request\'s origin and the mount path', async () => {
+  test("a missing url is filled from the request's origin and the mount path", async () => {
     const app = express().use('/agents/echo', a2aRouter(handler, { card: testCard, logger: silent }));
     const res = await request(app).get('/agents/echo/.well-known/agent.json').set('Host', 'agent.example.com:8080');
     expect(res.body.url).toBe('http://agent.example.com:8080/agents/echo');
   });
 
   test('behind a proxy ("trust proxy"), the forwarded protocol is used', async () => {
-    const app = express().set('trust proxy', true).use(a2aRouter(handler, { card: testCard, logger: silent }));
+    const app = express()
+      .set('trust proxy', true)
+      .use(a2aRouter(handler, { card: testCard, logger: silent }));
     const res = await request(app).get('/.well-known/agent.json').set('Host', 'agent.example.com').set('X-Forwarded-Proto', 'https');
     expect(res.body.url).toBe('https://agent.example.com/');
   });
@@ -62,8 +64,8 @@ describe('agent card', () => {
     expect(() => a2aRouter(handler, { card: { ...testCard, capabilities: { pushNotifications: true } }, logger: silent })).toThrow(
       /capabilities.pushNotifications is true but the router does not serve it/,
     );
-    expect(() => a2aRouter(handler, { card: { ...testCard, capabilities: { streaming: true } }, streaming: false, logger: silent })).toThrow(
-      /capabilities.streaming/,
-    );
+    expect(() =>
+      a2aRouter(handler, { card: { ...testCard, capabilities: { streaming: true } }, streaming: false, logger: silent }),
+    ).toThrow(/capabilities.streaming/);
   });
 });

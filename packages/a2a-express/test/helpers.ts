@@ -8,10 +8,7 @@ export const silent: Logger = pino({ level: 'silent' });
 export const testCard = { name: 'Test Agent', version: '1.0.0' };
 
 /** An Express app with the router mounted at the root, logging nowhere unless told. */
-export function appWith(
-  handler: TaskHandler,
-  options: Partial<A2ARouterOptions> = {},
-): { app: express.Express; router: A2ARouter } {
+export function appWith(handler: TaskHandler, options: Partial<A2ARouterOptions> = {}): { app: express.Express; router: A2ARouter } {
   const app = express();
   const router = a2aRouter(handler, { card: testCard, logger: silent, ...options });
   app.use(router);

@@ -70,7 +70,9 @@ describe('JSON-RPC framing', () => {
   });
 
   test('a batch may not hold a streaming method (-32004) or more than maxBatchSize requests', async () => {
-    const streaming = await post([rpcRequest('tasks/sendSubscribe', { id: 's', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } }, 1)]);
+    const streaming = await post([
+      rpcRequest('tasks/sendSubscribe', { id: 's', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } }, 1),
+    ]);
     expect(streaming.body[0]).toMatchObject({ id: 1, error: { code: -32004 } });
     const { app: small } = appWith(done, { maxBatchSize: 2 });
     const tooMany = await request(small)
@@ -110,7 +112,11 @@ describe('JSON-RPC framing', () => {
   });
 
   test('a notification (no id) is run and answered 204 with no body', async () => {
-    const res = await post({ jsonrpc: '2.0', method: 'tasks/send', params: { id: 'notified', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } });
+    const res = await post({
+      jsonrpc: '2.0',
+      method: 'tasks/send',
+      params: { id: 'notified', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } },
+    });
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     const got = await post(rpcRequest('tasks/get', { id: 'notified' }));

@@ -19,7 +19,9 @@ const done: TaskHandler = async () => completed('ok');
 describe('parts per message', () => {
   test('more than maxPartsPerMessage is -32602 with the limit; as many is served', async () => {
     const { url } = await serve(done, { maxPartsPerMessage: 5 });
-    expect(resultOf(await rpc(url, 'tasks/send', { id: 'five', message: { role: 'user', parts: parts(5) } })).status.state).toBe('completed');
+    expect(resultOf(await rpc(url, 'tasks/send', { id: 'five', message: { role: 'user', parts: parts(5) } })).status.state).toBe(
+      'completed',
+    );
     const refused = await rpc(url, 'tasks/send', { id: 'six', message: { role: 'user', parts: parts(6) } });
     expect(refused.error).toMatchObject({ code: -32602, data: [{ path: '/message/parts', keyword: 'maxItems', params: { limit: 5 } }] });
     expect((await rpc(url, 'tasks/get', { id: 'six' })).error?.code).toBe(-32001); // nothing was kept
@@ -52,7 +54,7 @@ describe('bytes per task', () => {
     expect(JSON.stringify(task.history).length).toBeLessThan(4_000 + 1_000);
   });
 
-  test("an agent whose output would take its task past maxTaskBytes fails the task, saying so, and stops growing it", async () => {
+  test('an agent whose output would take its task past maxTaskBytes fails the task, saying so, and stops growing it', async () => {
     const { url } = await serve(
       async function* () {
         yield working();
@@ -62,7 +64,10 @@ describe('bytes per task', () => {
       { maxTaskBytes: 3_000 },
     );
     const task = resultOf(await rpc(url, 'tasks/send', { id: 'prolix', message: userText('go') }));
-    expect(task.status).toMatchObject({ state: 'failed', message: { parts: [{ text: 'The task grew past the size this agent keeps for one task; start a new task for more.' }] } });
+    expect(task.status).toMatchObject({
+      state: 'failed',
+      message: { parts: [{ text: 'The task grew past the size this agent keeps for one task; start a new task for more.' }] },
+    });
     const kept = task.artifacts![0]!.parts.reduce((sum, p) => sum + (p.type === 'text' ? p.text.length : 0), 0);
     expect(kept).toBeLessThanOrEqual(3_000);
   });
@@ -89,10 +94,13 @@ describe('the in-memory store, bounded by bytes', () => {
 
   test('when running tasks fill the budget, a new task gets -32011 rather than growing memory', async () => {
     const store = new InMemoryTaskStore({ maxBytes: 3_000 });
-    const { url, router } = await serve(async function* (ctx) {
-      yield working();
-      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
-    }, { store, sendWaitMs: 50 });
+    const { url, router } = await serve(
+      async function* (ctx) {
+        yield working();
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+      },
+      { store, sendWaitMs: 50 },
+    );
     resultOf(await rpc(url, 'tasks/send', { id: 'r1', message: big(1) }));
     resultOf(await rpc(url, 'tasks/send', { id: 'r2', message: big(2) }));
     const refused = await rpc(url, 'tasks/send', { id: 'r3', message: big(3) });

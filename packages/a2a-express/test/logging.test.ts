@@ -36,7 +36,12 @@ describe('logging', () => {
 
   test('an internal error is logged with its details, which never reach the client', async () => {
     const { logger, lines } = memoryLogger();
-    const { app } = appWith(async () => { throw new Error('connection string postgres://u:p@db'); }, { logger });
+    const { app } = appWith(
+      async () => {
+        throw new Error('connection string postgres://u:p@db');
+      },
+      { logger },
+    );
     const res = await post(app, sendRequest('err', 'x'));
     expect(JSON.stringify(res.body)).not.toContain('postgres://');
     const line = lines().find((l) => l.msg === 'handler failed') as { err: { message: string }; taskId: string };
@@ -47,22 +52,34 @@ describe('logging', () => {
   test('file bytes, push tokens and credentials are redacted from what a handler logs', async () => {
     const { logger, lines } = memoryLogger();
     const handler: TaskHandler = async (ctx) => {
-      ctx.logger.info({ message: ctx.message, pushNotification: { url: 'https://hook', token: 'tok-123', authentication: { schemes: ['Bearer'], credentials: 'cred-456' } } }, 'received');
+      ctx.logger.info(
+        {
+          message: ctx.message,
+          pushNotification: { url: 'https://hook', token: 'tok-123', authentication: { schemes: ['Bearer'], credentials: 'cred-456' } },
+        },
+        'received',
+      );
       return completed();
     };
     const { app } = appWith(handler, { logger });
     const bytes = Buffer.from('top secret file contents').toString('base64');
-    await post(app, rpcRequest('tasks/send', { id: 'files', message: { role: 'user', parts: [{ type: 'file', file: { name: 'a.txt', bytes } }] } }));
+    await post(
+      app,
+      rpcRequest('tasks/send', { id: 'files', message: { role: 'user', parts: [{ type: 'file', file: { name: 'a.txt', bytes } }] } }),
+    );
     const all = JSON.stringify(lines());
     expect(all).not.toContain(bytes);
     expect(all).not.toContain('tok-123');
     expect(all).not.toContain('cred-456');
-    const received = lines().find((l) => l.msg === 'received') as { message: { parts: { file: { bytes: string; name: string } }[] }; taskId: string };
+    const received = lines().find((l) => l.msg === 'received') as {
+      message: { parts: { file: { bytes: string; name: string } }[] };
+      taskId: string;
+    };
     expect(received.taskId).toBe('files');
     expect(received.message.parts[0]!.file).toEqual({ name: 'a.txt', bytes: `[${bytes.length} base64 characters]` });
   });
 
-  test('request headers logged by the host through the router\'s logger lose their secrets', async () => {
+  test("request headers logged by the host through the router's logger lose their secrets", async () => {
     const { logger, lines } = memoryLogger();
     const handler: TaskHandler = async (ctx) => {
       ctx.logger.info({ headers: { authorization: 'Bearer abc.def.ghi', 'x-api-key': 'k-1', accept: 'json' } }, 'headers');

@@ -80,14 +80,16 @@ describe('jsonCopy', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
     for (const value of [cyclic, { n: 10n }, undefined, () => 1]) {
-      expect(() => jsonCopy(value)).toThrow((() => {
-        try {
-          roundTrip(value);
-        } catch (error) {
-          return (error as Error).constructor as new () => Error;
-        }
-        throw new Error('the round-trip accepted it');
-      })());
+      expect(() => jsonCopy(value)).toThrow(
+        (() => {
+          try {
+            roundTrip(value);
+          } catch (error) {
+            return (error as Error).constructor as new () => Error;
+          }
+          throw new Error('the round-trip accepted it');
+        })(),
+      );
     }
   });
 });

@@ -90,7 +90,12 @@ describe('what the router sends passes the published schema', () => {
     const { url } = await agent();
     const states: Record<string, string> = { all: 'completed', ask: 'input-required', fail: 'failed', throw: 'failed', array: 'failed' };
     for (const [text, state] of Object.entries(states)) {
-      const sent = await call(url, 'tasks/send', { id: `send-${text}`, sessionId: 's1', message: { role: 'user', parts: [textPart(text)] }, historyLength: 5 });
+      const sent = await call(url, 'tasks/send', {
+        id: `send-${text}`,
+        sessionId: 's1',
+        message: { role: 'user', parts: [textPart(text)] },
+        historyLength: 5,
+      });
       expect(sent.result?.status.state).toBe(state);
       await call(url, 'tasks/get', { id: `send-${text}`, historyLength: 10 });
       await call(url, 'tasks/get', { id: `send-${text}` });
@@ -133,7 +138,12 @@ describe('what the router sends passes the published schema', () => {
       ['tasks/nothing', {}, -32601],
     ];
     for (const [method, params, code] of refusals) expect((await call(url, method, params)).error?.code).toBe(code);
-    for (const body of ['{', '[]', '{"jsonrpc":"2.0","id":1}', '[{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"done"}},{"x":1}]']) {
+    for (const body of [
+      '{',
+      '[]',
+      '{"jsonrpc":"2.0","id":1}',
+      '[{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"done"}},{"x":1}]',
+    ]) {
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const answer = (await res.json()) as unknown;
       for (const one of Array.isArray(answer) ? answer : [answer]) expectPublished('JSONRPCResponse', one);

@@ -5,7 +5,14 @@ import { SignJWT } from 'jose';
 import { collect, openStream, rpc, serverPool } from 'a2a-testing';
 import { createPushNotificationVerifier, PushVerificationError, type VerifiedNotification } from 'a2a-push-receiver';
 import { pushNotificationReceiver } from 'a2a-push-receiver/express';
-import { artifact, completed, working, type PushNotificationOptions, type PushNotificationPayload, type TaskHandler } from '../src/index.js';
+import {
+  artifact,
+  completed,
+  working,
+  type PushNotificationOptions,
+  type PushNotificationPayload,
+  type TaskHandler,
+} from '../src/index.js';
 import { appWith, eventually, gate, memoryLogger, resultOf, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
@@ -72,8 +79,14 @@ describe('push notifications: configuration', () => {
     expect((await rpc(url, 'tasks/pushNotification/get', { id: 'nope' })).error?.code).toBe(-32001);
     await send(url, 'configured');
     const masked = { url: hook.url, token: '********', authentication: { schemes: ['Bearer'], credentials: '********' } };
-    expect(resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'configured', pushNotificationConfig: config }))).toEqual({ id: 'configured', pushNotificationConfig: masked });
-    expect(resultOf(await rpc(url, 'tasks/pushNotification/get', { id: 'configured' }))).toEqual({ id: 'configured', pushNotificationConfig: masked });
+    expect(resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'configured', pushNotificationConfig: config }))).toEqual({
+      id: 'configured',
+      pushNotificationConfig: masked,
+    });
+    expect(resultOf(await rpc(url, 'tasks/pushNotification/get', { id: 'configured' }))).toEqual({
+      id: 'configured',
+      pushNotificationConfig: masked,
+    });
     expect(resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'configured', pushNotificationConfig: null }))).toBeNull();
     expect((await rpc(url, 'tasks/pushNotification/get', { id: 'configured' })).error).toEqual({
       code: -32001,
@@ -105,10 +118,14 @@ describe('push notifications: configuration', () => {
 
   test('ownership check: a URL that echoes validationToken is accepted, one that does not is -32602', async () => {
     const { url } = await agent(steps, { verifyOwnership: true });
-    const good = await serve(express().use('/hook', pushNotificationReceiver({ jwksUrl: `${url}/.well-known/jwks.json`, onNotification: () => undefined })));
+    const good = await serve(
+      express().use('/hook', pushNotificationReceiver({ jwksUrl: `${url}/.well-known/jwks.json`, onNotification: () => undefined })),
+    );
     const bad = await serve(express().get('/hook', (_req, res) => void res.send('hello')));
     await send(url, 'owned');
-    expect(resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'owned', pushNotificationConfig: { url: `${good.url}/hook` } }))).toMatchObject({ id: 'owned' });
+    expect(
+      resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'owned', pushNotificationConfig: { url: `${good.url}/hook` } })),
+    ).toMatchObject({ id: 'owned' });
     const refused = await rpc(url, 'tasks/pushNotification/set', { id: 'owned', pushNotificationConfig: { url: `${bad.url}/hook` } });
     expect(refused.error).toMatchObject({ code: -32602, data: [{ message: expect.stringMatching(/ownership not confirmed/) }] });
   });
@@ -161,7 +178,12 @@ describe('push notifications: delivery', () => {
       ['working', false],
       ['completed', true],
     ]);
-    expect(verified.map((v) => v.payload.status.message?.parts[0])).toEqual([undefined, { type: 'text', text: 'step 1' }, { type: 'text', text: 'step 2' }, { type: 'text', text: 'done' }]);
+    expect(verified.map((v) => v.payload.status.message?.parts[0])).toEqual([
+      undefined,
+      { type: 'text', text: 'step 1' },
+      { type: 'text', text: 'step 2' },
+      { type: 'text', text: 'done' },
+    ]);
     const ids = verified.map((v) => v.payload.eventId);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(verified[0]!.payload).toMatchObject({ eventType: 'taskStatusUpdate', taskId: 'notified' });
@@ -173,15 +195,29 @@ describe('push notifications: delivery', () => {
   test('a config sent with tasks/sendSubscribe is set on the task and used', async () => {
     const { url } = await agent(steps);
     const hook = await webhook();
-    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'streamed-push', message: userText('go'), pushNotification: { url: hook.url } }));
+    const events = await collect(
+      await openStream(url, 'tasks/sendSubscribe', { id: 'streamed-push', message: userText('go'), pushNotification: { url: hook.url } }),
+    );
     expect(events.at(-1)!.message.result).toMatchObject({ status: { state: 'completed' }, final: true });
     await eventually(async () => (hook.received.length >= 4 ? true : undefined));
-    expect(hook.received.map((r) => (JSON.parse(r.body.toString()) as PushNotificationPayload).status.state)).toEqual(['working', 'working', 'working', 'completed']);
-    expect(resultOf(await rpc(url, 'tasks/pushNotification/get', { id: 'streamed-push' }))).toEqual({ id: 'streamed-push', pushNotificationConfig: { url: hook.url } });
+    expect(hook.received.map((r) => (JSON.parse(r.body.toString()) as PushNotificationPayload).status.state)).toEqual([
+      'working',
+      'working',
+      'working',
+      'completed',
+    ]);
+    expect(resultOf(await rpc(url, 'tasks/pushNotification/get', { id: 'streamed-push' }))).toEqual({
+      id: 'streamed-push',
+      pushNotificationConfig: { url: hook.url },
+    });
   });
 
   test('a config set with tasks/pushNotification/set is used for the next turn', async () => {
-    const { url } = await agent(async (ctx) => (ctx.isNewTask ? { kind: 'status', state: 'input-required', message: { role: 'agent', parts: [{ type: 'text', text: '?' }] } } : completed()));
+    const { url } = await agent(async (ctx) =>
+      ctx.isNewTask
+        ? { kind: 'status', state: 'input-required', message: { role: 'agent', parts: [{ type: 'text', text: '?' }] } }
+        : completed(),
+    );
     const hook = await webhook();
     await send(url, 'later');
     resultOf(await rpc(url, 'tasks/pushNotification/set', { id: 'later', pushNotificationConfig: { url: hook.url } }));
@@ -250,10 +286,14 @@ describe('push notifications: delivery', () => {
     const port = new URL(hook.url).port;
     const release = gate();
     // The turn opens with one notification (working), then waits for the test.
-    const { url } = await agent(async () => {
-      await release.promise;
-      return completed();
-    }, { resolve, allowlist: ['127.0.0.1'] }, { logger, sendWaitMs: 20 });
+    const { url } = await agent(
+      async () => {
+        await release.promise;
+        return completed();
+      },
+      { resolve, allowlist: ['127.0.0.1'] },
+      { logger, sendWaitMs: 20 },
+    );
     await send(url, 'rebound', { url: `http://hooks.test:${port}/hook` });
     await eventually(async () => (hook.received.length === 1 ? true : undefined));
     answer = '10.9.8.7'; // the name now points inside: refused before any connection is made
@@ -294,7 +334,9 @@ describe('the receiver helper refuses forged notifications', () => {
       .setIssuedAt()
       .setJti(randomUUID())
       .sign(other);
-    await expect(fresh().verify({ headers: { authorization: `Bearer ${forged}`, 'x-a2a-notification-token': 't' }, body })).rejects.toMatchObject({ reason: 'invalid-signature' });
+    await expect(
+      fresh().verify({ headers: { authorization: `Bearer ${forged}`, 'x-a2a-notification-token': 't' }, body }),
+    ).rejects.toMatchObject({ reason: 'invalid-signature' });
   });
 
   test('an old iat is refused (older than 5 minutes)', async () => {
@@ -304,7 +346,9 @@ describe('the receiver helper refuses forged notifications', () => {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 600)
       .setJti(randomUUID())
       .sign(privateKey);
-    await expect(fresh().verify({ headers: { authorization: `Bearer ${old}`, 'x-a2a-notification-token': 't' }, body })).rejects.toMatchObject({ reason: 'too-old' });
+    await expect(
+      fresh().verify({ headers: { authorization: `Bearer ${old}`, 'x-a2a-notification-token': 't' }, body }),
+    ).rejects.toMatchObject({ reason: 'too-old' });
   });
 
   test('a replayed jti is refused', async () => {
@@ -315,8 +359,12 @@ describe('the receiver helper refuses forged notifications', () => {
 
   test('a wrong or missing notification token is refused', async () => {
     const { headers, body } = hook.received[0]!;
-    await expect(fresh().verify({ headers: { ...headers, 'x-a2a-notification-token': 'nope' }, body })).rejects.toMatchObject({ reason: 'bad-token' });
-    await expect(fresh().verify({ headers: { authorization: headers.authorization }, body })).rejects.toMatchObject({ reason: 'bad-token' });
+    await expect(fresh().verify({ headers: { ...headers, 'x-a2a-notification-token': 'nope' }, body })).rejects.toMatchObject({
+      reason: 'bad-token',
+    });
+    await expect(fresh().verify({ headers: { authorization: headers.authorization }, body })).rejects.toMatchObject({
+      reason: 'bad-token',
+    });
   });
 
   test('alg none and a missing Authorization are refused', async () => {
@@ -328,10 +376,16 @@ describe('the receiver helper refuses forged notifications', () => {
 
   test('the Express receiver answers 204 to a genuine notification and 401 to a forged one', async () => {
     const got: unknown[] = [];
-    const receiver = await serve(express().use('/in', pushNotificationReceiver({ jwksUrl, onNotification: (n) => void got.push(n.payload) })));
+    const receiver = await serve(
+      express().use('/in', pushNotificationReceiver({ jwksUrl, onNotification: (n) => void got.push(n.payload) })),
+    );
     const { headers, body } = hook.received[0]!;
     const forward = (b: Buffer) =>
-      fetch(`${receiver.url}/in`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: headers.authorization as string }, body: b });
+      fetch(`${receiver.url}/in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: headers.authorization as string },
+        body: b,
+      });
     expect((await forward(body)).status).toBe(204);
     expect((await forward(Buffer.from(body.toString().replace('genuine', 'other')))).status).toBe(401);
     expect(got).toEqual([expect.objectContaining({ taskId: 'genuine' })]);
@@ -339,13 +393,18 @@ describe('the receiver helper refuses forged notifications', () => {
   });
 });
 
-
 describe('pushNotificationOptionsFromEnv', () => {
   test('reads the allow-list, a JWK or PEM key, and the ownership switch', async () => {
     const { pushNotificationOptionsFromEnv } = await import('../src/env.js');
     expect(pushNotificationOptionsFromEnv({})).toEqual({});
     const pem = (privateKey.export({ format: 'pem', type: 'pkcs8' }) as string).replace(/\n/g, '\\n');
-    expect(pushNotificationOptionsFromEnv({ A2A_PUSH_ALLOWLIST: ' localhost, 10.0.0.0/8 ,', A2A_PUSH_SIGNING_KEY: pem, A2A_PUSH_VERIFY_OWNERSHIP: 'true' })).toEqual({
+    expect(
+      pushNotificationOptionsFromEnv({
+        A2A_PUSH_ALLOWLIST: ' localhost, 10.0.0.0/8 ,',
+        A2A_PUSH_SIGNING_KEY: pem,
+        A2A_PUSH_VERIFY_OWNERSHIP: 'true',
+      }),
+    ).toEqual({
       allowlist: ['localhost', '10.0.0.0/8'],
       signingKey: pem.replace(/\\n/g, '\n'),
       verifyOwnership: true,

@@ -6,12 +6,17 @@ import { resultOf, sendRequest, silent } from './helpers.js';
 
 test('the README example answers, asks for input, and echoes', async () => {
   const app = express();
-  app.use(a2aRouter(async function* echo(ctx) {
-    if (!textOf(ctx.message).trim()) return yield inputRequired('What should I echo?');
-    yield working('Thinking…');
-    yield artifact(textOf(ctx.message), { name: 'echo' });
-    yield completed();
-  }, { card: { name: 'Echo', version: '1.0.0', skills: [{ id: 'echo', name: 'Echo' }] }, logger: silent }));
+  app.use(
+    a2aRouter(
+      async function* echo(ctx) {
+        if (!textOf(ctx.message).trim()) return yield inputRequired('What should I echo?');
+        yield working('Thinking…');
+        yield artifact(textOf(ctx.message), { name: 'echo' });
+        yield completed();
+      },
+      { card: { name: 'Echo', version: '1.0.0', skills: [{ id: 'echo', name: 'Echo' }] }, logger: silent },
+    ),
+  );
 
   const post = (body: unknown) => request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify(body));
   const asked = resultOf((await post(sendRequest('readme', ' '))).body);

@@ -48,10 +48,12 @@ function created(taskId: string): TaskRecord {
 }
 
 /** A change that adds one `working` status event carrying `note` in its metadata. */
-const addEvent = (taskId: string, note: string) => (current: TaskRecord | undefined): TaskChange => {
-  const event = statusEvent(taskId, 'working', undefined, { note });
-  return { record: current ?? created(taskId), events: [event] };
-};
+const addEvent =
+  (taskId: string, note: string) =>
+  (current: TaskRecord | undefined): TaskChange => {
+    const event = statusEvent(taskId, 'working', undefined, { note });
+    return { record: current ?? created(taskId), events: [event] };
+  };
 
 const notes = (events: StoredEvent[]) => events.map((e) => (e.event.metadata as { note: string }).note);
 
@@ -103,7 +105,10 @@ test('a subscriber whose connection is dropped gets every event anyway, in order
 
   // Kill the reader's subscriber connection; publish while it reconnects.
   const clients = (await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub')) as string;
-  const ids = clients.split('\n').filter((line) => line.includes(`name=${name}`)).map((line) => /id=(\d+)/.exec(line)![1]!);
+  const ids = clients
+    .split('\n')
+    .filter((line) => line.includes(`name=${name}`))
+    .map((line) => /id=(\d+)/.exec(line)![1]!);
   expect(ids.length).toBeGreaterThan(0);
   for (const id of ids) await admin.call('CLIENT', 'KILL', 'ID', id);
   for (let i = 0; i < 5; i++) await writer.update('gappy', addEvent('gappy', `while-down-${i}`));

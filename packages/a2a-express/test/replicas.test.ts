@@ -130,7 +130,9 @@ describe('replicas sharing a RedisTaskStore', () => {
     const log = (await b.store.eventsAfter('resumed', 0))!;
     expect([...seen, ...rest].map((e) => ({ id: Number(e.id), event: e.message.result }))).toEqual(log);
     const task = resultOf(await rpc(a.url, 'tasks/get', { id: 'resumed' }));
-    expect(task.artifacts![0]!.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')).toBe('chunk-0 chunk-1 chunk-2 chunk-3 chunk-4 chunk-5 ');
+    expect(task.artifacts![0]!.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')).toBe(
+      'chunk-0 chunk-1 chunk-2 chunk-3 chunk-4 chunk-5 ',
+    );
   });
 
   test('tasks/cancel on B of a task running on A: A’s handler sees its signal abort; canceled on both', async () => {
@@ -169,7 +171,12 @@ describe('replicas sharing a RedisTaskStore', () => {
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < taskIds.length; i = next++) {
-        const response = await rpc(replicaOf(i).url, 'tasks/send', { id: taskIds[i], message: userText(`task ${i}`) }, { headers: { 'X-API-Key': keyOf(i) } });
+        const response = await rpc(
+          replicaOf(i).url,
+          'tasks/send',
+          { id: taskIds[i], message: userText(`task ${i}`) },
+          { headers: { 'X-API-Key': keyOf(i) } },
+        );
         answers.set(taskIds[i]!, resultOf(response));
       }
     };
@@ -210,10 +217,13 @@ describe('replicas sharing a RedisTaskStore', () => {
     const received: VerifiedNotification<PushNotificationPayload>[] = [];
     const receiver = express();
     // Verified against B's JWKS, although A and B each sign what they commit.
-    receiver.post('/hook', pushNotificationReceiver({
-      jwksUrl: `${b.url}/.well-known/jwks.json`,
-      onNotification: (n) => void received.push(n),
-    }));
+    receiver.post(
+      '/hook',
+      pushNotificationReceiver({
+        jwksUrl: `${b.url}/.well-known/jwks.json`,
+        onNotification: (n) => void received.push(n),
+      }),
+    );
     const hook = await pool.serve(receiver);
     const pushNotification = { url: `${hook.url}/hook` };
 
@@ -231,7 +241,10 @@ describe('replicas sharing a RedisTaskStore', () => {
 
     const statusIds = (await a.store.eventsAfter('pushed', 0))!.filter((e) => isStatusUpdateEvent(e.event)).map((e) => e.id);
     expect(payloadsOf('pushed').map((p) => p.eventId)).toEqual(statusIds);
-    expect(payloadsOf('pushed').map((p) => p.status.state)).toEqual([...['working', 'working', 'working', 'completed'], ...['working', 'working', 'working', 'completed']]);
+    expect(payloadsOf('pushed').map((p) => p.status.state)).toEqual([
+      ...['working', 'working', 'working', 'completed'],
+      ...['working', 'working', 'working', 'completed'],
+    ]);
   });
 });
 
@@ -250,7 +263,9 @@ describe('replicas when Redis restarts or is down (a redis-server of the test’
     await own.start();
     expect(resultOf(await rpc(b.url, 'tasks/send', { id: 'after-restart', message: userText('two') })).status.state).toBe('completed');
     expect(resultOf(await rpc(a.url, 'tasks/get', { id: 'after-restart' })).status.state).toBe('completed');
-    const streamed = await collect(await openStream(b.url, 'tasks/sendSubscribe', { id: 'streamed-after-restart', message: userText('three') }));
+    const streamed = await collect(
+      await openStream(b.url, 'tasks/sendSubscribe', { id: 'streamed-after-restart', message: userText('three') }),
+    );
     expect(results(streamed).at(-1)).toMatchObject({ final: true, status: { state: 'completed' } });
 
     await own.stop();

@@ -48,7 +48,10 @@ describe('hostile and unusual input', () => {
     const outcome = await postHuge(server.url, 20 * 1024 * 1024);
     expect(outcome.status).toBe(413);
     expect(JSON.parse(outcome.body)).toMatchObject({ id: null, error: { code: -32600 } });
-    expect(resultOf(await rpc(server.url, 'tasks/send', { id: 'after-huge', message: { role: 'user', parts: [{ type: 'text', text: 'ok' }] } })).status.state).toBe('completed');
+    expect(
+      resultOf(await rpc(server.url, 'tasks/send', { id: 'after-huge', message: { role: 'user', parts: [{ type: 'text', text: 'ok' }] } }))
+        .status.state,
+    ).toBe('completed');
   });
 
   test('deeply nested JSON is -32600 and does not crash the process', async () => {
@@ -71,7 +74,12 @@ describe('hostile and unusual input', () => {
   test('200 concurrent tasks/send calls each get their own correct answer', async () => {
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        rpc(server.url, 'tasks/send', { id: `c-${i}`, message: { role: 'user', parts: [{ type: 'text', text: `message ${i}` }] } }, { id: i }),
+        rpc(
+          server.url,
+          'tasks/send',
+          { id: `c-${i}`, message: { role: 'user', parts: [{ type: 'text', text: `message ${i}` }] } },
+          { id: i },
+        ),
       ),
     );
     responses.forEach((response, i) => {
@@ -127,21 +135,30 @@ describe('bodies the host app already read', () => {
     await request(appWithLogger()).post('/').set('Content-Type', 'application/json').send(body);
     // Not the raw bytes: a small Buffer would pin an 8 KiB pool slab for as long as a stream is open.
     expect(seen[0]).toEqual(JSON.parse(body));
-    await request(appWithLogger(express.text({ type: '*/*' }))).post('/').set('Content-Type', 'application/json').send(body);
+    await request(appWithLogger(express.text({ type: '*/*' })))
+      .post('/')
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(seen[1]).toBe(body);
   });
 
   test('reports malformed JSON itself when the host read the body as text', async () => {
-    const res = await request(hostApp(express.text({ type: '*/*' }))).post('/').set('Content-Type', 'application/json').send('{oops');
+    const res = await request(hostApp(express.text({ type: '*/*' })))
+      .post('/')
+      .set('Content-Type', 'application/json')
+      .send('{oops');
     expect(res.body).toMatchObject({ id: null, error: { code: -32700 } });
   });
 
-  test('mounted under a path, next to the host\'s own routes', async () => {
+  test("mounted under a path, next to the host's own routes", async () => {
     const app = express();
     app.get('/health', (_req, res) => void res.send('ok'));
     app.use('/a2a', a2aRouter(echo, { card: testCard, logger: silent }));
     expect((await request(app).get('/health')).text).toBe('ok');
-    const res = await request(app).post('/a2a').set('Content-Type', 'application/json').send(JSON.stringify(sendRequest('mounted', 'x')));
+    const res = await request(app)
+      .post('/a2a')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(sendRequest('mounted', 'x')));
     expect(resultOf(res.body).id).toBe('mounted');
   });
 });
@@ -149,7 +166,10 @@ describe('bodies the host app already read', () => {
 describe('options', () => {
   test('bodyLimit is configurable', async () => {
     const { app } = appWith(echo, { bodyLimit: 200 });
-    const res = await request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify(sendRequest('big', 'x'.repeat(500))));
+    const res = await request(app)
+      .post('/')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(sendRequest('big', 'x'.repeat(500))));
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe(-32600);
   });
@@ -178,12 +198,18 @@ describe('options', () => {
 
   test('close() aborts running handlers', async () => {
     let signal: AbortSignal | undefined;
-    const { app, router } = appWith(async (ctx) => {
-      signal = ctx.signal;
-      await sleep(10_000, undefined, { signal: ctx.signal }).catch(() => undefined);
-      return completed();
-    }, { sendWaitMs: 10 });
-    await request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify(sendRequest('closing', 'x')));
+    const { app, router } = appWith(
+      async (ctx) => {
+        signal = ctx.signal;
+        await sleep(10_000, undefined, { signal: ctx.signal }).catch(() => undefined);
+        return completed();
+      },
+      { sendWaitMs: 10 },
+    );
+    await request(app)
+      .post('/')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(sendRequest('closing', 'x')));
     await router.close();
     expect(signal?.aborted).toBe(true);
   });

@@ -69,7 +69,13 @@ describe('shutdown drains (SIGTERM)', () => {
     const waiting = rpc(agent.url, 'tasks/send', { id: 'waited', message: userText('go') });
     const rest = collect(stream);
     // The waiting send's turn has started once its task is there.
-    await within((async () => { while ((await rpc(agent.url, 'tasks/get', { id: 'waited' })).error); })(), 5_000, 'the waited task');
+    await within(
+      (async () => {
+        while ((await rpc(agent.url, 'tasks/get', { id: 'waited' })).error);
+      })(),
+      5_000,
+      'the waited task',
+    );
     agent.child.kill('SIGTERM');
     const events = [...resultsOf(first), ...resultsOf(await rest)];
     expect(events.filter((e) => 'artifact' in e)).toHaveLength(4);
@@ -84,12 +90,21 @@ describe('shutdown drains (SIGTERM)', () => {
     const stream = await openStream(agent.url, 'tasks/sendSubscribe', { id: 'cut-short', message: userText('go') });
     await next(stream, 2);
     const waiting = rpc(agent.url, 'tasks/send', { id: 'cut-waiting', message: userText('go') });
-    await within((async () => { while ((await rpc(agent.url, 'tasks/get', { id: 'cut-waiting' })).error); })(), 5_000, 'the waiting task');
+    await within(
+      (async () => {
+        while ((await rpc(agent.url, 'tasks/get', { id: 'cut-waiting' })).error);
+      })(),
+      5_000,
+      'the waiting task',
+    );
     const rest = collect(stream);
     agent.child.kill('SIGTERM');
     const finals = finalOf(resultsOf(await rest));
     expect(finals).toHaveLength(1);
-    expect(finals[0]).toMatchObject({ final: true, status: { state: 'failed', message: { parts: [{ type: 'text', text: SHUTDOWN_MESSAGE }] } } });
+    expect(finals[0]).toMatchObject({
+      final: true,
+      status: { state: 'failed', message: { parts: [{ type: 'text', text: SHUTDOWN_MESSAGE }] } },
+    });
     const answered = await waiting;
     expect(answered.result?.status).toMatchObject({ state: 'failed', message: { parts: [{ text: SHUTDOWN_MESSAGE }] } });
     expect(await exitCode(agent)).toBe(0);
@@ -98,19 +113,36 @@ describe('shutdown drains (SIGTERM)', () => {
 });
 
 describe('router.drain()', () => {
-  test('a call that arrives while draining gets HTTP 503 with -32011; the card and the host app\'s routes are still served', async () => {
+  test("a call that arrives while draining gets HTTP 503 with -32011; the card and the host app's routes are still served", async () => {
     const held = gate();
-    const router = a2aRouter(async function* () {
-      yield working();
-      await held.promise;
-    }, { card: { name: 'Drain', version: '1.0.0' }, logger: silent });
-    const app = express().use(router).get('/health', (_req, res) => void res.send('ok'));
-    await request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/send', params: { id: 'held', message: userText('x') } })).timeout(50).catch(() => undefined);
+    const router = a2aRouter(
+      async function* () {
+        yield working();
+        await held.promise;
+      },
+      { card: { name: 'Drain', version: '1.0.0' }, logger: silent },
+    );
+    const app = express()
+      .use(router)
+      .get('/health', (_req, res) => void res.send('ok'));
+    await request(app)
+      .post('/')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/send', params: { id: 'held', message: userText('x') } }))
+      .timeout(50)
+      .catch(() => undefined);
     const drained = router.drain({ deadlineMs: 5_000 });
-    const refused = await request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: 'held' } }));
+    const refused = await request(app)
+      .post('/')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: 'held' } }));
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32011, message: 'A required resource is unavailable', data: { reason: 'the agent is shutting down' } } });
+    expect(refused.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32011, message: 'A required resource is unavailable', data: { reason: 'the agent is shutting down' } },
+    });
     expect((await request(app).get('/.well-known/agent.json')).status).toBe(200);
     expect((await request(app).get('/health')).text).toBe('ok');
     held.open();
@@ -146,7 +178,9 @@ describe('clients that send their request slowly', () => {
   }
 
   test('a body that stops coming: 408 and the connection closed', async () => {
-    const answer = await stall('POST / HTTP/1.1\r\nHost: agent\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"jsonrpc":');
+    const answer = await stall(
+      'POST / HTTP/1.1\r\nHost: agent\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"jsonrpc":',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   });
 

@@ -26,9 +26,13 @@ function gatedChunks(count: number) {
     }
     yield completed('done');
   };
-  return { handler, openAll: () => {
+  return {
+    handler,
+    openAll: () => {
       for (const step of steps) step.open();
-    }, steps };
+    },
+    steps,
+  };
 }
 
 /** A streaming response read as it arrives, bytes kept as text, parsed by eventsource-parser too. */
@@ -92,7 +96,12 @@ describe('SSE without event ids (the default)', () => {
     expect(js.problems).toEqual([]);
     const events = resultsOf(js.messages);
     expect(events.map((e) => (isStatusUpdateEvent(e) ? e.status.state : (e.artifact.parts[0] as { text: string }).text))).toEqual([
-      'working', 'working', 'chunk 0 ', 'chunk 1 ', 'chunk 2 ', 'completed',
+      'working',
+      'working',
+      'chunk 0 ',
+      'chunk 1 ',
+      'chunk 2 ',
+      'completed',
     ]);
     finalLast(events);
   });
@@ -115,7 +124,9 @@ describe('SSE without event ids (the default)', () => {
     const { body } = await readStreamText(url, 'tasks/resubscribe', { id: 'js-2' });
     const done = readLikeReferenceJsClient(body);
     expect(done.problems).toEqual([]);
-    expect(resultsOf(done.messages)).toEqual([expect.objectContaining({ status: expect.objectContaining({ state: 'completed' }), final: true })]);
+    expect(resultsOf(done.messages)).toEqual([
+      expect.objectContaining({ status: expect.objectContaining({ state: 'completed' }), final: true }),
+    ]);
   });
 
   test('an input-required stream reads whole too (its final event is input-required)', async () => {
@@ -163,7 +174,12 @@ describe('SSE with event ids', () => {
     const { handler, openAll } = gatedChunks(3);
     const url = await serve(handler);
     openAll();
-    const stream = await rawStream(url, 'tasks/sendSubscribe', { id: 'ids-1', message: userText('x') }, { prefer: 'return=minimal, SSE-Event-Ids' });
+    const stream = await rawStream(
+      url,
+      'tasks/sendSubscribe',
+      { id: 'ids-1', message: userText('x') },
+      { prefer: 'return=minimal, SSE-Event-Ids' },
+    );
     const body = await stream.ended();
     expect(stream.res.headers.get('preference-applied')).toBe('sse-event-ids');
     for (const block of body.split('\n\n').filter((b) => b.includes('data:'))) expect(block).toMatch(/^(: keep-alive\n)*id: \d+\ndata: /);
@@ -174,7 +190,12 @@ describe('SSE with event ids', () => {
   });
 
   test("streamEventIds: 'always' sends ids unasked; an unknown setting is refused when the router is made", async () => {
-    const url = await serve(async function* () { yield completed('ok'); }, { streamEventIds: 'always' });
+    const url = await serve(
+      async function* () {
+        yield completed('ok');
+      },
+      { streamEventIds: 'always' },
+    );
     const { body, headers } = await readStreamText(url, 'tasks/sendSubscribe', { id: 'ids-2', message: userText('x') });
     expect(body).toMatch(/^id: 1\ndata: /);
     expect(headers.get('preference-applied')).toBeNull();
@@ -204,7 +225,10 @@ describe('SSE with event ids', () => {
     expect(all.map((m) => Number(m.id))).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
     const events = all.map((m) => (JSON.parse(m.data) as { result: TaskEvent }).result);
     expect(events.flatMap((e) => ('artifact' in e ? [(e.artifact.parts[0] as { text: string }).text] : []))).toEqual([
-      'chunk 0 ', 'chunk 1 ', 'chunk 2 ', 'chunk 3 ',
+      'chunk 0 ',
+      'chunk 1 ',
+      'chunk 2 ',
+      'chunk 3 ',
     ]);
     finalLast(events);
   });

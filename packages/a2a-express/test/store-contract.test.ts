@@ -65,7 +65,9 @@ function created(taskId: string): TaskRecord {
 }
 
 /** A change adding `events` to the task (created when new). */
-const adding = (taskId: string, ...events: TaskEvent[]) => (current: TaskRecord | undefined) => ({ record: current ?? created(taskId), events });
+const adding =
+  (taskId: string, ...events: TaskEvent[]) =>
+  (current: TaskRecord | undefined) => ({ record: current ?? created(taskId), events });
 
 const working = (taskId: string, note = '') => statusEvent(taskId, 'working', undefined, note ? { note } : undefined);
 const chunk = (taskId: string, artifactChunk: Artifact): TaskEvent => ({ id: taskId, artifact: artifactChunk });
@@ -106,7 +108,11 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
     expect(stored.task).toEqual(expected.task);
     expect(stored.history).toEqual(expected.history);
     expect(stored.bytes).toBe(expected.bytes);
-    expect(stored.task.artifacts!.map((a) => a.parts.map((p) => (p as { text: string }).text))).toEqual([['a', 'b', 'c'], ['one, again'], ['late']]);
+    expect(stored.task.artifacts!.map((a) => a.parts.map((p) => (p as { text: string }).text))).toEqual([
+      ['a', 'b', 'c'],
+      ['one, again'],
+      ['late'],
+    ]);
     expect(asJson((await store.get('fold-at-once'))!.task.artifacts)).toEqual(stored.task.artifacts);
   });
 
@@ -129,13 +135,21 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
       ['the current record a change receives', current!],
     ];
     for (const [where, record] of handedOut) {
-      const mutable = record as unknown as { task: { status: { state: string }; artifacts: { parts: unknown[] }[] }; history: unknown[]; turn: number };
+      const mutable = record as unknown as {
+        task: { status: { state: string }; artifacts: { parts: unknown[] }[] };
+        history: unknown[];
+        turn: number;
+      };
       expect([where, () => (mutable.task.status.state = 'failed')]).toThrowInEach(TypeError);
       expect([where, () => mutable.task.artifacts[0]!.parts.push(text('x'))]).toThrowInEach(TypeError);
       expect([where, () => mutable.history.push(agentSays('x'))]).toThrowInEach(TypeError);
       expect([where, () => (mutable.turn = 99)]).toThrowInEach(TypeError);
     }
-    for (const [where, events] of [['eventsAfter', replay], ['subscribers', seen], ['update', result.events]] as const) {
+    for (const [where, events] of [
+      ['eventsAfter', replay],
+      ['subscribers', seen],
+      ['update', result.events],
+    ] as const) {
       const event = events[events.length - 1]!.event as { artifact: { parts: unknown[] } };
       expect([where, () => event.artifact.parts.push(text('x'))]).toThrowInEach(TypeError);
     }
@@ -150,7 +164,11 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
     const seen: number[] = [];
     const unsubscribe = await store.subscribe('refused', (event) => seen.push(event.id));
     const refusal = A2AError.taskNotCancelable('refused', 'completed');
-    await expect(store.update('refused', () => { throw refusal; })).rejects.toBe(refusal);
+    await expect(
+      store.update('refused', () => {
+        throw refusal;
+      }),
+    ).rejects.toBe(refusal);
     const tooLarge = new RangeError('too large');
     const checked = store.update('refused', (current) => ({
       record: current!,
@@ -189,7 +207,9 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
     const second: number[] = [];
     const stopFirst = await store.subscribe('ordered', (event) => first.push(event.id));
     const stopSecond = await other.subscribe('ordered', (event) => second.push(event.id));
-    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).update('ordered', adding('ordered', working('ordered', `w${i}`)))));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).update('ordered', adding('ordered', working('ordered', `w${i}`)))),
+    );
     const all = Array.from({ length: 40 }, (_, i) => i + 2);
     await eventually(async () => (first.length === 40 && second.length === 40 ? true : undefined));
     expect(first).toEqual(all);
@@ -205,7 +225,10 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
     const store = await kind.make();
     const other = kind.peer(store);
     const writes = Array.from({ length: 60 }, (_, i) =>
-      (i % 2 ? store : other).update('contended', adding('contended', chunk('contended', { parts: [text(`p${i}`)], index: 0, append: true }))),
+      (i % 2 ? store : other).update(
+        'contended',
+        adding('contended', chunk('contended', { parts: [text(`p${i}`)], index: 0, append: true })),
+      ),
     );
     const ids = (await Promise.all(writes)).flatMap((result) => result.events.map((e) => e.id));
     expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
@@ -248,9 +271,23 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
     const app = express().use(a2aRouter(handler, { card: { name: 'Aliasing', version: '1.0.0' }, logger: silent, store }));
     const id = `aliasing-${kind.name}`;
     await request(app).post('/').send(sendRequest(id, 'first')).expect(200);
-    const second = resultOf((await request(app).post('/').send(sendRequest(id, 'second', { historyLength: 10 })).expect(200)).body);
+    const second = resultOf(
+      (
+        await request(app)
+          .post('/')
+          .send(sendRequest(id, 'second', { historyLength: 10 }))
+          .expect(200)
+      ).body,
+    );
     expect(second.status.state).toBe('completed');
-    const got = resultOf((await request(app).post('/').send(rpcRequest('tasks/get', { id, historyLength: 10 })).expect(200)).body);
+    const got = resultOf(
+      (
+        await request(app)
+          .post('/')
+          .send(rpcRequest('tasks/get', { id, historyLength: 10 }))
+          .expect(200)
+      ).body,
+    );
     expect(got.status.state).toBe('completed');
     expect(got.metadata).toBeUndefined();
     expect(got.artifacts).toEqual([{ index: 0, parts: [text('kept')] }]);

@@ -53,7 +53,12 @@ const results = (events: { message: { result?: TaskEvent } }[]) => events.map((e
 describe('tasks/sendSubscribe', () => {
   test('answers 200 text/event-stream; every event is a JSON-RPC response for the request with an id', async () => {
     const { url } = await serve(threeChunks);
-    const stream = await openStream(url, 'tasks/sendSubscribe', { id: 'story', message: userText('write') }, { id: 'req-002', eventIds: true });
+    const stream = await openStream(
+      url,
+      'tasks/sendSubscribe',
+      { id: 'story', message: userText('write') },
+      { id: 'req-002', eventIds: true },
+    );
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream');
     expect(stream.headers.get('cache-control')).toBe('no-cache');
@@ -76,7 +81,12 @@ describe('tasks/sendSubscribe', () => {
     const finals = events.filter((e) => isStatusUpdateEvent(e) && e.final === true);
     expect(finals).toHaveLength(1);
     expect(events.at(-1)).toBe(finals[0]);
-    expect(events.filter(isStatusUpdateEvent).slice(0, -1).every((e) => e.final === false)).toBe(true);
+    expect(
+      events
+        .filter(isStatusUpdateEvent)
+        .slice(0, -1)
+        .every((e) => e.final === false),
+    ).toBe(true);
   });
 
   test('input-required is final too', async () => {
@@ -123,10 +133,13 @@ describe('tasks/sendSubscribe', () => {
 
   test('a sendSubscribe to a working task is -32009 as JSON', async () => {
     const release = gate();
-    const { url } = await serve(async () => {
-      await release.promise;
-      return completed();
-    }, { sendWaitMs: 20 });
+    const { url } = await serve(
+      async () => {
+        await release.promise;
+        return completed();
+      },
+      { sendWaitMs: 20 },
+    );
     await rpc(url, 'tasks/send', { id: 'busy', message: userText('x') });
     const res = await rpc(url, 'tasks/sendSubscribe', { id: 'busy', message: userText('y') });
     expect(res).toMatchObject({ error: { code: -32009 } });
@@ -143,7 +156,14 @@ describe('tasks/sendSubscribe', () => {
 
   test('sends keep-alive comments while the task is quiet', async () => {
     const release = gate();
-    const { url } = await serve(async function* () { yield working(); await release.promise; yield completed(); }, { heartbeatMs: 20 });
+    const { url } = await serve(
+      async function* () {
+        yield working();
+        await release.promise;
+        yield completed();
+      },
+      { heartbeatMs: 20 },
+    );
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -166,13 +186,16 @@ describe('tasks/sendSubscribe', () => {
     const progress = gate();
     const release = gate();
     const store = new SubscriptionCountingStore();
-    const { url } = await serve(async function* () {
-      yield working('started');
-      progress.open();
-      await release.promise;
-      yield artifact('finished anyway');
-      yield completed();
-    }, { store });
+    const { url } = await serve(
+      async function* () {
+        yield working('started');
+        progress.open();
+        await release.promise;
+        yield artifact('finished anyway');
+        yield completed();
+      },
+      { store },
+    );
     const stream = await openStream(url, 'tasks/sendSubscribe', { id: 'left', message: userText('x') });
     await collect(stream, { max: 1 });
     await progress.promise;
@@ -204,7 +227,12 @@ describe('tasks/sendSubscribe', () => {
     }
     const store = new SlowReadStore();
     const { logger, lines } = memoryLogger();
-    const { app } = appWith(async function* () { yield inputRequired('more?'); }, { store, logger });
+    const { app } = appWith(
+      async function* () {
+        yield inputRequired('more?');
+      },
+      { store, logger },
+    );
     let closed = 0;
     const watched = express().use((_req, res, next) => {
       res.on('close', () => closed++);
@@ -239,7 +267,9 @@ describe('tasks/sendSubscribe', () => {
       for (let i = 0; i < count; i++) yield artifact(`${i},`, { index: 0, append: i > 0, lastChunk: i === count - 1 });
       yield completed();
     });
-    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'long', message: userText('x') }, { eventIds: true }), { timeoutMs: 15_000 });
+    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'long', message: userText('x') }, { eventIds: true }), {
+      timeoutMs: 15_000,
+    });
     const texts = results(events)
       .filter((e): e is TaskArtifactUpdateEvent => 'artifact' in e)
       .map((e) => (e.artifact.parts[0] as { text: string }).text);
@@ -260,7 +290,10 @@ describe('tasks/sendSubscribe', () => {
       },
       { maxStreamQueueBytes: 64 * 1024, logger },
     );
-    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: 'tight', message: userText('x') }, { eventIds: true }), { timeoutMs: 15_000 });
+    const events = await collect(
+      await openStream(url, 'tasks/sendSubscribe', { id: 'tight', message: userText('x') }, { eventIds: true }),
+      { timeoutMs: 15_000 },
+    );
     expect(events).toHaveLength(count + 2);
     expect(events.map((e) => Number(e.id))).toEqual(Array.from({ length: count + 2 }, (_, i) => i + 1));
     const streamLine = await eventually(async () => lines().find((l) => l.method === 'tasks/sendSubscribe'));
@@ -312,14 +345,17 @@ describe('tasks/resubscribe', () => {
 
   test('a running task: its current status, then every later event, then the final one', async () => {
     const step = [gate(), gate()];
-    const { url } = await serve(async function* () {
-      yield working('step 0');
-      await step[0]!.promise;
-      yield artifact('a');
-      await step[1]!.promise;
-      yield artifact('b', { append: true, lastChunk: true });
-      yield completed();
-    }, { sendWaitMs: 20 });
+    const { url } = await serve(
+      async function* () {
+        yield working('step 0');
+        await step[0]!.promise;
+        yield artifact('a');
+        await step[1]!.promise;
+        yield artifact('b', { append: true, lastChunk: true });
+        yield completed();
+      },
+      { sendWaitMs: 20 },
+    );
     await rpc(url, 'tasks/send', { id: 'running', message: userText('x') });
     const stream = await openStream(url, 'tasks/resubscribe', { id: 'running' });
     const reading = collect(stream);
@@ -329,11 +365,11 @@ describe('tasks/resubscribe', () => {
     step[1]!.open();
     const events = results(await reading);
     expect(events[0]).toMatchObject({ status: { state: 'working', message: { parts: [{ text: 'step 0' }] } }, final: false });
-    expect(events.slice(1).map((e) => ('artifact' in e ? (e.artifact.parts[0] as { text: string }).text : (e as TaskStatusUpdateEvent).status.state))).toEqual([
-      'a',
-      'b',
-      'completed',
-    ]);
+    expect(
+      events
+        .slice(1)
+        .map((e) => ('artifact' in e ? (e.artifact.parts[0] as { text: string }).text : (e as TaskStatusUpdateEvent).status.state)),
+    ).toEqual(['a', 'b', 'completed']);
     expect(events.filter((e) => isStatusUpdateEvent(e) && e.final)).toHaveLength(1);
   });
 
@@ -374,12 +410,17 @@ describe('tasks/resubscribe', () => {
 
   test('when the bounded log no longer reaches back, the client gets the current state whole', async () => {
     const store = new InMemoryTaskStore({ maxEventsPerTask: 3 });
-    const { url } = await serve(async function* () {
-      for (let i = 0; i < 6; i++) yield artifact(`${i}`, { index: 0, append: i > 0 });
-      yield completed();
-    }, { store });
+    const { url } = await serve(
+      async function* () {
+        for (let i = 0; i < 6; i++) yield artifact(`${i}`, { index: 0, append: i > 0 });
+        yield completed();
+      },
+      { store },
+    );
     await rpc(url, 'tasks/send', { id: 'trimmed', message: userText('x') });
-    const events = results(await collect(await openStream(url, 'tasks/resubscribe', { id: 'trimmed' }, { headers: { 'Last-Event-ID': '1' } })));
+    const events = results(
+      await collect(await openStream(url, 'tasks/resubscribe', { id: 'trimmed' }, { headers: { 'Last-Event-ID': '1' } })),
+    );
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({ artifact: { index: 0, append: false } });
     expect((events[0] as TaskArtifactUpdateEvent).artifact.parts.map((p) => (p as { text: string }).text).join('')).toBe('012345');

@@ -1,30 +1,21 @@
 import request from 'supertest';
-import {
-  A2AError,
-  artifact,
-  completed,
-  failed,
-  inputRequired,
-  textOf,
-  working,
-  type TaskContext,
-  type TaskHandler,
-} from '../src/index.js';
+import { A2AError, artifact, completed, failed, inputRequired, textOf, working, type TaskContext, type TaskHandler } from '../src/index.js';
 import { InMemoryTaskStore } from '../src/store/index.js';
 import { appWith, eventually, gate, request as rpcRequest, resultOf, sendRequest } from './helpers.js';
 
 function caller(app: Parameters<typeof request>[0]) {
-  return async (body: unknown) =>
-    (await request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify(body))).body;
+  return async (body: unknown) => (await request(app).post('/').set('Content-Type', 'application/json').send(JSON.stringify(body))).body;
 }
 
 describe('tasks/send', () => {
   test('creates the task with the client id, keeps the session id, answers when completed', async () => {
     const seen: TaskContext[] = [];
-    const call = caller(appWith(async (ctx) => {
+    const call = caller(
+      appWith(async (ctx) => {
         seen.push(ctx);
         return completed(`echo: ${textOf(ctx.message)}`);
-      }).app);
+      }).app,
+    );
     const task = resultOf(await call(sendRequest('task-abc-123', 'What is the capital of France?', { sessionId: 'session-xyz-789' })));
     expect(task).toMatchObject({
       id: 'task-abc-123',
@@ -46,14 +37,30 @@ describe('tasks/send', () => {
       }
     }
     const store = new CountingStore();
-    const call = caller(appWith(async function* (ctx) { yield artifact(ctx.message.parts); yield completed('done'); }, { store }).app);
+    const call = caller(
+      appWith(
+        async function* (ctx) {
+          yield artifact(ctx.message.parts);
+          yield completed('done');
+        },
+        { store },
+      ).app,
+    );
     const task = resultOf(await call(sendRequest('no-read', 'hello', { historyLength: 2 })));
     expect(task).toMatchObject({ status: { state: 'completed' }, artifacts: [{ parts: [{ text: 'hello' }] }] });
     expect(task.history?.map(textOf)).toEqual(['hello', 'done']);
     expect(store.reads).toBe(0);
     // A turn still working when sendWaitMs runs out is read from the store, as it stands then.
     const slow = gate();
-    const waiting = caller(appWith(async function* () { yield working('busy'); await slow.promise; }, { store, sendWaitMs: 20 }).app);
+    const waiting = caller(
+      appWith(
+        async function* () {
+          yield working('busy');
+          await slow.promise;
+        },
+        { store, sendWaitMs: 20 },
+      ).app,
+    );
     expect(resultOf(await waiting(sendRequest('read-back', 'x'))).status.state).toBe('working');
     expect(store.reads).toBe(1);
     slow.open();
@@ -75,7 +82,11 @@ describe('tasks/send', () => {
   });
 
   test('a handler that ends without a final state completes its task', async () => {
-    const call = caller(appWith(async function* () { yield artifact('partial'); }).app);
+    const call = caller(
+      appWith(async function* () {
+        yield artifact('partial');
+      }).app,
+    );
     const task = resultOf(await call(sendRequest('implicit', 'x')));
     expect(task.status.state).toBe('completed');
     expect(task.artifacts).toEqual([{ parts: [{ type: 'text', text: 'partial' }], index: 0 }]);
@@ -84,12 +95,15 @@ describe('tasks/send', () => {
   test('a long-running handler answers with a working snapshot after sendWaitMs, then keeps running', async () => {
     const release = gate();
     const call = caller(
-      appWith(async function* () {
-        yield working('on it');
-        await release.promise;
-        yield artifact('late result');
-        yield completed();
-      }, { sendWaitMs: 50 }).app,
+      appWith(
+        async function* () {
+          yield working('on it');
+          await release.promise;
+          yield artifact('late result');
+          yield completed();
+        },
+        { sendWaitMs: 50 },
+      ).app,
     );
     const first = resultOf(await call(sendRequest('slow', 'x')));
     expect(first.status).toMatchObject({ state: 'working', message: { parts: [{ text: 'on it' }] } });
@@ -127,10 +141,15 @@ describe('tasks/send', () => {
 
   test('a send to a working task is -32009', async () => {
     const release = gate();
-    const call = caller(appWith(async () => {
-      await release.promise;
-      return completed();
-    }, { sendWaitMs: 20 }).app);
+    const call = caller(
+      appWith(
+        async () => {
+          await release.promise;
+          return completed();
+        },
+        { sendWaitMs: 20 },
+      ).app,
+    );
     expect(resultOf(await call(sendRequest('busy', 'first'))).status.state).toBe('working');
     const second = await call(sendRequest('busy', 'second', {}, 'two'));
     expect(second).toMatchObject({ id: 'two', error: { code: -32009, data: { taskId: 'busy', state: 'working' } } });
@@ -139,7 +158,13 @@ describe('tasks/send', () => {
 
   test.each([
     ['failed', async () => failed('no')],
-    ['canceled', async function* (ctx: TaskContext) { yield working(); await new Promise((r) => ctx.signal.addEventListener('abort', r)); }],
+    [
+      'canceled',
+      async function* (ctx: TaskContext) {
+        yield working();
+        await new Promise((r) => ctx.signal.addEventListener('abort', r));
+      },
+    ],
   ])('a send to a %s task is -32009', async (state, handler) => {
     const call = caller(appWith(handler as TaskHandler, { sendWaitMs: 20 }).app);
     await call(sendRequest(`ended-${state}`, 'x'));
@@ -148,7 +173,7 @@ describe('tasks/send', () => {
     expect(again.error).toMatchObject({ code: -32009, data: { state } });
   });
 
-  test('a send naming another session than the task\'s is -32602', async () => {
+  test("a send naming another session than the task's is -32602", async () => {
     const call = caller(appWith(async () => inputRequired('more?')).app);
     await call(sendRequest('sess', 'x', { sessionId: 'a' }));
     const other = await call(sendRequest('sess', 'y', { sessionId: 'b' }));
@@ -199,20 +224,23 @@ describe('tasks/get and tasks/cancel', () => {
     expect((await call(rpcRequest('tasks/cancel', { id: 'finished' }))).error).toMatchObject({ code: -32002, data: { state } });
   });
 
-  test('cancel of a running task aborts the handler\'s signal and the task ends canceled', async () => {
+  test("cancel of a running task aborts the handler's signal and the task ends canceled", async () => {
     let signal: AbortSignal | undefined;
     const handlerDone = gate<string>();
     const call = caller(
-      appWith(async function* (ctx) {
-        signal = ctx.signal;
-        yield working('long job');
-        try {
-          await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))));
-        } finally {
-          handlerDone.open('finally ran');
-        }
-        yield completed('never');
-      }, { sendWaitMs: 20 }).app,
+      appWith(
+        async function* (ctx) {
+          signal = ctx.signal;
+          yield working('long job');
+          try {
+            await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+          } finally {
+            handlerDone.open('finally ran');
+          }
+          yield completed('never');
+        },
+        { sendWaitMs: 20 },
+      ).app,
     );
     expect(resultOf(await call(sendRequest('cancel-me', 'x'))).status.state).toBe('working');
     const canceled = resultOf(await call(rpcRequest('tasks/cancel', { id: 'cancel-me' })));
@@ -227,13 +255,16 @@ describe('tasks/get and tasks/cancel', () => {
     const afterCancel = gate();
     const yielded = gate();
     const call = caller(
-      appWith(async function* () {
-        yield working();
-        await afterCancel.promise;
-        yield artifact('too late');
-        yielded.open();
-        yield completed();
-      }, { sendWaitMs: 20 }).app,
+      appWith(
+        async function* () {
+          yield working();
+          await afterCancel.promise;
+          yield artifact('too late');
+          yielded.open();
+          yield completed();
+        },
+        { sendWaitMs: 20 },
+      ).app,
     );
     await call(sendRequest('late', 'x'));
     await call(rpcRequest('tasks/cancel', { id: 'late' }));
@@ -252,17 +283,31 @@ describe('tasks/get and tasks/cancel', () => {
 
 describe('handler failures', () => {
   test('a handler that throws ends its task failed with a safe message, no stack or internals', async () => {
-    const call = caller(appWith(async () => { throw new Error('db password=hunter2 at /srv/app/secret.js:12'); }).app);
+    const call = caller(
+      appWith(async () => {
+        throw new Error('db password=hunter2 at /srv/app/secret.js:12');
+      }).app,
+    );
     const response = await call(sendRequest('boom', 'x'));
     const task = resultOf(response);
-    expect(task.status).toMatchObject({ state: 'failed', message: { role: 'agent', parts: [{ type: 'text', text: 'The agent failed while processing the task.' }] } });
+    expect(task.status).toMatchObject({
+      state: 'failed',
+      message: { role: 'agent', parts: [{ type: 'text', text: 'The agent failed while processing the task.' }] },
+    });
     expect(JSON.stringify(response)).not.toMatch(/hunter2|secret\.js|at \//);
   });
 
   test('an A2AError thrown by the handler answers tasks/send with that error and fails the task', async () => {
-    const call = caller(appWith(async () => { throw A2AError.contentTypeNotSupported({ accepted: ['text/plain'] }); }).app);
+    const call = caller(
+      appWith(async () => {
+        throw A2AError.contentTypeNotSupported({ accepted: ['text/plain'] });
+      }).app,
+    );
     const response = await call(sendRequest('refused', 'x', {}, 'r'));
-    expect(response).toMatchObject({ id: 'r', error: { code: -32005, message: 'Incompatible content types', data: { accepted: ['text/plain'] } } });
+    expect(response).toMatchObject({
+      id: 'r',
+      error: { code: -32005, message: 'Incompatible content types', data: { accepted: ['text/plain'] } },
+    });
     const task = resultOf(await call(rpcRequest('tasks/get', { id: 'refused' })));
     expect(task.status).toMatchObject({ state: 'failed', message: { parts: [{ text: 'Incompatible content types' }] } });
   });
@@ -279,18 +324,33 @@ describe('handler failures', () => {
   });
 
   test('updates yielded before an invalid one, or before a throw, are kept', async () => {
-    const invalidAfter = caller(appWith(async function* () { yield artifact('kept'); yield artifact([]); }).app);
+    const invalidAfter = caller(
+      appWith(async function* () {
+        yield artifact('kept');
+        yield artifact([]);
+      }).app,
+    );
     const first = resultOf(await invalidAfter(sendRequest('kept-1', 'x')));
     expect(first.status.state).toBe('failed');
     expect(first.artifacts).toEqual([{ parts: [{ type: 'text', text: 'kept' }], index: 0 }]);
-    const throwsAfter = caller(appWith(async function* () { yield artifact('kept too'); throw new Error('then broke'); }).app);
+    const throwsAfter = caller(
+      appWith(async function* () {
+        yield artifact('kept too');
+        throw new Error('then broke');
+      }).app,
+    );
     const second = resultOf(await throwsAfter(sendRequest('kept-2', 'x')));
     expect(second.status.state).toBe('failed');
     expect(second.artifacts).toEqual([{ parts: [{ type: 'text', text: 'kept too' }], index: 0 }]);
   });
 
   test('the handler gets copies: changing its message does not change the stored history', async () => {
-    const call = caller(appWith(async (ctx) => { (ctx.message.parts[0] as { text: string }).text = 'changed'; return completed(); }).app);
+    const call = caller(
+      appWith(async (ctx) => {
+        (ctx.message.parts[0] as { text: string }).text = 'changed';
+        return completed();
+      }).app,
+    );
     await call(sendRequest('copy', 'original'));
     const task = resultOf(await call(rpcRequest('tasks/get', { id: 'copy', historyLength: 1 })));
     expect(task.history?.map(textOf)).toEqual(['original']);

@@ -107,7 +107,14 @@ describe('artifact assembly', () => {
     artifacts = mergeArtifact(artifacts, { parts: [text('b')], index: 0, append: true, description: 'late', metadata: { b: 2 } });
     artifacts = mergeArtifact(artifacts, { parts: [text('c')], index: 0, append: true, lastChunk: true, name: 'ignored' });
     expect(JSON.parse(JSON.stringify(artifacts))).toStrictEqual([
-      { index: 0, name: 'report', description: 'late', metadata: { a: 1, b: 2 }, 'x-origin': 'tool', parts: [text('a'), text('b'), text('c')] },
+      {
+        index: 0,
+        name: 'report',
+        description: 'late',
+        metadata: { a: 1, b: 2 },
+        'x-origin': 'tool',
+        parts: [text('a'), text('b'), text('c')],
+      },
     ]);
   });
 
@@ -137,7 +144,18 @@ describe('the record copy', () => {
       expect(withField).not.toBe(source);
       writeFileSync(join(dir, 'records.ts'), withField);
       const tsc = join(packageDir, '../../node_modules/typescript/bin/tsc');
-      const args = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', join(dir, 'records.ts')];
+      const args = [
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        join(dir, 'records.ts'),
+      ];
       const result = await runCommand(process.execPath, [tsc, ...args], { cwd: packageDir, timeoutMs: 60_000 });
       expect(result.stdout).toMatch(/TS2741: Property 'addedLater' is missing/);
       // The unchanged file compiles the same way.

@@ -2,8 +2,23 @@ import { UrlGuard, isPublicAddress } from '../src/push/url-guard.js';
 
 describe('isPublicAddress', () => {
   test.each([
-    '127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
-    '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.1.2.3',
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.1.2.3',
   ])('%s is not public', (address) => expect(isPublicAddress(address)).toBe(false));
 
   test.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) =>
@@ -39,13 +54,20 @@ describe('IPv6 forms that carry an IPv4 address are judged by that address', () 
     'https://[64:ff9b:1::a9fe:a9fe]/hook',
     'https://[::ffff:127.0.0.1]/hook',
   ])('the guard refuses %s', async (url) => {
-    await expect(new UrlGuard().check(url)).rejects.toMatchObject({ code: -32602, data: [{ message: expect.stringMatching(/non-public address/) }] });
+    await expect(new UrlGuard().check(url)).rejects.toMatchObject({
+      code: -32602,
+      data: [{ message: expect.stringMatching(/non-public address/) }],
+    });
   });
 });
 
 describe('UrlGuard', () => {
   // A resolver that answers from a table: the tests never touch real DNS or a private network.
-  const table: Record<string, string[]> = { 'public.example': ['93.184.216.34'], 'inside.example': ['10.1.2.3'], 'mixed.example': ['93.184.216.34', '192.168.0.7'] };
+  const table: Record<string, string[]> = {
+    'public.example': ['93.184.216.34'],
+    'inside.example': ['10.1.2.3'],
+    'mixed.example': ['93.184.216.34', '192.168.0.7'],
+  };
   const resolve = async (host: string) => {
     const addresses = table[host];
     if (!addresses) throw new Error('ENOTFOUND');

@@ -1,7 +1,13 @@
 // The Express side of a2a-push-receiver: a handler to mount on a webhook URL. A subpath of its
 // own, so that only apps that use it need Express (and its types).
 import type { Request, RequestHandler } from 'express';
-import { createPushNotificationVerifier, PushVerificationError, type PushNotificationPayload, type PushVerifierOptions, type VerifiedNotification } from './index.js';
+import {
+  createPushNotificationVerifier,
+  PushVerificationError,
+  type PushNotificationPayload,
+  type PushVerifierOptions,
+  type VerifiedNotification,
+} from './index.js';
 
 export interface ReceiverOptions<P = PushNotificationPayload> extends PushVerifierOptions<P> {
   /** Called with each verified notification; the sender gets 204 once it resolves. */

@@ -24,7 +24,11 @@ export function runCommand(
       { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ status, stdout: String(stdout), stderr: String(stderr) + (error && typeof error.code !== 'number' ? `\n${error.message}` : '') });
+        resolve({
+          status,
+          stdout: String(stdout),
+          stderr: String(stderr) + (error && typeof error.code !== 'number' ? `\n${error.message}` : ''),
+        });
       },
     );
   });

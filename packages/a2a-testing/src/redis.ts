@@ -80,9 +80,13 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     url,
     port,
     async start() {
-      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-        stdio: 'ignore',
-      });
+      const started = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        {
+          stdio: 'ignore',
+        },
+      );
       const failed = new Promise<never>((_, reject) => started.once('error', reject));
       child = started;
       for (let attempt = 0; attempt < 100; attempt++) {

@@ -25,7 +25,8 @@ export function readLikeReferenceJsClient(body: string): ReferenceReading {
   for (const block of blocks) {
     if (!block.startsWith('data: ')) {
       // Comments are meant to be skipped; anything else carrying data is an event it loses.
-      if (/(^|\n)data:/.test(block)) problems.push(`skipped a block that does not begin with "data: ": ${JSON.stringify(block.slice(0, 80))}`);
+      if (/(^|\n)data:/.test(block))
+        problems.push(`skipped a block that does not begin with "data: ": ${JSON.stringify(block.slice(0, 80))}`);
       continue;
     }
     const rest = block.substring('data: '.length).trim();

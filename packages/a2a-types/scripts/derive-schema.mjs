@@ -136,7 +136,7 @@ const fixes = {
   },
   // 14. Spec 6.11 / JSON-RPC 2.0: `jsonrpc` MUST be "2.0" (the schema does not require it); an id
   //     is a string, a number or null (JSON-RPC allows any number; the schema said integer), and
-//     a response must carry one.
+  //     a response must carry one.
   'F14 JSON-RPC envelopes require jsonrpc and take any number as id'() {
     const id = { anyOf: [{ type: 'number' }, { type: 'string' }, { type: 'null' }], title: 'Id' };
     for (const name of [...requestDefs, 'JSONRPCRequest']) {
@@ -157,10 +157,7 @@ const fixes = {
   },
   // 15. Spec 6.10: pushNotificationConfig is `PushNotificationConfig | null`.
   'F15 TaskPushNotificationConfig.pushNotificationConfig may be null'() {
-    set(
-      '/$defs/TaskPushNotificationConfig/properties/pushNotificationConfig',
-      nullable({ $ref: '#/$defs/PushNotificationConfig' }),
-    );
+    set('/$defs/TaskPushNotificationConfig/properties/pushNotificationConfig', nullable({ $ref: '#/$defs/PushNotificationConfig' }));
   },
   // 16. Spec 5.5: the card's url is absolute.
   'F16 AgentCard.url is an absolute URL'() {

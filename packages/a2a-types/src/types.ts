@@ -60,14 +60,7 @@ export interface AgentCard {
 // Tasks, messages, parts, artifacts [6]
 
 /** [6.3] The lifecycle states of a task. */
-export type TaskState =
-  | 'submitted'
-  | 'working'
-  | 'input-required'
-  | 'completed'
-  | 'canceled'
-  | 'failed'
-  | 'unknown';
+export type TaskState = 'submitted' | 'working' | 'input-required' | 'completed' | 'canceled' | 'failed' | 'unknown';
 
 /** [6.5.1] */
 export interface TextPart {

@@ -15,9 +15,7 @@ import type {
 } from './types.js';
 
 /** The project's JSON Schema: the published A2A 0.1.0 schema plus the fixes in SCHEMA-FIXES.md. */
-export const a2aSchema: Readonly<Record<string, unknown>> = createRequire(import.meta.url)(
-  '../schema/a2a-0.1.0.schema.json',
-);
+export const a2aSchema: Readonly<Record<string, unknown>> = createRequire(import.meta.url)('../schema/a2a-0.1.0.schema.json');
 
 /** One validation failure, as sent to clients in `error.data` of a -32602. */
 export interface ValidationIssue {
@@ -95,16 +93,14 @@ export const validateTaskQueryParams = compile<TaskQueryParams>('TaskQueryParams
 /** Parameters of `tasks/cancel` and `tasks/pushNotification/get` (7.4.1). */
 export const validateTaskIdParams = compile<TaskIdParams>('TaskIdParams');
 /** Parameters of `tasks/pushNotification/set` (6.10). */
-export const validateTaskPushNotificationConfig =
-  compile<TaskPushNotificationConfig>('TaskPushNotificationConfig');
+export const validateTaskPushNotificationConfig = compile<TaskPushNotificationConfig>('TaskPushNotificationConfig');
 /** An agent card (5.5). */
 export const validateAgentCard = compile<AgentCard>('AgentCard');
 export const validateMessage = compile<Message>('Message');
 export const validateArtifact = compile<Artifact>('Artifact');
 export const validateTask = compile<Task>('Task');
 /** One SSE `data:` payload of a stream (7.2.1). */
-export const validateSendTaskStreamingResponse =
-  compile<SendTaskStreamingResponse>('SendTaskStreamingResponse');
+export const validateSendTaskStreamingResponse = compile<SendTaskStreamingResponse>('SendTaskStreamingResponse');
 
 interface PublishedRecord {
   /** JSON Pointer of a place a fix changed. */
@@ -145,7 +141,10 @@ function loadPublished(): NonNullable<typeof published> {
   const records = schema['x-published'] as PublishedRecord[];
   delete schema['x-published'];
   for (const record of [...records].reverse()) {
-    const keys = record.path.slice(1).split('/').map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const keys = record.path
+      .slice(1)
+      .split('/')
+      .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
     const last = keys.pop()!;
     const parent = keys.reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, schema);
     if ('value' in record) parent[last] = record.value;
@@ -180,8 +179,7 @@ export function allIssues(definition: string, value: unknown): ValidationIssue[]
  * discriminator reported beside its missing `type`.
  */
 function withoutEchoes(issues: ValidationIssue[]): ValidationIssue[] {
-  const deeper = (issue: ValidationIssue) =>
-    issues.some((other) => other !== issue && other.path.startsWith(`${issue.path}/`));
+  const deeper = (issue: ValidationIssue) => issues.some((other) => other !== issue && other.path.startsWith(`${issue.path}/`));
   return issues.filter((issue) => {
     if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') return !deeper(issue);
     if (issue.keyword === 'type' && issue.params.type === 'null') return !deeper(issue);

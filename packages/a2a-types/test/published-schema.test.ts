@@ -9,14 +9,20 @@ const PUBLISHED_SHA256 = 'eabaca3689102b6ff34302c2e8bdad78111d0f9c3558ad5672724f
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }
 
 describe('the published schema, rebuilt', () => {
   test('is the published file, to the byte of its canonical form', () => {
-    const hash = createHash('sha256').update(JSON.stringify(canonical(publishedSchema()))).digest('hex');
+    const hash = createHash('sha256')
+      .update(JSON.stringify(canonical(publishedSchema())))
+      .digest('hex');
     expect(hash).toBe(PUBLISHED_SHA256);
     expect(publishedSchema()).not.toHaveProperty('x-published');
   });

@@ -54,7 +54,12 @@ function main(argv: string[]): number {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the folder of the new agent, e.g. `create-a2a-agent my-agent`' : `one folder at a time, got ${positionals.join(' ')}`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0
+        ? 'name the folder of the new agent, e.g. `create-a2a-agent my-agent`'
+        : `one folder at a time, got ${positionals.join(' ')}`,
+    );
   const template = values.template as TemplateName;
   if (!TEMPLATES.includes(template)) throw new UsageError(`--template must be one of ${TEMPLATES.join(', ')}, got "${values.template}"`);
 
@@ -85,7 +90,11 @@ function main(argv: string[]): number {
 
   const where = relative(process.cwd(), target) || '.';
   const next = values.workspace
-    ? ['npx --yes pnpm@10 install', `npx --yes pnpm@10 run build && npx --yes pnpm@10 --filter ${name} start`, `npx --yes pnpm@10 jest apps/${name}`]
+    ? [
+        'npx --yes pnpm@10 install',
+        `npx --yes pnpm@10 run build && npx --yes pnpm@10 --filter ${name} start`,
+        `npx --yes pnpm@10 jest apps/${name}`,
+      ]
     : [`cd ${where}`, 'npm install', 'npm test', 'npm start'];
   process.stdout.write(
     `Created ${titleOf(name)} in ${where} from the ${template} template: port ${port}, logs as "${name}", Redis prefix ${redisPrefix}.\n` +
@@ -98,7 +107,8 @@ function main(argv: string[]): number {
 function workspaceRoot(): string {
   for (let dir = process.cwd(); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'pnpm-workspace.yaml')) && existsSync(join(dir, 'apps'))) return dir;
-    if (dirname(dir) === dir) throw new UsageError('--workspace is for the kit\'s own repository: no pnpm-workspace.yaml with apps/ above this folder');
+    if (dirname(dir) === dir)
+      throw new UsageError("--workspace is for the kit's own repository: no pnpm-workspace.yaml with apps/ above this folder");
   }
 }
 

@@ -97,7 +97,8 @@ function kitDependencies(options: ProjectOptions): Record<string, string> {
   return Object.fromEntries(
     KIT_PACKAGES.map((name) => {
       const tarball = files.find((file) => new RegExp(`^${name}-\\d[^/]*\\.tgz$`).test(file));
-      if (!tarball) throw new Error(`--kit: no ${name}-<version>.tgz in ${folder} (make them with \`pnpm run pack\` in the kit's repository)`);
+      if (!tarball)
+        throw new Error(`--kit: no ${name}-<version>.tgz in ${folder} (make them with \`pnpm run pack\` in the kit's repository)`);
       return [name, `file:${join(folder, tarball)}`];
     }),
   );
@@ -117,7 +118,9 @@ export function planProject(options: ProjectOptions): Map<string, string> {
   const files = new Map<string, string>();
 
   const sources = templateSourceDir(template);
-  for (const file of readdirSync(sources).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const file of readdirSync(sources)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     let text = readFileSync(join(sources, file), 'utf8');
     if (file === 'server.ts') {
       const identity = `const agent = { name: '${values.name}', port: ${values.port}, redisPrefix: '${values.redisPrefix}' } as const;`;
@@ -128,49 +131,73 @@ export function planProject(options: ProjectOptions): Map<string, string> {
   }
   files.set('test/agent.test.ts', templateFile(`${template}/test/agent.test.ts.template`, values));
 
-  const dependencies = { ...kitDependencies(options), express: THIRD_PARTY_VERSIONS.express, ioredis: THIRD_PARTY_VERSIONS.ioredis, pino: THIRD_PARTY_VERSIONS.pino };
+  const dependencies = {
+    ...kitDependencies(options),
+    express: THIRD_PARTY_VERSIONS.express,
+    ioredis: THIRD_PARTY_VERSIONS.ioredis,
+    pino: THIRD_PARTY_VERSIONS.pino,
+  };
   const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   const description = `An A2A 0.1.0 agent, started from the kit's ${template} agent`;
   if (layout === 'workspace') {
-    files.set('package.json', json({ name, version: '0.1.0', private: true, description, type: 'module', main: './dist/server.js', scripts: { start: 'node dist/server.js' }, dependencies: sorted(dependencies), files: ['dist'] }));
-    files.set('tsconfig.json', json({
-      extends: '../../tsconfig.base.json',
-      compilerOptions: { rootDir: 'src', outDir: 'dist' },
-      include: ['src'],
-      references: [{ path: '../../packages/a2a-types' }, { path: '../../packages/a2a-express' }],
-    }));
+    files.set(
+      'package.json',
+      json({
+        name,
+        version: '0.1.0',
+        private: true,
+        description,
+        type: 'module',
+        main: './dist/server.js',
+        scripts: { start: 'node dist/server.js' },
+        dependencies: sorted(dependencies),
+        files: ['dist'],
+      }),
+    );
+    files.set(
+      'tsconfig.json',
+      json({
+        extends: '../../tsconfig.base.json',
+        compilerOptions: { rootDir: 'src', outDir: 'dist' },
+        include: ['src'],
+        references: [{ path: '../../packages/a2a-types' }, { path: '../../packages/a2a-express' }],
+      }),
+    );
     files.set('Dockerfile', templateFile('workspace/Dockerfile.template', values));
     files.set('README.md', templateFile('workspace/README.md.template', values));
     return files;
   }
 
-  files.set('package.json', json({
-    name,
-    version: '0.1.0',
-    private: true,
-    description,
-    type: 'module',
-    main: './dist/server.js',
-    scripts: {
-      build: 'tsc -p tsconfig.build.json',
-      prestart: 'npm run build',
-      start: 'node dist/server.js',
-      // jest runs the TypeScript tests as native ES modules, as the kit is ESM.
-      test: 'node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js',
-    },
-    engines: { node: '^20.19.0 || >=22.12.0' },
-    dependencies: sorted(dependencies),
-    devDependencies: sorted({
-      '@types/express': THIRD_PARTY_VERSIONS['@types/express'],
-      '@types/jest': THIRD_PARTY_VERSIONS['@types/jest'],
-      '@types/node': THIRD_PARTY_VERSIONS['@types/node'],
-      '@types/supertest': THIRD_PARTY_VERSIONS['@types/supertest'],
-      jest: THIRD_PARTY_VERSIONS.jest,
-      supertest: THIRD_PARTY_VERSIONS.supertest,
-      'ts-jest': THIRD_PARTY_VERSIONS['ts-jest'],
-      typescript: THIRD_PARTY_VERSIONS.typescript,
+  files.set(
+    'package.json',
+    json({
+      name,
+      version: '0.1.0',
+      private: true,
+      description,
+      type: 'module',
+      main: './dist/server.js',
+      scripts: {
+        build: 'tsc -p tsconfig.build.json',
+        prestart: 'npm run build',
+        start: 'node dist/server.js',
+        // jest runs the TypeScript tests as native ES modules, as the kit is ESM.
+        test: 'node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js',
+      },
+      engines: { node: '^20.19.0 || >=22.12.0' },
+      dependencies: sorted(dependencies),
+      devDependencies: sorted({
+        '@types/express': THIRD_PARTY_VERSIONS['@types/express'],
+        '@types/jest': THIRD_PARTY_VERSIONS['@types/jest'],
+        '@types/node': THIRD_PARTY_VERSIONS['@types/node'],
+        '@types/supertest': THIRD_PARTY_VERSIONS['@types/supertest'],
+        jest: THIRD_PARTY_VERSIONS.jest,
+        supertest: THIRD_PARTY_VERSIONS.supertest,
+        'ts-jest': THIRD_PARTY_VERSIONS['ts-jest'],
+        typescript: THIRD_PARTY_VERSIONS.typescript,
+      }),
     }),
-  }));
+  );
   for (const file of ['tsconfig.json', 'tsconfig.build.json', 'jest.config.js', 'Dockerfile', 'README.md', '.gitignore', '.dockerignore']) {
     // npm leaves out files named .gitignore from a package, so they travel as `gitignore`.
     files.set(file, templateFile(`standalone/${file.replace(/^\./, '')}.template`, values));
@@ -186,7 +213,8 @@ function json(value: unknown): string {
 export function targetProblem(target: string): string | undefined {
   if (!existsSync(target)) return undefined;
   try {
-    if (readdirSync(target).length > 0) return `${target} already exists and is not empty; choose another name or folder (nothing was written)`;
+    if (readdirSync(target).length > 0)
+      return `${target} already exists and is not empty; choose another name or folder (nothing was written)`;
   } catch {
     return `${target} exists and is not a folder (nothing was written)`;
   }

@@ -44,11 +44,28 @@ describe('the create-a2a-agent command', () => {
     expect(run.stdout).toContain('Created Trip Planner in projects/trip-planner from the echo template: port 45000');
     const dir = join(work, 'projects/trip-planner');
     expect(readdirSync(dir).sort()).toEqual(
-      ['.dockerignore', '.gitignore', 'Dockerfile', 'README.md', 'jest.config.js', 'package.json', 'src', 'test', 'tsconfig.build.json', 'tsconfig.json'].sort(),
+      [
+        '.dockerignore',
+        '.gitignore',
+        'Dockerfile',
+        'README.md',
+        'jest.config.js',
+        'package.json',
+        'src',
+        'test',
+        'tsconfig.build.json',
+        'tsconfig.json',
+      ].sort(),
     );
     expect(readFileSync(join(dir, 'src/agent.ts'), 'utf8')).toMatch(/^ {2}name: 'Trip Planner',$/m);
-    expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).toContain("const agent = { name: 'trip-planner', port: 45000, redisPrefix: 'a2a:trip-planner:' } as const;");
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; scripts: Record<string, string> };
+    expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).toContain(
+      "const agent = { name: 'trip-planner', port: 45000, redisPrefix: 'a2a:trip-planner:' } as const;",
+    );
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     expect(manifest.name).toBe('trip-planner');
     expect(manifest.dependencies).toMatchObject({ 'a2a-express': '^0.1.0', 'a2a-types': '^0.1.0' });
     expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'prestart', 'start', 'test']);
@@ -63,7 +80,9 @@ describe('the create-a2a-agent command', () => {
     expect(run.status).toBe(0);
     const sources = readdirSync(join(work, 'fx-desk/src')).sort();
     expect(sources).toEqual(readdirSync(join(root, 'apps/currency-agent/src')).sort());
-    expect(readFileSync(join(work, 'fx-desk/src/server.ts'), 'utf8')).toContain(`const agent = { name: 'fx-desk', port: ${defaultPortFor('fx-desk')}, redisPrefix: 'fx:' } as const;`);
+    expect(readFileSync(join(work, 'fx-desk/src/server.ts'), 'utf8')).toContain(
+      `const agent = { name: 'fx-desk', port: ${defaultPortFor('fx-desk')}, redisPrefix: 'fx:' } as const;`,
+    );
     expect(readFileSync(join(work, 'fx-desk/src/agent.ts'), 'utf8')).toMatch(/^ {2}name: 'Fx Desk',$/m);
   });
 
@@ -96,11 +115,14 @@ describe('the create-a2a-agent command', () => {
     expect(existsSync(join(work, 'empty-agent/src/server.ts'))).toBe(true);
   });
 
-  test.each([[[]], [['a', 'b']], [['x', '--template', 'weather']], [['x', '--colour']]])('usage mistakes %j: exit 2 with a hint', async (args) => {
-    const run = await create(args);
-    expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/create-a2a-agent --help/);
-  });
+  test.each([[[]], [['a', 'b']], [['x', '--template', 'weather']], [['x', '--colour']]])(
+    'usage mistakes %j: exit 2 with a hint',
+    async (args) => {
+      const run = await create(args);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/create-a2a-agent --help/);
+    },
+  );
 
   test('--help explains the options', async () => {
     const run = await create(['--help']);
@@ -130,14 +152,20 @@ describe('--workspace, for a new app in this repository', () => {
     const run = await create(['ledger-agent', '--workspace'], join(repo, 'apps'));
     expect(run).toMatchObject({ status: 0, stderr: '' });
     const dir = join(repo, 'apps/ledger-agent');
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     expect(manifest.dependencies).toMatchObject({ 'a2a-express': 'workspace:*', 'a2a-types': 'workspace:*' });
     expect(manifest.scripts).toEqual({ start: 'node dist/server.js' });
     expect(readdirSync(dir).sort()).toEqual(['Dockerfile', 'README.md', 'package.json', 'src', 'test', 'tsconfig.json']);
-    expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).toContain(`const agent = { name: 'ledger-agent', port: ${defaultPortFor('ledger-agent')}, redisPrefix: 'a2a:ledger-agent:' } as const;`);
+    expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).toContain(
+      `const agent = { name: 'ledger-agent', port: ${defaultPortFor('ledger-agent')}, redisPrefix: 'a2a:ledger-agent:' } as const;`,
+    );
     const tsconfig = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')) as { extends: string; references: { path: string }[] };
     // The paths it names are those of this repository, relative to apps/<name>.
-    for (const path of [tsconfig.extends, ...tsconfig.references.map((r) => r.path)]) expect(existsSync(join(root, 'apps/ledger-agent', path))).toBe(true);
+    for (const path of [tsconfig.extends, ...tsconfig.references.map((r) => r.path)])
+      expect(existsSync(join(root, 'apps/ledger-agent', path))).toBe(true);
   });
 
   test('outside a workspace it says so and writes nothing', async () => {
@@ -147,21 +175,22 @@ describe('--workspace, for a new app in this repository', () => {
     expect(existsSync(join(tmpdir(), 'apps/lost-agent'))).toBe(false);
   });
 
-  test.each([['echo-agent', 41241], ['currency-agent', 10000]])(
-    "the sample %s is what --workspace makes from its own template: its Dockerfile is the template's",
-    (app, port) => {
-      const files = planProject({ name: app, template: app.replace('-agent', '') as 'echo' | 'currency', port, layout: 'workspace' });
-      expect(files.get('Dockerfile')).toBe(readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8'));
-      const sample = JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-      const planned = JSON.parse(files.get('package.json')!) as { dependencies: Record<string, string> };
-      expect(Object.keys(planned.dependencies).sort()).toEqual(Object.keys(sample.dependencies).sort());
-    },
-  );
+  test.each([
+    ['echo-agent', 41241],
+    ['currency-agent', 10000],
+  ])("the sample %s is what --workspace makes from its own template: its Dockerfile is the template's", (app, port) => {
+    const files = planProject({ name: app, template: app.replace('-agent', '') as 'echo' | 'currency', port, layout: 'workspace' });
+    expect(files.get('Dockerfile')).toBe(readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8'));
+    const sample = JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const planned = JSON.parse(files.get('package.json')!) as { dependencies: Record<string, string> };
+    expect(Object.keys(planned.dependencies).sort()).toEqual(Object.keys(sample.dependencies).sort());
+  });
 });
 
-test("a new project starts from the versions this repository builds and tests with", () => {
+test('a new project starts from the versions this repository builds and tests with', () => {
   // The tools from the root's devDependencies, the runtime from a sample agent's dependencies.
-  const read = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const read = (path: string) =>
+    JSON.parse(readFileSync(join(root, path), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
   const used = { ...read('package.json').devDependencies, ...read('apps/echo-agent/package.json').dependencies };
   for (const [name, version] of Object.entries(THIRD_PARTY_VERSIONS)) {
     if (name === 'ioredis') continue; // the kit's peer range: a new project may use any 5.x from 5.4

@@ -21,9 +21,7 @@ export const resubscribe: StreamingMethod<TaskQueryParams> = {
       const record = await service.readTask(params.id, principal);
       const lastSeen = lastEventId(header, record);
       const initial =
-        lastSeen === undefined
-          ? [statusOf(record)]
-          : ((await service.eventsAfter(params.id, lastSeen)) ?? currentState(record));
+        lastSeen === undefined ? [statusOf(record)] : ((await service.eventsAfter(params.id, lastSeen)) ?? currentState(record));
       if (isFinalState(record.task.status.state) && !initial.some((e) => isFinalEvent(e.event))) {
         initial.push(statusOf(record));
       }

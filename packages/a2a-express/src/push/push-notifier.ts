@@ -234,7 +234,12 @@ export class PushNotifier {
 
 function ownershipRefused(url: string, reason: string): A2AError {
   return A2AError.invalidParams([
-    { path: '/pushNotificationConfig/url', message: `webhook ownership not confirmed: ${reason}`, keyword: 'webhookOwnership', params: { url: redactUrl(url) } },
+    {
+      path: '/pushNotificationConfig/url',
+      message: `webhook ownership not confirmed: ${reason}`,
+      keyword: 'webhookOwnership',
+      params: { url: redactUrl(url) },
+    },
   ]);
 }
 

@@ -33,9 +33,7 @@ export class NotificationSigner {
    */
   static create(options: SigningKeyOptions = {}): NotificationSigner {
     const privateKey =
-      options.key === undefined
-        ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
-        : importPrivateKey(options.key);
+      options.key === undefined ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey : importPrivateKey(options.key);
     const exported = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;
     const algorithm = options.algorithm ?? defaultAlgorithm(exported);
     const keyId = options.keyId ?? (typeof options.key === 'object' ? options.key.kid : undefined) ?? thumbprint(exported);

@@ -1,7 +1,16 @@
 // How events fold into a task record: pure functions, the same for every store. A store applies
 // a change's events with `settleChange`; the in-memory store swaps in a faster artifact merge
 // that gives the same records (the store contract tests check both).
-import { isStatusUpdateEvent, type Artifact, type Message, type Part, type Task, type TaskArtifactUpdateEvent, type TaskEvent, type TaskStatusUpdateEvent } from 'a2a-types';
+import {
+  isStatusUpdateEvent,
+  type Artifact,
+  type Message,
+  type Part,
+  type Task,
+  type TaskArtifactUpdateEvent,
+  type TaskEvent,
+  type TaskStatusUpdateEvent,
+} from 'a2a-types';
 import { copyRecord, freezeDeep, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 
 /** Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. */
@@ -153,7 +162,12 @@ export function extraFieldsOf(artifact: Artifact): string[] {
  * Every field of an appended artifact but its parts: the first name and description it had,
  * metadata merged (the chunk's keys win), and the fields beyond the schema's.
  */
-export function appendedFields(existing: Artifact, chunk: Artifact, index: number, extraFields: readonly string[]): { -readonly [K in keyof Artifact]: Artifact[K] } {
+export function appendedFields(
+  existing: Artifact,
+  chunk: Artifact,
+  index: number,
+  extraFields: readonly string[],
+): { -readonly [K in keyof Artifact]: Artifact[K] } {
   const grown = { index } as { -readonly [K in keyof Artifact]: Artifact[K] };
   const name = existing.name ?? chunk.name;
   if (name !== undefined) grown.name = name;

@@ -107,10 +107,7 @@ export class InMemoryTaskStore implements TaskStore {
     return this.live(taskId)?.record;
   }
 
-  async update(
-    taskId: string,
-    change: (current: TaskRecord | undefined) => TaskChange,
-  ): Promise<TaskUpdateResult> {
+  async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     // Everything from here to the end runs without an await, so no other update interleaves.
     const entry = this.live(taskId);
     const { record: saved, events: stored } = settleChange(entry?.record, change(entry?.record), mergeGrowingArtifact);
@@ -268,4 +265,3 @@ function positive(value: number, name: string): number {
   }
   return value;
 }
-

@@ -3,4 +3,12 @@
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './in-memory.js';
 export { isSharedTaskStore, type SharedTaskStore, type TaskStore, type TurnEnded } from './task-store.js';
 export { applyEvents, mergeArtifact, settleChange, type ArtifactMerge } from './fold.js';
-export { freezeDeep, taskSnapshot, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+export {
+  freezeDeep,
+  taskSnapshot,
+  type EventListener,
+  type StoredEvent,
+  type TaskChange,
+  type TaskRecord,
+  type TaskUpdateResult,
+} from './records.js';

@@ -8,7 +8,15 @@
 import { A2AError, isFinalState } from 'a2a-types';
 import { Redis, type RedisOptions } from 'ioredis';
 import { settleChange } from './fold.js';
-import { checkTaskId, freezeDeep, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+import {
+  checkTaskId,
+  freezeDeep,
+  type EventListener,
+  type StoredEvent,
+  type TaskChange,
+  type TaskRecord,
+  type TaskUpdateResult,
+} from './records.js';
 import { CLAIM_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
 import type { SharedTaskStore, TurnEnded } from './task-store.js';
 
@@ -163,8 +171,7 @@ export class RedisTaskStore implements SharedTaskStore {
       const eventJson = stored.map(({ event }) => JSON.stringify(event));
       const final = isFinalState(saved.task.status.state);
       const wasFinal = known.record !== undefined && isFinalState(known.record.task.status.state);
-      const ended: TurnEnded | undefined =
-        final && !wasFinal ? endedAbruptly(taskId, saved) : undefined;
+      const ended: TurnEnded | undefined = final && !wasFinal ? endedAbruptly(taskId, saved) : undefined;
       const args: (string | number)[] = [
         this.taskKey(taskId),
         this.eventsKey(taskId),
