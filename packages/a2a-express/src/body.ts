@@ -38,9 +38,8 @@ export function createBodyReader(limit: number | string, maxDepth: number): Body
     }
     const value = parse(req.body);
     // The raw bytes are ours (the host had not read the body): leave the parsed request in
-    // their place, as express.json would. A long stream keeps its request alive, and a small
-    // Buffer holds on to the whole 8 KiB slab of Node's pool it was cut from: about 8 KiB of
-    // RSS per open stream.
+    // their place, as express.json would: a long stream keeps its request alive, and a small
+    // Buffer holds on to the whole slab of Node's pool it was cut from.
     if (!readByHost) req.body = value;
     if (nestingExceeds(value, maxDepth)) {
       throw new TransportError(200, A2AError.invalidRequest({ reason: `JSON nested deeper than ${maxDepth} levels` }));

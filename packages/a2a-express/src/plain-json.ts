@@ -2,10 +2,9 @@
 // client will receive, and nothing the handler can still change.
 //
 // The reference behaviour is the JSON round-trip, `JSON.parse(JSON.stringify(value))`. It was
-// the largest single cost of a stream (14 % of the server's time at 10,000 chunks), because it
-// builds and parses a string for every chunk. Plain data (objects, arrays, strings, booleans,
-// finite numbers, null) is copied directly here instead; anything the round-trip would change
-// or refuse (toJSON, class instances, undefined or functions in arrays, non-finite numbers,
+// the largest single cost of a stream (BENCHMARKS.md), because it builds and parses a string
+// for every chunk. Plain data (objects, arrays, strings, booleans, finite numbers, null) is
+// copied directly here instead; anything the round-trip would change or refuse (toJSON, class instances, undefined or functions in arrays, non-finite numbers,
 // BigInt, cycles, a `__proto__` key, very deep nesting) makes the copy fall back to the
 // round-trip itself, so the result is always exactly what the round-trip gives.
 
