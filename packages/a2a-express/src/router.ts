@@ -2,17 +2,14 @@ import { A2AError } from 'a2a-types';
 import express, { type Router } from 'express';
 import { authenticate, cardAuthentication } from './auth.js';
 import { prepareCard } from './card.js';
+import { createAgentCore, type DrainReport } from './core.js';
+import { errorResponse } from './dispatch.js';
 import type { TaskHandler } from './handler.js';
-import { createDispatcher, errorResponse } from './dispatch.js';
 import { createRpcEndpoint, sendJson, sendUnauthenticated } from './http-endpoint.js';
-import { routerLogger } from './logging.js';
-import { resolveOptions, type A2ARouterOptions } from './options.js';
-import { PushNotifier } from './push/push-notifier.js';
-import { InMemoryTaskStore } from './store/in-memory.js';
-import { startReplicaDuties } from './store/replica-duties.js';
-import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
-import { TaskEngine } from './task-engine.js';
-import { TaskService } from './task-service.js';
+import type { A2ARouterOptions } from './options.js';
+import type { TaskStore } from './store/task-store.js';
+
+export { SHUTDOWN_MESSAGE, type DrainReport } from './core.js';
 
 /** The Express router `a2aRouter` returns, with a handle on its store and a way to stop it. */
 export interface A2ARouter extends Router {
@@ -34,18 +31,6 @@ export interface A2ARouter extends Router {
   drain(options?: { deadlineMs?: number }): Promise<DrainReport>;
 }
 
-/** What a drain did. */
-export interface DrainReport {
-  /** Turns that finished by themselves within the deadline. */
-  finished: number;
-  /** Turns still running at the deadline, failed with {@link SHUTDOWN_MESSAGE}. */
-  stopped: number;
-}
-
-/** The status message of a turn that a shutdown stopped before it finished. */
-export const SHUTDOWN_MESSAGE =
-  'The agent shut down before this task finished; to retry, send the message again as a new task (a new task id).';
-
 /**
  * Serves an agent over A2A 0.1.0. Relative to where it is mounted:
  * - `GET /.well-known/agent.json` — the agent card;
@@ -59,18 +44,10 @@ export const SHUTDOWN_MESSAGE =
 export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2ARouter {
   if (typeof handler !== 'function') throw new TypeError('a2aRouter: the handler must be a function');
   if (!options || typeof options.card !== 'object') throw new TypeError('a2aRouter: options.card is required');
-  const resolved = resolveOptions(options);
+  const core = createAgentCore(handler, options);
+  const { options: resolved, logger, push, store, dispatch } = core;
   const auth = resolved.auth;
   const cardFor = prepareCard(options.card, { ...resolved, authentication: auth && cardAuthentication(auth) });
-  const logger = routerLogger(resolved.logger);
-  const push = resolved.pushNotifications
-    ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger)
-    : undefined;
-  const store = options.store ?? new InMemoryTaskStore();
-  // The store's warnings (early evictions) go to the router's log unless it has a logger of its own.
-  if (store instanceof InMemoryTaskStore) store.useLogger(logger);
-  const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)));
-  const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
 
   const router = express.Router();
   router.get('/.well-known/agent.json', (req, res, next) => {
@@ -93,13 +70,6 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     res.setHeader('Retry-After', '1');
     sendJson(res, 503, errorResponse(null, A2AError.resourceUnavailable('the agent is shutting down')));
   };
-  const dispatch = createDispatcher({
-    service: new TaskService(engine, store, push, resolved.sendWaitMs),
-    logger,
-    streaming: resolved.streaming,
-    pushNotifications: resolved.pushNotifications,
-    maxBatchSize: resolved.maxBatchSize,
-  });
   router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger }));
   router.all('/', (_req, res) => {
     res.setHeader('Allow', 'POST');
@@ -109,27 +79,10 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
 
   return Object.assign(router, {
     store,
-    async drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
+    drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
       draining = true;
-      const running = engine.runningTaskIds().length;
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
-      try {
-        await engine.allEnded(deadline);
-        const stopped = await engine.stopAll(SHUTDOWN_MESSAGE);
-        await push?.flushed(deadline);
-        const report = { finished: running - stopped, stopped };
-        logger.info(report, 'drained');
-        return report;
-      } finally {
-        clearTimeout(timer);
-      }
+      return core.drain(deadlineMs);
     },
-    async close() {
-      engine.abortAll();
-      push?.close();
-      await stopReplicaDuties?.();
-      if (!options.store) await store.close();
-    },
+    close: () => core.close(),
   });
 }

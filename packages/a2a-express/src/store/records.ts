@@ -101,14 +101,24 @@ export function taskSnapshot(record: TaskRecord, historyLength?: number | null):
  * are made frozen, so their parts are never read here.
  */
 export function freezeDeep<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) freezeObject(value);
+  return value;
+}
+
+/** Runs once per new object of every event: children that are not objects are not even visited. */
+function freezeObject(value: object): void {
   Object.freeze(value);
   if (Array.isArray(value)) {
-    for (const item of value) freezeDeep(item);
-  } else {
-    for (const key in value) freezeDeep((value as Record<string, unknown>)[key]);
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) freezeObject(item);
+    }
+    return;
   }
-  return value;
+  for (const key in value) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) freezeObject(item);
+  }
 }
 
 /**
