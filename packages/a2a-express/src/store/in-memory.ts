@@ -5,6 +5,7 @@ import { A2AError, isFinalState } from 'a2a-types';
 import type { Logger } from 'pino';
 import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
+import { ownCopy } from './own-copy.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
 import type { TaskStore } from './task-store.js';
 
@@ -104,7 +105,8 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    return this.live(taskId)?.record;
+    const record = this.live(taskId)?.record;
+    return record && ownCopy(record);
   }
 
   async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
@@ -138,7 +140,9 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) return undefined;
     const oldest = entry.events[0]?.id ?? entry.record.lastEventId + 1;
     if (afterId + 1 < oldest) return undefined;
-    return entry.events.filter((e) => e.id > afterId);
+    const events: StoredEvent[] = [];
+    for (const event of entry.events) if (event.id > afterId) events.push(ownCopy(event));
+    return events;
   }
 
   async subscribe(taskId: string, listener: EventListener): Promise<() => void> {

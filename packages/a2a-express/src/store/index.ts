@@ -3,8 +3,8 @@
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './in-memory.js';
 export { isSharedTaskStore, type SharedTaskStore, type TaskStore, type TurnEnded } from './task-store.js';
 export { applyEvents, mergeArtifact, settleChange, type ArtifactMerge } from './fold.js';
+export { ownCopy } from './own-copy.js';
 export {
-  freezeDeep,
   taskSnapshot,
   type EventListener,
   type StoredEvent,

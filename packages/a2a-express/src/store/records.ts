@@ -1,6 +1,6 @@
 // What a store keeps: the record of a task, its numbered events, and the shape of a change.
-// Records are values: a store never changes one in place, and everything it hands out is
-// frozen (see TaskStore), so no reader can change what the store holds.
+// Records are values: a store never changes one in place. What it hands to readers is a copy
+// (see TaskStore), so no reader can change what the store holds.
 import { A2AError, type Message, type PushNotificationConfig, type Task, type TaskEvent } from 'a2a-types';
 
 /** Everything the server keeps about one task. */
@@ -84,7 +84,7 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
 
 /**
  * The task as a client sees it. `historyLength` N > 0 adds the last N messages, oldest first;
- * omitted, null or 0 adds none [7.1.1, 7.3.1]. Shares the record's (frozen) parts.
+ * omitted, null or 0 adds none [7.1.1, 7.3.1]. Shares the record's parts: copy it to hand it out.
  */
 export function taskSnapshot(record: TaskRecord, historyLength?: number | null): Task {
   const { task } = record;
@@ -93,32 +93,6 @@ export function taskSnapshot(record: TaskRecord, historyLength?: number | null):
   if (historyLength && historyLength > 0) snapshot.history = record.history.slice(-historyLength);
   if (task.metadata) snapshot.metadata = task.metadata;
   return snapshot;
-}
-
-/**
- * Freezes a value and everything it holds, stopping at what is frozen already (so a new record
- * costs only its new objects). Records hold plain JSON; the in-memory store's grown artifacts
- * are made frozen, so their parts are never read here.
- */
-export function freezeDeep<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) freezeObject(value);
-  return value;
-}
-
-/** Runs once per new object of every event: children that are not objects are not even visited. */
-function freezeObject(value: object): void {
-  Object.freeze(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) freezeObject(item);
-    }
-    return;
-  }
-  for (const key in value) {
-    const item: unknown = (value as Record<string, unknown>)[key];
-    if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) freezeObject(item);
-  }
 }
 
 /**

@@ -8,15 +8,7 @@
 import { A2AError, isFinalState } from 'a2a-types';
 import { Redis, type RedisOptions } from 'ioredis';
 import { settleChange } from './fold.js';
-import {
-  checkTaskId,
-  freezeDeep,
-  type EventListener,
-  type StoredEvent,
-  type TaskChange,
-  type TaskRecord,
-  type TaskUpdateResult,
-} from './records.js';
+import { checkTaskId, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 import { CLAIM_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
 import type { SharedTaskStore, TurnEnded } from './task-store.js';
 
@@ -195,7 +187,7 @@ export class RedisTaskStore implements SharedTaskStore {
         this.remember(taskId, final ? undefined : { rev, record: saved });
         return { record: saved, events: stored };
       }
-      known = { rev, record: current ? parseFrozen<TaskRecord>(current) : undefined };
+      known = { rev, record: current ? (JSON.parse(current) as TaskRecord) : undefined };
       this.written.delete(taskId);
       if (attempt >= MAX_UPDATE_ATTEMPTS) {
         throw A2AError.resourceUnavailable(`task ${taskId} is being changed by too many processes at once`);
@@ -213,7 +205,7 @@ export class RedisTaskStore implements SharedTaskStore {
     )) as [[unknown, string | null], [unknown, [string, string[]][]]];
     if (last === null) return undefined;
     if (afterId >= Number(last)) return [];
-    const events = entries.map(([id, fields]) => freezeDeep({ id: Number(id.slice(2)), event: JSON.parse(fields[1]!) }));
+    const events = entries.map(([id, fields]) => ({ id: Number(id.slice(2)), event: JSON.parse(fields[1]!) }));
     // Trimmed past the id asked for: the log no longer reaches back that far.
     return events[0]?.id === afterId + 1 ? events : undefined;
   }
@@ -313,7 +305,7 @@ export class RedisTaskStore implements SharedTaskStore {
 
   private async read(taskId: string): Promise<Known> {
     const [rev, record] = await this.command(() => this.redis.hmget(this.taskKey(taskId), 'rev', 'record'));
-    return { rev: Number(rev ?? 0), record: record ? parseFrozen<TaskRecord>(record) : undefined };
+    return { rev: Number(rev ?? 0), record: record ? (JSON.parse(record) as TaskRecord) : undefined };
   }
 
   /** Keeps what this process wrote of a running task, for its next update; forgets a finished one. */
@@ -343,7 +335,7 @@ export class RedisTaskStore implements SharedTaskStore {
     }
     const channel = this.channels.get(name);
     if (!channel) return;
-    const events = parseFrozen<StoredEvent[]>(message);
+    const events = JSON.parse(message) as StoredEvent[];
     if (channel.held) channel.held.push(events);
     else if (channel.last !== undefined && events[0]!.id > channel.last + 1) this.catchUp(channel, [events]);
     else this.deliver(channel, events);
@@ -382,11 +374,6 @@ export class RedisTaskStore implements SharedTaskStore {
 function endedAbruptly(taskId: string, record: TaskRecord): TurnEnded | undefined {
   const { state } = record.task.status;
   return state === 'canceled' || state === 'failed' ? { taskId, turn: record.turn, state } : undefined;
-}
-
-/** Parsed and frozen: what the store hands out is never changed by its readers. */
-function parseFrozen<T>(json: string): T {
-  return freezeDeep(JSON.parse(json) as T);
 }
 
 function positive(value: number, name: string): number {

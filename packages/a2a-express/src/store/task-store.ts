@@ -6,9 +6,12 @@ import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResu
 /**
  * Where tasks live.
  *
- * - **Records are values.** Every record and event a store hands out (from `get`, `update`, the
- *   `current` its change receives, `eventsAfter`, subscribers) is deeply frozen: no reader can
- *   change what the store holds. Arrays a method returns are the caller's own.
+ * - **Who owns what.** What `get` and `eventsAfter` return is the caller's own (a copy, or
+ *   freshly parsed): changing it never changes the store. The record `update` returns, the
+ *   `current` record a change receives, the objects a change hands in, and the events given to
+ *   subscribers are shared with the store, for the writer of a task (the engine) to read on
+ *   every event without a copy: they are never changed. Nothing else ever sees them: the
+ *   handler and the methods get copies.
  * - **Changes are atomic and ordered.** `update` applies one change at a time per task; its
  *   events get consecutive ids after the task's `lastEventId`, with no gaps and no repeats,
  *   even with several writers (other processes too, for a shared store).
