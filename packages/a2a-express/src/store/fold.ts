@@ -133,8 +133,7 @@ export function placeArtifact(
   append: (existing: Artifact, index: number) => Artifact,
 ): Artifact[] {
   const index = chunk.index ?? 0;
-  // Loops rather than findIndex and slice: the artifacts are a frozen array, on which V8's
-  // slice takes a slow path twenty times longer, and this runs for every streamed chunk.
+  // One pass finds the artifact at the chunk's index and where a new one would go.
   let position = -1;
   let insertAt = artifacts.length;
   for (let i = 0; i < artifacts.length; i++) {
