@@ -33,7 +33,7 @@ const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').
 const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis', 'ab'];
 // --against names a checkout of the kit at another commit, installed and built: section 6.
 const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
-if (args.includes('--against') && !against) {
+if ((args.includes('--against') && !against) || (only?.includes('ab') && !against)) {
   console.error('--against takes the folder of another checkout of the kit (installed and built)');
   process.exit(2);
 }
