@@ -138,17 +138,20 @@ export function planProject(options: ProjectOptions): Map<string, string> {
     pino: THIRD_PARTY_VERSIONS.pino,
   };
   const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
-  const description = `An A2A 0.1.0 agent, started from the kit's ${template} agent`;
+  // The fields both layouts' package.json start with, in this order.
+  const manifestHead = {
+    name,
+    version: '0.1.0',
+    private: true,
+    description: `An A2A 0.1.0 agent, started from the kit's ${template} agent`,
+    type: 'module',
+    main: './dist/server.js',
+  };
   if (layout === 'workspace') {
     files.set(
       'package.json',
       json({
-        name,
-        version: '0.1.0',
-        private: true,
-        description,
-        type: 'module',
-        main: './dist/server.js',
+        ...manifestHead,
         scripts: { start: 'node dist/server.js' },
         dependencies: sorted(dependencies),
         files: ['dist'],
@@ -171,12 +174,7 @@ export function planProject(options: ProjectOptions): Map<string, string> {
   files.set(
     'package.json',
     json({
-      name,
-      version: '0.1.0',
-      private: true,
-      description,
-      type: 'module',
-      main: './dist/server.js',
+      ...manifestHead,
       scripts: {
         build: 'tsc -p tsconfig.build.json',
         prestart: 'npm run build',
