@@ -57,31 +57,95 @@ const addEvent =
 
 const notes = (events: StoredEvent[]) => events.map((e) => (e.event.metadata as { note: string }).note);
 
-test('keys live under the prefix; another prefix sees nothing', async () => {
+/** A change that adds one chunk of text to the artifact at `index`, appended unless it is the first. */
+const addChunk =
+  (taskId: string, index: number, text: string, append = true) =>
+  (current: TaskRecord | undefined): TaskChange => ({
+    record: current ?? created(taskId),
+    events: [{ id: taskId, artifact: { index, append, parts: [{ type: 'text', text }] } }],
+  });
+
+/** A change that adds a message to the history, as a new turn does. */
+const addMessage =
+  (taskId: string, text: string) =>
+  (current: TaskRecord | undefined): TaskChange => {
+    const record = current ?? created(taskId);
+    return { record: { ...record, history: [...record.history, { role: 'user', parts: [{ type: 'text', text }] }] }, events: [] };
+  };
+
+test('keys live under the prefix, one per growing part of a task; another prefix sees nothing', async () => {
   const store = oneStore();
   const other = oneStore();
-  await store.update('namespaced', addEvent('namespaced', 'x'));
+  await store.update('namespaced', addMessage('namespaced', 'hello'));
+  await store.update('namespaced', addChunk('namespaced', 0, 'a', false));
+  await store.update('namespaced', addChunk('namespaced', 1, 'b', false));
   const keys = await admin.keys(`${store.prefix}*`);
-  expect(keys.sort()).toEqual([`${store.prefix}events:namespaced`, `${store.prefix}leases`, `${store.prefix}task:namespaced`]);
+  expect(keys.sort()).toEqual(
+    ['events:namespaced', 'history:namespaced', 'leases', 'parts:namespaced:0', 'parts:namespaced:1', 'task:namespaced'].map(
+      (key) => `${store.prefix}${key}`,
+    ),
+  );
   expect(await other.get('namespaced')).toBeUndefined();
   expect(await other.eventsAfter('namespaced', 0)).toBeUndefined();
 });
 
-test('a running task has no expiry and holds a lease; once finished it expires after the retention time and its lease is gone', async () => {
+test('an event appends to the lists and rewrites only the small head: the record itself is never written whole', async () => {
+  const store = oneStore();
+  await store.update('appended', addMessage('appended', 'hello'));
+  for (let i = 0; i < 50; i++) await store.update('appended', addChunk('appended', 0, `chunk ${i}`, i > 0));
+  const head = await admin.hget(`${store.prefix}task:appended`, 'head');
+  expect(head).not.toContain('chunk');
+  expect(await admin.hget(`${store.prefix}task:appended`, 'record')).toBeNull();
+  // One list element per update here (chunks of one update share an element).
+  expect(await admin.llen(`${store.prefix}parts:appended:0`)).toBe(50);
+  expect(await admin.llen(`${store.prefix}history:appended`)).toBe(1);
+  const record = (await store.get('appended'))!;
+  expect(record.task.artifacts![0]!.parts).toEqual(Array.from({ length: 50 }, (_, i) => ({ type: 'text', text: `chunk ${i}` })));
+  expect(record.history).toEqual([{ role: 'user', parts: [{ type: 'text', text: 'hello' }] }]);
+});
+
+test('a record stored by the previous version (one JSON string) is read as it is, and laid out anew by its next change', async () => {
+  const store = oneStore();
+  const older: TaskRecord = {
+    ...created('older'),
+    task: {
+      ...created('older').task,
+      artifacts: [{ index: 0, name: 'draft', parts: [{ type: 'text', text: 'a' }] }],
+    },
+    history: [{ role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
+    lastEventId: 3,
+  };
+  await admin.hset(`${store.prefix}task:older`, 'rev', 4, 'record', JSON.stringify(older), 'last', 3);
+  expect(await store.get('older')).toEqual(older);
+  const { events } = await store.update('older', addChunk('older', 0, 'b'));
+  expect(events.map((e) => e.id)).toEqual([4]);
+  expect(await admin.hget(`${store.prefix}task:older`, 'record')).toBeNull();
+  const after = (await store.get('older'))!;
+  expect(after.history).toEqual(older.history);
+  expect(after.task.artifacts).toEqual([{ index: 0, name: 'draft', parts: ['a', 'b'].map((text) => ({ type: 'text', text })) }]);
+});
+
+test('a running task has no expiry and holds a lease; once finished all its keys expire after the retention time and its lease is gone', async () => {
   const store = oneStore({ retentionMs: 60_000, leaseMs: 5_000 });
-  await store.update('retained', addEvent('retained', 'running'));
-  expect(await admin.pttl(`${store.prefix}task:retained`)).toBe(-1);
+  await store.update('retained', addMessage('retained', 'hello'));
+  await store.update('retained', addChunk('retained', 0, 'a', false));
+  const keys = ['task', 'events', 'history', 'parts'].map((key) => `${store.prefix}${key}:retained${key === 'parts' ? ':0' : ''}`);
+  for (const key of keys) expect(await admin.pttl(key)).toBe(-1);
   expect(await admin.zscore(`${store.prefix}leases`, 'retained')).not.toBeNull();
   await store.update('retained', (current) => {
     const event = statusEvent('retained', 'completed');
     return { record: current!, events: [event] };
   });
-  for (const key of ['task', 'events']) {
-    const ttl = await admin.pttl(`${store.prefix}${key}:retained`);
+  for (const key of keys) {
+    const ttl = await admin.pttl(key);
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
   }
   expect(await admin.zscore(`${store.prefix}leases`, 'retained')).toBeNull();
+  // A new turn keeps them again.
+  await store.update('retained', addMessage('retained', 'more'));
+  await store.update('retained', (current) => ({ record: current!, events: [statusEvent('retained', 'working')] }));
+  for (const key of keys) expect(await admin.pttl(key)).toBe(-1);
 });
 
 test('the event log is bounded; a replay from before its start is refused (undefined), one within it is exact', async () => {

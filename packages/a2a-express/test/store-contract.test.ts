@@ -116,6 +116,31 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
     expect(asJson((await store.get('fold-at-once'))!.task.artifacts)).toEqual(stored.task.artifacts);
   });
 
+  test('a change that edits the record (a new turn adds a message) and its events are both stored, whichever writer makes them', async () => {
+    const store = await kind.make();
+    const peer = kind.peer(store);
+    const newTurn =
+      (says: string, ...events: TaskEvent[]) =>
+      (current: TaskRecord | undefined) => {
+        const record = current ?? created('turns');
+        return {
+          record: { ...record, turn: record.turn + 1, history: [...record.history, { role: 'user' as const, parts: [text(says)] }] },
+          events,
+        };
+      };
+    await store.update('turns', adding('turns', chunk('turns', { index: 0, parts: [text('a')] })));
+    await peer.update('turns', newTurn('again', chunk('turns', { index: 0, append: true, parts: [text('b')] })));
+    // The first writer's own view is stale now; the store must not lose the peer's change.
+    await store.update('turns', adding('turns', chunk('turns', { index: 0, append: true, parts: [text('c')] })));
+    await peer.update('turns', newTurn('last', statusEvent('turns', 'completed', agentSays('done'))));
+    const stored = asJson((await store.get('turns'))!);
+    expect(stored.turn).toBe(3);
+    expect(stored.history.map((m) => (m.parts[0] as { text: string }).text)).toEqual(['hello', 'again', 'last', 'done']);
+    expect(stored.task.artifacts).toEqual([{ index: 0, parts: [text('a'), text('b'), text('c')] }]);
+    expect(stored.lastEventId).toBe(4);
+    expect(asJson(await peer.get('turns'))).toEqual(stored);
+  });
+
   test("what get and eventsAfter return is the caller's own: changing it changes nothing stored", async () => {
     const store = await kind.make();
     await store.update('owned', adding('owned', working('owned'), chunk('owned', { parts: [text('a')], index: 0 })));

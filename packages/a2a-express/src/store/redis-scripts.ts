@@ -1,33 +1,73 @@
 // The Lua scripts of the Redis store. Each runs atomically in Redis: that is what makes a
 // compare-and-set update, a lease renewal or a lease claim safe with several replicas.
 
-// KEYS: task hash, events stream, leases sorted set.
-// ARGV: expected revision, record JSON, last event id, final (1/0), retention ms, lease ms,
-// stream max length, task id, events channel, events payload, turn-ended channel, turn-ended
-// payload, then pairs of stream id and event JSON.
+// KEYS: task hash, events stream, leases sorted set, history list.
+// ARGV: 1 expected revision, 2 head JSON, 3 last event id, 4 final (1/0), 5 retention ms,
+// 6 lease ms, 7 stream max length, 8 task id, 9 events channel, 10 turn-ended channel,
+// 11 turn-ended payload, 12 parts key prefix, 13 artifact indexes, 14 rewrite (1/0),
+// 15 event count n, then n pairs of stream id and event JSON, then the layout ops (see
+// redis-layout.ts). The parts lists' keys are made here from their prefix and the indexes, which
+// is why the store is for standalone Redis, not Cluster.
+// Returns {1, new revision}, or {0, current revision} when the expected one is stale.
 export const UPDATE_SCRIPT = `
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
-if rev ~= tonumber(ARGV[1]) then
-  return {0, rev, redis.call('HGET', KEYS[1], 'record')}
-end
+if rev ~= tonumber(ARGV[1]) then return {0, rev} end
+local prefix = ARGV[12]
 if rev == 0 then redis.call('DEL', KEYS[2]) end
-for i = 13, #ARGV, 2 do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], ARGV[i], 'e', ARGV[i + 1])
+if ARGV[14] == '1' then
+  redis.call('DEL', KEYS[4])
+  local old = redis.call('HGET', KEYS[1], 'artifacts')
+  if old then for index in string.gmatch(old, '%S+') do redis.call('DEL', prefix .. index) end end
+  redis.call('HDEL', KEYS[1], 'record')
 end
-redis.call('HSET', KEYS[1], 'rev', rev + 1, 'record', ARGV[2], 'last', ARGV[3])
+local i = 16
+local eventsEnd = 16 + 2 * tonumber(ARGV[15])
+local published = {}
+while i < eventsEnd do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], ARGV[i], 'e', ARGV[i + 1])
+  published[#published + 1] = '{"id":' .. string.sub(ARGV[i], 3) .. ',"event":' .. ARGV[i + 1] .. '}'
+  i = i + 2
+end
+while i <= #ARGV do
+  local op = ARGV[i]
+  if op == 'h' then
+    redis.call('RPUSH', KEYS[4], ARGV[i + 1])
+    i = i + 2
+  elseif op == 'r' then
+    redis.call('DEL', prefix .. ARGV[i + 1])
+    i = i + 2
+  else
+    redis.call('RPUSH', prefix .. ARGV[i + 1], ARGV[i + 2])
+    i = i + 3
+  end
+end
+redis.call('HSET', KEYS[1], 'rev', rev + 1, 'head', ARGV[2], 'last', ARGV[3], 'artifacts', ARGV[13])
+local keys = {KEYS[1], KEYS[2], KEYS[4]}
+for index in string.gmatch(ARGV[13], '%S+') do keys[#keys + 1] = prefix .. index end
 if ARGV[4] == '1' then
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+  for _, key in ipairs(keys) do redis.call('PEXPIRE', key, ARGV[5]) end
   redis.call('ZREM', KEYS[3], ARGV[8])
 else
-  redis.call('PERSIST', KEYS[1])
-  redis.call('PERSIST', KEYS[2])
+  for _, key in ipairs(keys) do redis.call('PERSIST', key) end
   local t = redis.call('TIME')
   redis.call('ZADD', KEYS[3], t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[6]), ARGV[8])
 end
-if ARGV[10] ~= '' then redis.call('PUBLISH', ARGV[9], ARGV[10]) end
-if ARGV[12] ~= '' then redis.call('PUBLISH', ARGV[11], ARGV[12]) end
+if #published > 0 then redis.call('PUBLISH', ARGV[9], '[' .. table.concat(published, ',') .. ']') end
+if ARGV[11] ~= '' then redis.call('PUBLISH', ARGV[10], ARGV[11]) end
 return {1, rev + 1}
+`;
+
+// KEYS: task hash, history list. ARGV: parts key prefix.
+// Returns {revision, head or nil, record of an older version or nil, history, parts lists}; the
+// parts lists follow the order of the hash's artifact indexes, as the head's artifacts do.
+export const READ_SCRIPT = `
+local fields = redis.call('HMGET', KEYS[1], 'rev', 'head', 'record', 'artifacts')
+if not fields[2] then return {fields[1] or '0', false, fields[3]} end
+local parts = {}
+if fields[4] then
+  for index in string.gmatch(fields[4], '%S+') do parts[#parts + 1] = redis.call('LRANGE', ARGV[1] .. index, 0, -1) end
+end
+return {fields[1], fields[2], false, redis.call('LRANGE', KEYS[2], 0, -1), parts}
 `;
 
 // KEYS: leases sorted set. ARGV: lease ms, then task ids. Only leases that still exist are

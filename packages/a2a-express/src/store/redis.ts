@@ -1,15 +1,19 @@
-// A task store in Redis, shared by every replica of an agent. Each task is a hash (its record
-// as JSON and a revision number), its events a Redis Stream whose entry ids are the SSE ids
-// (`0-N` for event N), and its live events a pub/sub channel. A change is computed in this
-// process from the record it last saw and written by a Lua script only if the revision is still
-// the one it was computed from (compare-and-set); otherwise the script answers with the current
-// record and the change is computed again. So updates from several replicas never overwrite
-// each other, and one task's events keep their order.
+// A task store in Redis, shared by every replica of an agent. Each task is a hash (a revision
+// number and the small part of its record), lists for what grows (its history, each artifact's
+// parts; redis-layout.ts), its events a Redis Stream whose entry ids are the SSE ids (`0-N` for
+// event N), and its live events a pub/sub channel. A change is computed in this process from the
+// record it last saw and written by a Lua script only if the revision is still the one it was
+// computed from (compare-and-set); otherwise the record is read again and the change computed
+// again. So updates from several replicas never overwrite each other, and one task's events
+// keep their order. An event appends to the lists rather than rewriting the record, so its cost
+// does not grow with the length of the task.
 import { A2AError, isFinalState } from 'a2a-types';
 import { Redis, type RedisOptions } from 'ioredis';
 import { settleChange } from './fold.js';
+import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { checkTaskId, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
-import { CLAIM_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
+import { headOf, planWrite, recordFromLayout } from './redis-layout.js';
+import { CLAIM_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
 import type { SharedTaskStore, TurnEnded } from './task-store.js';
 
 export interface RedisTaskStoreOptions {
@@ -54,7 +58,8 @@ const MAX_CACHED_RECORDS = 10_000;
 const CLAIM_BATCH = 100;
 
 interface ScriptedRedis extends Redis {
-  a2aUpdate(...args: (string | number)[]): Promise<[number, number, string?]>;
+  a2aUpdate(...args: (string | number)[]): Promise<[number, number]>;
+  a2aRead(...args: string[]): Promise<[string, string | null, string | null, string[]?, string[][]?]>;
   a2aRenew(...args: (string | number)[]): Promise<number>;
   a2aClaim(...args: (string | number)[]): Promise<string[]>;
 }
@@ -63,6 +68,8 @@ interface ScriptedRedis extends Redis {
 interface Known {
   rev: number;
   record: TaskRecord | undefined;
+  /** False for a record an older version of the store wrote (one JSON string): its next change rewrites it. */
+  laidOut: boolean;
 }
 
 /** The subscribers of one task's channel, and the newest event id they were given. */
@@ -120,7 +127,8 @@ export class RedisTaskStore implements SharedTaskStore {
     // ioredis would print every failed reconnection attempt.
     this.redis.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);
-    this.redis.defineCommand('a2aUpdate', { numberOfKeys: 3, lua: UPDATE_SCRIPT });
+    this.redis.defineCommand('a2aUpdate', { numberOfKeys: 4, lua: UPDATE_SCRIPT });
+    this.redis.defineCommand('a2aRead', { numberOfKeys: 2, lua: READ_SCRIPT });
     this.redis.defineCommand('a2aRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
     this.redis.defineCommand('a2aClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
     this.leasesKey = `${this.prefix}leases`;
@@ -159,8 +167,10 @@ export class RedisTaskStore implements SharedTaskStore {
   private async compareAndSet(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     let known = this.written.get(taskId) ?? (await this.read(taskId));
     for (let attempt = 1; ; attempt++) {
-      const { record: saved, events: stored } = settleChange(known.record, change(known.record));
-      const eventJson = stored.map(({ event }) => JSON.stringify(event));
+      const taskChange = change(known.record);
+      // The in-memory store's merge: appending a chunk costs the chunk, not the artifact.
+      const { record: saved, events: stored } = settleChange(known.record, taskChange, mergeGrowingArtifact);
+      const layout = planWrite(known.record, known.laidOut, taskChange, saved);
       const final = isFinalState(saved.task.status.state);
       const wasFinal = known.record !== undefined && isFinalState(known.record.task.status.state);
       const ended: TurnEnded | undefined = final && !wasFinal ? endedAbruptly(taskId, saved) : undefined;
@@ -168,8 +178,9 @@ export class RedisTaskStore implements SharedTaskStore {
         this.taskKey(taskId),
         this.eventsKey(taskId),
         this.leasesKey,
+        this.historyKey(taskId),
         known.rev,
-        JSON.stringify(saved),
+        headOf(saved),
         saved.lastEventId,
         final ? 1 : 0,
         this.retentionMs,
@@ -177,21 +188,25 @@ export class RedisTaskStore implements SharedTaskStore {
         this.maxEventsPerTask,
         taskId,
         this.eventsKey(taskId),
-        stored.length === 0 ? '' : `[${stored.map((e, i) => `{"id":${e.id},"event":${eventJson[i]}}`).join(',')}]`,
         this.turnEndedChannel,
         ended ? JSON.stringify(ended) : '',
+        this.partsKeyPrefix(taskId),
+        layout.artifactIndexes,
+        layout.rewrite ? 1 : 0,
+        stored.length,
       ];
-      for (let i = 0; i < stored.length; i++) args.push(`0-${stored[i]!.id}`, eventJson[i]!);
-      const [ok, rev, current] = await this.command(() => this.redis.a2aUpdate(...args));
+      for (const { id, event } of stored) args.push(`0-${id}`, JSON.stringify(event));
+      for (const op of layout.ops) args.push(op);
+      const [ok, rev] = await this.command(() => this.redis.a2aUpdate(...args));
       if (ok === 1) {
-        this.remember(taskId, final ? undefined : { rev, record: saved });
+        this.remember(taskId, final ? undefined : { rev, record: saved, laidOut: true });
         return { record: saved, events: stored };
       }
-      known = { rev, record: current ? (JSON.parse(current) as TaskRecord) : undefined };
       this.written.delete(taskId);
       if (attempt >= MAX_UPDATE_ATTEMPTS) {
         throw A2AError.resourceUnavailable(`task ${taskId} is being changed by too many processes at once`);
       }
+      known = await this.read(taskId);
     }
   }
 
@@ -303,9 +318,24 @@ export class RedisTaskStore implements SharedTaskStore {
     return `${this.prefix}events:${taskId}`;
   }
 
+  private historyKey(taskId: string): string {
+    checkTaskId(taskId);
+    return `${this.prefix}history:${taskId}`;
+  }
+
+  /** The key of the artifact at index N is this followed by N. */
+  private partsKeyPrefix(taskId: string): string {
+    checkTaskId(taskId);
+    return `${this.prefix}parts:${taskId}:`;
+  }
+
+  /** The task as stored now, assembled from its keys in one atomic read. */
   private async read(taskId: string): Promise<Known> {
-    const [rev, record] = await this.command(() => this.redis.hmget(this.taskKey(taskId), 'rev', 'record'));
-    return { rev: Number(rev ?? 0), record: record ? (JSON.parse(record) as TaskRecord) : undefined };
+    const [rev, head, olderRecord, history, parts] = await this.command(() =>
+      this.redis.a2aRead(this.taskKey(taskId), this.historyKey(taskId), this.partsKeyPrefix(taskId)),
+    );
+    if (head !== null) return { rev: Number(rev), record: recordFromLayout(head, history ?? [], parts ?? []), laidOut: true };
+    return { rev: Number(rev), record: olderRecord ? (JSON.parse(olderRecord) as TaskRecord) : undefined, laidOut: false };
   }
 
   /** Keeps what this process wrote of a running task, for its next update; forgets a finished one. */
