@@ -12,9 +12,12 @@ export class InvalidUpdateError extends Error {}
 
 const HANDLER_STATES: readonly HandlerState[] = ['working', 'input-required', 'completed', 'failed', 'canceled'];
 
-/** Turns a handler's update into a protocol event, or refuses it with InvalidUpdateError. */
-export function toEvent(current: TaskRecord, update: TaskUpdate): TaskEvent {
-  const taskId = current.task.id;
+/**
+ * Turns a handler's update into a protocol event, or refuses it with InvalidUpdateError. An
+ * artifact chunk without an index keeps none here: {@link withArtifactIndexes} gives it the one
+ * it gets from the task as stored, when the event is written.
+ */
+export function toEvent(taskId: string, update: TaskUpdate): TaskEvent {
   if (update?.kind === 'status') {
     if (!HANDLER_STATES.includes(update.state)) {
       throw new InvalidUpdateError(`a handler cannot set the state ${JSON.stringify(update.state)}`);
@@ -28,7 +31,8 @@ export function toEvent(current: TaskRecord, update: TaskUpdate): TaskEvent {
   }
   if (update?.kind === 'artifact') {
     const artifact = plainJson(update.artifact);
-    artifact.index ??= nextArtifactIndex(current, artifact.append === true);
+    // No index (null too) is resolved against the task when written.
+    if ((artifact as { index?: number | null }).index === null) delete artifact.index;
     if (!validateArtifact(artifact)) {
       throw new InvalidUpdateError(`artifact: ${formatIssues(validateArtifact.issues)}`);
     }
@@ -38,13 +42,28 @@ export function toEvent(current: TaskRecord, update: TaskUpdate): TaskEvent {
   throw new InvalidUpdateError('an update must be a status or an artifact (see the helpers)');
 }
 
-/** The index a new chunk gets when the handler did not choose one. */
-function nextArtifactIndex(record: TaskRecord, append: boolean): number {
-  const artifacts = record.task.artifacts ?? [];
-  if (artifacts.length === 0) return 0;
-  let highest = 0;
-  for (const artifact of artifacts) highest = Math.max(highest, artifact.index ?? 0);
-  return append ? highest : highest + 1;
+/**
+ * The events with every artifact chunk indexed: one without an index extends the task's highest
+ * artifact (`append`) or starts the next one, counting the chunks before it. Events that had an
+ * index are passed as they are; the others are copied, as a store may write the same events
+ * again on a task that changed meanwhile.
+ */
+export function withArtifactIndexes(current: TaskRecord, events: readonly TaskEvent[]): readonly TaskEvent[] {
+  let indexed: TaskEvent[] | undefined;
+  let highest: number | undefined;
+  for (const artifact of current.task.artifacts ?? []) highest = Math.max(highest ?? 0, artifact.index ?? 0);
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    if (!('artifact' in event)) continue;
+    let index = event.artifact.index;
+    if (index == null) {
+      index = highest === undefined ? 0 : event.artifact.append === true ? highest : highest + 1;
+      indexed ??= events.slice();
+      indexed[i] = { ...event, artifact: { ...event.artifact, index } };
+    }
+    highest = Math.max(highest ?? 0, index);
+  }
+  return indexed ?? events;
 }
 
 /**

@@ -2,17 +2,18 @@
 // handler off the request path, applies its updates to the store in order, honours
 // cancellation, and fails the task safely when the handler misbehaves.
 import { randomUUID } from 'node:crypto';
-import { A2AError, isFinalState, isTerminalState, type PushNotificationConfig, type TaskSendParams } from 'a2a-types';
+import { A2AError, isFinalState, isTerminalState, type PushNotificationConfig, type TaskEvent, type TaskSendParams } from 'a2a-types';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
-import { agentMessage, completed, type TaskHandler, type TaskUpdate } from './handler.js';
+import { agentMessage, type TaskHandler } from './handler.js';
 import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
-import { InvalidUpdateError, toEvent, updatesOf } from './handler-updates.js';
+import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
 import { assertOwner, ownerOf } from './ownership.js';
 import { messageSize } from './store/fold.js';
 import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './store/records.js';
 import type { TaskStore } from './store/task-store.js';
-import { now, statusEvent } from './task-events.js';
+import { isFinalEvent, now, statusEvent } from './task-events.js';
+import { TurnWriter } from './turn-writer.js';
 
 /** A turn that has been accepted and recorded, before its handler runs. */
 export interface TurnStart extends TurnOpening {
@@ -55,6 +56,11 @@ function abort(run: Run): void {
  * turn lets the event loop run.
  */
 const UPDATES_BETWEEN_YIELDS = 64;
+/**
+ * Most events waiting behind a write in flight before the handler is made to wait for it: the
+ * memory one fast stream may hold, and the size of one write at most (the store's own group).
+ */
+const MAX_EVENTS_PER_WRITE = 256;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Thrown inside a store change when the update belongs to a turn that is over. */
@@ -279,31 +285,49 @@ export class TaskEngine {
   }
 
   private async execute(run: Run, start: TurnStart): Promise<void> {
+    const writer = new TurnWriter((events) => this.write(run, events));
+    let handlerError: { error: unknown } | undefined;
     try {
       const updates = await updatesOf(this.handler(new HandlerContext(run, start, this.logger)));
       let sinceYield = 0;
       // Leaving the loop early calls a generator's return(), so its finally blocks run.
       for await (const update of updates) {
-        if (!(await this.apply(run, update))) return;
+        if (run.aborted || writer.over) break;
+        const event = toEvent(run.taskId, update);
+        writer.add(event);
+        // Nothing the handler yields after its final state is asked for.
+        if (isFinalEvent(event)) break;
+        if (writer.backlog >= MAX_EVENTS_PER_WRITE) await writer.settled();
         if (++sinceYield === UPDATES_BETWEEN_YIELDS) {
           sinceYield = 0;
           await yieldToEventLoop();
         }
       }
-      // A handler that ends without a final state has done its work.
-      await this.apply(run, completed());
     } catch (error) {
-      await this.fail(run, error);
+      handlerError = { error };
     }
+    // What the handler yielded before it failed is written first, in order.
+    await writer.settled();
+    const failure = writer.failure ?? handlerError;
+    if (failure) return this.fail(run, failure.error);
+    if (writer.over || run.aborted) return;
+    // A handler that ends without a final state has done its work.
+    writer.add(statusEvent(run.taskId, 'completed'));
+    await writer.settled();
+    if (writer.failure) await this.fail(run, writer.failure.error);
   }
 
-  /** Applies one handler update; false once the turn is over (or was over already). */
-  private async apply(run: Run, update: TaskUpdate): Promise<boolean> {
+  /**
+   * Writes a batch of the handler's events; false once the turn is over. A batch that would take
+   * the task past `maxTaskBytes` is written event by event, so that what fits is kept, as it
+   * would have been had the events come one at a time.
+   */
+  private async write(run: Run, events: readonly TaskEvent[]): Promise<boolean> {
     if (run.aborted) return false;
     try {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
-        return { record: current, events: [toEvent(current, update)], check: this.checkSize };
+        return { record: current, events: withArtifactIndexes(current, events), check: this.checkSize };
       });
       if (!isFinalState(record.task.status.state)) return true;
       run.finalRecord = record;
@@ -311,6 +335,10 @@ export class TaskEngine {
       return false;
     } catch (error) {
       if (error === STALE_TURN) return false;
+      if (error instanceof TaskTooLargeError && events.length > 1) {
+        for (const event of events) if (!(await this.write(run, [event]))) return false;
+        return true;
+      }
       throw error;
     }
   }
