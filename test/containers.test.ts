@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { pnpmCommand, spawnAgent } from 'a2a-testing';
+import { pnpmCommand, rpc, spawnAgent, startOwnRedis } from 'a2a-testing';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 interface ComposeService {
@@ -17,10 +17,12 @@ interface ComposeService {
   ports?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
+  command?: string[];
 }
 // `merge: true` applies the file's `<<: *anchor` merge keys, as docker compose does.
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
 };
 /** The services `docker compose up` starts: those of no profile, one per sample agent. */
 const agents = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => !s.profiles)) as Record<
@@ -140,6 +142,47 @@ describe('docker-compose.yml, profile "replicas"', () => {
     );
     for (const [name, service] of agentServices) expect([name, service.environment!.A2A_API_KEYS]).toEqual([name, 'compose-key=ops']);
   });
+
+  test('Redis keeps its data in a named volume, and its command, run here as written, keeps a task through a crash of Redis', async () => {
+    const redis = compose.services.redis!;
+    expect(redis.volumes).toEqual(['redis-data:/data']); // the image's working directory, where Redis writes
+    expect(compose.volumes).toHaveProperty('redis-data');
+    const [program, ...settings] = redis.command!;
+    expect(program).toBe('redis-server');
+    // The compose settings, then the settings Redis had before (nothing on disk), for contrast.
+    const outcomes: Record<string, unknown> = {};
+    for (const [name, persistence] of [
+      ['compose', settings],
+      ['no persistence', ['--save', '', '--appendonly', 'no']],
+    ] as const) {
+      const own = await startOwnRedis({ persistence: [...persistence] });
+      const agent = await spawnAgent('node', [join(root, 'apps/echo-agent/dist/server.js')], {
+        env: { HOST: '127.0.0.1', PORT: '0', A2A_REDIS_URL: own.url },
+      });
+      try {
+        const sent = await rpc(agent.url, 'tasks/send', {
+          id: 'kept',
+          message: { role: 'user', parts: [{ type: 'text', text: 'keep me' }] },
+        });
+        expect(sent.result?.status.state).toBe('completed');
+        await own.kill();
+        await own.start();
+        // The agent reconnects by itself; until it has, it answers -32011.
+        let read = await rpc(agent.url, 'tasks/get', { id: 'kept' });
+        for (let attempt = 0; attempt < 50 && read.error?.code === -32011; attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          read = await rpc(agent.url, 'tasks/get', { id: 'kept' });
+        }
+        outcomes[name] = read.error?.code ?? read.result;
+        outcomes[`${name}, as sent`] = sent.result;
+      } finally {
+        await agent.stop();
+        await own.dispose();
+      }
+    }
+    const { 'compose, as sent': sentThere, 'no persistence, as sent': _sentHere, ...afterCrash } = outcomes;
+    expect(afterCrash).toEqual({ compose: sentThere, 'no persistence': -32001 });
+  }, 60_000);
 
   test("the load balancer's nginx.conf sends each port to both replicas of one agent, unbuffered", () => {
     const lb = compose.services['load-balancer']!;

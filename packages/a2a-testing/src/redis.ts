@@ -58,35 +58,49 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
   }
 }
 
-/** A redis-server process of the caller's own, on a free loopback port, keeping nothing on disk. */
+/** A redis-server process of the caller's own, on a free loopback port, in a folder of its own. */
 export interface OwnRedis {
   readonly url: string;
   readonly port: number;
   /** Stops the server (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Kills the server (SIGKILL), as a crash would, and waits for it to exit. */
+  kill(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
   /** Stops it for good and removes its folder. */
   dispose(): Promise<void>;
 }
 
-/** Starts `redis-server` (it must be installed) on a free port; fails if it does not answer. */
-export async function startOwnRedis(): Promise<OwnRedis> {
+/**
+ * Starts `redis-server` (it must be installed) on a free port; fails if it does not answer.
+ * `persistence` are its persistence settings: by default it keeps nothing on disk.
+ */
+export async function startOwnRedis({
+  persistence = ['--save', '', '--appendonly', 'no'],
+}: {
+  persistence?: string[];
+} = {}): Promise<OwnRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'a2a-redis-'));
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
+  const end = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill(signal);
+    });
+  };
   const own: OwnRedis = {
     url,
     port,
     async start() {
-      const started = spawn(
-        'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-        {
-          stdio: 'ignore',
-        },
-      );
+      const started = spawn('redis-server', [...persistence, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir], {
+        stdio: 'ignore',
+      });
       const failed = new Promise<never>((_, reject) => started.once('error', reject));
       child = started;
       for (let attempt = 0; attempt < 100; attempt++) {
@@ -100,15 +114,8 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       await own.stop();
       rmSync(dir, { recursive: true, force: true });
     },
-    async stop() {
-      const running = child;
-      child = undefined;
-      if (!running || running.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        running.once('exit', () => resolve());
-        running.kill('SIGTERM');
-      });
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   };
   await own.start();
   process.once('exit', () => {
