@@ -8,8 +8,10 @@
 //   3. memory: RSS and heap after 50,000 and 100,000 tasks through the default in-memory store,
 //      and per idle SSE stream with 1,000 open;
 //   4. validation: AJV cost of one tasks/send params check;
-//   5. Redis: tasks/send echo on a replica with the RedisTaskStore vs the in-memory store, and
-//      the latency of tasks/resubscribe (Last-Event-ID) on replica B of a task run on replica A;
+//   5. Redis: tasks/send echo on a replica with the RedisTaskStore vs the in-memory store, the
+//      latency of tasks/resubscribe (Last-Event-ID) on replica B of a task run on replica A, the
+//      streaming workloads of section 2 on both stores, and what one event costs Redis (bytes
+//      received, script CPU, from its INFO counters) at chunk 100 and at chunk 10,000;
 //   6. A/B, with --against <checkout>: this build against another build of the kit (a clone at
 //      another commit, installed and built), request/response and streaming, paired rounds.
 // Servers run as child processes (so the load generator does not share their event loop);
@@ -24,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { validateTaskSendParams } from 'a2a-types';
 import { deleteKeys, redisAnswers } from 'a2a-testing';
+import { RedisTaskStore } from 'a2a-express/redis';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -337,6 +340,40 @@ async function streaming(bare, ours) {
   return { oneBigStream: summarize(rounds.one), concurrentStreams: summarize(rounds.many) };
 }
 
+/**
+ * Events/s of two servers on the same workloads, one stream of `bigStream` chunks and `streams`
+ * streams of `streamChunks` at once, in paired rounds after a warm-up, alternating which server
+ * goes first. Every stream is checked whole and in order. `a`, `b`: medians; `ratio`: the median
+ * of each round's a / b.
+ */
+async function pairedStreamRates(a, b, label) {
+  let n = 0;
+  const eventsPerSecond = async (server, streams, chunks) => {
+    const { results, seconds } = await timed(() =>
+      Promise.all(Array.from({ length: streams }, () => ourStream(server, `${label}-${++n}-${process.pid}`, chunks))),
+    );
+    if (!results.every((r) => r.ordered && r.events === chunks + 2)) throw new Error(`${server.name}: a stream lost or reordered events`);
+    return results.reduce((sum, r) => sum + r.events, 0) / seconds;
+  };
+  const workloads = { one: [1, config.bigStream], many: [config.streams, config.streamChunks] };
+  const rounds = { one: [], many: [] };
+  for (let round = 0; round < config.streamWarmUp + config.streamRounds; round++) {
+    for (const [name, [streams, chunks]] of Object.entries(workloads)) {
+      const first = round % 2 === 0 ? a : b;
+      const second = first === a ? b : a;
+      const x = await eventsPerSecond(first, streams, chunks);
+      const y = await eventsPerSecond(second, streams, chunks);
+      if (round >= config.streamWarmUp) rounds[name].push(first === a ? { a: x, b: y } : { a: y, b: x });
+    }
+  }
+  const summary = (list) => ({
+    a: median(list.map((r) => r.a)),
+    b: median(list.map((r) => r.b)),
+    ratio: median(list.map((r) => r.a / r.b)),
+  });
+  return { oneBigStream: summary(rounds.one), concurrentStreams: summary(rounds.many) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3. Memory
 
@@ -496,6 +533,59 @@ async function resubscribeLatency(server, taskId, lastEventId) {
   return performance.now() - started;
 }
 
+/** What Redis has received (bytes, from all clients) and the CPU its update script has used (µs), from INFO. */
+async function redisCounters(redis) {
+  const [stats, commands] = await Promise.all([redis.info('stats'), redis.info('commandstats')]);
+  return {
+    bytes: Number(/total_net_input_bytes:(\d+)/.exec(stats)[1]),
+    scriptMicros: Number(/cmdstat_evalsha:[^\n]*usec=(\d+)/.exec(commands)?.[1] ?? 0),
+  };
+}
+
+/**
+ * Bytes Redis receives, and script CPU it spends, per event at chunk 100 and at chunk 10,000 of
+ * one answer, written one chunk per write (as for a handler slower than Redis: the most writes
+ * per event), through the store itself so that the windows end exactly at those chunks.
+ */
+async function redisCostPerEvent(prefix) {
+  const store = new RedisTaskStore({ url: redisUrl, prefix });
+  const window = 50;
+  const taskId = `cost-${process.pid}`;
+  const append = (n) => (current) => ({
+    record: current ?? {
+      task: { id: taskId, sessionId: 's', status: { state: 'working', timestamp: new Date().toISOString() } },
+      history: [{ role: 'user', parts: [{ type: 'text', text: `stream ${config.bigStream}` }] }],
+      lastEventId: 0,
+      turn: 1,
+      updatedAt: Date.now(),
+    },
+    events: [{ id: taskId, artifact: { index: 0, append: n > 1, parts: [{ type: 'text', text: `chunk ${n}` }] } }],
+  });
+  const at = {};
+  try {
+    let before;
+    for (let n = 1; n <= config.bigStream; n++) {
+      if (n === 100 - window + 1 || n === config.bigStream - window + 1) before = await redisCounters(store.redis);
+      await store.update(taskId, append(n));
+      if (n === 100 || n === config.bigStream) {
+        const after = await redisCounters(store.redis);
+        at[n] = { bytes: (after.bytes - before.bytes) / window, scriptMicros: (after.scriptMicros - before.scriptMicros) / window };
+      }
+    }
+  } finally {
+    await store.close();
+  }
+  return { window, at };
+}
+
+/** Bytes Redis receives per event over one whole streamed answer, written as the router writes it (in batches). */
+async function redisBytesPerStreamedEvent(server, counterConnection) {
+  const before = await redisCounters(counterConnection);
+  const { events } = await ourStream(server, `bytes-${process.pid}`, config.bigStream);
+  const after = await redisCounters(counterConnection);
+  return { bytes: (after.bytes - before.bytes) / events, scriptMicros: (after.scriptMicros - before.scriptMicros) / events };
+}
+
 async function redisStore(ours) {
   const prefix = `a2a-bench:${process.pid}:`;
   const env = { BENCH_REDIS_URL: redisUrl, BENCH_REDIS_PREFIX: prefix };
@@ -538,11 +628,19 @@ async function redisStore(ours) {
         latency[kind].push(await resubscribeLatency(resumeOn, taskId, 2));
       }
     }
+    // Streaming: the same workloads as section 2, the in-memory store against the Redis store.
+    const streams = await pairedStreamRates(replicaA, ours, 'redis-stream');
+    const cost = await redisCostPerEvent(`${prefix}cost:`);
+    const counterConnection = new RedisTaskStore({ url: redisUrl, prefix: `${prefix}counters:` });
+    const streamed = await redisBytesPerStreamedEvent(replicaA, counterConnection.redis).finally(() => counterConnection.close());
+
     const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
     const latencySummary = (values) => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99) });
     return {
       send: { memory: loadSummary(runs.memory), redis: loadSummary(runs.redis), ratio: pairedRatio(runs.redis, runs.memory) },
       resubscribe: { samples, sameProcess: latencySummary(latency.sameProcess), acrossReplicas: latencySummary(latency.acrossReplicas) },
+      streaming: streams,
+      costPerEvent: { ...cost, streamed },
     };
   } finally {
     await deleteKeys(redisUrl, prefix);
@@ -563,35 +661,13 @@ async function abCompare(ours, theirs) {
     const order = round % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
     for (const side of order) rrRounds[side].push(await load(side === 'ours' ? ours : theirs, 'a2a', config.duration));
   }
-  let n = 0;
-  const eventsPerSecond = async (server, streams, chunks) => {
-    const { results, seconds } = await timed(() =>
-      Promise.all(Array.from({ length: streams }, () => ourStream(server, `ab-${++n}-${process.pid}`, chunks))),
-    );
-    if (!results.every((r) => r.ordered && r.events === chunks + 2)) throw new Error(`${server.name}: a stream lost or reordered events`);
-    return results.reduce((sum, r) => sum + r.events, 0) / seconds;
-  };
-  const workloads = { one: [1, config.bigStream], many: [config.streams, config.streamChunks] };
-  const streamRounds = { one: [], many: [] };
-  for (let round = 0; round < config.streamWarmUp + config.streamRounds; round++) {
-    for (const [name, [streams, chunks]] of Object.entries(workloads)) {
-      const first = round % 2 === 0 ? ours : theirs;
-      const second = first === ours ? theirs : ours;
-      const a = await eventsPerSecond(first, streams, chunks);
-      const b = await eventsPerSecond(second, streams, chunks);
-      if (round >= config.streamWarmUp) streamRounds[name].push(first === ours ? { ours: a, theirs: b } : { ours: b, theirs: a });
-    }
-  }
-  const streamSummary = (list) => ({
-    ours: median(list.map((r) => r.ours)),
-    theirs: median(list.map((r) => r.theirs)),
-    ratio: median(list.map((r) => r.ours / r.theirs)),
-  });
+  const streams = await pairedStreamRates(ours, theirs, 'ab');
+  const streamSummary = ({ a, b, ratio }) => ({ ours: a, theirs: b, ratio });
   return {
     against,
     send: { ours: loadSummary(rrRounds.ours), theirs: loadSummary(rrRounds.theirs), ratio: pairedRatio(rrRounds.ours, rrRounds.theirs) },
-    oneBigStream: streamSummary(streamRounds.one),
-    concurrentStreams: streamSummary(streamRounds.many),
+    oneBigStream: streamSummary(streams.oneBigStream),
+    concurrentStreams: streamSummary(streams.concurrentStreams),
   };
 }
 
@@ -726,6 +802,35 @@ if (!runs('redis')) {
     'resubscribe on B of a task run on A (Redis)': {
       'p50 ms': fmt(redis.resubscribe.acrossReplicas.p50, 2),
       'p99 ms': fmt(redis.resubscribe.acrossReplicas.p99, 2),
+    },
+  });
+  const { streaming: rs, costPerEvent: cost } = redis;
+  console.log('   Streaming, events/s (median of %d paired rounds after %d of warm-up)', config.streamRounds, config.streamWarmUp);
+  console.table({
+    [`one stream of ${fmt(config.bigStream)} chunks`]: {
+      'in-memory store': fmt(rs.oneBigStream.b),
+      RedisTaskStore: fmt(rs.oneBigStream.a),
+      'vs memory': times(rs.oneBigStream.ratio),
+    },
+    [`${config.streams} streams × ${config.streamChunks} chunks`]: {
+      'in-memory store': fmt(rs.concurrentStreams.b),
+      RedisTaskStore: fmt(rs.concurrentStreams.a),
+      'vs memory': times(rs.concurrentStreams.ratio),
+    },
+  });
+  console.log("   What one event costs Redis (INFO: total_net_input_bytes, the update script's usec)");
+  console.table({
+    [`chunk 100, one chunk per write (mean of chunks ${100 - cost.window + 1}-100)`]: {
+      'bytes received': fmt(cost.at[100].bytes),
+      'script µs': fmt(cost.at[100].scriptMicros, 1),
+    },
+    [`chunk ${fmt(config.bigStream)}, one chunk per write (mean of the last ${cost.window})`]: {
+      'bytes received': fmt(cost.at[config.bigStream].bytes),
+      'script µs': fmt(cost.at[config.bigStream].scriptMicros, 1),
+    },
+    [`a streamed ${fmt(config.bigStream)}-chunk answer, batched by the router (mean)`]: {
+      'bytes received': fmt(cost.streamed.bytes),
+      'script µs': fmt(cost.streamed.scriptMicros, 1),
     },
   });
 } else {

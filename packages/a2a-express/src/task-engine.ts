@@ -297,7 +297,8 @@ export class TaskEngine {
         writer.add(event);
         // Nothing the handler yields after its final state is asked for.
         if (isFinalEvent(event)) break;
-        if (writer.backlog >= MAX_EVENTS_PER_WRITE) await writer.settled();
+        // Bounded: while a full batch waits, the handler waits for the write ahead of it.
+        while (writer.backlog >= MAX_EVENTS_PER_WRITE && !writer.over) await writer.batchWritten();
         if (++sinceYield === UPDATES_BETWEEN_YIELDS) {
           sinceYield = 0;
           await yieldToEventLoop();

@@ -14,6 +14,8 @@ export type WriteEvents = (events: readonly TaskEvent[]) => Promise<boolean>;
 export class TurnWriter {
   private queued: TaskEvent[] = [];
   private writing: Promise<void> | undefined;
+  /** The write in flight now, for callers waiting for room in the queue. */
+  private batch: Promise<unknown> | undefined;
   private overFlag = false;
   private failureHolder: { error: unknown } | undefined;
 
@@ -41,6 +43,14 @@ export class TurnWriter {
     this.writing ??= this.writeQueued();
   }
 
+  /**
+   * Settles once the write in flight now has landed, and the queue has gone to the next one: the
+   * queue has room again while that write is in flight. Never rejects.
+   */
+  async batchWritten(): Promise<void> {
+    await this.batch?.catch(() => undefined);
+  }
+
   /** Settles once every event added so far is written, or the turn is over. Never rejects. */
   async settled(): Promise<void> {
     for (let writing = this.writing; writing !== undefined; writing = this.writing) await writing;
@@ -51,7 +61,9 @@ export class TurnWriter {
       while (this.queued.length > 0 && !this.overFlag) {
         const batch = this.queued;
         this.queued = [];
-        if (!(await this.write(batch))) this.overFlag = true;
+        const written = this.write(batch);
+        this.batch = written;
+        if (!(await written)) this.overFlag = true;
       }
     } catch (error) {
       this.failureHolder = { error };
@@ -59,6 +71,7 @@ export class TurnWriter {
     } finally {
       if (this.overFlag) this.queued = [];
       this.writing = undefined;
+      this.batch = undefined;
     }
   }
 }

@@ -8,6 +8,8 @@
 // 15 event count n, then n pairs of stream id and event JSON, then the layout ops (see
 // redis-layout.ts). The parts lists' keys are made here from their prefix and the indexes, which
 // is why the store is for standalone Redis, not Cluster.
+// Publishes the events as "<last event id>\n<JSON array of {id, event}>": a subscriber that has
+// them already (the writer's own process) skips the message without parsing it.
 // Returns {1, new revision}, or {0, current revision} when the expected one is stale.
 export const UPDATE_SCRIPT = `
 local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
@@ -52,7 +54,7 @@ else
   local t = redis.call('TIME')
   redis.call('ZADD', KEYS[3], t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[6]), ARGV[8])
 end
-if #published > 0 then redis.call('PUBLISH', ARGV[9], '[' .. table.concat(published, ',') .. ']') end
+if #published > 0 then redis.call('PUBLISH', ARGV[9], ARGV[3] .. '\\n[' .. table.concat(published, ',') .. ']') end
 if ARGV[11] ~= '' then redis.call('PUBLISH', ARGV[10], ARGV[11]) end
 return {1, rev + 1}
 `;

@@ -200,6 +200,7 @@ export class RedisTaskStore implements SharedTaskStore {
       const [ok, rev] = await this.command(() => this.redis.a2aUpdate(...args));
       if (ok === 1) {
         this.remember(taskId, final ? undefined : { rev, record: saved, laidOut: true });
+        this.deliverOwn(taskId, stored);
         return { record: saved, events: stored };
       }
       this.written.delete(taskId);
@@ -365,7 +366,10 @@ export class RedisTaskStore implements SharedTaskStore {
     }
     const channel = this.channels.get(name);
     if (!channel) return;
-    const events = JSON.parse(message) as StoredEvent[];
+    const newline = message.indexOf('\n');
+    // Delivered already, as this process wrote them (deliverOwn).
+    if (!channel.held && channel.last !== undefined && Number(message.slice(0, newline)) <= channel.last) return;
+    const events = JSON.parse(message.slice(newline + 1)) as StoredEvent[];
     if (channel.held) channel.held.push(events);
     else if (channel.last !== undefined && events[0]!.id > channel.last + 1) this.catchUp(channel, [events]);
     else this.deliver(channel, events);
@@ -386,6 +390,17 @@ export class RedisTaskStore implements SharedTaskStore {
         if (missed) this.deliver(channel, missed);
         for (const events of waiting) this.deliver(channel, events);
       });
+  }
+
+  /**
+   * Hands the events this process just wrote to its own subscribers at once, rather than when
+   * Redis publishes them back: unless events of another writer may come before them (a gap after
+   * the last delivered), which the published messages then bring in order.
+   */
+  private deliverOwn(taskId: string, events: readonly StoredEvent[]): void {
+    const channel = this.channels.get(this.eventsKey(taskId));
+    if (!channel || channel.held || channel.last === undefined || events[0]?.id !== channel.last + 1) return;
+    this.deliver(channel, events);
   }
 
   private deliver(channel: Channel, events: readonly StoredEvent[]): void {
