@@ -28,6 +28,29 @@ export async function redisAnswers(url: string, timeoutMs = 2_000): Promise<bool
 }
 
 /**
+ * Waits (at most `timeoutMs`) until Redis has written every acknowledged write to its
+ * append-only file (`aof_buffer_length:0` in `INFO persistence`): from then on, a crash of the
+ * Redis process loses none of them. With `appendfsync everysec` Redis may hold a write back for
+ * up to two seconds while the disk is busy.
+ */
+export async function appendOnlyFileWritten(url: string, timeoutMs = 5_000): Promise<void> {
+  const client = new Redis(url, { maxRetriesPerRequest: 0 });
+  client.on('error', () => undefined);
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const info = await client.info('persistence');
+      if (!/aof_enabled:1/.test(info)) throw new Error('the append-only file is off');
+      if (/aof_buffer_length:0\b/.test(info)) return;
+      if (Date.now() > deadline) throw new Error(`Redis had not written its append-only file after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
  * Fails (never skips) when the tests' Redis cannot be reached: the Redis tests are part of
  * the suite, and a missing server is a broken set-up, not a reason to pass.
  */
