@@ -27,6 +27,7 @@ import autocannon from 'autocannon';
 import { validateTaskSendParams } from 'a2a-types';
 import { deleteKeys, redisAnswers } from 'a2a-testing';
 import { RedisTaskStore } from 'a2a-express/redis';
+import { Redis } from 'ioredis';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -631,8 +632,8 @@ async function redisStore(ours) {
     // Streaming: the same workloads as section 2, the in-memory store against the Redis store.
     const streams = await pairedStreamRates(replicaA, ours, 'redis-stream');
     const cost = await redisCostPerEvent(`${prefix}cost:`);
-    const counterConnection = new RedisTaskStore({ url: redisUrl, prefix: `${prefix}counters:` });
-    const streamed = await redisBytesPerStreamedEvent(replicaA, counterConnection.redis).finally(() => counterConnection.close());
+    const counterConnection = new Redis(redisUrl);
+    const streamed = await redisBytesPerStreamedEvent(replicaA, counterConnection).finally(() => counterConnection.disconnect());
 
     const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
     const latencySummary = (values) => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99) });
