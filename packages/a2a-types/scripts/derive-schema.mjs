@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { schemaEditor } from './schema-edits.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const source = process.argv[2] ?? join(here, '../../../../shared/spec/a2a-0.1.0.schema.json');
@@ -19,21 +20,7 @@ const schema = JSON.parse(readFileSync(source, 'utf8'));
 const defs = schema.$defs;
 const nullable = (s) => ({ anyOf: [s, { type: 'null' }] });
 
-// Every change goes through set(), which records what the published schema had at that place
-// (a JSON Pointer and the value, or no value where there was nothing). The records are kept at
-// the root of the result as "x-published", so that a2a-types can rebuild the published schema
-// exactly (publishedSchemaValidator) and check what the kit sends against it.
-const published = [];
-function set(path, value) {
-  const keys = path.split('/').slice(1);
-  const last = keys.pop();
-  const parent = keys.reduce((node, key) => node[key], schema);
-  const pointer = `/${[...keys, last].map((k) => k.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
-  if (!published.some((record) => record.path === pointer)) {
-    published.push(last in parent ? { path: pointer, value: structuredClone(parent[last]) } : { path: pointer });
-  }
-  parent[last] = value;
-}
+const { set, apply } = schemaEditor(schema);
 const requestDefs = Object.keys(defs).filter((name) => /Request$/.test(name) && defs[name].properties?.method);
 const responseDefs = Object.keys(defs).filter((name) => /Response$/.test(name));
 
@@ -165,15 +152,10 @@ const fixes = {
   },
 };
 
-for (const [name, apply] of Object.entries(fixes)) {
-  apply();
-  process.stdout.write(`applied ${name}\n`);
-}
-set('/title', 'A2A Protocol Schema 0.1.0 (a2a-express-kit)');
-set(
-  '/description',
-  'The published A2A 0.1.0 JSON Schema with the fixes listed in SCHEMA-FIXES.md, so that it says what the specification text says.',
-);
-schema['x-published'] = published;
+apply(fixes, {
+  title: 'A2A Protocol Schema 0.1.0 (a2a-express-kit)',
+  description:
+    'The published A2A 0.1.0 JSON Schema with the fixes listed in SCHEMA-FIXES.md, so that it says what the specification text says.',
+});
 writeFileSync(target, `${JSON.stringify(schema, null, 2)}\n`);
 process.stdout.write(`wrote ${target}\n`);

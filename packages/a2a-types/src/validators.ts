@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { compileWith, publishedFrom, requestAjv, type ValidationIssue, type Validator } from './compile.js';
 import type {
   AgentCard,
   Artifact,
@@ -17,71 +18,14 @@ import type {
 /** The project's JSON Schema: the published A2A 0.1.0 schema plus the fixes in SCHEMA-FIXES.md. */
 export const a2aSchema: Readonly<Record<string, unknown>> = createRequire(import.meta.url)('../schema/a2a-0.1.0.schema.json');
 
-/** One validation failure, as sent to clients in `error.data` of a -32602. */
-export interface ValidationIssue {
-  /** JSON Pointer to the offending value, relative to what was validated (`""` is the whole). */
-  path: string;
-  message: string;
-  /** The JSON Schema keyword that failed (`required`, `type`, `minItems`, ...). */
-  keyword: string;
-  params: Record<string, unknown>;
-}
+export type { ValidationIssue, Validator } from './compile.js';
 
-/** A compiled validator: a type guard that keeps the issues of its last failure. */
-export interface Validator<T> {
-  (data: unknown): data is T;
-  /** The issues found by the last call that returned false. */
-  readonly issues: ValidationIssue[];
-}
-
-// Compiled once, when this module is first imported. The options keep the input intact:
-// no defaults inserted, no coercion, no removal of unknown properties (clients send extras
-// such as `acceptedOutputModes`, which the schema allows). allErrors stays off: the first
-// failure of each branch is enough to explain it, and it bounds the work done on hostile input.
-const ajv = new Ajv({
-  strict: false,
-  allErrors: false,
-  discriminator: true,
-  useDefaults: false,
-  coerceTypes: false,
-  removeAdditional: false,
-  // Gives each error its parentSchema (a reference, not a copy) so that a rule can carry a
-  // readable message in `x-errorMessage` (see FileContent in the schema).
-  verbose: true,
-});
-addFormats.default(ajv, ['uri', 'iso-date-time']);
+// Compiled once, when this module is first imported.
+const ajv = requestAjv();
 ajv.addSchema(a2aSchema, 'a2a');
 
 function compile<T>(definition: string): Validator<T> {
-  return compileWith<T>(ajv, 'a2a', definition);
-}
-
-function compileWith<T>(instance: Ajv, schemaId: string, definition: string): Validator<T> {
-  const validate = instance.getSchema(`${schemaId}#/$defs/${definition}`) as ValidateFunction | undefined;
-  if (!validate) throw new Error(`a2a-types: no schema definition ${definition}`);
-  let issues: ValidationIssue[] = [];
-  const guard = ((data: unknown): data is T => {
-    if (validate(data)) return true;
-    issues = toIssues(validate.errors);
-    return false;
-  }) as Validator<T>;
-  Object.defineProperty(guard, 'issues', { get: () => issues });
-  return guard;
-}
-
-function toIssues(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
-  return (errors ?? []).map((e) => ({
-    path: e.instancePath,
-    message: readableMessage(e),
-    keyword: e.keyword,
-    params: e.params as Record<string, unknown>,
-  }));
-}
-
-function readableMessage(error: ErrorObject): string {
-  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-errorMessage'];
-  if (error.keyword === 'not' && typeof custom === 'string') return custom;
-  return error.message ?? 'is invalid';
+  return compileWith<T>(ajv, 'a2a', '$defs', definition);
 }
 
 /** A JSON-RPC 2.0 request object, whatever its method (6.11.1). */
@@ -102,22 +46,14 @@ export const validateTask = compile<Task>('Task');
 /** One SSE `data:` payload of a stream (7.2.1). */
 export const validateSendTaskStreamingResponse = compile<SendTaskStreamingResponse>('SendTaskStreamingResponse');
 
-interface PublishedRecord {
-  /** JSON Pointer of a place a fix changed. */
-  path: string;
-  /** What the published schema had there; absent where it had nothing. */
-  value?: unknown;
-}
-
-let published: { schema: Record<string, unknown>; ajv: Ajv; validators: Map<string, Validator<unknown>> } | undefined;
+const published01 = publishedFrom(a2aSchema, '$defs');
 
 /**
- * The published A2A 0.1.0 schema, unmodified: rebuilt from the project's schema by undoing each
- * fix, newest first, from what the derive script recorded under `x-published`. What the kit
- * sends must pass it as well as ours (the reference clients validate against it).
+ * The published A2A 0.1.0 schema, unmodified. What the kit sends must pass it as well as ours
+ * (the reference clients validate against it).
  */
 export function publishedSchema(): Readonly<Record<string, unknown>> {
-  return loadPublished().schema;
+  return published01().schema;
 }
 
 /**
@@ -126,34 +62,7 @@ export function publishedSchema(): Readonly<Record<string, unknown>> {
  * not only the first.
  */
 export function publishedSchemaValidator(definition: string): Validator<unknown> {
-  const { ajv: publishedAjv, validators } = loadPublished();
-  let validator = validators.get(definition);
-  if (!validator) {
-    validator = compileWith(publishedAjv, 'published', definition);
-    validators.set(definition, validator);
-  }
-  return validator;
-}
-
-function loadPublished(): NonNullable<typeof published> {
-  if (published) return published;
-  const schema = structuredClone(a2aSchema) as Record<string, unknown>;
-  const records = schema['x-published'] as PublishedRecord[];
-  delete schema['x-published'];
-  for (const record of [...records].reverse()) {
-    const keys = record.path
-      .slice(1)
-      .split('/')
-      .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
-    const last = keys.pop()!;
-    const parent = keys.reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, schema);
-    if ('value' in record) parent[last] = record.value;
-    else delete parent[last];
-  }
-  const publishedAjv = new Ajv({ strict: false, allErrors: true, useDefaults: false, coerceTypes: false });
-  addFormats.default(publishedAjv);
-  publishedAjv.addSchema(schema, 'published');
-  return (published = { schema, ajv: publishedAjv, validators: new Map() });
+  return published01().validator(definition);
 }
 
 let reporting: Ajv | undefined;
@@ -169,7 +78,7 @@ export function allIssues(definition: string, value: unknown): ValidationIssue[]
     addFormats.default(reporting, ['uri', 'iso-date-time']);
     reporting.addSchema(a2aSchema, 'a2a');
   }
-  const validate = compileWith<unknown>(reporting, 'a2a', definition);
+  const validate = compileWith<unknown>(reporting, 'a2a', '$defs', definition);
   return validate(value) ? [] : withoutEchoes(validate.issues);
 }
 

@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+import { compileWith, publishedFrom, requestAjv, type Validator } from '../compile.js';
+import type {
+  DeleteTaskPushNotificationConfigParams,
+  GetTaskPushNotificationConfigParams,
+  MessageSendParams,
+  TaskIdParams,
+  TaskPushNotificationConfig,
+  TaskQueryParams,
+} from './types.js';
+
+/** The project's A2A 0.3 JSON Schema: the published one plus the fixes in SCHEMA-FIXES.md (0.3). */
+export const a2aSchema03: Readonly<Record<string, unknown>> = createRequire(import.meta.url)('../../schema/a2a-0.3.0.schema.json');
+
+const ajv = requestAjv();
+ajv.addSchema(a2aSchema03, 'a2a-0.3');
+const compile = <T>(definition: string): Validator<T> => compileWith<T>(ajv, 'a2a-0.3', 'definitions', definition);
+
+/** Parameters of `message/send` and `message/stream`. */
+export const validateMessageSendParams = compile<MessageSendParams>('MessageSendParams');
+/** Parameters of `tasks/get`. */
+export const validateTaskQueryParams = compile<TaskQueryParams>('TaskQueryParams');
+/** Parameters of `tasks/cancel`, `tasks/resubscribe` and `tasks/pushNotificationConfig/list`. */
+export const validateTaskIdParams = compile<TaskIdParams>('TaskIdParams');
+/** Parameters of `tasks/pushNotificationConfig/set`. */
+export const validateTaskPushNotificationConfig = compile<TaskPushNotificationConfig>('TaskPushNotificationConfig');
+export const validateGetTaskPushNotificationConfigParams = compile<GetTaskPushNotificationConfigParams>(
+  'GetTaskPushNotificationConfigParams',
+);
+export const validateDeleteTaskPushNotificationConfigParams = compile<DeleteTaskPushNotificationConfigParams>(
+  'DeleteTaskPushNotificationConfigParams',
+);
+
+const published = publishedFrom(a2aSchema03, 'definitions');
+
+/** The published A2A 0.3.0 schema, unmodified: what the kit sends over 0.3 must pass it. */
+export function publishedSchema03(): Readonly<Record<string, unknown>> {
+  return published().schema;
+}
+
+/**
+ * A validator for one definition of the published 0.3.0 schema (`SendMessageResponse`,
+ * `SendStreamingMessageResponse`, `AgentCard`, ...), compiled on first use; every issue reported.
+ */
+export function publishedSchemaValidator03(definition: string): Validator<unknown> {
+  return published().validator(definition);
+}
