@@ -13,9 +13,10 @@ export interface EnabledFeatures {
 /**
  * Completes and checks the card once, when the router is made, so a bad card fails at
  * start-up with a clear message rather than at request time. Returns the card for a request:
- * with `url` from the request's origin and mount path when the author gave none.
+ * with `url` from the request's origin and mount path when the author gave none (without a
+ * request, a stand-in URL: for checks made before any request).
  */
-export function prepareCard(input: AgentCardInput, enabled: EnabledFeatures): (req: Request) => AgentCard {
+export function prepareCard(input: AgentCardInput, enabled: EnabledFeatures): (req?: Request) => AgentCard {
   for (const key of ['streaming', 'pushNotifications', 'stateTransitionHistory'] as const) {
     const declared = input.capabilities?.[key];
     const actual = key === 'stateTransitionHistory' ? false : enabled[key];
@@ -43,7 +44,7 @@ export function prepareCard(input: AgentCardInput, enabled: EnabledFeatures): (r
     throw new TypeError(`a2aRouter: invalid agent card: ${formatIssues(validateAgentCard.issues)}`);
   }
   if (input.url !== undefined) return () => card;
-  return (req) => ({ ...card, url: endpointUrl(req) });
+  return (req) => (req ? { ...card, url: endpointUrl(req) } : card);
 }
 
 /** Where the router's JSON-RPC endpoint is, seen from this request (honours 'trust proxy'). */

@@ -3,7 +3,8 @@
 // one transport on top of it (router.ts); a test, or another binding, can call `dispatch`
 // directly.
 import type { Logger } from 'pino';
-import { createDispatcher, type Dispatch } from './dispatch.js';
+import { A2AError, ErrorCode } from 'a2a-types';
+import { createDispatcher, type Dispatch, type ProtocolBinding } from './dispatch.js';
 import type { TaskHandler } from './handler.js';
 import { routerLogger } from './logging.js';
 import { resolveOptions, type A2ARouterOptions, type ResolvedOptions } from './options.js';
@@ -12,7 +13,10 @@ import { InMemoryTaskStore } from './store/in-memory.js';
 import { startReplicaDuties } from './store/replica-duties.js';
 import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
 import { TaskEngine } from './task-engine.js';
+import { methods } from './methods/index.js';
 import { TaskService } from './task-service.js';
+import { errorTo03 } from './v03/mapping.js';
+import { methods03 } from './v03/methods.js';
 
 /** What a drain did. */
 export interface DrainReport {
@@ -32,7 +36,10 @@ export interface AgentCore {
   readonly store: TaskStore;
   /** Present when push notifications are on. */
   readonly push: PushNotifier | undefined;
+  /** A2A 0.1.0 JSON-RPC. */
   readonly dispatch: Dispatch;
+  /** A2A 0.3 JSON-RPC over the same tasks; present when `protocol03` is on. */
+  readonly dispatch03: Dispatch | undefined;
   /** Lets the running turns finish until `deadlineMs`, then fails the rest; see `A2ARouter.drain`. */
   drain(deadlineMs: number): Promise<DrainReport>;
   /** Aborts the running handlers and releases what the core made itself. */
@@ -51,13 +58,22 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
   if (store instanceof InMemoryTaskStore) store.useLogger(logger);
   const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)));
   const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
-  const dispatch = createDispatcher({
-    service: new TaskService(engine, store, push, resolved.sendWaitMs),
+  const service = new TaskService(engine, store, push, resolved.sendWaitMs);
+  const dispatcherSettings = {
+    service,
     logger,
     streaming: resolved.streaming,
     pushNotifications: resolved.pushNotifications,
     maxBatchSize: resolved.maxBatchSize,
-  });
+  };
+  const dispatch = createDispatcher({ ...dispatcherSettings, binding: resolved.protocol03 ? binding01With03 : { methods } });
+  const dispatch03 =
+    resolved.protocol03 &&
+    createDispatcher({
+      ...dispatcherSettings,
+      logger: logger.child({ protocol: '0.3' }),
+      binding: { methods: methods03, wireError: errorTo03 },
+    });
 
   return {
     options: resolved,
@@ -65,6 +81,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     store,
     push,
     dispatch,
+    dispatch03,
     async drain(deadlineMs) {
       const running = engine.runningTaskIds().length;
       let timer: NodeJS.Timeout | undefined;
@@ -88,3 +105,18 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     },
   };
 }
+
+/**
+ * 0.1.0 beside 0.3: a 0.3 method sent to the 0.1.0 endpoint gets a -32601 that says where 0.3 is
+ * served, instead of a bare "method not found".
+ */
+const binding01With03: ProtocolBinding = {
+  methods,
+  methodNotFound(method) {
+    if (Object.hasOwn(methods, method) || !Object.hasOwn(methods03, method)) return A2AError.methodNotFound(method);
+    return new A2AError(ErrorCode.MethodNotFound, undefined, {
+      method,
+      reason: `${method} is an A2A 0.3 method; this endpoint speaks A2A 0.1.0. The 0.3 endpoint is the url of /.well-known/agent-card.json`,
+    });
+  },
+};

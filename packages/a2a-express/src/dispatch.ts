@@ -8,7 +8,7 @@ import { A2AError, validateJSONRPCRequest, type JSONRPCErrorResponse, type JSONR
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import type { TaskEventStream } from './event-feed.js';
-import { methods, type Method } from './methods/index.js';
+import type { Method } from './methods/index.js';
 import { checkTaskId } from './store/records.js';
 import type { TaskService } from './task-service.js';
 
@@ -40,7 +40,18 @@ export type Dispatched =
   | { readonly kind: 'none' }
   | StreamAnswer;
 
+/** One protocol version's JSON-RPC methods, and how its errors go on the wire. */
+export interface ProtocolBinding {
+  /** The methods, by name. */
+  readonly methods: Readonly<Record<string, Method>>;
+  /** What a client of this version gets for an error a method threw. Default: the error as it is. */
+  readonly wireError?: (error: A2AError) => A2AError;
+  /** The -32601 for a method this binding does not serve. Default: `A2AError.methodNotFound`. */
+  readonly methodNotFound?: (method: string) => A2AError;
+}
+
 export interface DispatcherSettings {
+  readonly binding: ProtocolBinding;
   readonly service: TaskService;
   readonly logger: Logger;
   readonly streaming: boolean;
@@ -61,7 +72,10 @@ interface CallLog {
 }
 
 export function createDispatcher(settings: DispatcherSettings): Dispatch {
-  const { service, logger } = settings;
+  const { service, logger, binding } = settings;
+  const { methods } = binding;
+  const methodNotFound = binding.methodNotFound ?? A2AError.methodNotFound;
+  const wireError = binding.wireError ?? ((error: A2AError) => error);
 
   return async (body, context) => {
     if (!Array.isArray(body)) return call(body, true, context);
@@ -86,9 +100,9 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     log.method = request.method;
     log.rpcId = request.id;
     log.taskId = taskIdOf(request.params);
-    const method: Method | undefined = Object.hasOwn(methods, request.method) ? methods[request.method as keyof typeof methods] : undefined;
+    const method: Method | undefined = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
     try {
-      if (!method) throw A2AError.methodNotFound(request.method);
+      if (!method) throw methodNotFound(request.method);
       if (method.requires === 'streaming' && !settings.streaming) throw A2AError.streamingNotSupported();
       if (method.requires === 'pushNotifications' && !settings.pushNotifications) throw A2AError.pushNotificationNotSupported();
       if (method.kind === 'streaming' && !streamingAllowed) {
@@ -115,7 +129,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
   }
 
   function toA2AError(error: unknown, log: CallLog): A2AError {
-    if (error instanceof A2AError) return error;
+    if (error instanceof A2AError) return wireError(error);
     logger.error({ err: error, method: log.method, taskId: log.taskId }, 'internal error');
     return A2AError.internalError();
   }

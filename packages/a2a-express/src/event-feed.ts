@@ -66,11 +66,22 @@ export class EventFeed {
 export class TaskEventStream implements AsyncIterable<StoredEvent> {
   private started = false;
 
+  /**
+   * @param render what a transport sends for one event: the 0.1.0 event as stored, unless the
+   *   protocol binding of the call renders it otherwise (0.3: see `renderedAs`).
+   */
   constructor(
     private readonly feed: EventFeed,
     private readonly initial: readonly StoredEvent[],
     private readonly coveredThrough: number,
+    readonly render: (stored: StoredEvent) => unknown = eventAsStored,
   ) {}
+
+  /** The same stream, not yet started, with each event sent as `render` makes it. */
+  renderedAs(render: (stored: StoredEvent) => unknown): TaskEventStream {
+    if (this.started) throw new Error('an event stream is rendered before it starts');
+    return new TaskEventStream(this.feed, this.initial, this.coveredThrough, render);
+  }
 
   /**
    * Calls `onEvent` with each event in order; after the final one, closes the stream and calls
@@ -122,4 +133,8 @@ export class TaskEventStream implements AsyncIterable<StoredEvent> {
       },
     };
   }
+}
+
+function eventAsStored(stored: StoredEvent): unknown {
+  return stored.event;
 }

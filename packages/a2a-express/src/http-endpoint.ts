@@ -92,8 +92,9 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     // Each event is a JSON-RPC response with the request's id. The envelope is the same for the
     // whole stream, so only the event is encoded per event.
     const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+    const { render } = events;
     events.start(
-      (stored) => stream.send(stored.id, `${envelope}${JSON.stringify(stored.event)}}`),
+      (stored) => stream.send(stored.id, `${envelope}${JSON.stringify(render(stored))}}`),
       () => stream.end(),
     );
   }

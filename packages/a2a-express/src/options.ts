@@ -4,6 +4,7 @@ import type { AuthOptions } from './auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './sse.js';
 import type { TaskStore } from './store/task-store.js';
+import type { AgentCard03Input } from './v03/card.js';
 
 /**
  * The agent card as the author gives it. `url` defaults to where the router is mounted (from
@@ -69,6 +70,24 @@ export interface A2ARouterOptions {
   maxTaskBytes?: number;
   /** Logger; the router logs through a child of it. Default: `pino()` at level `info`. */
   logger?: Logger;
+  /**
+   * Serve A2A 0.3 beside 0.1.0, from the same handler and the same tasks: its JSON-RPC methods
+   * (`message/send`, `message/stream`, ...) at `path` and its card at
+   * `GET /.well-known/agent-card.json`. Default on; `false` serves 0.1.0 only.
+   */
+  protocol03?: boolean | Protocol03Options;
+}
+
+/** Options of the A2A 0.3 binding. */
+export interface Protocol03Options {
+  /**
+   * Where the 0.3 JSON-RPC endpoint is, relative to the router's mount. Default `'/v0.3'`. It
+   * cannot share `/` with 0.1.0: `tasks/get`, `tasks/cancel` and `tasks/resubscribe` have the same
+   * names in both versions and different answers.
+   */
+  path?: string;
+  /** Fields to add to, or replace in, the 0.3 card the router makes from `card` (e.g. `iconUrl`). */
+  card?: AgentCard03Input;
 }
 
 /** The options with every default applied. */
@@ -86,6 +105,8 @@ export interface ResolvedOptions {
   readonly maxTaskBytes: number;
   readonly logger: Logger;
   readonly auth: AuthOptions | undefined;
+  /** The 0.3 binding's settings; undefined when it is off. */
+  readonly protocol03: Required<Protocol03Options> | undefined;
 }
 
 export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
@@ -103,7 +124,17 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     maxTaskBytes: positiveInteger(options.maxTaskBytes ?? 16 * 1024 * 1024, 'maxTaskBytes'),
     logger: options.logger ?? pino({ level: 'info' }),
     auth: checkedAuth(options.auth),
+    protocol03: protocol03Of(options.protocol03 ?? true),
   };
+}
+
+function protocol03Of(option: boolean | Protocol03Options): Required<Protocol03Options> | undefined {
+  if (option === false) return undefined;
+  const { path = '/v0.3', card = {} } = option === true ? {} : option;
+  if (typeof path !== 'string' || !/^(\/[\w.~-]+)+$/.test(path)) {
+    throw new TypeError(`a2aRouter: options.protocol03.path must be a path below the mount such as '/v0.3', got ${JSON.stringify(path)}`);
+  }
+  return { path, card };
 }
 
 function checkedAuth(auth: AuthOptions | undefined): AuthOptions | undefined {

@@ -1,5 +1,5 @@
 import { A2AError } from 'a2a-types';
-import express, { type Router } from 'express';
+import express, { type Request, type Router } from 'express';
 import { authenticate, cardAuthentication } from './auth.js';
 import { prepareCard } from './card.js';
 import { createAgentCore, type DrainReport } from './core.js';
@@ -8,6 +8,7 @@ import type { TaskHandler } from './handler.js';
 import { createRpcEndpoint, sendJson, sendUnauthenticated } from './http-endpoint.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
+import { agentCard03, checkAgentCard03 } from './v03/card.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './core.js';
 
@@ -32,9 +33,11 @@ export interface A2ARouter extends Router {
 }
 
 /**
- * Serves an agent over A2A 0.1.0. Relative to where it is mounted:
+ * Serves an agent over A2A 0.1.0, and A2A 0.3 beside it. Relative to where it is mounted:
  * - `GET /.well-known/agent.json` — the agent card;
- * - `POST /` — JSON-RPC 2.0, every A2A method (`tasks/send`, `tasks/sendSubscribe`, ...);
+ * - `POST /` — JSON-RPC 2.0, every A2A 0.1.0 method (`tasks/send`, `tasks/sendSubscribe`, ...);
+ * - `GET /.well-known/agent-card.json` and `POST /v0.3` — the 0.3 card and every 0.3 method
+ *   (`message/send`, `message/stream`, ...), unless `protocol03: false`;
  * - `GET /.well-known/jwks.json` — with push notifications on, the keys that verify them.
  *
  * @param handler the agent's logic, run once per turn of a task (see {@link TaskHandler})
@@ -50,15 +53,19 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const cardFor = prepareCard(options.card, { ...resolved, authentication: auth && cardAuthentication(auth) });
 
   const router = express.Router();
-  router.get('/.well-known/agent.json', (req, res, next) => {
-    if (!auth?.protectCard) return sendJson(res, 200, cardFor(req));
-    authenticate(req, auth)
-      .then((outcome) => {
-        if (outcome.ok) sendJson(res, 200, cardFor(req));
-        else sendUnauthenticated(res, null, outcome);
-      })
-      .catch(next);
-  });
+  /** Serves a card; with `protectCard`, to authenticated clients only. */
+  const serveCard =
+    (card: (req: Request) => unknown): express.RequestHandler =>
+    (req, res, next) => {
+      if (!auth?.protectCard) return sendJson(res, 200, card(req));
+      authenticate(req, auth)
+        .then((outcome) => {
+          if (outcome.ok) sendJson(res, 200, card(req));
+          else sendUnauthenticated(res, null, outcome);
+        })
+        .catch(next);
+    };
+  router.get('/.well-known/agent.json', serveCard(cardFor));
   if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
   let draining = false;
   // While draining, the work of this process is ending: a new call is refused at once, so that a
@@ -70,12 +77,25 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     res.setHeader('Retry-After', '1');
     sendJson(res, 503, errorResponse(null, A2AError.resourceUnavailable('the agent is shutting down')));
   };
-  router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger }));
-  router.all('/', (_req, res) => {
+  const postOnly: express.RequestHandler = (_req, res) => {
     res.setHeader('Allow', 'POST');
     const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
     sendJson(res, 405, errorResponse(null, A2AError.invalidRequest({ reason })));
-  });
+  };
+  router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger }));
+  router.all('/', postOnly);
+  if (core.dispatch03 && resolved.protocol03) {
+    // A2A 0.3 beside 0.1.0: its own endpoint (the versions share three method names), its own card.
+    const { path, card: overrides } = resolved.protocol03;
+    const card03For = (req?: Request) => {
+      const card = cardFor(req);
+      return agentCard03(card, new URL(path.slice(1), card.url.endsWith('/') ? card.url : `${card.url}/`).href, auth, overrides);
+    };
+    checkAgentCard03(card03For());
+    router.get('/.well-known/agent-card.json', serveCard(card03For));
+    router.post(path, refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger }));
+    router.all(path, postOnly);
+  }
 
   return Object.assign(router, {
     store,

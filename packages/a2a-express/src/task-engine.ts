@@ -21,9 +21,19 @@ export interface TurnStart extends TurnOpening {
   readonly events: readonly StoredEvent[];
 }
 
+/** How a message may start a turn; the defaults are 0.1.0's. */
+export interface TurnRules {
+  /** Refuse (-32001) a message to a task that does not exist, instead of creating it. Default false. */
+  readonly existingTaskOnly?: boolean;
+  /** A message to a completed task reopens it (0.1.0); false refuses it with -32009. Default true. */
+  readonly reopenCompleted?: boolean;
+}
+
 /** A turn whose handler runs in this process. */
 export interface RunningTurn {
   readonly taskId: string;
+  /** The turn as it was accepted: the record in `working`, with the message in its history. */
+  readonly started: TurnStart;
   readonly turn: number;
   /** Settles once the turn is in a final state (completed, failed, canceled, input-required). */
   readonly ended: Promise<void>;
@@ -122,10 +132,10 @@ export class TaskEngine {
 
   /**
    * Records the new message and moves the task to `working`, atomically: creates the task, or
-   * continues it when it waits for input or is completed (reopened). A task that is working,
-   * failed or canceled refuses with -32009.
+   * continues it when it waits for input or is completed (reopened, unless `rules` say not). A
+   * task that is working, failed or canceled refuses with -32009.
    */
-  async startTurn(params: TaskSendParams, principal?: Principal): Promise<TurnStart> {
+  async startTurn(params: TaskSendParams, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
     const { maxPartsPerMessage, maxTaskBytes } = this.limits;
     if (params.message.parts.length > maxPartsPerMessage) {
       throw A2AError.invalidParams([
@@ -141,10 +151,11 @@ export class TaskEngine {
     let isNewTask = false;
     const { record, events } = await this.commit(params.id, (current) => {
       isNewTask = current === undefined;
+      if (!current && rules.existingTaskOnly) throw A2AError.taskNotFound(params.id);
       const base = current ?? newRecord(params, principal);
       if (current) {
         assertOwner(current, principal);
-        assertContinuable(current, params);
+        assertContinuable(current, params, rules.reopenCompleted ?? true);
       }
       const withMessage = copyRecord(base);
       withMessage.bytes = (base.bytes ?? 0) + size;
@@ -174,6 +185,7 @@ export class TaskEngine {
     const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
     const run: Run = {
       taskId: start.record.task.id,
+      started: start,
       turn: start.record.turn,
       controller: undefined,
       aborted: false,
@@ -395,10 +407,13 @@ function newRecord(params: TaskSendParams, principal: Principal | undefined): Ta
   return record;
 }
 
-function assertContinuable(current: TaskRecord, params: TaskSendParams): void {
+function assertContinuable(current: TaskRecord, params: TaskSendParams, reopenCompleted: boolean): void {
   const { state } = current.task.status;
   if (state === 'submitted' || state === 'working') {
     throw A2AError.invalidTaskState(params.id, state, 'the task is still working on an earlier message');
+  }
+  if (state === 'completed' && !reopenCompleted) {
+    throw A2AError.invalidTaskState(params.id, state, 'the task is completed and takes no more messages; start a new task');
   }
   if (state !== 'input-required' && state !== 'completed') {
     throw A2AError.invalidTaskState(params.id, state, `the task has ${state === 'unknown' ? 'no known state' : 'ended'}; start a new task`);

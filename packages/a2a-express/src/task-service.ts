@@ -10,7 +10,7 @@ import type { PushNotifier } from './push/push-notifier.js';
 import { ownCopy } from './store/own-copy.js';
 import type { StoredEvent, TaskRecord } from './store/records.js';
 import type { TaskStore } from './store/task-store.js';
-import type { RunningTurn, TaskEngine } from './task-engine.js';
+import type { RunningTurn, TaskEngine, TurnRules } from './task-engine.js';
 
 export class TaskService {
   constructor(
@@ -27,17 +27,17 @@ export class TaskService {
   }
 
   /** Starts or continues the task with the message, and runs the turn's handler in the background. */
-  async startTurn(params: TaskSendParams, principal: Principal | undefined): Promise<RunningTurn> {
+  async startTurn(params: TaskSendParams, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
     await this.acceptPushConfig(params.pushNotification);
-    return this.engine.run(await this.engine.startTurn(params, principal));
+    return this.engine.run(await this.engine.startTurn(params, principal, rules));
   }
 
   /**
    * Starts a turn and waits for it to end, or for `sendWaitMs`: the task as it stands then. An
    * A2AError the handler threw is thrown here.
    */
-  async sendAndWait(params: TaskSendParams, principal: Principal | undefined): Promise<TaskRecord> {
-    const run = await this.startTurn(params, principal);
+  async sendAndWait(params: TaskSendParams, principal: Principal | undefined, rules?: TurnRules): Promise<TaskRecord> {
+    const run = await this.startTurn(params, principal, rules);
     await settledWithin(run.ended, this.sendWaitMs);
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or

@@ -125,4 +125,3 @@ export function publishedFrom(derived: Readonly<Record<string, unknown>>, defsKe
     return built;
   };
 }
-

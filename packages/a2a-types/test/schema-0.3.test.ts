@@ -56,7 +56,10 @@ describe('the project 0.3 schema (published 0.3 schema + G1-G5)', () => {
     const both = send([{ kind: 'file', file: { bytes: 'aGk=', uri: 'https://x.example/f' } }]);
     expect(publishedParams()(both)).toBe(true);
     expect(validateMessageSendParams(both)).toBe(false);
-    expect(validateMessageSendParams.issues[0]).toMatchObject({ path: '/message/parts/0/file', message: 'must not have both bytes and uri' });
+    expect(validateMessageSendParams.issues[0]).toMatchObject({
+      path: '/message/parts/0/file',
+      message: 'must not have both bytes and uri',
+    });
     expect(validateMessageSendParams(send([{ kind: 'file', file: { uri: 'https://x.example/f' } }]))).toBe(true);
   });
 

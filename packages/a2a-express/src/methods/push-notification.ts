@@ -6,20 +6,25 @@ import {
   type TaskIdParams,
   type TaskPushNotificationConfig,
 } from 'a2a-types';
+import type { StoredPushConfig } from '../store/records.js';
 import type { UnaryMethod } from './method.js';
 
 // With push notifications off, both methods answer -32003 before looking at their params
 // (`requires`), and the card says `pushNotifications: false`.
 
 /** Shown instead of a stored token or credentials. */
-const MASKED = '********';
+export const MASKED = '********';
 
-/** The config as `get` returns it: the token and credentials masked [7.6]. */
-function maskSecrets(config: PushNotificationConfig | null | undefined): PushNotificationConfig | null {
-  if (!config) return null;
-  const masked: PushNotificationConfig = { ...config };
-  if (config.token != null) masked.token = MASKED;
-  if (config.authentication?.credentials != null) masked.authentication = { ...config.authentication, credentials: MASKED };
+/**
+ * The config as `get` returns it: the token and credentials masked [7.6]. One set over 0.3 is
+ * shown in 0.1.0's fields only (its `id` and mark are the 0.3 binding's).
+ */
+function maskSecrets(stored: StoredPushConfig | null | undefined): PushNotificationConfig | null {
+  if (!stored) return null;
+  const { id: _id, protocol: _protocol, ...set03 } = stored;
+  const masked: PushNotificationConfig = stored.protocol === '0.3' ? set03 : { ...stored };
+  if (stored.token != null) masked.token = MASKED;
+  if (stored.authentication?.credentials != null) masked.authentication = { ...stored.authentication, credentials: MASKED };
   return masked;
 }
 

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { A2AError, isStatusUpdateEvent, type PushNotificationConfig, type PushNotificationPayload } from 'a2a-types';
 import type { Logger } from 'pino';
-import type { TaskRecord, TaskUpdateResult } from '../store/records.js';
+import type { TaskUpdateResult } from '../store/records.js';
+import { taskNotification03 } from '../v03/mapping.js';
 import { NotificationSigner, type SigningKeyInput } from './signer.js';
 import { UrlGuard, type Resolver } from './url-guard.js';
 
@@ -95,20 +96,28 @@ export class PushNotifier {
     if (this.verified.size > this.maxVerifiedUrls) this.verified.delete(this.verified.keys().next().value!);
   }
 
-  /** Called after every committed change of a task: queues one notification per status event. */
+  /**
+   * Called after every committed change of a task: queues one notification per status event. A
+   * config set over 0.3 gets the body 0.3 defines (the Task, spec 0.3 9.5); one set over 0.1.0
+   * gets the kit's `PushNotificationPayload`.
+   */
   notify({ record, events }: TaskUpdateResult): void {
     const config = record.pushNotification;
     if (!config) return;
     for (const { id, event } of events) {
       if (!isStatusUpdateEvent(event)) continue;
-      this.enqueue(record, config, {
-        eventType: 'taskStatusUpdate',
-        taskId: record.task.id,
-        sessionId: record.task.sessionId,
-        status: event.status,
-        final: event.final === true,
-        eventId: id,
-      });
+      const body =
+        config.protocol === '0.3'
+          ? taskNotification03(record, event.status)
+          : ({
+              eventType: 'taskStatusUpdate',
+              taskId: record.task.id,
+              sessionId: record.task.sessionId,
+              status: event.status,
+              final: event.final === true,
+              eventId: id,
+            } satisfies PushNotificationPayload);
+      this.enqueue(record.task.id, id, config, body);
     }
   }
 
@@ -122,18 +131,17 @@ export class PushNotifier {
     this.stopping.abort();
   }
 
-  private enqueue(record: TaskRecord, config: PushNotificationConfig, payload: PushNotificationPayload): void {
-    const taskId = record.task.id;
+  private enqueue(taskId: string, eventId: number, config: PushNotificationConfig, body: object): void {
     const queue = this.queues.get(taskId) ?? { tail: Promise.resolve(), pending: 0 };
     if (queue.pending >= this.maxQueuedPerTask) {
-      this.logger.warn({ taskId, eventId: payload.eventId }, 'push notification dropped: too many waiting for this task');
+      this.logger.warn({ taskId, eventId }, 'push notification dropped: too many waiting for this task');
       return;
     }
     queue.pending++;
     this.queues.set(taskId, queue);
     // One chain per task keeps its notifications in order; tasks do not wait on each other.
     queue.tail = queue.tail
-      .then(() => this.deliver(config, payload))
+      .then(() => this.deliver(config, body, { taskId, eventId }))
       .catch((error: unknown) => this.logger.error({ err: error, taskId }, 'push notification failed unexpectedly'))
       .finally(() => {
         queue.pending--;
@@ -141,9 +149,9 @@ export class PushNotifier {
       });
   }
 
-  private async deliver(config: PushNotificationConfig, payload: PushNotificationPayload): Promise<void> {
+  private async deliver(config: PushNotificationConfig, payload: object, about: { taskId: string; eventId: number }): Promise<void> {
     const body = Buffer.from(JSON.stringify(payload));
-    const log = this.logger.child({ taskId: payload.taskId, eventId: payload.eventId, url: redactUrl(config.url) });
+    const log = this.logger.child({ ...about, url: redactUrl(config.url) });
     for (let attempt = 1; !this.stopping.signal.aborted; attempt++) {
       let failure: string;
       try {

@@ -13,7 +13,7 @@ export interface TaskRecord {
   readonly lastEventId: number;
   /** Counts accepted `tasks/send` turns, so that a late update from an earlier turn is ignored. */
   readonly turn: number;
-  readonly pushNotification?: PushNotificationConfig | null;
+  readonly pushNotification?: StoredPushConfig | null;
   /** Who created the task (`ownerKey` of its principal: scheme, issuer, id); only they may see or change it. */
   readonly owner?: string;
   /** Milliseconds since the epoch of the last change. */
@@ -24,6 +24,15 @@ export interface TaskRecord {
    * count. Absent (0) in records stored before it existed.
    */
   readonly bytes?: number;
+}
+
+/**
+ * A push config as the store keeps it: 0.1.0's fields, and for one set over 0.3 its `id` and the
+ * mark that its webhook takes 0.3 bodies (the Task, spec 0.3 9.5).
+ */
+export interface StoredPushConfig extends PushNotificationConfig {
+  id?: string;
+  protocol?: '0.3';
 }
 
 /** One event of a task's log, numbered by the store. */

@@ -1,0 +1,208 @@
+// The A2A 0.3 JSON-RPC methods: each maps its params to 0.1.0 (mapping.ts), calls the same task
+// service as the 0.1.0 methods, and maps the answer back. The tasks are the same tasks.
+import { randomUUID } from 'node:crypto';
+import { A2AError, ErrorCode, type Validator } from 'a2a-types';
+import {
+  ErrorCode03,
+  validateDeleteTaskPushNotificationConfigParams,
+  validateGetTaskPushNotificationConfigParams,
+  validateMessageSendParams,
+  validateTaskIdParams,
+  validateTaskPushNotificationConfig,
+  validateTaskQueryParams,
+  type DeleteTaskPushNotificationConfigParams,
+  type GetTaskPushNotificationConfigParams,
+  type MessageSendParams,
+  type TaskIdParams,
+  type TaskPushNotificationConfig,
+  type TaskQueryParams,
+} from 'a2a-types/v0.3';
+import { TaskEventStream } from '../event-feed.js';
+import type { Method, MethodCall } from '../methods/index.js';
+import type { StreamingMethod, UnaryMethod } from '../methods/method.js';
+import { resubscribe as resubscribe01 } from '../methods/resubscribe.js';
+import type { StoredPushConfig, TaskRecord } from '../store/records.js';
+import type { TurnRules, TurnStart } from '../task-engine.js';
+import { contextIdOf, eventsTo03, pushConfigFrom03, pushConfigTo03, sendParamsFrom03, taskTo03 } from './mapping.js';
+
+/**
+ * 0.3 sends: a message with a `taskId` continues that task (unknown → -32001), one without starts
+ * a new task; a task in a terminal state, completed included, takes no more messages (spec 0.3
+ * 7.1), -32009.
+ */
+const RULES_03: TurnRules = { existingTaskOnly: true, reopenCompleted: false };
+
+/** The 0.1.0 params of a send, after the checks only a 0.3 message needs. */
+async function sendParams(params: MessageSendParams, { service, principal }: MethodCall) {
+  const sendParams = sendParamsFrom03(params, randomUUID);
+  const { taskId, contextId } = params.message;
+  if (taskId === undefined) return { sendParams, rules: {} };
+  const record = await service.readTask(taskId, principal);
+  if (contextId !== undefined && contextId !== contextIdOf(record)) {
+    throw A2AError.invalidParams([
+      {
+        path: '/message/contextId',
+        message: `does not match the context of task ${taskId}`,
+        keyword: 'contextId',
+        params: { expected: contextIdOf(record) },
+      },
+    ]);
+  }
+  return { sendParams, rules: RULES_03 };
+}
+
+/**
+ * message/send: starts or continues a task and answers with the Task once the turn ends, or after
+ * `sendWaitMs` as it stands. `configuration.blocking: false` answers at once, the task `working`.
+ */
+const messageSend: UnaryMethod<MessageSendParams> = {
+  kind: 'unary',
+  validateParams: validateMessageSendParams,
+  async run(params, call) {
+    const { sendParams: send, rules } = await sendParams(params, call);
+    const historyLength = params.configuration?.historyLength;
+    if (params.configuration?.blocking === false) {
+      const run = await call.service.startTurn(send, call.principal, rules);
+      return taskTo03(run.started.record, historyLength);
+    }
+    return taskTo03(await call.service.sendAndWait(send, call.principal, rules), historyLength);
+  },
+};
+
+/**
+ * message/stream: the Task as the turn opened (`working`, the message in its history), then the
+ * turn's status and artifact updates until its final one (spec 0.3 9.3).
+ */
+const messageStream: StreamingMethod<MessageSendParams> = {
+  kind: 'streaming',
+  requires: 'streaming',
+  validateParams: validateMessageSendParams,
+  async open(params, call) {
+    const { sendParams: send, rules } = await sendParams(params, call);
+    const feed = await call.service.openFeed(send.id);
+    let started: TurnStart;
+    try {
+      ({ started } = await call.service.startTurn(send, call.principal, rules));
+    } catch (error) {
+      feed.close();
+      throw error;
+    }
+    // The Task stands for the events that opened the turn; live events follow from the next one.
+    const opening = started.events[started.events.length - 1]!;
+    const task = taskTo03(started.record, params.configuration?.historyLength);
+    const render = eventsTo03(contextIdOf(started.record));
+    return new TaskEventStream(feed, [opening], opening.id, (stored) => (stored === opening ? task : render(stored)));
+  },
+};
+
+const getTask: UnaryMethod<TaskQueryParams> = {
+  kind: 'unary',
+  validateParams: validateTaskQueryParams,
+  async run(params, { service, principal }) {
+    return taskTo03(await service.readTask(params.id, principal), params.historyLength);
+  },
+};
+
+const cancelTask: UnaryMethod<TaskIdParams> = {
+  kind: 'unary',
+  validateParams: validateTaskIdParams,
+  async run(params, { service, principal }) {
+    return taskTo03(await service.cancel(params.id, principal));
+  },
+};
+
+/** tasks/resubscribe: as in 0.1.0 (Last-Event-ID replays what was missed), each event in 0.3 form. */
+const resubscribe: StreamingMethod<TaskIdParams> = {
+  kind: 'streaming',
+  requires: 'streaming',
+  validateParams: validateTaskIdParams,
+  async open(params, call) {
+    const record = await call.service.readTask(params.id, call.principal);
+    const events = await resubscribe01.open({ id: params.id }, call);
+    return events.renderedAs(eventsTo03(contextIdOf(record)));
+  },
+};
+
+// Push configs: a task has one webhook (as in 0.1.0); `set` with another id replaces it, `list`
+// shows it, `get` and `delete` name it by id (default: the task's id). Secrets come back masked.
+
+const configNotFound = (taskId: string, configId: string | undefined) =>
+  new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', { taskId, pushNotificationConfigId: configId });
+
+const setPushConfig: UnaryMethod<TaskPushNotificationConfig> = {
+  kind: 'unary',
+  requires: 'pushNotifications',
+  validateParams: validateTaskPushNotificationConfig,
+  async run({ taskId, pushNotificationConfig }, { service, principal }) {
+    const stored = pushConfigFrom03(pushNotificationConfig, taskId);
+    await service.setPushNotification(taskId, stored, principal);
+    return { taskId, pushNotificationConfig: pushConfigTo03(stored, taskId) };
+  },
+};
+
+const getPushConfig: UnaryMethod<GetTaskPushNotificationConfigParams> = {
+  kind: 'unary',
+  requires: 'pushNotifications',
+  validateParams: validateGetTaskPushNotificationConfigParams,
+  async run({ id, pushNotificationConfigId }, { service, principal }) {
+    const config = storedConfig(await service.readTask(id, principal), pushNotificationConfigId);
+    if (!config) throw configNotFound(id, pushNotificationConfigId);
+    return { taskId: id, pushNotificationConfig: pushConfigTo03(config, id) };
+  },
+};
+
+const listPushConfigs: UnaryMethod<TaskIdParams> = {
+  kind: 'unary',
+  requires: 'pushNotifications',
+  validateParams: validateTaskIdParams,
+  async run({ id }, { service, principal }) {
+    const config = storedConfig(await service.readTask(id, principal), undefined);
+    return config ? [{ taskId: id, pushNotificationConfig: pushConfigTo03(config, id) }] : [];
+  },
+};
+
+/** Deleting a config the task does not have succeeds: what the client wanted is so. */
+const deletePushConfig: UnaryMethod<DeleteTaskPushNotificationConfigParams> = {
+  kind: 'unary',
+  requires: 'pushNotifications',
+  validateParams: validateDeleteTaskPushNotificationConfigParams,
+  async run({ id, pushNotificationConfigId }, { service, principal }) {
+    if (storedConfig(await service.readTask(id, principal), pushNotificationConfigId)) {
+      await service.setPushNotification(id, null, principal);
+    }
+    return null;
+  },
+};
+
+/** The task's config if it has one and (when `configId` is given) it has that id. */
+function storedConfig(record: TaskRecord, configId: string | undefined): StoredPushConfig | undefined {
+  const config = record.pushNotification;
+  if (!config) return undefined;
+  if (configId !== undefined && configId !== (config.id ?? record.task.id)) return undefined;
+  return config;
+}
+
+const anyParams = Object.assign((_params: unknown): _params is unknown => true, { issues: [] }) as Validator<unknown>;
+
+/** The kit keeps no extended card: -32007 as 0.3 defines it (its card does not claim one). */
+const getAuthenticatedExtendedCard: UnaryMethod<unknown> = {
+  kind: 'unary',
+  validateParams: anyParams,
+  async run() {
+    throw new A2AError(ErrorCode03.AuthenticatedExtendedCardNotConfigured, 'Authenticated Extended Card not configured');
+  },
+};
+
+/** Every A2A 0.3 JSON-RPC method, by name. */
+export const methods03: Readonly<Record<string, Method>> = {
+  'message/send': messageSend,
+  'message/stream': messageStream,
+  'tasks/get': getTask,
+  'tasks/cancel': cancelTask,
+  'tasks/resubscribe': resubscribe,
+  'tasks/pushNotificationConfig/set': setPushConfig,
+  'tasks/pushNotificationConfig/get': getPushConfig,
+  'tasks/pushNotificationConfig/list': listPushConfigs,
+  'tasks/pushNotificationConfig/delete': deletePushConfig,
+  'agent/getAuthenticatedExtendedCard': getAuthenticatedExtendedCard,
+};
