@@ -17,6 +17,8 @@ export interface EndpointSettings {
   readonly heartbeatMs: number;
   readonly maxStreamQueueBytes: number;
   readonly streamEventIds: StreamEventIds;
+  /** How this endpoint's protocol version words an error it sends itself (the 401). Default: as it is. */
+  readonly wireError?: (error: A2AError) => A2AError;
 }
 
 export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
@@ -77,7 +79,7 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
 
   function refuseUnauthenticated(res: Response, id: JSONRPCId, auth: AuthRefusal): void {
     logger.info({ outcome: 'error', code: ErrorCode.AuthenticationRequired, reason: auth.reason }, 'a2a call refused');
-    sendUnauthenticated(res, id, auth);
+    sendUnauthenticated(res, id, auth, settings.wireError);
   }
 
   /** Sends a stream's events as SSE until its final event, or until the client goes away. */
@@ -106,10 +108,15 @@ function isAuthorizationRefusal(response: JSONRPCResponse): boolean {
 
 type AuthRefusal = Extract<AuthOutcome, { ok: false }>;
 
-/** HTTP 401 with the schemes to use (spec 4.4) and a -32007. */
-export function sendUnauthenticated(res: Response, id: JSONRPCId, refusal: AuthRefusal): void {
+/** HTTP 401 with the schemes to use (spec 4.4) and a -32007 (in 0.3's words, see `errorTo03`). */
+export function sendUnauthenticated(
+  res: Response,
+  id: JSONRPCId,
+  refusal: AuthRefusal,
+  wireError: (error: A2AError) => A2AError = (error) => error,
+): void {
   res.setHeader('WWW-Authenticate', refusal.challenges);
-  sendJson(res, 401, errorResponse(id, A2AError.authenticationRequired(refusal.reason)));
+  sendJson(res, 401, errorResponse(id, wireError(A2AError.authenticationRequired(refusal.reason))));
 }
 
 /** Writes a JSON body without Express's extras (ETag, app-level JSON settings). */

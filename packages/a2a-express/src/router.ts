@@ -9,6 +9,7 @@ import { createRpcEndpoint, sendJson, sendUnauthenticated } from './http-endpoin
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
 import { agentCard03, checkAgentCard03 } from './v03/card.js';
+import { errorTo03 } from './v03/mapping.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './core.js';
 
@@ -55,13 +56,13 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const router = express.Router();
   /** Serves a card; with `protectCard`, to authenticated clients only. */
   const serveCard =
-    (card: (req: Request) => unknown): express.RequestHandler =>
+    (card: (req: Request) => unknown, wireError?: (error: A2AError) => A2AError): express.RequestHandler =>
     (req, res, next) => {
       if (!auth?.protectCard) return sendJson(res, 200, card(req));
       authenticate(req, auth)
         .then((outcome) => {
           if (outcome.ok) sendJson(res, 200, card(req));
-          else sendUnauthenticated(res, null, outcome);
+          else sendUnauthenticated(res, null, outcome, wireError);
         })
         .catch(next);
     };
@@ -92,8 +93,8 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
       return agentCard03(card, new URL(path.slice(1), card.url.endsWith('/') ? card.url : `${card.url}/`).href, auth, overrides);
     };
     checkAgentCard03(card03For());
-    router.get('/.well-known/agent-card.json', serveCard(card03For));
-    router.post(path, refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger }));
+    router.get('/.well-known/agent-card.json', serveCard(card03For, errorTo03));
+    router.post(path, refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger, wireError: errorTo03 }));
     router.all(path, postOnly);
   }
 

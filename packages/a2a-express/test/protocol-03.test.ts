@@ -63,6 +63,8 @@ async function sendMessage(url03: string, message: object, configuration?: objec
   expectValid03('SendMessageResponse', response.httpStatus === 200 ? withoutStatus(response) : response);
   return response;
 }
+/** The 0.1.0 endpoint of an agent whose 0.3 endpoint is at the default path. */
+const url01ForAuth = (url03: string) => url03.replace(/v0\.3$/, '');
 const withoutStatus = ({ httpStatus: _status, ...body }: { httpStatus: number }) => body;
 
 async function streamEvents(stream: OpenStream) {
@@ -371,9 +373,18 @@ describe('A2A 0.3: push notifications, auth, disabled features', () => {
       securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       security: [{ apikey: [] }],
     });
-    const refused = await rpc(url03, 'message/send', { message: message03('x') });
-    expect(refused.httpStatus).toBe(401);
-    expect(refused.error).toMatchObject({ code: -32007 });
+    // 0.3 gives -32007 another meaning (no extended card), and the 0.3 SDK reads it so: -32000.
+    const refused = await fetch(url03, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'message/send', params: { message: message03('x') } }),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('ApiKey');
+    expect(await refused.json()).toMatchObject({ id: 7, error: { code: -32000, message: 'Authentication required' } });
+    const wrongKey = await rpc(url03, 'tasks/get', { id: 't' }, { headers: { 'x-api-key': 'nope' } });
+    expect(wrongKey).toMatchObject({ httpStatus: 401, error: { code: -32000 } });
+    expect((await rpc(url01ForAuth(url03), 'tasks/get', { id: 't' })).error).toMatchObject({ code: -32007 });
     const alice = { headers: { 'x-api-key': 'key-a' } };
     const sent = await rpc<Task03>(url03, 'message/send', { message: message03('?') }, alice);
     expect(sent.result!.status.state).toBe('input-required');

@@ -188,15 +188,27 @@ export function pushConfigTo03(config: StoredPushConfig, taskId: string): v03.Pu
 /**
  * An error as a 0.3 client gets it. 0.1.0's -32006 (streaming not supported) and -32007
  * (authentication required) mean something else in 0.3 (an invalid agent response; no extended
- * card): streaming off becomes 0.3's -32004. Authentication is refused before any method runs,
- * with HTTP 401 (see docs/protocol-0.3.md). Every other code means the same in both.
+ * card), and 0.3 clients read them so: streaming off becomes 0.3's -32004, and a refused
+ * credential -32000, the JSON-RPC code left to servers (with HTTP 401 and `WWW-Authenticate`, as
+ * in 0.1.0). Every other code means the same in both.
  */
 export function errorTo03(error: A2AError): A2AError {
-  if (error.code === ErrorCode.StreamingNotSupported) {
-    return new A2AError(ErrorCode.UnsupportedOperation, 'Streaming is not supported', { reason: 'this agent does not stream' });
+  if (error instanceof A2AError03) return error;
+  switch (error.code) {
+    case ErrorCode.StreamingNotSupported:
+      return new A2AError(ErrorCode.UnsupportedOperation, 'Streaming is not supported', { reason: 'this agent does not stream' });
+    case ErrorCode.AuthenticationRequired:
+      return new A2AError(SERVER_ERROR as ErrorCode, error.message, error.data);
+    default:
+      return error;
   }
-  return error;
 }
+
+/** An error already in 0.3's words (a code 0.3 defines as 0.3 means it): sent as it is. */
+export class A2AError03 extends A2AError {}
+
+/** JSON-RPC 2.0's first implementation-defined server error, which no A2A version gives a meaning. */
+const SERVER_ERROR = -32000;
 
 /** The object without its null-valued fields: 0.1.0 allows null where 0.3 wants the field left out. */
 function withoutNulls<T extends object>(value: T): T {

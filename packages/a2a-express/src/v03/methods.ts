@@ -23,7 +23,7 @@ import type { StreamingMethod, UnaryMethod } from '../methods/method.js';
 import { resubscribe as resubscribe01 } from '../methods/resubscribe.js';
 import type { StoredPushConfig, TaskRecord } from '../store/records.js';
 import type { TurnRules, TurnStart } from '../task-engine.js';
-import { contextIdOf, eventsTo03, pushConfigFrom03, pushConfigTo03, sendParamsFrom03, taskTo03 } from './mapping.js';
+import { A2AError03, contextIdOf, eventsTo03, pushConfigFrom03, pushConfigTo03, sendParamsFrom03, taskTo03 } from './mapping.js';
 
 /**
  * 0.3 sends: a message with a `taskId` continues that task (unknown → -32001), one without starts
@@ -189,7 +189,7 @@ const getAuthenticatedExtendedCard: UnaryMethod<unknown> = {
   kind: 'unary',
   validateParams: anyParams,
   async run() {
-    throw new A2AError(ErrorCode03.AuthenticatedExtendedCardNotConfigured, 'Authenticated Extended Card not configured');
+    throw new A2AError03(ErrorCode03.AuthenticatedExtendedCardNotConfigured, 'Authenticated Extended Card not configured');
   },
 };
 
