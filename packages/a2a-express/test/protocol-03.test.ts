@@ -289,66 +289,85 @@ describe('A2A 0.3: push notifications, auth, disabled features', () => {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const signingKey = { ...(privateKey.export({ format: 'jwk' }) as Record<string, string>), kid: 'k03' };
 
-  test('push configs: set, get, list, delete by id; notifications are signed 0.3 Tasks; 0.1.0 sees the same config', async () => {
-    const received: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
-    const hookApp = express();
-    hookApp.post('/hook', express.raw({ type: () => true }), (req, res) => {
-      received.push({ headers: req.headers, body: req.body as Buffer });
-      res.status(204).end();
-    });
-    const hook = await serve(hookApp);
-    const { base, url01, url03 } = await agent({ pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } });
+  test.each([
+    ['InMemoryTaskStore', async () => undefined],
+    [
+      'RedisTaskStore',
+      async () => {
+        const prefix = uniquePrefix('v03-push');
+        prefixes.push(prefix);
+        const store = new RedisTaskStore({ url: await requireRedis(redisUrl()), prefix });
+        stores.push(store);
+        return store;
+      },
+    ],
+  ])(
+    'push configs on the %s: set, get, list, delete by id; notifications are signed 0.3 Tasks; 0.1.0 sees the same config',
+    async (_name, makeStore) => {
+      const received: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
+      const hookApp = express();
+      hookApp.post('/hook', express.raw({ type: () => true }), (req, res) => {
+        received.push({ headers: req.headers, body: req.body as Buffer });
+        res.status(204).end();
+      });
+      const hook = await serve(hookApp);
+      const store = await makeStore();
+      const { base, url01, url03 } = await agent({
+        pushNotifications: { signingKey, allowlist: ['127.0.0.1'] },
+        ...(store ? { store } : {}),
+      });
 
-    const { result: task } = await sendMessage(url03, message03('?'));
-    const config = {
-      id: 'hook-1',
-      url: `${hook.url}/hook`,
-      token: 'secret-token',
-      authentication: { schemes: ['Bearer'], credentials: 'c' },
-    };
-    const set = await rpc(url03, 'tasks/pushNotificationConfig/set', { taskId: task!.id, pushNotificationConfig: config });
-    expectValid03('SetTaskPushNotificationConfigResponse', withoutStatus(set));
-    const masked = { ...config, token: '********', authentication: { schemes: ['Bearer'], credentials: '********' } };
-    expect(set.result).toEqual({ taskId: task!.id, pushNotificationConfig: masked });
-    const got = await rpc(url03, 'tasks/pushNotificationConfig/get', { id: task!.id, pushNotificationConfigId: 'hook-1' });
-    expectValid03('GetTaskPushNotificationConfigResponse', withoutStatus(got));
-    expect(got.result).toEqual(set.result);
-    expect((await rpc(url03, 'tasks/pushNotificationConfig/get', { id: task!.id, pushNotificationConfigId: 'other' })).error).toMatchObject(
-      { code: -32001 },
-    );
-    const listed = await rpc(url03, 'tasks/pushNotificationConfig/list', { id: task!.id });
-    expectValid03('ListTaskPushNotificationConfigSuccessResponse', withoutStatus(listed));
-    expect(listed.result).toEqual([set.result]);
-    const got01 = await rpc(url01, 'tasks/pushNotification/get', { id: task!.id });
-    expectValid01('GetTaskPushNotificationResponse', withoutStatus(got01));
-    expect(got01.result).toEqual({
-      id: task!.id,
-      pushNotificationConfig: { url: config.url, token: '********', authentication: masked.authentication },
-    });
+      const { result: task } = await sendMessage(url03, message03('?'));
+      const config = {
+        id: 'hook-1',
+        url: `${hook.url}/hook`,
+        token: 'secret-token',
+        authentication: { schemes: ['Bearer'], credentials: 'c' },
+      };
+      const set = await rpc(url03, 'tasks/pushNotificationConfig/set', { taskId: task!.id, pushNotificationConfig: config });
+      expectValid03('SetTaskPushNotificationConfigResponse', withoutStatus(set));
+      const masked = { ...config, token: '********', authentication: { schemes: ['Bearer'], credentials: '********' } };
+      expect(set.result).toEqual({ taskId: task!.id, pushNotificationConfig: masked });
+      const got = await rpc(url03, 'tasks/pushNotificationConfig/get', { id: task!.id, pushNotificationConfigId: 'hook-1' });
+      expectValid03('GetTaskPushNotificationConfigResponse', withoutStatus(got));
+      expect(got.result).toEqual(set.result);
+      expect(
+        (await rpc(url03, 'tasks/pushNotificationConfig/get', { id: task!.id, pushNotificationConfigId: 'other' })).error,
+      ).toMatchObject({ code: -32001 });
+      const listed = await rpc(url03, 'tasks/pushNotificationConfig/list', { id: task!.id });
+      expectValid03('ListTaskPushNotificationConfigSuccessResponse', withoutStatus(listed));
+      expect(listed.result).toEqual([set.result]);
+      const got01 = await rpc(url01, 'tasks/pushNotification/get', { id: task!.id });
+      expectValid01('GetTaskPushNotificationResponse', withoutStatus(got01));
+      expect(got01.result).toEqual({
+        id: task!.id,
+        pushNotificationConfig: { url: config.url, token: '********', authentication: masked.authentication },
+      });
 
-    await sendMessage(url03, message03('hi', { taskId: task!.id }));
-    const notifications = await eventually(async () => (received.length >= 3 ? received : undefined));
-    const verifier = createPushNotificationVerifier<Task03>({ jwksUrl: `${base}/.well-known/jwks.json`, algorithms: ['ES256'] });
-    const bodies = [];
-    for (const n of notifications) {
-      expect(n.headers['x-a2a-notification-token']).toBe('secret-token');
-      const { payload } = await verifier.verify({ headers: n.headers, body: n.body });
-      expectValid03('Task', payload);
-      bodies.push(payload);
-    }
-    expect(bodies.map((b) => b.status.state)).toEqual(['working', 'working', 'completed']);
-    expect(bodies[0]).toMatchObject({ kind: 'task', id: task!.id, contextId: task!.contextId });
+      await sendMessage(url03, message03('hi', { taskId: task!.id }));
+      const notifications = await eventually(async () => (received.length >= 3 ? received : undefined));
+      const verifier = createPushNotificationVerifier<Task03>({ jwksUrl: `${base}/.well-known/jwks.json`, algorithms: ['ES256'] });
+      const bodies = [];
+      for (const n of notifications) {
+        expect(n.headers['x-a2a-notification-token']).toBe('secret-token');
+        const { payload } = await verifier.verify({ headers: n.headers, body: n.body });
+        expectValid03('Task', payload);
+        bodies.push(payload);
+      }
+      expect(bodies.map((b) => b.status.state)).toEqual(['working', 'working', 'completed']);
+      expect(bodies[0]).toMatchObject({ kind: 'task', id: task!.id, contextId: task!.contextId });
 
-    const deleted = await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: task!.id, pushNotificationConfigId: 'hook-1' });
-    expectValid03('DeleteTaskPushNotificationConfigSuccessResponse', withoutStatus(deleted));
-    expect(deleted.result).toBeNull();
-    expect((await rpc(url03, 'tasks/pushNotificationConfig/list', { id: task!.id })).result).toEqual([]);
-    expect(
-      (await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: task!.id, pushNotificationConfigId: 'hook-1' })).result,
-    ).toBeNull();
-    const noConfigId = await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: task!.id });
-    expect(noConfigId.error).toMatchObject({ code: -32602, data: [{ params: { missingProperty: 'pushNotificationConfigId' } }] });
-  });
+      const deleted = await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: task!.id, pushNotificationConfigId: 'hook-1' });
+      expectValid03('DeleteTaskPushNotificationConfigSuccessResponse', withoutStatus(deleted));
+      expect(deleted.result).toBeNull();
+      expect((await rpc(url03, 'tasks/pushNotificationConfig/list', { id: task!.id })).result).toEqual([]);
+      expect(
+        (await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: task!.id, pushNotificationConfigId: 'hook-1' })).result,
+      ).toBeNull();
+      const noConfigId = await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: task!.id });
+      expect(noConfigId.error).toMatchObject({ code: -32602, data: [{ params: { missingProperty: 'pushNotificationConfigId' } }] });
+    },
+  );
 
   test('a 0.3 webhook URL passes the same SSRF guard: a private address not allowlisted is refused, with message/send too', async () => {
     const { url03 } = await agent({ pushNotifications: { signingKey, resolve: async () => [{ address: '10.0.0.7', family: 4 }] } });

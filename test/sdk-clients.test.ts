@@ -1,0 +1,250 @@
+// The sample agents as today's clients see them: driven by the official A2A JavaScript SDK, its
+// 0.3 client (`@a2a-js/sdk` 0.3) and its newest client (1.x, with its v0.3 compatibility on),
+// against the built agents started as their start scripts start them. Nothing here speaks 0.3
+// by hand: what works, works with a client we did not write.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ClientFactory, JsonRpcTransportFactory, TaskNotCancelableError, TaskNotFoundError, type Client } from '@a2a-js/sdk/client';
+import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import {
+  ClientFactory as ClientFactory1,
+  DefaultAgentCardResolver as DefaultAgentCardResolver1,
+  JsonRpcTransportFactory as JsonRpcTransportFactory1,
+} from 'a2a-sdk-1/client';
+import { Role, TaskState, type SendMessageRequest } from 'a2a-sdk-1';
+import { serverPool, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
+import { createPushNotificationVerifier } from 'a2a-push-receiver';
+import type { Task as Task03 } from 'a2a-types/v0.3';
+import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { serve, closeAll } = serverPool();
+
+type StreamEvent = Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent;
+
+const userMessage = (text: string, extra: Partial<Message> = {}): Message => ({
+  kind: 'message',
+  messageId: crypto.randomUUID(),
+  role: 'user',
+  parts: [{ kind: 'text', text }],
+  ...extra,
+});
+const textOf = (parts: { kind: string; text?: string }[] = []) => parts.map((p) => p.text ?? '').join('');
+
+/** A 0.3 client as the SDK makes one: from the agent's base URL, through its card. */
+async function sdkClient(baseUrl: string, headers: Record<string, string> = {}): Promise<Client> {
+  const fetchWithHeaders: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as object), ...headers } });
+  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithHeaders })] }).createFromUrl(baseUrl);
+}
+
+async function collect(events: AsyncIterable<StreamEvent>, max = Infinity): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  await within(
+    (async () => {
+      for await (const event of events) {
+        out.push(event);
+        if (out.length >= max) break;
+      }
+    })(),
+    10_000,
+    'the stream',
+  );
+  return out;
+}
+
+function start(app: 'echo-agent' | 'currency-agent', env: Record<string, string> = {}): Promise<SpawnedAgent> {
+  return spawnAgent('node', ['dist/server.js'], {
+    cwd: join(root, 'apps', app),
+    env: { PORT: '0', A2A_PUSH_ALLOWLIST: '127.0.0.1', FRANKFURTER_URL: 'http://127.0.0.1:9', RATES_TIMEOUT_MS: '300', ...env },
+  });
+}
+
+describe('the official @a2a-js/sdk 0.3 client against the sample agents', () => {
+  let echo: SpawnedAgent;
+  let slowEcho: SpawnedAgent;
+  let currency: SpawnedAgent;
+  beforeAll(async () => {
+    [echo, slowEcho, currency] = await Promise.all([
+      start('echo-agent'),
+      start('echo-agent', { ECHO_DELAY_MS: '300' }),
+      start('currency-agent'),
+    ]);
+  });
+  afterAll(async () => {
+    await closeAll();
+    for (const agent of [echo, slowEcho, currency]) expect(await agent?.stop()).toBe(0);
+  });
+
+  test('finds the agent from its base URL alone: the 0.3 card, its JSON-RPC endpoint', async () => {
+    const client = await sdkClient(echo.url);
+    const card = await client.getAgentCard();
+    expect(publishedSchemaValidator03('AgentCard')(card)).toBe(true);
+    expect(card).toMatchObject({ name: 'Echo Agent', protocolVersion: '0.3.0', preferredTransport: 'JSONRPC', url: `${echo.url}/v0.3` });
+    expect(card.capabilities).toEqual({ streaming: true, pushNotifications: true, stateTransitionHistory: false });
+  });
+
+  test('echo: send, get, and a stream of the task, its status and artifact updates', async () => {
+    const client = await sdkClient(echo.url);
+    const sent = (await client.sendMessage({ message: userMessage('hello from the sdk') })) as Task;
+    expect(sent).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    expect(textOf(sent.artifacts![0]!.parts as never)).toBe('hello from the sdk');
+    const got = await client.getTask({ id: sent.id, historyLength: 1 });
+    expect(got).toMatchObject({ id: sent.id, contextId: sent.contextId, status: { state: 'completed' } });
+    expect(got.history).toHaveLength(1);
+
+    const events = await collect(client.sendMessageStream({ message: userMessage('one two three four five six') }));
+    expect(events.map((e) => e.kind)).toEqual([
+      'task',
+      'status-update',
+      'artifact-update',
+      'artifact-update',
+      'artifact-update',
+      'status-update',
+    ]);
+    const chunks = events.filter((e): e is TaskArtifactUpdateEvent => e.kind === 'artifact-update');
+    expect(chunks.map((c) => textOf(c.artifact.parts as never)).join('')).toBe('one two three four five six');
+    expect(events.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+  });
+
+  test('echo: cancel a long task, and resubscribe to one after leaving its stream', async () => {
+    const client = await sdkClient(slowEcho.url);
+    const running = (await client.sendMessage({ message: userMessage('a b c d e f'), configuration: { blocking: false } })) as Task;
+    expect(running.status.state).toBe('working');
+    const canceled = await client.cancelTask({ id: running.id });
+    expect(canceled.status.state).toBe('canceled');
+    await expect(client.cancelTask({ id: running.id })).rejects.toBeInstanceOf(TaskNotCancelableError);
+
+    const leaving = new AbortController();
+    const first = await collect(client.sendMessageStream({ message: userMessage('g h i j k l') }, { signal: leaving.signal }), 2);
+    leaving.abort();
+    const taskId = (first[0] as Task).id;
+    const resumed = await collect(client.resubscribeTask({ id: taskId }));
+    expect(resumed[0]).toMatchObject({ kind: 'status-update', taskId });
+    expect(resumed.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+    expect(resumed.some((e) => e.kind === 'artifact-update')).toBe(true);
+  });
+
+  test('echo: push config set, get, list and delete; the webhook gets signed 0.3 Tasks', async () => {
+    const received: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
+    const { url: hookUrl } = await serve((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(204).end();
+      });
+    });
+    const client = await sdkClient(echo.url);
+    const asked = (await client.sendMessage({ message: userMessage(' ') })) as Task;
+    expect(asked.status.state).toBe('input-required');
+
+    const config = { id: 'sdk-hook', url: `${hookUrl}/hook`, token: 'tok' };
+    const set = await client.setTaskPushNotificationConfig({ taskId: asked.id, pushNotificationConfig: config });
+    expect(set).toEqual({ taskId: asked.id, pushNotificationConfig: { ...config, token: '********' } });
+    expect(await client.getTaskPushNotificationConfig({ id: asked.id })).toEqual(set);
+    expect(await client.listTaskPushNotificationConfig({ id: asked.id })).toEqual([set]);
+
+    await client.sendMessage({ message: userMessage('now echo', { taskId: asked.id }) });
+    await within(
+      (async () => {
+        while (received.length < 3) await new Promise((r) => setTimeout(r, 20));
+      })(),
+      5_000,
+      'three notifications',
+    );
+    const verifier = createPushNotificationVerifier<Task03>({ jwksUrl: `${echo.url}/.well-known/jwks.json` });
+    const states = [];
+    for (const notification of received) {
+      const { payload } = await verifier.verify(notification);
+      expect(payload).toMatchObject({ kind: 'task', id: asked.id, contextId: asked.contextId });
+      states.push(payload.status.state);
+    }
+    expect(states).toEqual(['working', 'working', 'completed']);
+
+    await client.deleteTaskPushNotificationConfig({ id: asked.id, pushNotificationConfigId: 'sdk-hook' });
+    expect(await client.listTaskPushNotificationConfig({ id: asked.id })).toEqual([]);
+  });
+
+  test('errors reach the SDK as its own error types: unknown task, a finished task, bad params, auth', async () => {
+    const client = await sdkClient(echo.url);
+    await expect(client.getTask({ id: 'no-such-task' })).rejects.toBeInstanceOf(TaskNotFoundError);
+    const done = (await client.sendMessage({ message: userMessage('done') })) as Task;
+    await expect(client.sendMessage({ message: userMessage('again', { taskId: done.id }) })).rejects.toThrow(/-32009/);
+    await expect(client.sendMessage({ message: { ...userMessage('x'), parts: [] } })).rejects.toThrow(/-32602/);
+
+    const locked = await start('echo-agent', { A2A_API_KEYS: 'k-sdk=sdk-user' });
+    try {
+      const withKey = await sdkClient(locked.url, { 'x-api-key': 'k-sdk' });
+      expect(((await withKey.sendMessage({ message: userMessage('secure') })) as Task).status.state).toBe('completed');
+      const withoutKey = await sdkClient(locked.url);
+      // Not the SDK's AuthenticatedExtendedCardNotConfiguredError, as 0.1.0's -32007 would read.
+      const refusal = await withoutKey.sendMessage({ message: userMessage('x') }).catch((error: Error) => error);
+      expect(refusal).toBeInstanceOf(Error);
+      expect((refusal as Error).message).toMatch(/Authentication required \(Code: -32000\)/);
+      expect((refusal as Error).constructor.name).not.toMatch(/ExtendedCard/);
+    } finally {
+      expect(await locked.stop()).toBe(0);
+    }
+  });
+
+  test('currency: a conversion in one message, and a multi-turn one continued by task id', async () => {
+    const client = await sdkClient(currency.url);
+    const card = await client.getAgentCard();
+    expect(card.skills[0]).toMatchObject({ id: 'convert_currency', tags: ['currency conversion', 'currency exchange'] });
+    const converted = (await client.sendMessage({ message: userMessage('convert 100 USD to EUR') })) as Task;
+    expect(converted.status.state).toBe('completed');
+    expect(textOf(converted.artifacts![0]!.parts as never)).toMatch(/^100 USD is [\d.]+ EUR\./);
+    expect(converted.artifacts![0]!.parts).toContainEqual(
+      expect.objectContaining({ kind: 'data', data: expect.objectContaining({ from: 'USD', to: 'EUR' }) }),
+    );
+
+    const asked = (await client.sendMessage({ message: userMessage('How much is 100 USD?') })) as Task;
+    expect(asked.status).toMatchObject({ state: 'input-required', message: { kind: 'message', role: 'agent' } });
+    const answered = (await client.sendMessage({
+      message: userMessage('in GBP', { taskId: asked.id, contextId: asked.contextId }),
+    })) as Task;
+    expect(answered).toMatchObject({ id: asked.id, status: { state: 'completed' } });
+    expect(textOf(answered.artifacts![0]!.parts as never)).toMatch(/^100 USD is [\d.]+ GBP\./);
+
+    const events = await collect(client.sendMessageStream({ message: userMessage('what is the exchange rate between USD and GBP?') }));
+    expect(events[0]!.kind).toBe('task');
+    expect(events.filter((e) => e.kind === 'status-update').map((e) => (e as TaskStatusUpdateEvent).status.state)).toContain('working');
+    expect(events.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } });
+  });
+});
+
+describe("the SDK's newest client (1.x), with its v0.3 compatibility on", () => {
+  let echo: SpawnedAgent;
+  beforeAll(async () => {
+    echo = await start('echo-agent');
+  });
+  afterAll(async () => expect(await echo.stop()).toBe(0));
+
+  test('reads the 0.3 card, then sends, streams, gets and cancels over 0.3 JSON-RPC', async () => {
+    const legacyCompat = { enabled: true };
+    const client = await new ClientFactory1({
+      transports: [new JsonRpcTransportFactory1({ legacyCompat })],
+      cardResolver: new DefaultAgentCardResolver1({ legacyCompat }),
+    }).createFromUrl(echo.url);
+    const request = (text: string) =>
+      ({
+        message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }] },
+      }) as unknown as SendMessageRequest;
+    const sent = await client.sendMessage(request('hello from 1.x'));
+    expect(sent).toMatchObject({ status: { state: TaskState.TASK_STATE_COMPLETED } });
+    const task = sent as { id: string; artifacts: { parts: { content: { value: string } }[] }[] };
+    expect(task.artifacts[0]!.parts.map((p) => p.content.value).join('')).toBe('hello from 1.x');
+    const got = await client.getTask({ id: task.id } as never);
+    expect(got).toMatchObject({ id: task.id, status: { state: TaskState.TASK_STATE_COMPLETED } });
+
+    const cases: string[] = [];
+    for await (const event of client.sendMessageStream(request('streamed to 1.x'))) cases.push(event.payload!.$case);
+    expect(cases[0]).toBe('task');
+    expect(cases.at(-1)).toBe('statusUpdate');
+    expect(cases).toContain('artifactUpdate');
+
+    const asked = (await client.sendMessage(request(' '))) as { id: string };
+    const canceled = await client.cancelTask({ id: asked.id } as never);
+    expect(canceled).toMatchObject({ status: { state: TaskState.TASK_STATE_CANCELED } });
+  });
+});
