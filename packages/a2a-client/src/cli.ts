@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// The `a2a` command line: talk to any A2A 0.1.0 agent from a terminal. `a2a --help` lists the commands.
+// The `a2a` command line: talk to any A2A 0.1.0 or 0.3 agent from a terminal. `a2a --help` lists the commands.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import type { AgentCard, Artifact, FileContent, Message, Part, Task, TaskEvent, TaskSendParams } from 'a2a-types';
+import type { AgentCard, Artifact, FileContent, Message, Part, Task } from 'a2a-types';
 import { isStatusUpdateEvent } from 'a2a-types';
-import { A2AClient } from './client.js';
+import { agentApi, detectProtocol, type AgentApi, type Event, type Protocol } from './cli-agent.js';
 import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError } from './errors.js';
 
 const tty = process.stdout.isTTY === true;
@@ -19,7 +19,7 @@ const green = paint(32);
 const yellow = paint(33);
 
 const HELP: Record<string, string> = {
-  main: `a2a — talk to an A2A 0.1.0 agent
+  main: `a2a — talk to an A2A agent (0.1.0, or 0.3)
 
 Usage: a2a <command> [options]
 
@@ -37,14 +37,17 @@ Commands:
 
 Common options:
   -H, --header "Name: value"          add a request header (repeatable), e.g. for authentication
+  --protocol 0.1|0.3|auto             the A2A version to speak (default auto: 0.1.0 if the agent
+                                      serves /.well-known/agent.json, else 0.3 if it serves
+                                      /.well-known/agent-card.json)
   --json                              print the raw JSON responses (for scripts)
   --strict                            an answer that departs from the A2A spec is an error (exit 1);
                                       by default it is shown, with a warning on stderr per departure
   -h, --help                          help for a command (a2a send --help)`,
   card: `a2a card <url> [--json] [--header "Name: value"]
 
-Fetches <url>/.well-known/agent.json, checks it against the A2A schema and shows the agent's
-skills, capabilities and authentication. Each way the card departs from the schema is a warning
+Fetches <url>/.well-known/agent.json (with --protocol 0.3: agent-card.json), checks it against
+the A2A schema and shows the agent's skills, capabilities and authentication. Each way the card departs from the schema is a warning
 on stderr, and then the exit code is 1: checking is this command's job.`,
   send: `a2a send <url> <text...> [options]
 
@@ -52,9 +55,10 @@ Sends one message (tasks/send) and prints the answer: text parts as text, data p
 files saved to --out with their names.
 
 Options:
-  --stream                 use tasks/sendSubscribe: show status updates and artifact chunks live
+  --stream                 use tasks/sendSubscribe (0.3: message/stream): show status updates
+                           and artifact chunks live
   --task <id>              task id (default: a new one); reuse it to answer input-required
-  --session <id>           session id
+  --session <id>           session id (0.3: context id)
   --history <n>            include the last n messages of the task
   --file <path>            attach a file (repeatable)
   --out <dir>              where received files are saved (default: the current directory)
@@ -85,6 +89,7 @@ const OPTIONS = {
   token: { type: 'string' },
   'last-event-id': { type: 'string' },
   strict: { type: 'boolean' },
+  protocol: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -119,8 +124,11 @@ async function main(argv: string[]): Promise<number> {
   if (!url) throw new UsageError(`${command}: the agent's URL is missing`);
   // Agents we do not control depart from the spec in small ways (a part without `type`): show what
   // came back and say how it departs, unless --strict.
-  const client = new A2AClient(agentUrl(url), {
-    headers: headersOf(values.header),
+  const base = agentUrl(url);
+  const headers = headersOf(values.header);
+  const protocol = await protocolOf(values.protocol, base, headers);
+  const agent = agentApi(protocol, base, {
+    headers,
     validateResponses: values.strict ? 'strict' : 'warn',
     onDeparture: ({ what, issues }) => {
       departures += issues.length;
@@ -130,35 +138,26 @@ async function main(argv: string[]): Promise<number> {
   });
   switch (command) {
     case 'card':
-      return showCard(client, values);
+      return showCard(agent, values);
     case 'send':
       if (args.length === 0 && !values.file?.length) throw new UsageError('send: nothing to send');
-      return send(client, args.join(' '), values);
+      return send(agent, args.join(' '), values);
     case 'chat':
-      return chat(client, values);
+      return chat(agent, values);
     case 'get':
-      return printTask(
-        await client.get({ id: need(args[0], 'taskId'), ...(values.history ? { historyLength: count(values.history) } : {}) }),
-        values,
-      );
+      return printTask(await agent.get(need(args[0], 'taskId'), values.history ? count(values.history) : undefined), values);
     case 'cancel':
-      return printTask(await client.cancel({ id: need(args[0], 'taskId') }), values);
+      return printTask(await agent.cancel(need(args[0], 'taskId')), values);
     case 'resubscribe':
-      return follow(
-        client.resubscribe({ id: need(args[0], 'taskId') }, values['last-event-id'] ? { lastEventId: values['last-event-id'] } : {}),
-        values,
-      );
+      return follow(agent.resubscribe(need(args[0], 'taskId'), values['last-event-id']), values);
     case 'push': {
       const action = rest[0];
       const id = need(args[0], 'taskId');
       const config =
         action === 'set'
-          ? await client.setPushNotification({
-              id,
-              pushNotificationConfig: { url: need(args[1], 'webhookUrl'), ...(values.token ? { token: values.token } : {}) },
-            })
+          ? await agent.setPush(id, { url: need(args[1], 'webhookUrl'), ...(values.token ? { token: values.token } : {}) })
           : action === 'get'
-            ? await client.getPushNotification({ id })
+            ? await agent.getPush(id)
             : undefined;
       if (config === undefined) throw new UsageError('push: use "push set" or "push get"');
       console.log(JSON.stringify(config, null, values.json ? undefined : 2));
@@ -166,6 +165,22 @@ async function main(argv: string[]): Promise<number> {
     }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+/** The protocol --protocol names, or the one the agent's cards show. */
+async function protocolOf(option: string | undefined, base: string, headers: Record<string, string>): Promise<Protocol> {
+  switch (option ?? 'auto') {
+    case '0.1':
+    case '0.1.0':
+      return '0.1.0';
+    case '0.3':
+    case '0.3.0':
+      return '0.3';
+    case 'auto':
+      return detectProtocol(base, headers);
+    default:
+      throw new UsageError(`--protocol takes 0.1, 0.3 or auto, got ${JSON.stringify(option)}`);
   }
 }
 
@@ -206,17 +221,17 @@ function headersOf(list: string[] | undefined): Record<string, string> {
 
 // ---------------------------------------------------------------------------------------------
 
-async function showCard(client: A2AClient, values: Options): Promise<number> {
-  const card = await client.getCard();
-  console.log(values.json ? JSON.stringify(card) : cardText(card));
+async function showCard(agent: AgentApi, values: Options): Promise<number> {
+  const { raw, view } = await agent.card();
+  console.log(values.json ? JSON.stringify(raw) : cardText(view, agent.protocol));
   return departures > 0 ? 1 : 0;
 }
 
 /** The card for a person; read leniently, since an invalid card is shown too (with warnings). */
-function cardText(card: AgentCard): string {
+function cardText(card: AgentCard, protocol: Protocol): string {
   const lines = [`${bold(card.name ?? '(no name)')} ${dim(`v${card.version ?? '?'}`)}`];
   if (card.description) lines.push(card.description);
-  lines.push(`${dim('endpoint')}  ${card.url}`);
+  lines.push(`${dim('endpoint')}  ${card.url} ${dim(`(A2A ${protocol})`)}`);
   if (card.provider) lines.push(`${dim('provider')}  ${card.provider.organization}`);
   const caps = Object.entries(card.capabilities ?? {}).map(([k, v]) => `${k} ${v ? green('yes') : dim('no')}`);
   lines.push(`${dim('capabilities')}  ${caps.join(', ')}`);
@@ -259,21 +274,21 @@ function guessType(path: string): string {
   return types[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
-async function send(client: A2AClient, text: string, values: Options): Promise<number> {
-  const params: TaskSendParams = {
-    id: values.task ?? randomUUID(),
-    message: messageOf(text, values.file),
+async function send(agent: AgentApi, text: string, values: Options): Promise<number> {
+  const message = messageOf(text, values.file);
+  const to = {
+    ...(values.task ? { taskId: values.task } : {}),
     ...(values.session ? { sessionId: values.session } : {}),
     ...(values.history ? { historyLength: count(values.history) } : {}),
   };
-  if (values.stream) return follow(client.sendSubscribe(params), values);
-  return printTask(await client.send(params), values);
+  if (values.stream) return follow(agent.stream(message, to), values);
+  return printTask(await agent.send(message, to), values);
 }
 
 /** Prints a task: its artifacts, then its status (and history, if asked). */
-function printTask(task: Task, values: Options): number {
+function printTask({ raw, task }: { raw: unknown; task: Task }, values: Options): number {
   if (values.json) {
-    console.log(JSON.stringify(task));
+    console.log(JSON.stringify(raw));
     return 0;
   }
   for (const message of task.history ?? []) console.log(dim(`${message.role}: ${textOf(message.parts)}`));
@@ -371,13 +386,13 @@ function saveFile(name: string | null | undefined, bytes: string, out: string | 
 }
 
 /** Prints a stream's events as they come; returns the exit code. */
-async function follow(events: AsyncIterable<{ id: string | undefined; event: TaskEvent }>, values: Options): Promise<number> {
-  let last: TaskEvent | undefined;
+async function follow(events: AsyncIterable<Event>, values: Options): Promise<number> {
+  let last: Event['event'] | undefined;
   const printer = new PartPrinter(values.out);
-  for await (const { id, event } of events) {
+  for await (const { id, raw, event } of events) {
     last = event;
     if (values.json) {
-      console.log(JSON.stringify({ id, event }));
+      console.log(JSON.stringify({ id, event: raw }));
       continue;
     }
     if (isStatusUpdateEvent(event)) {
@@ -407,8 +422,8 @@ function textOf(parts: readonly Part[]): string {
 
 // ---------------------------------------------------------------------------------------------
 
-async function chat(client: A2AClient, values: Options): Promise<number> {
-  const card = await client.getCard();
+async function chat(agent: AgentApi, values: Options): Promise<number> {
+  const { view: card } = await agent.card();
   const sessionId = values.session ?? randomUUID();
   const streaming = card.capabilities?.streaming === true;
   console.log(`${bold(card.name)} ${dim(`— ${streaming ? 'streaming' : 'polling'}; Ctrl-C cancels a running task, Ctrl-D leaves`)}`);
@@ -417,7 +432,8 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
   const terminal = process.stdin.isTTY === true && tty;
   const lines = createInterface({ input: process.stdin, output: process.stdout, terminal, prompt: bold('> ') });
   let taskId: string | undefined;
-  let running: { id: string; abort: AbortController } | undefined;
+  /** The turn under way; its task id once known (a 0.3 agent names a new task in its answer). */
+  let running: { id: string | undefined; abort: AbortController } | undefined;
   let spinner: NodeJS.Timeout | undefined;
   const stopSpinner = () => {
     if (spinner) process.stdout.write('\r\x1b[K');
@@ -429,10 +445,11 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
     const { id, abort } = running;
     stopSpinner();
     console.log(yellow('canceling…'));
-    void client
-      .cancel({ id })
+    if (id === undefined) return abort.abort();
+    void agent
+      .cancel(id)
       .then(
-        (task) => printStatus(task.status.state, undefined, id),
+        ({ task }) => printStatus(task.status.state, undefined, id),
         (error: unknown) => console.error(red(describe(error))),
       )
       .finally(() => abort.abort());
@@ -448,21 +465,25 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
       prompt();
       continue;
     }
-    const id = (taskId ??= randomUUID());
     const abort = new AbortController();
     const printer = new PartPrinter(values.out);
-    running = { id, abort };
+    // 0.1.0 tasks are named by the client; a new 0.3 task is named by the agent's first answer.
+    if (agent.protocol === '0.1.0') taskId ??= randomUUID();
+    const turn = { id: taskId, abort };
+    running = turn;
     let state: string | undefined;
     try {
-      const params: TaskSendParams = { id, sessionId, message: { role: 'user', parts: [{ type: 'text', text }] } };
+      const message: Message = { role: 'user', parts: [{ type: 'text', text }] };
+      const to = { ...(taskId ? { taskId } : {}), sessionId };
       if (tty) {
         const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
         let i = 0;
         spinner = setInterval(() => process.stdout.write(`\r${dim(`${frames[i++ % frames.length]} working…`)}`), 100);
       }
       if (streaming) {
-        for await (const { event } of client.sendSubscribe(params, { signal: abort.signal })) {
+        for await (const { event } of agent.stream(message, to, abort.signal)) {
           stopSpinner();
+          turn.id = event.id;
           if (isStatusUpdateEvent(event)) {
             printer.endLine();
             state = event.status.state;
@@ -476,8 +497,9 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
         }
         printer.endLine();
       } else {
-        const task = await client.send(params, { signal: abort.signal });
+        const { task } = await agent.send(message, to, abort.signal);
         stopSpinner();
+        turn.id = task.id;
         state = task.status.state;
         for (const artifact of task.artifacts ?? []) printer.artifact(artifact);
         printer.endLine();
@@ -492,7 +514,7 @@ async function chat(client: A2AClient, values: Options): Promise<number> {
       running = undefined;
     }
     // The next line answers the same task only when the agent asked for input.
-    if (state !== 'input-required') taskId = undefined;
+    taskId = state === 'input-required' ? turn.id : undefined;
     prompt();
   }
   return 0;

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { A2AExpressApp } from '@a2a-js/sdk/server/express';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import {
   a2aRouter,
@@ -365,4 +367,89 @@ describe('a2a against servers it does not control', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ name: 'Echo Agent' });
   }, 70_000);
+});
+
+describe('a2a over A2A 0.3', () => {
+  /** An agent built with the official SDK's 0.3 server: no 0.1.0 card, so the CLI finds 0.3 itself. */
+  async function sdkAgent(): Promise<string> {
+    const card = {
+      name: 'SDK agent',
+      description: 'built with @a2a-js/sdk',
+      url: 'http://127.0.0.1/',
+      version: '1.0.0',
+      protocolVersion: '0.3.0',
+      capabilities: { streaming: true },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    };
+    const executor = {
+      async execute(
+        ctx: { contextId: string; userMessage: { parts: { kind: string; text?: string }[] } },
+        bus: { publish(e: unknown): void; finished(): void },
+      ) {
+        const text = ctx.userMessage.parts.map((p) => p.text ?? '').join('');
+        bus.publish({
+          kind: 'message',
+          messageId: 'reply',
+          role: 'agent',
+          parts: [{ kind: 'text', text: `you said ${text}` }],
+          contextId: ctx.contextId,
+        });
+        bus.finished();
+      },
+      async cancelTask() {},
+    };
+    const app = new A2AExpressApp(new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor as never)).setupRoutes(
+      express(),
+    );
+    const { url } = await serve(app);
+    card.url = `${url}/`;
+    return url;
+  }
+
+  test('--protocol 0.3: card, send, send --stream and --json against a kit agent', async () => {
+    const card = await a2a(['card', '--protocol', '0.3', echo.url]);
+    expect(card.code).toBe(0);
+    expect(card.stdout).toContain(`endpoint  ${echo.url}/v0.3 (A2A 0.3)`);
+    const sent = await a2a(['send', '--protocol', '0.3', echo.url, 'hello', 'over', '0.3']);
+    expect(sent).toMatchObject({ code: 0, stdout: 'hello over 0.3\n[completed]\n' });
+    const streamed = await a2a(['send', '--protocol', '0.3', '--stream', echo.url, 'one two three four five six']);
+    expect(streamed.stdout).toBe('[working]\n[working] Echoing your message…\none two three four five six\n[completed]\n');
+    const json = await a2a(['send', '--protocol', '0.3', '--json', echo.url, 'raw']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      kind: 'task',
+      status: { state: 'completed' },
+      artifacts: [{ artifactId: 'artifact-0' }],
+    });
+    const task = JSON.parse(json.stdout) as { id: string };
+    const got = await a2a(['get', '--protocol', '0.3', '--json', echo.url, task.id]);
+    expect(JSON.parse(got.stdout)).toMatchObject({ kind: 'task', id: task.id, contextId: expect.any(String) });
+  });
+
+  test('auto: an agent with only a 0.3 card is spoken to in 0.3; a kit agent in 0.1.0', async () => {
+    const sdk = await sdkAgent();
+    const card = await a2a(['card', sdk]);
+    expect(card.stdout).toContain('(A2A 0.3)');
+    const sent = await a2a(['send', sdk, 'hi']);
+    expect(sent).toMatchObject({ code: 0, stdout: '[completed] you said hi\n' });
+    expect((await a2a(['card', echo.url])).stdout).toContain('(A2A 0.1.0)');
+  });
+
+  test('chat over 0.3: the agent names the new task, and the answer to its question continues it', async () => {
+    const before = greeterTurns.length;
+    const { code, stdout } = await a2a(['chat', '--protocol', '0.3', greeter], 'hello\nLin\n');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Greeter: What is your name? [input-required]');
+    expect(stdout).toContain('Hello, Lin!');
+    const [first, second] = greeterTurns.slice(before);
+    expect(second!.isNewTask).toBe(false);
+    expect(second!.task.id).toBe(first!.task.id);
+  });
+
+  test('--protocol takes 0.1, 0.3 or auto', async () => {
+    const bad = await a2a(['card', '--protocol', '2', echo.url]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--protocol takes 0.1, 0.3 or auto, got "2"');
+  });
 });

@@ -3,18 +3,9 @@
 // reference only, messages without ids, extras a client sent. Each output passes the published
 // 0.3 schema.
 import type { Message, TaskEvent } from 'a2a-types';
-import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
+import { messageFrom03, publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import type { TaskRecord } from '../src/store/index.js';
-import {
-  derivedMessageId,
-  errorTo03,
-  eventTo03,
-  messageFrom03,
-  messageTo03,
-  partTo03,
-  sendParamsFrom03,
-  taskTo03,
-} from '../src/v03/mapping.js';
+import { derivedMessageId, errorTo03, eventTo03, messageTo03, partTo03, sendParamsFrom03, taskTo03 } from '../src/v03/mapping.js';
 import { A2AError } from '../src/index.js';
 
 function expectValid03(definition: string, value: unknown): void {

@@ -18,6 +18,7 @@ import {
   type TaskStatus,
 } from 'a2a-types';
 import type * as v03 from 'a2a-types/v0.3';
+import { messageFrom03 } from 'a2a-types/v0.3';
 import { MASKED } from '../methods/push-notification.js';
 import { taskSnapshot, type StoredEvent, type StoredPushConfig, type TaskRecord } from '../store/records.js';
 
@@ -26,18 +27,6 @@ export const PROTOCOL_VERSION_03 = '0.3.0';
 
 // ---------------------------------------------------------------------------------------------
 // 0.3 → 0.1.0 (requests)
-
-/** A 0.3 part as 0.1.0 stores it: `kind` becomes `type`; everything else is kept. */
-export function partFrom03(part: v03.Part): Part {
-  const { kind, ...rest } = part;
-  return { type: kind, ...rest } as Part;
-}
-
-/** A 0.3 message as 0.1.0 stores it: parts mapped, `kind` dropped, every other field kept. */
-export function messageFrom03(message: v03.Message): Message {
-  const { kind: _kind, parts, ...rest } = message;
-  return { ...rest, parts: parts.map(partFrom03) } as Message;
-}
 
 /** A 0.3 push config as the store keeps it; `id` defaults to the task's id. */
 export function pushConfigFrom03(config: v03.PushNotificationConfig, taskId: string): StoredPushConfig {

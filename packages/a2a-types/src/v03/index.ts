@@ -3,3 +3,4 @@
 // 0.3 schema.
 export * from './types.js';
 export * from './validators.js';
+export * from './convert.js';

@@ -1,0 +1,259 @@
+// JSON-RPC 2.0 over HTTP as both protocol versions' clients use it: one request and its answer,
+// or a stream of answers over SSE that resumes with `Last-Event-ID` when its connection drops,
+// each answer held to the schema as `validateResponses` says. The clients (client.ts for A2A
+// 0.1.0, client-03.ts for 0.3) say which methods, which schema and which event ends a stream.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { formatIssues, type ValidationIssue, type Validator } from 'a2a-types';
+import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError, TimeoutError } from './errors.js';
+import { readSse } from './sse.js';
+
+export interface A2AClientOptions {
+  /** Headers sent with every request (authentication, say). */
+  headers?: Record<string, string>;
+  /** Time allowed for an answer (for a stream: for its first byte), ms. Default 30,000. */
+  timeoutMs?: number;
+  /**
+   * How answers are checked against the A2A schema (the specification's rules):
+   * - `'strict'` (default; also `true`): an answer that departs from them is an
+   *   InvalidResponseError, so what the typed methods return is what their types say;
+   * - `'warn'`: the answer is returned as it came, and each departure is given to `onDeparture`
+   *   (for servers you do not control; the `a2a` CLI works this way unless `--strict`);
+   * - `'off'` (also `false`): not checked.
+   * Answers that are not JSON-RPC at all, or that answer another request, are errors in every mode.
+   */
+  validateResponses?: boolean | 'strict' | 'warn' | 'off';
+  /** With `validateResponses: 'warn'`: told of every way an answer departs from the schema. */
+  onDeparture?: (departure: Departure) => void;
+  /** How often a dropped stream is resumed with `Last-Event-ID`. Default 3. */
+  reconnectAttempts?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Headers for this call, over the client's. */
+  headers?: Record<string, string>;
+}
+
+/** An answer that departs from the A2A schema, as reported in `'warn'` mode. */
+export interface Departure {
+  /** What was checked: `agent card`, `tasks/cancel result`, `stream event`. */
+  readonly what: string;
+  /** Each way it departs (JSON Pointer, message), not only the first. */
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** How one kind of answer is checked: a validator, and every way a value departs (for `'warn'`). */
+export interface Check {
+  readonly validate: Validator<unknown>;
+  readonly allIssues: (value: unknown) => ValidationIssue[];
+  readonly nullable?: boolean;
+}
+
+/** One answer of a stream, with its SSE id (what `Last-Event-ID` resumes from). */
+export interface StreamAnswer {
+  id: string | undefined;
+  result: unknown;
+}
+
+/** How one stream is read and resumed. */
+export interface StreamPlan {
+  readonly method: string;
+  readonly params: unknown;
+  /** Each `data:` message is held to this (the whole JSON-RPC response). */
+  readonly check: Check;
+  /** Whether this result ends the stream. */
+  readonly isFinal: (result: unknown) => boolean;
+  /** The call that picks the stream up again after a dropped connection (asked when it drops). */
+  readonly resume: () => { readonly method: string; readonly params: unknown };
+}
+
+let nextRequestId = 1;
+
+/** The `Prefer` token for SSE event ids, as a2a-express names it. */
+const EVENT_IDS_PREFERENCE = 'sse-event-ids';
+
+export class JsonRpcHttp {
+  private readonly options: {
+    headers: Record<string, string>;
+    timeoutMs: number;
+    reconnectAttempts: number;
+    validateResponses: 'strict' | 'warn' | 'off';
+    onDeparture: ((departure: Departure) => void) | undefined;
+  };
+
+  constructor(options: A2AClientOptions) {
+    this.options = {
+      headers: options.headers ?? {},
+      timeoutMs: options.timeoutMs ?? 30_000,
+      validateResponses: checkMode(options.validateResponses),
+      onDeparture: options.onDeparture,
+      reconnectAttempts: options.reconnectAttempts ?? 3,
+    };
+  }
+
+  /** GETs a JSON document (an agent card) and holds it to `check`. */
+  async getJson(url: string, check: Check, what: string, call: CallOptions = {}): Promise<unknown> {
+    const { response, text } = await this.fetchText(url, { method: 'GET' }, call);
+    if (!response.ok) throw httpError(response, text);
+    const value = parseJson(text, `the ${what}`, response);
+    this.hold(value, check, what);
+    return value;
+  }
+
+  /** One JSON-RPC call: its result, held to `check`. */
+  async call(url: string, method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
+    const id = nextRequestId++;
+    const { response, text } = await this.fetchText(url, postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'), call);
+    const result = this.unwrap(readJson(response, text), id);
+    if (!(check.nullable && result === null)) this.hold(result, check, `${method} result`);
+    return result;
+  }
+
+  /**
+   * A streaming call: its results until the final one. A connection that drops before then is
+   * resumed with `plan.resume` and `Last-Event-ID`, so no event is missed.
+   */
+  async *stream(url: string, plan: StreamPlan, lastEventId: string | undefined, call: CallOptions): AsyncGenerator<StreamAnswer> {
+    let attempt = 0;
+    let lastSeen = lastEventId;
+    let current = { method: plan.method, params: plan.params };
+    for (;;) {
+      try {
+        const headers = lastSeen !== undefined ? { ...call.headers, 'Last-Event-ID': lastSeen } : call.headers;
+        for await (const answer of this.oneStream(url, current.method, current.params, plan.check, { ...call, headers })) {
+          lastSeen = answer.id ?? lastSeen;
+          attempt = 0;
+          yield answer;
+          if (plan.isFinal(answer.result)) return;
+        }
+        return; // the server ended the stream
+      } catch (error) {
+        if (!(error instanceof NetworkError) || call.signal?.aborted || ++attempt > this.options.reconnectAttempts) throw error;
+        await sleep(100 * 2 ** (attempt - 1));
+        current = plan.resume();
+      }
+    }
+  }
+
+  private async *oneStream(url: string, method: string, params: unknown, check: Check, call: CallOptions): AsyncGenerator<StreamAnswer> {
+    const id = nextRequestId++;
+    // Ask for an id on every event (RFC 7240), so a dropped stream resumes where it broke. A kit
+    // server sends ids only when asked: the protocol's reference clients cannot parse them.
+    const init = postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream', { prefer: EVENT_IDS_PREFERENCE });
+    const response = await this.timed(url, init, call, async (r) => r);
+    const type = response.headers.get('content-type') ?? '';
+    if (type.startsWith('application/json')) {
+      // Refused before streaming: a JSON-RPC error (or a server that does not stream).
+      this.unwrap(readJson(response, await response.text()), id);
+      throw new InvalidResponseError('expected an event stream, got a JSON result');
+    }
+    if (!response.ok) throw httpError(response, await response.text());
+    if (!type.startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      throw new InvalidResponseError(`expected text/event-stream, got ${type || 'no content type'}`);
+    }
+    try {
+      for await (const sse of readSse(response.body!)) {
+        const message = parseJson(sse.data, 'a stream event');
+        const result = this.unwrap(message, id);
+        this.hold(message, check, 'stream event');
+        yield { id: sse.id, result };
+      }
+    } catch (error) {
+      if (error instanceof A2AClientError) throw error;
+      throw new NetworkError(`the stream broke: ${(error as Error).message}`, { cause: error });
+    } finally {
+      await response.body?.cancel().catch(() => undefined);
+    }
+  }
+
+  /** Holds an answer to the schema as `validateResponses` says: throw, report, or let it be. */
+  hold(value: unknown, { validate, allIssues }: Check, what: string): void {
+    const mode = this.options.validateResponses;
+    if (mode === 'off' || validate(value)) return;
+    if (mode === 'strict') throw new InvalidResponseError(`invalid ${what}: ${formatIssues(validate.issues)}`, validate.issues);
+    this.options.onDeparture?.({ what, issues: allIssues(value) });
+  }
+
+  /** The result of a JSON-RPC response, after checking it answers request `id`. */
+  private unwrap(message: unknown, id: number): unknown {
+    const response = message as {
+      jsonrpc?: unknown;
+      id?: unknown;
+      result?: unknown;
+      error?: { code: number; message: string; data?: unknown };
+    };
+    if (typeof response !== 'object' || response === null || response.jsonrpc !== '2.0') {
+      throw new InvalidResponseError('not a JSON-RPC 2.0 response');
+    }
+    if (response.error) throw new JsonRpcError(response.error);
+    if (response.id !== id) throw new InvalidResponseError(`response id ${JSON.stringify(response.id)} does not match request id ${id}`);
+    if (!('result' in response)) throw new InvalidResponseError('a response with neither result nor error');
+    return response.result;
+  }
+
+  /** A request and its whole body, within the timeout. */
+  private async fetchText(url: string, init: RequestInit, call: CallOptions): Promise<{ response: Response; text: string }> {
+    return this.timed(url, init, call, async (response) => ({ response, text: await response.text() }));
+  }
+
+  /** A request within the timeout; for a stream, the timeout covers only the wait for it to start. */
+  private async timed<T>(url: string, init: RequestInit, call: CallOptions, read: (response: Response) => Promise<T>): Promise<T> {
+    const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
+    try {
+      const response = await fetch(url, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), ...this.options.headers, ...call.headers },
+        signal,
+      });
+      return await read(response);
+    } catch (error) {
+      if (timeout.signal.aborted && !call.signal?.aborted) throw new TimeoutError(`no answer from ${url} within ${timeoutMs} ms`);
+      if (call.signal?.aborted) throw error;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new NetworkError(`cannot reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function checkMode(option: A2AClientOptions['validateResponses']): 'strict' | 'warn' | 'off' {
+  if (option === undefined || option === true || option === 'strict') return 'strict';
+  if (option === false || option === 'off') return 'off';
+  if (option === 'warn') return 'warn';
+  throw new TypeError(`A2AClient: validateResponses must be 'strict', 'warn', 'off' or a boolean, got ${JSON.stringify(option)}`);
+}
+
+function postInit(body: unknown, accept: string, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', accept, ...headers } };
+}
+
+function httpError(response: Response, text: string): HttpError {
+  return new HttpError(response.status, text, { url: response.url, contentType: response.headers.get('content-type') });
+}
+
+/** A JSON body, or the error that says why the answer is not one. */
+function readJson(response: Response, text: string): unknown {
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/json')) {
+    if (!response.ok) throw httpError(response, text);
+    throw new NotAnAgentError(`expected application/json, got ${type || 'no content type'} from ${response.url}`);
+  }
+  return parseJson(text, 'the response', response);
+}
+
+/** Parses JSON; a body that is not JSON at all (given the response it came in) means no agent answered. */
+function parseJson(text: string, what: string, response?: Response): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    if (!response) throw new InvalidResponseError(`${what} is not valid JSON`);
+    const type = response.headers.get('content-type');
+    throw new NotAnAgentError(`${what} from ${response.url} is not JSON${type ? ` (${type.split(';')[0]})` : ''}`);
+  }
+}
