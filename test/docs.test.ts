@@ -9,9 +9,11 @@ const pages = [
   ...readdirSync(join(root, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
-  ...readdirSync(join(root, 'packages'))
-    .map((p) => `packages/${p}/README.md`)
-    .filter((p) => existsSync(join(root, p))),
+  ...['packages', 'apps'].flatMap((dir) =>
+    readdirSync(join(root, dir))
+      .map((p) => `${dir}/${p}/README.md`)
+      .filter((p) => existsSync(join(root, p))),
+  ),
 ];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */

@@ -78,7 +78,7 @@ describe('A2AClient03 against the echo agent', () => {
     proxy.close();
     expect(dropped).toBe(true);
     expect(events[0]!.event.kind).toBe('task');
-    expect(events.map((e) => Number(e.id))).toEqual(events.map((e, i) => Number(events[0]!.id) + i));
+    expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => Number(events[0]!.id) + i));
     expect(chunksOf(events)).toBe('alpha beta gamma delta epsilon zeta eta theta iota');
     expect(events.at(-1)!.event).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
   });

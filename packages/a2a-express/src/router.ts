@@ -17,6 +17,8 @@ export { SHUTDOWN_MESSAGE, type DrainReport } from './core.js';
 export interface A2ARouter extends Router {
   /** The task store in use (the one given in the options, or the router's in-memory one). */
   readonly store: TaskStore;
+  /** Where the A2A 0.3 JSON-RPC endpoint is, relative to the mount (`'/v0.3'`); undefined when 0.3 is off. */
+  readonly protocol03Path: string | undefined;
   /**
    * Aborts the handlers running in this process and, for a store the router made itself,
    * releases it. Open streams end when the HTTP server closes. With a shared store, the tasks
@@ -100,6 +102,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
 
   return Object.assign(router, {
     store,
+    protocol03Path: resolved.protocol03?.path,
     drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
       draining = true;
       return core.drain(deadlineMs);

@@ -57,7 +57,10 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     const { port: actual } = server.address() as AddressInfo;
     const shown = host.includes(':') ? `[${host}]` : host;
     const tasks = describeStore(options.store ?? options.router?.store);
-    logger.info({ url: `http://${shown}:${actual}/`, tasks, ...options.details }, `${name} listening`);
+    const url = `http://${shown}:${actual}/`;
+    // Where 0.3 clients find the agent: its 0.3 card names the 0.3 endpoint.
+    const v03 = options.router?.protocol03Path && { url03: `${url}${options.router.protocol03Path.slice(1)}` };
+    logger.info({ url, ...v03, tasks, ...options.details }, `${name} listening`);
   });
   server.once('error', (error: NodeJS.ErrnoException) => {
     logger.fatal({ code: error.code, port, host }, `${name} could not start: ${whyNotListening(error, port, host)}`);
