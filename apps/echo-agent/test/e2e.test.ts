@@ -50,9 +50,10 @@ describe('echo agent, end to end', () => {
       .output()
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { msg: string; url?: string; authentication?: unknown; tasks?: string });
+      .map((l) => JSON.parse(l) as { msg: string; url?: string; url03?: string; authentication?: unknown; tasks?: string });
     expect(lines.filter((l) => /listening/.test(l.msg))).toHaveLength(1);
     expect(lines[0]!.url).toBe(`${agent.url}/`);
+    expect(lines[0]!.url03).toBe(`${agent.url}/v0.3`);
     expect(lines[0]!.tasks).toBe('in memory');
     expect(lines[0]!.authentication).toBe('none (open to every client)');
   });
