@@ -2,7 +2,8 @@
 // pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis,ab] [--against <checkout>]
 //
 // Measures, in one run and one process tree, a2aRouter against its baselines:
-//   1. request/response: tasks/send echo vs bare Express (express.json) and the @a2a-js/sdk server;
+//   1. request/response: tasks/send echo vs bare Express (express.json) and the @a2a-js/sdk server,
+//      and the same router's A2A 0.3 endpoint (message/send) beside both;
 //   2. streaming: events/s of one 10,000-chunk stream and of 200 concurrent 100-chunk streams,
 //      vs a bare loop writing the same SSE frames, with every event checked (none lost or reordered);
 //   3. memory: RSS and heap after 50,000 and 100,000 tasks through the default in-memory store,
@@ -116,7 +117,8 @@ function post(url, body, headers = {}) {
 let counter = 0;
 function sendBody(kind) {
   const n = ++counter;
-  if (kind === 'sdk') {
+  // The SDK server and a2aRouter's 0.3 endpoint take the same 0.3 request.
+  if (kind === 'sdk' || kind === 'a2a03') {
     return {
       jsonrpc: '2.0',
       id: n,
@@ -156,6 +158,8 @@ async function load(server, kind, duration) {
 
 async function requestResponse(servers) {
   const [bare, sdk, ours] = servers;
+  // The same a2aRouter process, at its 0.3 endpoint: message/send beside its own tasks/send.
+  const ours03 = { name: 'a2a 0.3', url: `${ours.url}/v0.3` };
   const check = async (server, kind) => {
     const { status, text } = await post(server.url, sendBody(kind));
     const body = JSON.parse(text);
@@ -164,13 +168,15 @@ async function requestResponse(servers) {
   await check(bare, 'bare');
   await check(sdk, 'sdk');
   await check(ours, 'a2a');
+  await check(ours03, 'a2a03');
   const plan = [
     [bare, 'bare'],
     [sdk, 'sdk'],
     [ours, 'a2a'],
+    [ours03, 'a2a03'],
   ];
   for (const [server, kind] of plan) await load(server, kind, config.warmUp);
-  const runs = { bare: [], sdk: [], a2a: [] };
+  const runs = { bare: [], sdk: [], a2a: [], a2a03: [] };
   for (let round = 0; round < config.rounds; round++) {
     // Alternate the order each round, so no server always runs first or last.
     const order = round % 2 === 0 ? plan : [...plan].reverse();
@@ -180,10 +186,14 @@ async function requestResponse(servers) {
     bare: loadSummary(runs.bare),
     sdk: loadSummary(runs.sdk),
     a2a: loadSummary(runs.a2a),
+    a2a03: loadSummary(runs.a2a03),
     ratios: {
       sdkToBare: pairedRatio(runs.sdk, runs.bare),
       a2aToBare: pairedRatio(runs.a2a, runs.bare),
       a2aToSdk: pairedRatio(runs.a2a, runs.sdk),
+      a2a03ToBare: pairedRatio(runs.a2a03, runs.bare),
+      a2a03ToSdk: pairedRatio(runs.a2a03, runs.sdk),
+      a2a03ToA2a: pairedRatio(runs.a2a03, runs.a2a),
     },
   };
 }
@@ -693,7 +703,7 @@ let rr, st, mem, val, redis;
 if (runs('rr')) {
   rr = await requestResponse([bare, sdk, ours]);
   console.log(
-    '1. Request/response (tasks/send echo; autocannon, %d connections, median of %d × %ds)',
+    '1. Request/response (echo: tasks/send, or message/send for 0.3; autocannon, %d connections, median of %d × %ds)',
     config.connections,
     config.rounds,
     config.duration,
@@ -707,13 +717,22 @@ if (runs('rr')) {
       errors: rr.sdk.errors,
       'vs bare': times(rr.ratios.sdkToBare),
     },
-    a2aRouter: {
+    'a2aRouter tasks/send': {
       'req/s': fmt(rr.a2a.rps),
       'p50 ms': rr.a2a.p50,
       'p99 ms': rr.a2a.p99,
       errors: rr.a2a.errors,
       'vs bare': times(rr.ratios.a2aToBare),
       'vs sdk': times(rr.ratios.a2aToSdk),
+    },
+    'a2aRouter 0.3 message/send': {
+      'req/s': fmt(rr.a2a03.rps),
+      'p50 ms': rr.a2a03.p50,
+      'p99 ms': rr.a2a03.p99,
+      errors: rr.a2a03.errors,
+      'vs bare': times(rr.ratios.a2a03ToBare),
+      'vs sdk': times(rr.ratios.a2a03ToSdk),
+      'vs tasks/send': times(rr.ratios.a2a03ToA2a),
     },
   });
 }

@@ -16,7 +16,8 @@ import {
 } from 'a2a-types/v0.3';
 import { InvalidResponseError } from './errors.js';
 import type { Validator } from 'a2a-types';
-import { JsonRpcHttp, type A2AClientOptions, type CallOptions, type Check, type StreamPlan } from './transport.js';
+import { AgentClient } from './agent-client.js';
+import type { A2AClientOptions, CallOptions, Check, StreamPlan } from './transport.js';
 
 /**
  * A check against the published 0.3 schema: the definition `pick` names for a value (a Task or a
@@ -45,32 +46,20 @@ export interface StreamEvent03 {
   event: StreamResult;
 }
 
-export class A2AClient03 {
-  private card: AgentCard | undefined;
-  private readonly http: JsonRpcHttp;
-
+export class A2AClient03 extends AgentClient<AgentCard> {
   /**
    * @param baseUrl where the agent is: its card is at `<baseUrl>/.well-known/agent-card.json`,
    *   and its JSON-RPC endpoint is the card's `url` (read before the first call).
    */
   constructor(baseUrl: string | URL, options: A2AClientOptions = {}) {
-    this.baseUrl = new URL(baseUrl).toString().replace(/\/+$/, '');
-    this.http = new JsonRpcHttp(options);
+    super(baseUrl, options, '/.well-known/agent-card.json', CARD);
   }
-
-  readonly baseUrl: string;
 
   /** A client for the agent a 0.3 card describes. */
   static fromCard(card: AgentCard, options: A2AClientOptions = {}): A2AClient03 {
     const client = new A2AClient03(card.url, options);
     client.card = card;
     return client;
-  }
-
-  /** The 0.3 agent card: fetched once, checked against the published 0.3 schema, then cached. */
-  async getCard(call: CallOptions = {}): Promise<AgentCard> {
-    this.card ??= (await this.http.getJson(`${this.baseUrl}/.well-known/agent-card.json`, CARD, 'agent card', call)) as AgentCard;
-    return this.card;
   }
 
   /** message/send: the Task (or, from agents that answer so, a Message). */

@@ -17,7 +17,8 @@ import {
   type TaskSendParams,
   type Validator,
 } from 'a2a-types';
-import { JsonRpcHttp, type A2AClientOptions, type CallOptions, type Check, type StreamPlan } from './transport.js';
+import { AgentClient } from './agent-client.js';
+import type { A2AClientOptions, CallOptions, Check, StreamPlan } from './transport.js';
 
 export type { A2AClientOptions, CallOptions, Departure } from './transport.js';
 
@@ -36,32 +37,20 @@ export interface StreamEvent {
   event: TaskEvent;
 }
 
-export class A2AClient {
-  private card: AgentCard | undefined;
-  private readonly http: JsonRpcHttp;
-
+export class A2AClient extends AgentClient<AgentCard> {
   /**
    * @param baseUrl where the agent is mounted: its card is at `<baseUrl>/.well-known/agent.json`
    *   and, until the card says otherwise, its JSON-RPC endpoint is `baseUrl` itself.
    */
   constructor(baseUrl: string | URL, options: A2AClientOptions = {}) {
-    this.baseUrl = new URL(baseUrl).toString().replace(/\/+$/, '');
-    this.http = new JsonRpcHttp(options);
+    super(baseUrl, options, '/.well-known/agent.json', CARD);
   }
-
-  readonly baseUrl: string;
 
   /** A client for the agent a card describes (its `url` is the endpoint). */
   static fromCard(card: AgentCard, options: A2AClientOptions = {}): A2AClient {
     const client = new A2AClient(card.url, options);
     client.card = card;
     return client;
-  }
-
-  /** The agent card: fetched once, checked against the schema, then cached. */
-  async getCard(call: CallOptions = {}): Promise<AgentCard> {
-    this.card ??= (await this.http.getJson(`${this.baseUrl}/.well-known/agent.json`, CARD, 'agent card', call)) as AgentCard;
-    return this.card;
   }
 
   send(params: TaskSendParams, call?: CallOptions): Promise<Task> {

@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { A2AExpressApp } from '@a2a-js/sdk/server/express';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import { serveSdkAgent } from 'a2a-testing/sdk-agent';
 import {
   a2aRouter,
   artifact,
@@ -372,41 +371,14 @@ describe('a2a against servers it does not control', () => {
 describe('a2a over A2A 0.3', () => {
   /** An agent built with the official SDK's 0.3 server: no 0.1.0 card, so the CLI finds 0.3 itself. */
   async function sdkAgent(): Promise<string> {
-    const card = {
-      name: 'SDK agent',
-      description: 'built with @a2a-js/sdk',
-      url: 'http://127.0.0.1/',
-      version: '1.0.0',
-      protocolVersion: '0.3.0',
-      capabilities: { streaming: true },
-      defaultInputModes: ['text/plain'],
-      defaultOutputModes: ['text/plain'],
-      skills: [],
-    };
-    const executor = {
-      async execute(
-        ctx: { contextId: string; userMessage: { parts: { kind: string; text?: string }[] } },
-        bus: { publish(e: unknown): void; finished(): void },
-      ) {
-        const text = ctx.userMessage.parts.map((p) => p.text ?? '').join('');
-        bus.publish({
-          kind: 'message',
-          messageId: 'reply',
-          role: 'agent',
-          parts: [{ kind: 'text', text: `you said ${text}` }],
-          contextId: ctx.contextId,
-        });
-        bus.finished();
-      },
-      async cancelTask() {},
-    };
-    const app = new A2AExpressApp(new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor as never)).setupRoutes(
-      express(),
-    );
-    const { url } = await serve(app);
-    card.url = `${url}/`;
-    return url;
+    const server = await serveSdkAgent(({ text, contextId }) => [
+      { kind: 'message', messageId: 'reply', role: 'agent', parts: [{ kind: 'text', text: `you said ${text}` }], contextId },
+    ]);
+    sdkServers.push(server);
+    return server.url;
   }
+  const sdkServers: { close(): Promise<void> }[] = [];
+  afterAll(() => Promise.all(sdkServers.map((s) => s.close())));
 
   test('--protocol 0.3: card, send, send --stream and --json against a kit agent', async () => {
     const card = await a2a(['card', '--protocol', '0.3', echo.url]);
@@ -438,7 +410,7 @@ describe('a2a over A2A 0.3', () => {
 
   test('chat over 0.3: the agent names the new task, and the answer to its question continues it', async () => {
     const before = greeterTurns.length;
-    const { code, stdout } = await a2a(['chat', '--protocol', '0.3', greeter], 'hello\nLin\n');
+    const { code, stdout } = await a2a(['chat', '--protocol', '0.3', '--out', scratchDir('a2a-chat03-'), greeter], 'hello\nLin\n');
     expect(code).toBe(0);
     expect(stdout).toContain('Greeter: What is your name? [input-required]');
     expect(stdout).toContain('Hello, Lin!');

@@ -1,12 +1,10 @@
 // A2AClient03 against A2A 0.3 agents: the echo agent (a kit agent, which serves 0.3 beside
 // 0.1.0), and an agent built with the official SDK's own 0.3 server, which we did not write.
 import express from 'express';
-import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { A2AExpressApp } from '@a2a-js/sdk/server/express';
-import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import { droppingProxy, serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import { serveSdkAgent } from 'a2a-testing/sdk-agent';
 import type { Message, StreamResult } from 'a2a-types/v0.3';
 import { A2AClient03, InvalidResponseError, JsonRpcError, type Departure, type StreamEvent03 } from '../src/index.js';
 
@@ -55,27 +53,18 @@ describe('A2AClient03 against the echo agent', () => {
   });
 
   test('a dropped stream is resumed with Last-Event-ID on the task its first event named: nothing missed, nothing twice', async () => {
-    const sockets = new Set<net.Socket>();
-    const proxy = net.createServer((client) => {
-      const upstream = net.connect(Number(new URL(slow.url).port), '127.0.0.1');
-      client.pipe(upstream).pipe(client);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('error', () => undefined).on('close', () => sockets.delete(s));
-      }
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const client = new A2AClient03(`http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`);
+    const proxy = await droppingProxy(slow.url);
+    const client = new A2AClient03(proxy.url);
     const events: StreamEvent03[] = [];
     let dropped = false;
     for await (const e of client.streamMessage({ message: user('alpha beta gamma delta epsilon zeta eta theta iota') })) {
       events.push(e);
       if (events.length === 3 && !dropped) {
         dropped = true;
-        for (const s of sockets) s.destroy();
+        proxy.dropAll();
       }
     }
-    proxy.close();
+    await proxy.close();
     expect(dropped).toBe(true);
     expect(events[0]!.event.kind).toBe('task');
     expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => Number(events[0]!.id) + i));
@@ -107,49 +96,18 @@ describe('A2AClient03 against the echo agent', () => {
 });
 
 describe('A2AClient03 against an agent built with the official SDK server', () => {
-  /** The SDK's 0.3 Express server with an executor that answers with a Message, or a task that departs from the schema. */
+  /** An SDK agent that answers with a Message, or with a task that departs from the schema ("bad"). */
   async function sdkAgent(): Promise<string> {
-    const card = {
-      name: 'SDK agent',
-      description: 'built with @a2a-js/sdk',
-      url: 'http://127.0.0.1/',
-      version: '1.0.0',
-      protocolVersion: '0.3.0',
-      capabilities: { streaming: true },
-      defaultInputModes: ['text/plain'],
-      defaultOutputModes: ['text/plain'],
-      skills: [],
-    };
-    const executor = {
-      async execute(
-        ctx: { taskId: string; contextId: string; userMessage: Message },
-        bus: { publish(e: unknown): void; finished(): void },
-      ) {
-        const text = ctx.userMessage.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
-        if (text === 'bad') {
-          // A task whose status has no state: a departure from the 0.3 schema.
-          bus.publish({ kind: 'task', id: ctx.taskId, contextId: ctx.contextId, status: {} });
-        } else {
-          bus.publish({
-            kind: 'message',
-            messageId: 'reply',
-            role: 'agent',
-            parts: [{ kind: 'text', text: `you said ${text}` }],
-            contextId: ctx.contextId,
-          });
-        }
-        bus.finished();
-      },
-      async cancelTask() {},
-    };
-    const app = new A2AExpressApp(new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor as never)).setupRoutes(
-      express(),
+    const server = await serveSdkAgent(({ text, taskId, contextId }) =>
+      text === 'bad'
+        ? [{ kind: 'task', id: taskId, contextId, status: {} }]
+        : [{ kind: 'message', messageId: 'reply', role: 'agent', parts: [{ kind: 'text', text: `you said ${text}` }], contextId }],
     );
-    const { url } = await serve(app);
-    // The SDK serves the card as configured; point it at where the agent really listens.
-    card.url = `${url}/`;
-    return url;
+    sdkServers.push(server);
+    return server.url;
   }
+  const sdkServers: { close(): Promise<void> }[] = [];
+  afterAll(() => Promise.all(sdkServers.map((s) => s.close())));
 
   test('an agent that answers with a Message: sendMessage returns it; a stream ends with it', async () => {
     const client = new A2AClient03(await sdkAgent());

@@ -1,8 +1,7 @@
 import express from 'express';
-import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import { droppingProxy, serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { isStatusUpdateEvent, type TaskArtifactUpdateEvent, type TextPart } from 'a2a-types';
 import {
   A2AClient,
@@ -83,27 +82,18 @@ describe('A2AClient against the echo agent', () => {
 
   test('a dropped stream is resumed with Last-Event-ID: the missed events arrive, none twice', async () => {
     // A TCP proxy in front of the agent, whose connections the test cuts.
-    const sockets = new Set<net.Socket>();
-    const proxy = net.createServer((client) => {
-      const upstream = net.connect(Number(new URL(slow.url).port), '127.0.0.1');
-      client.pipe(upstream).pipe(client);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('error', () => undefined).on('close', () => sockets.delete(s));
-      }
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const client = new A2AClient(`http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`);
+    const proxy = await droppingProxy(slow.url);
+    const client = new A2AClient(proxy.url);
     const events: StreamEvent[] = [];
     let dropped = false;
     for await (const e of client.sendSubscribe({ id: 'c-resume', message: user('alpha beta gamma delta epsilon zeta eta theta iota') })) {
       events.push(e);
       if (events.length === 3 && !dropped) {
         dropped = true;
-        for (const s of sockets) s.destroy();
+        proxy.dropAll();
       }
     }
-    proxy.close();
+    await proxy.close();
     expect(dropped).toBe(true);
     expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
     expect(textOfChunks(events)).toBe('alpha beta gamma delta epsilon zeta eta theta iota');

@@ -241,6 +241,7 @@ export async function spawnAgent(
   };
 }
 export * from './redis.js';
+export { droppingProxy, type DroppingProxy } from './dropping-proxy.js';
 
 export {
   readLikeReferenceJsClient,
