@@ -165,11 +165,12 @@ describe('the official @a2a-js/sdk 0.3 client against the sample agents', () => 
     expect(await client.listTaskPushNotificationConfig({ id: asked.id })).toEqual([]);
   });
 
-  test('errors reach the SDK as its own error types: unknown task, a finished task, bad params, auth', async () => {
+  test('errors reach the SDK as its own error types: unknown task, a canceled task, bad params, auth', async () => {
     const client = await sdkClient(echo.url);
     await expect(client.getTask({ id: 'no-such-task' })).rejects.toBeInstanceOf(TaskNotFoundError);
-    const done = (await client.sendMessage({ message: userMessage('done') })) as Task;
-    await expect(client.sendMessage({ message: userMessage('again', { taskId: done.id }) })).rejects.toThrow(/-32009/);
+    const asked = (await client.sendMessage({ message: userMessage(' ') })) as Task;
+    await client.cancelTask({ id: asked.id });
+    await expect(client.sendMessage({ message: userMessage('again', { taskId: asked.id }) })).rejects.toThrow(/-32009/);
     await expect(client.sendMessage({ message: { ...userMessage('x'), parts: [] } })).rejects.toThrow(/-32602/);
 
     const locked = await start('echo-agent', { A2A_API_KEYS: 'k-sdk=sdk-user' });

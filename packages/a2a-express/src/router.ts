@@ -95,7 +95,8 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
       return agentCard03(card, new URL(path.slice(1), card.url.endsWith('/') ? card.url : `${card.url}/`).href, auth, overrides);
     };
     checkAgentCard03(card03For());
-    router.get('/.well-known/agent-card.json', serveCard(card03For, errorTo03));
+    // Also below the 0.3 endpoint, for a client given the endpoint itself as the agent's base URL.
+    router.get(['/.well-known/agent-card.json', `${path}/.well-known/agent-card.json`], serveCard(card03For, errorTo03));
     router.post(path, refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger, wireError: errorTo03 }));
     router.all(path, postOnly);
   }

@@ -25,8 +25,6 @@ export interface TurnStart extends TurnOpening {
 export interface TurnRules {
   /** Refuse (-32001) a message to a task that does not exist, instead of creating it. Default false. */
   readonly existingTaskOnly?: boolean;
-  /** A message to a completed task reopens it (0.1.0); false refuses it with -32009. Default true. */
-  readonly reopenCompleted?: boolean;
 }
 
 /** A turn whose handler runs in this process. */
@@ -132,8 +130,8 @@ export class TaskEngine {
 
   /**
    * Records the new message and moves the task to `working`, atomically: creates the task, or
-   * continues it when it waits for input or is completed (reopened, unless `rules` say not). A
-   * task that is working, failed or canceled refuses with -32009.
+   * continues it when it waits for input or is completed (reopened). A task that is working,
+   * failed or canceled refuses with -32009.
    */
   async startTurn(params: TaskSendParams, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
     const { maxPartsPerMessage, maxTaskBytes } = this.limits;
@@ -155,7 +153,7 @@ export class TaskEngine {
       const base = current ?? newRecord(params, principal);
       if (current) {
         assertOwner(current, principal);
-        assertContinuable(current, params, rules.reopenCompleted ?? true);
+        assertContinuable(current, params);
       }
       const withMessage = copyRecord(base);
       withMessage.bytes = (base.bytes ?? 0) + size;
@@ -407,13 +405,10 @@ function newRecord(params: TaskSendParams, principal: Principal | undefined): Ta
   return record;
 }
 
-function assertContinuable(current: TaskRecord, params: TaskSendParams, reopenCompleted: boolean): void {
+function assertContinuable(current: TaskRecord, params: TaskSendParams): void {
   const { state } = current.task.status;
   if (state === 'submitted' || state === 'working') {
     throw A2AError.invalidTaskState(params.id, state, 'the task is still working on an earlier message');
-  }
-  if (state === 'completed' && !reopenCompleted) {
-    throw A2AError.invalidTaskState(params.id, state, 'the task is completed and takes no more messages; start a new task');
   }
   if (state !== 'input-required' && state !== 'completed') {
     throw A2AError.invalidTaskState(params.id, state, `the task has ${state === 'unknown' ? 'no known state' : 'ended'}; start a new task`);

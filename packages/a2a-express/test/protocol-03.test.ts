@@ -89,6 +89,8 @@ describe('A2A 0.3 beside 0.1.0: cards and endpoints', () => {
       capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
       skills: [{ id: 'echo', name: 'Echo', description: 'Echo', tags: [] }],
     });
+    // The same card below the 0.3 endpoint, for a client given the endpoint as the base URL.
+    expect(await (await fetch(`${base}/v0.3/.well-known/agent-card.json`)).json()).toEqual(card03);
     const card01 = (await (await fetch(`${base}/.well-known/agent.json`)).json()) as Record<string, unknown>;
     expectValid01('AgentCard', card01);
     expect(card01).toEqual({
@@ -205,7 +207,7 @@ describe.each([
     expect((await rpc(url03, 'tasks/cancel', { id: started01.result!.id })).error).toMatchObject({ code: -32002 });
   });
 
-  test('a multi-turn task continues by taskId; contextId must match; a completed task takes no more 0.3 messages (0.1.0 still reopens it)', async () => {
+  test('a multi-turn task continues by taskId; contextId must match; a completed task is reopened over both versions, a canceled one refused', async () => {
     const { result: asked } = await sendMessage(url03, message03('?'));
     expect(asked!.status.state).toBe('input-required');
     const wrongContext = await rpc(url03, 'message/send', { message: message03('hi', { taskId: asked!.id, contextId: 'other' }) });
@@ -214,10 +216,22 @@ describe.each([
     expect(answered).toMatchObject({ id: asked!.id, status: { state: 'completed' } });
     expect(answered!.history!.filter((m) => m.role === 'user')).toHaveLength(2);
 
-    const again = await rpc(url03, 'message/send', { message: message03('more', { taskId: asked!.id }) });
-    expect(again.error).toMatchObject({ code: -32009, data: { state: 'completed' } });
+    const again = await sendMessage(url03, message03('more', { taskId: asked!.id }));
+    expect(again.result).toMatchObject({ id: asked!.id, status: { state: 'completed' } });
+    expect(
+      again
+        .result!.artifacts!.at(-1)!
+        .parts.map((p) => (p.kind === 'text' ? p.text : ''))
+        .join(''),
+    ).toBe('more');
     const reopened = await rpc<Task>(url01, 'tasks/send', { id: asked!.id, message: userText('more') });
     expect(reopened.result!.status.state).toBe('completed');
+
+    const { result: toCancel } = await sendMessage(url03, message03('?'));
+    await rpc(url03, 'tasks/cancel', { id: toCancel!.id });
+    const afterCancel = await rpc(url03, 'message/send', { message: message03('hi', { taskId: toCancel!.id }) });
+    expect(afterCancel.error).toMatchObject({ code: -32009, data: { state: 'canceled' } });
+    expectValid03('JSONRPCErrorResponse', withoutStatus(afterCancel));
 
     const unknown = await rpc(url03, 'message/send', { message: message03('x', { taskId: 'no-such-task' }) });
     expect(unknown.error).toMatchObject({ code: -32001 });

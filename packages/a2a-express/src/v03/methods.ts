@@ -27,10 +27,11 @@ import { A2AError03, contextIdOf, eventsTo03, pushConfigFrom03, pushConfigTo03, 
 
 /**
  * 0.3 sends: a message with a `taskId` continues that task (unknown → -32001), one without starts
- * a new task; a task in a terminal state, completed included, takes no more messages (spec 0.3
- * 7.1), -32009.
+ * a new task. A completed task is reopened, as over 0.1.0: one task behaves the same whichever
+ * version reaches it, and the A2A TCK's mandatory tests continue completed tasks (0.3 spec 7.1
+ * says otherwise: docs/protocol-0.3.md). A failed or canceled task refuses with -32009.
  */
-const RULES_03: TurnRules = { existingTaskOnly: true, reopenCompleted: false };
+const RULES_03: TurnRules = { existingTaskOnly: true };
 
 /** The 0.1.0 params of a send, after the checks only a 0.3 message needs. */
 async function sendParams(params: MessageSendParams, { service, principal }: MethodCall) {
