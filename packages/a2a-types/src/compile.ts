@@ -57,6 +57,17 @@ export function compileWith<T>(instance: Ajv, schemaId: string, defsKey: string,
   return guard;
 }
 
+/**
+ * A validator compiled on its first call, not when its module is loaded: for a schema that a
+ * program may never use (the 0.3 one, in an agent whose clients all speak 0.1.0).
+ */
+export function lazyValidator<T>(compile: () => Validator<T>): Validator<T> {
+  let compiled: Validator<T> | undefined;
+  const guard = ((data: unknown): data is T => (compiled ??= compile())(data)) as Validator<T>;
+  Object.defineProperty(guard, 'issues', { get: () => compiled?.issues ?? [] });
+  return guard;
+}
+
 function toIssues(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
   return (errors ?? []).map((e) => ({
     path: e.instancePath,

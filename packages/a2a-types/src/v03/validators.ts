@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
-import { compileWith, publishedFrom, requestAjv, type Validator } from '../compile.js';
+import type { Ajv } from 'ajv';
+import { compileWith, lazyValidator, publishedFrom, requestAjv, type Validator } from '../compile.js';
 import type {
+  AgentCard,
   DeleteTaskPushNotificationConfigParams,
   GetTaskPushNotificationConfigParams,
   MessageSendParams,
@@ -12,10 +14,20 @@ import type {
 /** The project's A2A 0.3 JSON Schema: the published one plus the fixes in SCHEMA-FIXES.md (0.3). */
 export const a2aSchema03: Readonly<Record<string, unknown>> = createRequire(import.meta.url)('../../schema/a2a-0.3.0.schema.json');
 
-const ajv = requestAjv();
-ajv.addSchema(a2aSchema03, 'a2a-0.3');
-const compile = <T>(definition: string): Validator<T> => compileWith<T>(ajv, 'a2a-0.3', 'definitions', definition);
+// Compiled when first used: an agent whose clients all speak 0.1.0 never pays for the 0.3 schema.
+let ajv: Ajv | undefined;
+function instance(): Ajv {
+  if (!ajv) {
+    ajv = requestAjv();
+    ajv.addSchema(a2aSchema03, 'a2a-0.3');
+  }
+  return ajv;
+}
+const compile = <T>(definition: string): Validator<T> =>
+  lazyValidator(() => compileWith<T>(instance(), 'a2a-0.3', 'definitions', definition));
 
+/** A 0.3 agent card (the project schema adds nothing to the published card). */
+export const validateAgentCard03 = compile<AgentCard>('AgentCard');
 /** Parameters of `message/send` and `message/stream`. */
 export const validateMessageSendParams = compile<MessageSendParams>('MessageSendParams');
 /** Parameters of `tasks/get`. */
