@@ -32,12 +32,14 @@ import { A2AError03, contextIdOf, eventsTo03, pushConfigFrom03, pushConfigTo03, 
  * says otherwise: docs/protocol-0.3.md). A failed or canceled task refuses with -32009.
  */
 const RULES_03: TurnRules = { existingTaskOnly: true };
+/** A message without `taskId`: its task id was just made, so the task is new. */
+const NEW_TASK: TurnRules = {};
 
-/** The 0.1.0 params of a send, after the checks only a 0.3 message needs. */
-async function sendParams(params: MessageSendParams, { service, principal }: MethodCall) {
+/** The 0.1.0 params of a send and the rules of its turn, after the checks only a 0.3 message needs. */
+async function prepareSend(params: MessageSendParams, { service, principal }: MethodCall) {
   const sendParams = sendParamsFrom03(params, randomUUID);
   const { taskId, contextId } = params.message;
-  if (taskId === undefined) return { sendParams, rules: {} };
+  if (taskId === undefined) return { sendParams, rules: NEW_TASK };
   const record = await service.readTask(taskId, principal);
   if (contextId !== undefined && contextId !== contextIdOf(record)) {
     throw A2AError.invalidParams([
@@ -60,7 +62,7 @@ const messageSend: UnaryMethod<MessageSendParams> = {
   kind: 'unary',
   validateParams: validateMessageSendParams,
   async run(params, call) {
-    const { sendParams: send, rules } = await sendParams(params, call);
+    const { sendParams: send, rules } = await prepareSend(params, call);
     const historyLength = params.configuration?.historyLength;
     if (params.configuration?.blocking === false) {
       const run = await call.service.startTurn(send, call.principal, rules);
@@ -79,7 +81,7 @@ const messageStream: StreamingMethod<MessageSendParams> = {
   requires: 'streaming',
   validateParams: validateMessageSendParams,
   async open(params, call) {
-    const { sendParams: send, rules } = await sendParams(params, call);
+    const { sendParams: send, rules } = await prepareSend(params, call);
     const feed = await call.service.openFeed(send.id);
     let started: TurnStart;
     try {
