@@ -10,7 +10,7 @@ import { publishedSchemaValidator03, type Task as Task03 } from 'a2a-types/v0.3'
 import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
-import { appWith, eventually, gate, userText } from './helpers.js';
+import { appWith, eventually, gate, memoryLogger, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -121,6 +121,17 @@ describe('A2A 0.3 beside 0.1.0: cards and endpoints', () => {
       data: { method: 'message/send' },
     });
     expect((await fetch(`${base}/v0.3`, { method: 'POST' })).status).toBe(404);
+  });
+
+  test('a 0.3 call is logged like a 0.1.0 one, with protocol 0.3', async () => {
+    const { logger, lines } = memoryLogger();
+    const { app } = appWith(echo, { logger });
+    const { url } = await serve(app);
+    await sendMessage(`${url}/v0.3`, message03('logged'));
+    await rpc(`${url}/`, 'tasks/get', { id: 'no-such-task' });
+    const calls = lines().filter((l) => l.msg === 'a2a call');
+    expect(calls).toContainEqual(expect.objectContaining({ method: 'message/send', protocol: '0.3', outcome: 'ok' }));
+    expect(calls.find((l) => l.method === 'tasks/get')).not.toHaveProperty('protocol');
   });
 
   test('a bad path or a card the 0.3 schema refuses is a TypeError when the router is made', () => {
