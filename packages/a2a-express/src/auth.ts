@@ -46,10 +46,22 @@ export interface AuthStrategy {
   authenticate(req: Request): Promise<Principal | undefined>;
 }
 
-/** May this principal call this method with these params? `false` → HTTP 403 with -32008. */
+/**
+ * May this principal call this method with these params? `false` → HTTP 403 with -32008.
+ *
+ * `method` names the operation in 0.1.0's terms whichever protocol version called it, so that a
+ * rule written for 0.1.0 covers 0.3 calls too: a 0.3 `message/send` is asked as `tasks/send`,
+ * `message/stream` as `tasks/sendSubscribe`, `tasks/pushNotificationConfig/set` and `/delete` as
+ * `tasks/pushNotification/set`, `/get` and `/list` as `tasks/pushNotification/get`. `rpcMethod`
+ * is the name as called, and `params` the params as sent (0.3's shape for a 0.3 call).
+ */
 export type AuthorizeHook = (request: {
   principal: Principal;
   method: string;
+  /** The JSON-RPC method as called (`message/send` for 0.3; the same as `method` for 0.1.0). */
+  rpcMethod: string;
+  /** Which protocol version the call came in. */
+  protocol: '0.1.0' | '0.3';
   params: unknown;
   req: Request;
 }) => boolean | Promise<boolean>;

@@ -18,8 +18,11 @@ export interface CallContext {
   readonly principal: Principal | undefined;
   /** The `Last-Event-ID` the client sent, as it came. */
   readonly lastEventId: string | undefined;
-  /** May the principal make this call? Asked after the params are valid; false → -32008. */
-  readonly authorize?: (method: string, params: unknown) => boolean | Promise<boolean>;
+  /**
+   * May the principal make this call? Asked after the params are valid, with the method's 0.1.0
+   * name (its `operation`), the params and the method as called; false → -32008.
+   */
+  readonly authorize?: (method: string, params: unknown, rpcMethod: string) => boolean | Promise<boolean>;
 }
 
 /** A call answered with a stream: its events, and what the transport reports when it ends. */
@@ -110,7 +113,8 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       }
       if (!method.validateParams(request.params)) throw A2AError.invalidParams(method.validateParams.issues);
       if (log.taskId !== undefined) checkTaskId(log.taskId);
-      if (context.authorize && !(await context.authorize(request.method, request.params))) throw A2AError.authorizationFailed();
+      const operation = method.operation ?? request.method;
+      if (context.authorize && !(await context.authorize(operation, request.params, request.method))) throw A2AError.authorizationFailed();
       const methodCall = { service, principal: context.principal, lastEventId: context.lastEventId };
       if (method.kind === 'unary') {
         const result = await method.run(request.params, methodCall);

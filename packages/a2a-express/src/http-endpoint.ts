@@ -19,6 +19,8 @@ export interface EndpointSettings {
   readonly streamEventIds: StreamEventIds;
   /** How this endpoint's protocol version words an error it sends itself (the 401). Default: as it is. */
   readonly wireError?: (error: A2AError) => A2AError;
+  /** The protocol version this endpoint speaks, for the authorize hook. */
+  readonly protocol: '0.1.0' | '0.3';
 }
 
 export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
@@ -60,7 +62,10 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     const context: CallContext = {
       principal,
       lastEventId: req.get('last-event-id'),
-      authorize: authorize && principal && ((method, params) => authorize({ principal, method, params, req })),
+      authorize:
+        authorize &&
+        principal &&
+        ((method, params, rpcMethod) => authorize({ principal, method, rpcMethod, protocol: settings.protocol, params, req })),
     };
     const answer = await dispatch(body, context);
     switch (answer.kind) {

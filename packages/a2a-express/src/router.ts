@@ -85,7 +85,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
     sendJson(res, 405, errorResponse(null, A2AError.invalidRequest({ reason })));
   };
-  router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger }));
+  router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger, protocol: '0.1.0' }));
   router.all('/', postOnly);
   if (core.dispatch03 && resolved.protocol03) {
     // A2A 0.3 beside 0.1.0: its own endpoint (the versions share three method names), its own card.
@@ -97,7 +97,11 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     checkAgentCard03(card03For());
     // Also below the 0.3 endpoint, for a client given the endpoint itself as the agent's base URL.
     router.get(['/.well-known/agent-card.json', `${path}/.well-known/agent-card.json`], serveCard(card03For, errorTo03));
-    router.post(path, refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger, wireError: errorTo03 }));
+    router.post(
+      path,
+      refuseWhileDraining,
+      createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger, wireError: errorTo03, protocol: '0.3' }),
+    );
     router.all(path, postOnly);
   }
 

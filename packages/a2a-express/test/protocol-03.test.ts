@@ -443,6 +443,37 @@ describe('A2A 0.3: push notifications, auth, disabled features', () => {
     expect(continuedByBob.error).toMatchObject({ code: -32001 });
   });
 
+  test('an authorize rule written for 0.1.0 covers 0.3 calls: it is asked the 0.1.0 operation, with the method as called', async () => {
+    const asked: { method: string; rpcMethod: string; protocol: string }[] = [];
+    const { url01, url03 } = await agent({
+      auth: {
+        strategies: [apiKey({ keys: { 'key-a': 'alice', 'key-b': 'bob' } })],
+        authorize: ({ principal, method, rpcMethod, protocol }) => {
+          asked.push({ method, rpcMethod, protocol });
+          return !(principal.id === 'bob' && (method === 'tasks/send' || method === 'tasks/pushNotification/set'));
+        },
+      },
+      pushNotifications: { signingKey, allowlist: ['127.0.0.1'] },
+    });
+    const bob = { headers: { 'x-api-key': 'key-b' } };
+    const refused = await rpc(url03, 'message/send', { message: message03('x') }, bob);
+    expect(refused).toMatchObject({ httpStatus: 403, error: { code: -32008 } });
+    expectValid03('JSONRPCErrorResponse', withoutStatus(refused));
+    expect((await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: 't', pushNotificationConfigId: 'c' }, bob)).error).toMatchObject({
+      code: -32008,
+    });
+    expect((await rpc(url01, 'tasks/send', { id: randomUUID(), message: userText('x') }, bob)).httpStatus).toBe(403);
+    // tasks/sendSubscribe is not refused to bob: the stream runs to its end.
+    const streamed = await streamEvents(await openStream(url03, 'message/stream', { message: message03('x') }, bob));
+    expect(streamed.at(-1)).toMatchObject({ kind: 'status-update', final: true });
+    expect(asked).toEqual([
+      { method: 'tasks/send', rpcMethod: 'message/send', protocol: '0.3' },
+      { method: 'tasks/pushNotification/set', rpcMethod: 'tasks/pushNotificationConfig/delete', protocol: '0.3' },
+      { method: 'tasks/send', rpcMethod: 'tasks/send', protocol: '0.1.0' },
+      { method: 'tasks/sendSubscribe', rpcMethod: 'message/stream', protocol: '0.3' },
+    ]);
+  });
+
   test('streaming off: 0.3 streams get -32004 (0.1.0 -32006 means something else in 0.3); push off: -32003', async () => {
     const { url03 } = await agent({ streaming: false });
     const stream = await rpc(url03, 'message/stream', { message: message03('x') });

@@ -1,4 +1,4 @@
-import type { Validator } from 'a2a-types';
+import type { A2AMethod, Validator } from 'a2a-types';
 import type { Principal } from '../auth.js';
 import type { TaskEventStream } from '../event-feed.js';
 import type { TaskService } from '../task-service.js';
@@ -18,6 +18,11 @@ export type Capability = 'streaming' | 'pushNotifications';
 interface MethodBase<P> {
   /** Checked before the params: a method of a disabled capability refuses every call. */
   readonly requires?: Capability;
+  /**
+   * The 0.1.0 method whose operation this one performs, as the authorize hook is asked (a 0.3
+   * method; see `AuthorizeHook`). Default: the method's own name.
+   */
+  readonly operation?: A2AMethod;
   readonly validateParams: Validator<P>;
 }
 

@@ -60,6 +60,7 @@ async function prepareSend(params: MessageSendParams, { service, principal }: Me
  */
 const messageSend: UnaryMethod<MessageSendParams> = {
   kind: 'unary',
+  operation: 'tasks/send',
   validateParams: validateMessageSendParams,
   async run(params, call) {
     const { sendParams: send, rules } = await prepareSend(params, call);
@@ -78,6 +79,7 @@ const messageSend: UnaryMethod<MessageSendParams> = {
  */
 const messageStream: StreamingMethod<MessageSendParams> = {
   kind: 'streaming',
+  operation: 'tasks/sendSubscribe',
   requires: 'streaming',
   validateParams: validateMessageSendParams,
   async open(params, call) {
@@ -134,6 +136,7 @@ const configNotFound = (taskId: string, configId: string | undefined) =>
 
 const setPushConfig: UnaryMethod<TaskPushNotificationConfig> = {
   kind: 'unary',
+  operation: 'tasks/pushNotification/set',
   requires: 'pushNotifications',
   validateParams: validateTaskPushNotificationConfig,
   async run({ taskId, pushNotificationConfig }, { service, principal }) {
@@ -145,6 +148,7 @@ const setPushConfig: UnaryMethod<TaskPushNotificationConfig> = {
 
 const getPushConfig: UnaryMethod<GetTaskPushNotificationConfigParams> = {
   kind: 'unary',
+  operation: 'tasks/pushNotification/get',
   requires: 'pushNotifications',
   validateParams: validateGetTaskPushNotificationConfigParams,
   async run({ id, pushNotificationConfigId }, { service, principal }) {
@@ -156,6 +160,7 @@ const getPushConfig: UnaryMethod<GetTaskPushNotificationConfigParams> = {
 
 const listPushConfigs: UnaryMethod<TaskIdParams> = {
   kind: 'unary',
+  operation: 'tasks/pushNotification/get',
   requires: 'pushNotifications',
   validateParams: validateTaskIdParams,
   async run({ id }, { service, principal }) {
@@ -167,6 +172,7 @@ const listPushConfigs: UnaryMethod<TaskIdParams> = {
 /** Deleting a config the task does not have succeeds: what the client wanted is so. */
 const deletePushConfig: UnaryMethod<DeleteTaskPushNotificationConfigParams> = {
   kind: 'unary',
+  operation: 'tasks/pushNotification/set',
   requires: 'pushNotifications',
   validateParams: validateDeleteTaskPushNotificationConfigParams,
   async run({ id, pushNotificationConfigId }, { service, principal }) {
