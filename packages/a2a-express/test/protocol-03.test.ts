@@ -297,6 +297,10 @@ describe.each([
     });
     const noParts = await rpc(url03, 'message/send', { message: { ...message03('x'), parts: [] } });
     expect(noParts.error).toMatchObject({ code: -32602, data: [{ path: '/message/parts', keyword: 'minItems' }] });
+    const manyParts = await rpc(url03, 'message/send', {
+      message: { ...message03('x'), parts: Array.from({ length: 1001 }, () => ({ kind: 'text', text: 'p' })) },
+    });
+    expect(manyParts.error).toMatchObject({ code: -32602, data: [{ path: '/message/parts', keyword: 'maxItems' }] });
     const noTaskId = await rpc(url03, 'tasks/get', { historyLength: 1 });
     expect(noTaskId.error).toMatchObject({ code: -32602, data: [{ keyword: 'required', params: { missingProperty: 'id' } }] });
     const parse = await fetch(url03, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
