@@ -128,8 +128,9 @@ const resubscribe: StreamingMethod<TaskIdParams> = {
   },
 };
 
-// Push configs: a task has one webhook (as in 0.1.0); `set` with another id replaces it, `list`
-// shows it, `get` and `delete` name it by id (default: the task's id). Secrets come back masked.
+// Push configs: a task has one webhook (as in 0.1.0); `set` with another id replaces it (its id
+// defaults to the task's), `list` shows it, `get` names it by id (without one: the config there
+// is), `delete` by id. Secrets come back masked.
 
 const configNotFound = (taskId: string, configId: string | undefined) =>
   new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', { taskId, pushNotificationConfigId: configId });
