@@ -8,7 +8,7 @@ import type { TaskHandler } from './handler.js';
 import { createRpcEndpoint, sendJson, sendUnauthenticated } from './http-endpoint.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
-import { agentCard03, checkAgentCard03 } from './v03/card.js';
+import { agentCard03, checkAgentCard03, endpointUrl03 } from './v03/card.js';
 import { errorTo03 } from './v03/mapping.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './core.js';
@@ -92,7 +92,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     const { path, card: overrides } = resolved.protocol03;
     const card03For = (req?: Request) => {
       const card = cardFor(req);
-      return agentCard03(card, new URL(path.slice(1), card.url.endsWith('/') ? card.url : `${card.url}/`).href, auth, overrides);
+      return agentCard03(card, endpointUrl03(card.url, path), auth, overrides);
     };
     checkAgentCard03(card03For());
     // Also below the 0.3 endpoint, for a client given the endpoint itself as the agent's base URL.

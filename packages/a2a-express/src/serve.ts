@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { A2ARouter } from './router.js';
 import type { TaskStore } from './store/task-store.js';
+import { endpointUrl03 } from './v03/card.js';
 
 export interface ServeOptions {
   /** Shown in the log lines, e.g. `echo-agent`. */
@@ -59,7 +60,7 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     const tasks = describeStore(options.store ?? options.router?.store);
     const url = `http://${shown}:${actual}/`;
     // Where 0.3 clients find the agent: its 0.3 card names the 0.3 endpoint.
-    const v03 = options.router?.protocol03Path && { url03: `${url}${options.router.protocol03Path.slice(1)}` };
+    const v03 = options.router?.protocol03Path && { url03: endpointUrl03(url, options.router.protocol03Path) };
     logger.info({ url, ...v03, tasks, ...options.details }, `${name} listening`);
   });
   server.once('error', (error: NodeJS.ErrnoException) => {

@@ -13,19 +13,24 @@ import type { UnaryMethod } from './method.js';
 // (`requires`), and the card says `pushNotifications: false`.
 
 /** Shown instead of a stored token or credentials. */
-export const MASKED = '********';
+const MASKED = '********';
+
+/** A copy of the config with its token and credentials masked [7.6]: what any answer shows of it. */
+export function withSecretsMasked<C extends PushNotificationConfig>(config: C): C {
+  const masked = { ...config };
+  if (config.token != null) masked.token = MASKED;
+  if (config.authentication?.credentials != null) masked.authentication = { ...config.authentication, credentials: MASKED };
+  return masked;
+}
 
 /**
- * The config as `get` returns it: the token and credentials masked [7.6]. One set over 0.3 is
- * shown in 0.1.0's fields only (its `id` and mark are the 0.3 binding's).
+ * The config as `get` returns it, secrets masked. One set over 0.3 is shown in 0.1.0's fields
+ * only (its `id` and mark are the 0.3 binding's).
  */
 function maskSecrets(stored: StoredPushConfig | null | undefined): PushNotificationConfig | null {
   if (!stored) return null;
-  const { id: _id, protocol: _protocol, ...set03 } = stored;
-  const masked: PushNotificationConfig = stored.protocol === '0.3' ? set03 : { ...stored };
-  if (stored.token != null) masked.token = MASKED;
-  if (stored.authentication?.credentials != null) masked.authentication = { ...stored.authentication, credentials: MASKED };
-  return masked;
+  const { id: _id, protocol: _protocol, ...fields01 } = stored;
+  return withSecretsMasked(stored.protocol === '0.3' ? fields01 : stored);
 }
 
 /**

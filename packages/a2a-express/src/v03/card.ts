@@ -67,6 +67,11 @@ function securityOf(auth: AuthOptions): Pick<AgentCard03, 'securitySchemes' | 's
   return { securitySchemes, security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })) };
 }
 
+/** The 0.3 endpoint's URL: `path` (`'/v0.3'`) below the router's mount, whose URL is `mountUrl`. */
+export function endpointUrl03(mountUrl: string, path: string): string {
+  return new URL(path.slice(1), mountUrl.endsWith('/') ? mountUrl : `${mountUrl}/`).href;
+}
+
 /**
  * Throws a TypeError, when the router is made, if the 0.3 card would not pass the 0.3 schema
  * (whose card is the published one: tests check the served card against the published schema).

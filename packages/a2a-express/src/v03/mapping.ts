@@ -19,7 +19,7 @@ import {
 } from 'a2a-types';
 import type * as v03 from 'a2a-types/v0.3';
 import { messageFrom03 } from 'a2a-types/v0.3';
-import { MASKED } from '../methods/push-notification.js';
+import { withSecretsMasked } from '../methods/push-notification.js';
 import { taskSnapshot, type StoredEvent, type StoredPushConfig, type TaskRecord } from '../store/records.js';
 
 /** The protocol version this binding speaks, as its card says it. */
@@ -164,13 +164,9 @@ export function eventsTo03(contextId: string): (stored: StoredEvent) => unknown 
 
 /** A stored push config as 0.3 shows it: `id` (the task's, for a 0.1.0 config), secrets masked. */
 export function pushConfigTo03(config: StoredPushConfig, taskId: string): v03.PushNotificationConfig {
-  const { protocol: _protocol, id, token, authentication, ...rest } = config;
-  const mapped: v03.PushNotificationConfig = { ...withoutNulls(rest), url: config.url, id: id ?? taskId };
-  if (token != null) mapped.token = MASKED;
-  if (authentication != null) {
-    mapped.authentication = { ...withoutNulls(authentication), schemes: authentication.schemes } as v03.PushNotificationAuthenticationInfo;
-    if (authentication.credentials != null) mapped.authentication.credentials = MASKED;
-  }
+  const { protocol: _protocol, id, authentication, ...fields } = withSecretsMasked(config);
+  const mapped = { ...withoutNulls(fields), id: id ?? taskId } as v03.PushNotificationConfig;
+  if (authentication != null) mapped.authentication = withoutNulls(authentication) as v03.PushNotificationAuthenticationInfo;
   return mapped;
 }
 

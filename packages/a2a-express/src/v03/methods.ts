@@ -40,8 +40,11 @@ async function prepareSend(params: MessageSendParams, { service, principal }: Me
   const sendParams = sendParamsFrom03(params, randomUUID);
   const { taskId, contextId } = params.message;
   if (taskId === undefined) return { sendParams, rules: NEW_TASK };
+  // The engine refuses an unknown task (and someone else's) atomically; the task is read here only
+  // to say a wrong context in 0.3's terms (the engine would name 0.1.0's `sessionId`).
+  if (contextId === undefined) return { sendParams, rules: RULES_03 };
   const record = await service.readTask(taskId, principal);
-  if (contextId !== undefined && contextId !== contextIdOf(record)) {
+  if (contextId !== contextIdOf(record)) {
     throw A2AError.invalidParams([
       {
         path: '/message/contextId',
