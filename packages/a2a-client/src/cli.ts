@@ -47,8 +47,9 @@ Common options:
   card: `a2a card <url> [--json] [--header "Name: value"]
 
 Fetches <url>/.well-known/agent.json (with --protocol 0.3: agent-card.json), checks it against
-the A2A schema and shows the agent's skills, capabilities and authentication. Each way the card departs from the schema is a warning
-on stderr, and then the exit code is 1: checking is this command's job.`,
+the A2A schema and shows the agent's skills, capabilities and authentication. Each way the card
+departs from the schema is a warning on stderr, and then the exit code is 1: checking is this
+command's job.`,
   send: `a2a send <url> <text...> [options]
 
 Sends one message (tasks/send) and prints the answer: text parts as text, data parts as JSON,
