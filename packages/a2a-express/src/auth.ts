@@ -49,20 +49,28 @@ export interface AuthStrategy {
 /**
  * May this principal call this method with these params? `false` → HTTP 403 with -32008.
  *
- * `method` names the operation in 0.1.0's terms whichever protocol version called it, so that a
- * rule written for 0.1.0 covers 0.3 calls too: a 0.3 `message/send` is asked as `tasks/send`,
- * `message/stream` as `tasks/sendSubscribe`, `tasks/pushNotificationConfig/set` and `/delete` as
- * `tasks/pushNotification/set`, `/get` and `/list` as `tasks/pushNotification/get`. `rpcMethod`
- * is the name as called, and `params` the params as sent (0.3's shape for a 0.3 call).
+ * Every call is shown in one form, 0.1.0's, whichever protocol version it came in, so that a rule
+ * written for 0.1.0 means the same for every version: `method` names the 0.1.0 operation and
+ * `params` are that operation's params. A 0.3 `message/send` is asked as `tasks/send` with its
+ * `TaskSendParams` (the 0.3 `contextId` as `sessionId`, its push config as `pushNotification`),
+ * `message/stream` as `tasks/sendSubscribe`, `tasks/pushNotificationConfig/set` as
+ * `tasks/pushNotification/set` with `{ id, pushNotificationConfig }`, `/delete` as that set with
+ * a null config, `/get` and `/list` as `tasks/pushNotification/get` with `{ id }`. The call then
+ * does exactly what was asked about. `rpcMethod` and `sentParams` are the call as it came, for
+ * the rare rule that must tell versions apart.
  */
 export type AuthorizeHook = (request: {
   principal: Principal;
+  /** The 0.1.0 method whose operation the call performs. */
   method: string;
+  /** The params as that 0.1.0 method takes them (see above). */
+  params: unknown;
   /** The JSON-RPC method as called (`message/send` for 0.3; the same as `method` for 0.1.0). */
   rpcMethod: string;
+  /** The params as the client sent them, in its version's form. */
+  sentParams: unknown;
   /** Which protocol version the call came in. */
   protocol: '0.1.0' | '0.3';
-  params: unknown;
   req: Request;
 }) => boolean | Promise<boolean>;
 

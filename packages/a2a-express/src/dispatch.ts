@@ -4,12 +4,19 @@
 // objects (an A2AError as it is; anything else as a bare -32603). The HTTP adapter
 // (http-endpoint.ts) is one transport on top of it; another binding plugs in the same way.
 import { performance } from 'node:perf_hooks';
-import { A2AError, validateJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
+import {
+  A2AError,
+  validateJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCId,
+  type JSONRPCResponse,
+  type ValidationIssue,
+} from 'a2a-types';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import type { TaskEventStream } from './event-feed.js';
 import type { Method } from './methods/index.js';
-import { checkTaskId } from './store/records.js';
+import { idIssues } from './store/records.js';
 import type { TaskService } from './task-service.js';
 
 /** Who calls and what the transport knows of the call beyond its body. */
@@ -19,10 +26,23 @@ export interface CallContext {
   /** The `Last-Event-ID` the client sent, as it came. */
   readonly lastEventId: string | undefined;
   /**
-   * May the principal make this call? Asked after the params are valid, with the method's 0.1.0
-   * name (its `operation`), the params and the method as called; false → -32008.
+   * May the principal make this call? Asked after the params are valid, with the call in 0.1.0's
+   * terms (the method's `operation` and `toOperation` params), the method as called and the params
+   * as sent; false → -32008.
    */
-  readonly authorize?: (method: string, params: unknown, rpcMethod: string) => boolean | Promise<boolean>;
+  readonly authorize?: (call: OperationCall) => boolean | Promise<boolean>;
+}
+
+/** A call as the authorization hook is asked about it. */
+export interface OperationCall {
+  /** The 0.1.0 method whose operation the call performs. */
+  readonly method: string;
+  /** The params as that 0.1.0 method takes them. */
+  readonly params: unknown;
+  /** The JSON-RPC method as called. */
+  readonly rpcMethod: string;
+  /** The params as the client sent them, in its version's form. */
+  readonly sentParams: unknown;
 }
 
 /** A call answered with a stream: its events, and what the transport reports when it ends. */
@@ -112,15 +132,22 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
         throw A2AError.unsupportedOperation(`${request.method} streams its answer and cannot be part of a batch`);
       }
       if (!method.validateParams(request.params)) throw A2AError.invalidParams(method.validateParams.issues);
-      if (log.taskId !== undefined) checkTaskId(log.taskId);
+      const badIds = idIssuesIn(request.params, method.idPaths ?? TASK_ID_ONLY);
+      if (badIds.length > 0) throw A2AError.invalidParams(badIds);
       const operation = method.operation ?? request.method;
-      if (context.authorize && !(await context.authorize(operation, request.params, request.method))) throw A2AError.authorizationFailed();
+      const asOperation = method.toOperation ? method.toOperation(request.params) : request.params;
+      if (
+        context.authorize &&
+        !(await context.authorize({ method: operation, params: asOperation, rpcMethod: request.method, sentParams: request.params }))
+      ) {
+        throw A2AError.authorizationFailed();
+      }
       const methodCall = { service, principal: context.principal, lastEventId: context.lastEventId };
       if (method.kind === 'unary') {
-        const result = await method.run(request.params, methodCall);
+        const result = await method.run(request.params, methodCall, asOperation);
         return isNotification ? logged(log) : respond(log, rpcId, undefined, result);
       }
-      const events = await method.open(request.params, methodCall);
+      const events = await method.open(request.params, methodCall, asOperation);
       if (isNotification) {
         events.close();
         return logged(log);
@@ -174,6 +201,32 @@ export function errorResponse(id: JSONRPCId, error: A2AError): JSONRPCErrorRespo
 export function idOf(request: unknown): JSONRPCId {
   const id = (request as { id?: unknown } | null)?.id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+const TASK_ID_ONLY: readonly string[] = ['/id'];
+
+/**
+ * The issues of the ids at `paths` in valid params (JSON Pointers, `*` standing for every item of
+ * an array): each string there is held to the kit's id rules (`idIssues`). What is not a string
+ * is the schema's to judge.
+ */
+function idIssuesIn(params: unknown, paths: readonly string[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const visit = (value: unknown, segments: readonly string[], at: string): void => {
+    if (segments.length === 0) {
+      if (typeof value === 'string') issues.push(...idIssues(value, at));
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const [segment, ...rest] = segments as [string, ...string[]];
+    if (segment === '*') {
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], rest, `${at}/${i}`);
+    } else if (Object.hasOwn(value, segment)) {
+      visit((value as Record<string, unknown>)[segment], rest, `${at}/${segment}`);
+    }
+  };
+  for (const path of paths) visit(params, path.split('/').slice(1), '');
+  return issues;
 }
 
 function taskIdOf(params: unknown): string | undefined {

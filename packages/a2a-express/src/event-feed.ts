@@ -85,14 +85,26 @@ export class TaskEventStream implements AsyncIterable<StoredEvent> {
 
   /**
    * Calls `onEvent` with each event in order; after the final one, closes the stream and calls
-   * `onEnd`. Nothing more is called once the stream is closed.
+   * `onEnd`. Should `onEvent` throw, the stream is closed and `onEnd` gets what it threw: the
+   * error stays with this stream, never reaching the store that delivered the event (and the
+   * other streams of the task). Nothing more is called once the stream is closed.
    */
-  start(onEvent: (event: StoredEvent) => void, onEnd: () => void): void {
+  start(onEvent: (event: StoredEvent) => void, onEnd: (failure?: { error: unknown }) => void): void {
     if (this.started) throw new Error('an event stream can be started once');
     this.started = true;
+    let ended = false;
     this.feed.start(this.initial, this.coveredThrough, (event) => {
-      onEvent(event);
+      if (ended) return;
+      try {
+        onEvent(event);
+      } catch (error) {
+        ended = true;
+        this.close();
+        onEnd({ error });
+        return;
+      }
       if (isFinalEvent(event.event)) {
+        ended = true;
         this.close();
         onEnd();
       }

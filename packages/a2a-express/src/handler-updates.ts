@@ -1,8 +1,9 @@
 // What a handler hands over, made safe to store and send: its updates checked against the
 // schema and turned into protocol events, and every value copied so the handler keeps nothing
 // it could change afterwards.
-import { formatIssues, validateArtifact, validateMessage, type Part, type TaskEvent } from 'a2a-types';
+import { formatIssues, validateArtifact, validateMessage, type Part, type TaskEvent, type ValidationIssue } from 'a2a-types';
 import type { HandlerState, TaskUpdate } from './handler.js';
+import { messageFieldIssues, partFieldIssues } from './message-fields.js';
 import { jsonCopy } from './plain-json.js';
 import type { TaskRecord } from './store/records.js';
 import { statusEvent } from './task-events.js';
@@ -26,7 +27,10 @@ export function toEvent(taskId: string, update: TaskUpdate): TaskEvent {
     if (message !== undefined && !validateMessage(message)) {
       throw new InvalidUpdateError(`status message: ${formatIssues(validateMessage.issues)}`);
     }
-    if (message !== undefined) assertPublishedDataParts(message.parts, 'status message');
+    if (message !== undefined) {
+      assertPublishedDataParts(message.parts, 'status message');
+      assertNoConflicts(messageFieldIssues(message, { taskId, contextId: undefined }), 'status message');
+    }
     return statusEvent(taskId, update.state, message, update.metadata && plainJson(update.metadata));
   }
   if (update?.kind === 'artifact') {
@@ -37,6 +41,7 @@ export function toEvent(taskId: string, update: TaskUpdate): TaskEvent {
       throw new InvalidUpdateError(`artifact: ${formatIssues(validateArtifact.issues)}`);
     }
     assertPublishedDataParts(artifact.parts, 'artifact');
+    assertNoConflicts(partFieldIssues(artifact.parts, '/parts'), 'artifact');
     return update.metadata ? { id: taskId, artifact, metadata: plainJson(update.metadata) } : { id: taskId, artifact };
   }
   throw new InvalidUpdateError('an update must be a status or an artifact (see the helpers)');
@@ -78,6 +83,11 @@ function assertPublishedDataParts(parts: readonly Part[], where: string): void {
       `${where}: /parts/${at}/data is an array; the published schema and the reference clients take only an object (wrap it: { items: [...] })`,
     );
   }
+}
+
+/** A message or artifact whose fields another protocol version would read otherwise (message-fields.ts). */
+function assertNoConflicts(issues: readonly ValidationIssue[], where: string): void {
+  if (issues.length > 0) throw new InvalidUpdateError(`${where}: ${formatIssues(issues)}`);
 }
 
 /**

@@ -16,6 +16,8 @@ export interface EndpointSettings {
   readonly maxJsonDepth: number;
   readonly heartbeatMs: number;
   readonly maxStreamQueueBytes: number;
+  /** Most characters of one JSON-RPC response or stream event; a larger one is refused (-32603). */
+  readonly maxResponseBytes: number;
   readonly streamEventIds: StreamEventIds;
   /** How this endpoint's protocol version words an error it sends itself (the 401). Default: as it is. */
   readonly wireError?: (error: A2AError) => A2AError;
@@ -62,18 +64,15 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     const context: CallContext = {
       principal,
       lastEventId: req.get('last-event-id'),
-      authorize:
-        authorize &&
-        principal &&
-        ((method, params, rpcMethod) => authorize({ principal, method, rpcMethod, protocol: settings.protocol, params, req })),
+      authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
     };
     const answer = await dispatch(body, context);
     switch (answer.kind) {
       case 'response':
         // Spec 4.4: an authorization refusal is also an HTTP 403.
-        return sendJson(res, isAuthorizationRefusal(answer.response) ? 403 : 200, answer.response);
+        return sendAnswer(res, isAuthorizationRefusal(answer.response) ? 403 : 200, answer.response, answer.response.id);
       case 'batch':
-        return sendJson(res, 200, answer.responses);
+        return sendAnswer(res, 200, answer.responses, null);
       case 'none':
         res.status(204).end();
         return;
@@ -87,7 +86,40 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     sendUnauthenticated(res, id, auth, settings.wireError);
   }
 
-  /** Sends a stream's events as SSE until its final event, or until the client goes away. */
+  /**
+   * Sends an answer, or in its place the error that it could not be sent: an answer JSON cannot
+   * carry, or one longer than `maxResponseBytes`, is never half-written.
+   */
+  function sendAnswer(res: Response, status: number, payload: unknown, id: JSONRPCId): void {
+    const serialized = serialize(payload, id);
+    if (serialized.ok) sendJsonText(res, status, serialized.text);
+    else sendJsonText(res, 200, serialized.errorText);
+  }
+
+  /**
+   * JSON text of one response or event, or the JSON-RPC error that replaces it. Building a string
+   * can fail (a value JSON cannot carry; past V8's longest string), and a body past the limit is
+   * refused rather than sent; either is the agent's fault, not the client's: -32603, logged.
+   */
+  function serialize(payload: unknown, id: JSONRPCId): { ok: true; text: string } | { ok: false; errorText: string } {
+    let reason: string;
+    try {
+      const text = JSON.stringify(payload);
+      if (text.length <= settings.maxResponseBytes) return { ok: true, text };
+      reason = `the answer is ${text.length} characters, more than this agent sends in one (maxResponseBytes ${settings.maxResponseBytes})`;
+    } catch (error) {
+      logger.error({ err: error }, 'an answer could not be serialized');
+      reason = 'the answer could not be serialized';
+    }
+    logger.error({ reason }, 'answer refused');
+    return { ok: false, errorText: JSON.stringify(errorResponse(id, A2AError.internalError(reason))) };
+  }
+
+  /**
+   * Sends a stream's events as SSE until its final event, or until the client goes away. An
+   * event that cannot be sent (see `serialize`) ends the stream with that error as its last
+   * event, and the stream lets go of the task's feed.
+   */
   function writeStream(req: Request, res: Response, { id, events, finished }: StreamAnswer): void {
     const { eventIds, preferred } = eventIdsFor(req, settings.streamEventIds);
     const stream = new SseStream(res, { heartbeatMs: settings.heartbeatMs, maxQueuedBytes: settings.maxStreamQueueBytes, eventIds });
@@ -101,9 +133,35 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
     const { render } = events;
     events.start(
-      (stored) => stream.send(stored.id, `${envelope}${JSON.stringify(render(stored))}}`),
-      () => stream.end(),
+      (stored) => {
+        const serialized = serialize(render(stored), id);
+        if (!serialized.ok) throw new UnsendableEvent(stored.id, serialized.errorText);
+        stream.send(stored.id, `${envelope}${serialized.text}}`);
+      },
+      (failure) => {
+        if (failure) {
+          // The stream's last event says why it ends: the client is not left waiting for a final one.
+          const unsendable = failure.error instanceof UnsendableEvent ? failure.error : undefined;
+          if (!unsendable) logger.error({ err: failure.error }, 'a stream event could not be rendered');
+          const reason = 'the answer could not be serialized';
+          stream.send(
+            unsendable?.eventId ?? 'error',
+            unsendable?.errorText ?? JSON.stringify(errorResponse(id, A2AError.internalError(reason))),
+          );
+        }
+        stream.end();
+      },
     );
+  }
+}
+
+/** An event a stream could not send, and the JSON-RPC error it sends in its place. */
+class UnsendableEvent extends Error {
+  constructor(
+    readonly eventId: number | string,
+    readonly errorText: string,
+  ) {
+    super('a stream event could not be sent');
   }
 }
 
@@ -126,7 +184,10 @@ export function sendUnauthenticated(
 
 /** Writes a JSON body without Express's extras (ETag, app-level JSON settings). */
 export function sendJson(res: Response, status: number, payload: unknown): void {
-  const body = JSON.stringify(payload);
+  sendJsonText(res, status, JSON.stringify(payload));
+}
+
+function sendJsonText(res: Response, status: number, body: string): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(body));

@@ -57,6 +57,13 @@ export interface A2ARouterOptions {
    * HTML standard says (the reference JS client does not, and then sees no event at all).
    */
   streamEventIds?: StreamEventIds;
+  /**
+   * Most characters of one JSON-RPC response or SSE event the router sends. Answers are bounded
+   * by `maxTaskBytes` already (a task's answer is at most about twice what it holds); one that
+   * still comes out larger, or cannot be serialized at all, is replaced by -32603 with a reason
+   * (on a stream, as its last event). Default 4 × `maxTaskBytes` (64 MiB), at most 256 MiB.
+   */
+  maxResponseBytes?: number;
   /** Most requests in one JSON-RPC batch. Default 20. */
   maxBatchSize?: number;
   /** Most parts in one message a client sends; more → -32602. Default 1,000. */
@@ -99,6 +106,7 @@ export interface ResolvedOptions {
   readonly pushNotifications: boolean;
   readonly heartbeatMs: number;
   readonly maxStreamQueueBytes: number;
+  readonly maxResponseBytes: number;
   readonly streamEventIds: StreamEventIds;
   readonly maxBatchSize: number;
   readonly maxPartsPerMessage: number;
@@ -109,7 +117,11 @@ export interface ResolvedOptions {
   readonly protocol03: Required<Protocol03Options> | undefined;
 }
 
+/** Well within V8's longest string (2^29 - 24 characters), which one answer must fit in. */
+const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
 export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
+  const maxTaskBytes = positiveInteger(options.maxTaskBytes ?? 16 * 1024 * 1024, 'maxTaskBytes');
   return {
     bodyLimit: options.bodyLimit ?? '10mb',
     maxJsonDepth: positiveInteger(options.maxJsonDepth ?? 100, 'maxJsonDepth'),
@@ -121,7 +133,12 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     streamEventIds: oneOf(options.streamEventIds ?? 'when-asked', ['when-asked', 'always'], 'streamEventIds'),
     maxBatchSize: positiveInteger(options.maxBatchSize ?? 20, 'maxBatchSize'),
     maxPartsPerMessage: positiveInteger(options.maxPartsPerMessage ?? 1_000, 'maxPartsPerMessage'),
-    maxTaskBytes: positiveInteger(options.maxTaskBytes ?? 16 * 1024 * 1024, 'maxTaskBytes'),
+    maxTaskBytes,
+    maxResponseBytes: atMost(
+      positiveInteger(options.maxResponseBytes ?? Math.min(4 * maxTaskBytes, MAX_RESPONSE_BYTES), 'maxResponseBytes'),
+      MAX_RESPONSE_BYTES,
+      'maxResponseBytes',
+    ),
     logger: options.logger ?? pino({ level: 'info' }),
     auth: checkedAuth(options.auth),
     protocol03: protocol03Of(options.protocol03 ?? true),
@@ -151,6 +168,11 @@ function oneOf<T extends string>(value: T, allowed: readonly T[], name: string):
       `a2aRouter: options.${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}`,
     );
   }
+  return value;
+}
+
+function atMost(value: number, limit: number, name: string): number {
+  if (value > limit) throw new TypeError(`a2aRouter: options.${name} must be at most ${limit}, got ${value}`);
   return value;
 }
 

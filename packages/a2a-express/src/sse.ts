@@ -131,6 +131,9 @@ export class SseStream {
       ...extraHeaders,
     });
     this.res.on('close', () => this.finish(this.res.writableFinished ? 'ended' : 'client-closed'));
+    // A socket error (a reset, a write the socket refused) ends the stream here rather than as an
+    // unhandled 'error' event, which would end the process.
+    this.res.on('error', () => this.finish('client-closed'));
     startHeartbeat(this, this.options.heartbeatMs);
     // The headers go out with the first events written this tick, in one write, or on their
     // own at the end of the tick when there are none yet (a quiet task's resubscription).
@@ -139,7 +142,7 @@ export class SseStream {
 
   /** Writes a keep-alive comment, unless events are waiting (then they will be written anyway). */
   beat(): void {
-    if (!this.closed && !this.waitingForDrain && this.unwritten === '') {
+    if (!this.closed && !this.waitingForDrain && this.unwritten === '' && this.writable()) {
       this.res.write(this.options.eventIds ? ': keep-alive\n' : ': keep-alive\n\n');
     }
   }
@@ -191,6 +194,10 @@ export class SseStream {
   /** Hands the unwritten frames to the socket, then ends the response if that was asked for. */
   private writeUnwritten(): void {
     if (this.closedWith !== undefined || this.waitingForDrain) return;
+    if (!this.writable()) {
+      this.finish('client-closed');
+      return;
+    }
     const frames = this.unwritten;
     this.unwritten = '';
     const headersWritten = this.headersWritten;
@@ -207,6 +214,14 @@ export class SseStream {
       return;
     }
     if (this.endRequested) this.res.end();
+  }
+
+  /**
+   * Whether the response still takes writes. It may have ended without this stream knowing yet
+   * (its 'close' comes a tick later), and a write after the end is an error event on the response.
+   */
+  private writable(): boolean {
+    return !this.res.writableEnded && !this.res.destroyed;
   }
 
   private overflow(): void {

@@ -7,10 +7,11 @@ import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import { agentMessage, type TaskHandler } from './handler.js';
 import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
+import { messageFieldIssues } from './message-fields.js';
 import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
 import { assertOwner, ownerOf } from './ownership.js';
-import { messageSize } from './store/fold.js';
 import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './store/records.js';
+import { historyEntrySize, jsonSize, taskBaseSize } from './store/size.js';
 import type { TaskStore } from './store/task-store.js';
 import { isFinalEvent, now, statusEvent } from './task-events.js';
 import { TurnWriter } from './turn-writer.js';
@@ -145,7 +146,6 @@ export class TaskEngine {
         },
       ]);
     }
-    const size = messageSize(params.message);
     let isNewTask = false;
     const { record, events } = await this.commit(params.id, (current) => {
       isNewTask = current === undefined;
@@ -155,22 +155,18 @@ export class TaskEngine {
         assertOwner(current, principal);
         assertContinuable(current, params);
       }
+      const issues = messageFieldIssues(params.message, { taskId: params.id, contextId: base.task.sessionId ?? undefined });
+      if (issues.length > 0) throw A2AError.invalidParams(issues.map((issue) => ({ ...issue, path: `/message${issue.path}` })));
       const withMessage = copyRecord(base);
-      withMessage.bytes = (base.bytes ?? 0) + size;
-      if (withMessage.bytes > maxTaskBytes) {
-        throw A2AError.invalidParams([
-          {
-            path: '/message',
-            message: `would take task ${params.id} past ${maxTaskBytes} bytes of history and artifacts; start a new task`,
-            keyword: 'maxTaskBytes',
-            params: { limit: maxTaskBytes, taskBytes: base.bytes ?? 0, messageBytes: size },
-          },
-        ]);
-      }
-      withMessage.history = [...base.history, params.message];
-      withMessage.turn = base.turn + 1;
       // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
       const pushNotification = params.pushNotification ?? base.pushNotification;
+      const size =
+        historyEntrySize(base.task, params.message) +
+        (params.pushNotification ? pushConfigSize(params.pushNotification) - pushConfigSize(base.pushNotification) : 0);
+      withMessage.bytes = (base.bytes ?? 0) + size;
+      if (withMessage.bytes > maxTaskBytes) throw tooLargeForTask(params.id, '/message', maxTaskBytes, base.bytes, size);
+      withMessage.history = [...base.history, params.message];
+      withMessage.turn = base.turn + 1;
       if (pushNotification !== undefined) withMessage.pushNotification = pushNotification;
       return { record: withMessage, events: [statusEvent(params.id, 'working')] };
     });
@@ -230,6 +226,9 @@ export class TaskEngine {
       assertOwner(current, principal);
       const next = copyRecord(current);
       next.pushNotification = config;
+      next.bytes = Math.max(0, (current.bytes ?? 0) + pushConfigSize(config) - pushConfigSize(current.pushNotification));
+      if (next.bytes > this.limits.maxTaskBytes)
+        throw tooLargeForTask(taskId, '/pushNotificationConfig', this.limits.maxTaskBytes, current.bytes);
       return { record: next, events: [] };
     });
     return record;
@@ -395,14 +394,42 @@ export class TaskEngine {
 
 function newRecord(params: TaskSendParams, principal: Principal | undefined): TaskRecord {
   const record = copyRecord({
-    task: { id: params.id, sessionId: params.sessionId ?? randomUUID(), status: { state: 'submitted', timestamp: now() } },
+    task: {
+      id: params.id,
+      sessionId: params.sessionId ?? contextIdOf(params.message) ?? randomUUID(),
+      status: { state: 'submitted', timestamp: now() },
+    },
     history: [],
     lastEventId: 0,
     turn: 0,
     updatedAt: Date.now(),
   });
   record.owner = ownerOf(principal);
+  record.bytes = taskBaseSize(record.task);
   return record;
+}
+
+/** The context a message names (0.3's `contextId`, kept on a 0.1.0 message as an extra), if any. */
+function contextIdOf(message: TaskSendParams['message']): string | undefined {
+  const { contextId } = message as { contextId?: unknown };
+  return typeof contextId === 'string' ? contextId : undefined;
+}
+
+/** -32602 for what a client sent that would take its task past `maxTaskBytes`. */
+function tooLargeForTask(taskId: string, path: string, limit: number, taskBytes = 0, messageBytes?: number): A2AError {
+  return A2AError.invalidParams([
+    {
+      path,
+      message: `would take task ${taskId} past ${limit} bytes of history and artifacts; start a new task`,
+      keyword: 'maxTaskBytes',
+      params: messageBytes === undefined ? { limit, taskBytes } : { limit, taskBytes, messageBytes },
+    },
+  ]);
+}
+
+/** What a task's push config costs; none costs nothing. */
+function pushConfigSize(config: PushNotificationConfig | null | undefined): number {
+  return config ? jsonSize(config) : 0;
 }
 
 function assertContinuable(current: TaskRecord, params: TaskSendParams): void {

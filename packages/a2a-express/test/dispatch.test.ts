@@ -105,7 +105,7 @@ test('batches answer the non-notifications in order; notifications alone answer 
 });
 
 test('every error is a JSON-RPC error object: envelope, method, params with details, authorization', async () => {
-  const { call } = agent({ authorize: async (method) => method !== 'tasks/cancel' });
+  const { call } = agent({ authorize: async ({ method }) => method !== 'tasks/cancel' });
   expect(errorOf(await call({ jsonrpc: '1.0', id: 1, method: 'tasks/get' })).code).toBe(-32600);
   expect(errorOf(await call({ jsonrpc: '2.0', id: 1, method: 'tasks/nothing', params: {} })).code).toBe(-32601);
   const invalid = errorOf(await call({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 42 } }));

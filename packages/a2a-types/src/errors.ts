@@ -77,8 +77,9 @@ export class A2AError extends Error {
   static invalidParams(data?: unknown): A2AError {
     return new A2AError(ErrorCode.InvalidParams, undefined, data);
   }
-  static internalError(): A2AError {
-    return new A2AError(ErrorCode.InternalError);
+  /** -32603; `reason`, when given, must say nothing of internals (it is sent as `data.reason`). */
+  static internalError(reason?: string): A2AError {
+    return new A2AError(ErrorCode.InternalError, undefined, reason && { reason });
   }
   static taskNotFound(taskId: string): A2AError {
     return new A2AError(ErrorCode.TaskNotFound, undefined, { taskId });

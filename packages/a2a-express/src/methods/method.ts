@@ -23,20 +23,34 @@ interface MethodBase<P> {
    * method; see `AuthorizeHook`). Default: the method's own name.
    */
   readonly operation?: A2AMethod;
+  /**
+   * The params as the 0.1.0 `operation` takes them, for a method of another version: what the
+   * authorize hook is shown, so that a rule reading params means the same on every version, and
+   * what `run`/`open` get as `asOperation`, so that the call does exactly what was authorized.
+   * Made once per call, after the params are valid. Default: the params as they are.
+   */
+  readonly toOperation?: (params: P) => unknown;
   readonly validateParams: Validator<P>;
+  /**
+   * Where the params hold ids (JSON Pointers; `*` for every item of an array), each held to the
+   * kit's id rules once the params are valid: at most `MAX_ID_LENGTH` characters, well-formed
+   * Unicode. Default `['/id']`.
+   */
+  readonly idPaths?: readonly string[];
 }
 
 /** A method answered with one JSON-RPC response. */
 export interface UnaryMethod<P> extends MethodBase<P> {
   readonly kind: 'unary';
-  run(params: P, call: MethodCall): Promise<unknown>;
+  /** `asOperation` is what `toOperation` made of the params (the params themselves without it). */
+  run(params: P, call: MethodCall, asOperation: unknown): Promise<unknown>;
 }
 
 /** A method answered with a stream of events. */
 export interface StreamingMethod<P> extends MethodBase<P> {
   readonly kind: 'streaming';
   /** Prepares the stream; an error thrown here is still answered as plain JSON-RPC. */
-  open(params: P, call: MethodCall): Promise<TaskEventStream>;
+  open(params: P, call: MethodCall, asOperation: unknown): Promise<TaskEventStream>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds methods of every params type; each checks its own.

@@ -1,6 +1,7 @@
 import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
 import { TaskEventStream } from '../event-feed.js';
 import type { StreamingMethod } from './method.js';
+import { SEND_ID_PATHS } from './send.js';
 
 /**
  * tasks/sendSubscribe [7.2]: starts or continues the task and streams its events until the
@@ -11,6 +12,7 @@ export const sendSubscribe: StreamingMethod<TaskSendParams> = {
   kind: 'streaming',
   requires: 'streaming',
   validateParams: validateTaskSendParams,
+  idPaths: SEND_ID_PATHS,
   async open(params, { service, principal }) {
     const feed = await service.openFeed(params.id);
     try {

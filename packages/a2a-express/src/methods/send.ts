@@ -2,6 +2,16 @@ import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
 import { taskSnapshot } from '../store/records.js';
 import type { UnaryMethod } from './method.js';
 
+/** The ids a send carries: the task's, its session's, and those the newer versions give a message. */
+export const SEND_ID_PATHS: readonly string[] = [
+  '/id',
+  '/sessionId',
+  '/message/messageId',
+  '/message/taskId',
+  '/message/contextId',
+  '/message/referenceTaskIds/*',
+];
+
 /**
  * tasks/send [7.1]: starts or continues the task, then answers once the turn ends (completed,
  * failed, canceled, input-required) or, for a long turn, after `sendWaitMs` with the task as it
@@ -10,6 +20,7 @@ import type { UnaryMethod } from './method.js';
 export const send: UnaryMethod<TaskSendParams> = {
   kind: 'unary',
   validateParams: validateTaskSendParams,
+  idPaths: SEND_ID_PATHS,
   async run(params, { service, principal }) {
     return taskSnapshot(await service.sendAndWait(params, principal), params.historyLength);
   },

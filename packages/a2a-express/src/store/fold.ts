@@ -4,13 +4,12 @@
 import {
   isStatusUpdateEvent,
   type Artifact,
-  type Message,
-  type Part,
   type Task,
   type TaskArtifactUpdateEvent,
   type TaskEvent,
   type TaskStatusUpdateEvent,
 } from 'a2a-types';
+import { appendedSize, artifactSize, historyEntrySize } from './size.js';
 import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 
 /** Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. */
@@ -52,7 +51,7 @@ function applyStatus(record: TaskRecord, event: TaskStatusUpdateEvent): TaskReco
   // `historyLength` shows the conversation as both sides saw it.
   if (message) {
     next.history = [...record.history, message];
-    next.bytes = (record.bytes ?? 0) + messageSize(message);
+    next.bytes = (record.bytes ?? 0) + historyEntrySize(task, message);
   }
   next.updatedAt = Date.now();
   return next;
@@ -65,13 +64,14 @@ function applyArtifact(record: TaskRecord, event: TaskArtifactUpdateEvent, merge
   task.artifacts = merge(artifacts, chunk);
   const next = copyRecord(record);
   next.task = task;
-  // An appended chunk adds its parts; any other chunk replaces the artifact at its index.
-  let bytes = (record.bytes ?? 0) + partsSize(chunk.parts);
-  if (!chunk.append) {
-    const replaced = artifacts.find((a) => (a.index ?? 0) === (chunk.index ?? 0));
-    if (replaced) bytes -= partsSize(replaced.parts);
-  }
-  next.bytes = bytes;
+  // An appended chunk adds to the artifact at its index; any other chunk replaces it.
+  const index = chunk.index ?? 0;
+  const existing = artifacts.find((a) => (a.index ?? 0) === index);
+  let bytes = record.bytes ?? 0;
+  if (chunk.append && existing) bytes += appendedSize(existing, chunk);
+  else bytes += artifactSize(chunk) - (existing ? artifactSize(existing) : 0);
+  // Never below zero, whatever a record stored by an older release counted.
+  next.bytes = Math.max(0, bytes);
   next.updatedAt = Date.now();
   return next;
 }
@@ -83,31 +83,6 @@ function copyTask(task: Task): { -readonly [K in keyof Task]: Task[K] } {
   if (task.history !== undefined) copy.history = task.history;
   if (task.metadata !== undefined) copy.metadata = task.metadata;
   return copy;
-}
-
-/** What a part costs beyond its strings (the object, its type, the JSON around it). */
-const PART_OVERHEAD = 32;
-
-/**
- * About how many bytes parts take stored and sent: the length of their strings (text, file
- * bytes and uri, data and metadata as JSON) plus a little per part. An estimate, cheap enough to
- * make for every chunk of a stream, not a measure of the heap.
- */
-export function partsSize(parts: readonly Part[]): number {
-  let size = 0;
-  for (const part of parts) {
-    size += PART_OVERHEAD;
-    if (part.type === 'text') size += part.text.length;
-    else if (part.type === 'file') size += (part.file.bytes?.length ?? 0) + (part.file.uri?.length ?? 0) + (part.file.name?.length ?? 0);
-    else size += JSON.stringify(part.data).length;
-    if (part.metadata) size += JSON.stringify(part.metadata).length;
-  }
-  return size;
-}
-
-/** {@link partsSize} for a whole message. */
-export function messageSize(message: Message): number {
-  return PART_OVERHEAD + partsSize(message.parts) + (message.metadata ? JSON.stringify(message.metadata).length : 0);
 }
 
 /**

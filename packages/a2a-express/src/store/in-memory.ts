@@ -23,8 +23,8 @@ export interface InMemoryTaskStoreOptions {
    */
   maxEventsPerTask?: number;
   /**
-   * Most bytes of task content kept at once (the tasks' `bytes`: history and artifacts, as
-   * estimated from their strings), beside `maxTasks`: idle tasks are evicted oldest first to stay
+   * Most bytes of task content kept at once (the sum of the tasks' sizes: everything each keeps,
+   * as the length of its JSON), beside `maxTasks`: idle tasks are evicted oldest first to stay
    * under it. Default 256 MiB.
    */
   maxBytes?: number;

@@ -1,7 +1,7 @@
 // What a store keeps: the record of a task, its numbered events, and the shape of a change.
 // Records are values: a store never changes one in place. What it hands to readers is a copy
 // (see TaskStore), so no reader can change what the store holds.
-import { A2AError, type Message, type PushNotificationConfig, type Task, type TaskEvent } from 'a2a-types';
+import { A2AError, type Message, type PushNotificationConfig, type Task, type TaskEvent, type ValidationIssue } from 'a2a-types';
 
 /** Everything the server keeps about one task. */
 export interface TaskRecord {
@@ -19,9 +19,10 @@ export interface TaskRecord {
   /** Milliseconds since the epoch of the last change. */
   readonly updatedAt: number;
   /**
-   * About how many bytes the task's history and artifacts take (`partsSize`, `messageSize`),
-   * kept up to date change by change: what `maxTaskBytes` and the in-memory store's `maxBytes`
-   * count. Absent (0) in records stored before it existed.
+   * About how many bytes the task takes on the wire: everything kept from the client and the
+   * agent, as the length of its JSON (`size.ts`), kept up to date change by change: what
+   * `maxTaskBytes` and the in-memory store's `maxBytes` count. Absent (0) in records stored
+   * before it existed.
    */
   readonly bytes?: number;
 }
@@ -105,15 +106,30 @@ export function taskSnapshot(record: TaskRecord, historyLength?: number | null):
 }
 
 /**
- * Task ids are keys: in Redis, of UTF-8 bytes, where every lone surrogate (`"\ud800"`,
- * `"\udbff"`) becomes the same U+FFFD, so three different ids would be one task. Ids that are not
- * well-formed Unicode are refused with -32602, by the router for every store and by the Redis
- * store itself.
+ * The longest id the kit accepts, in UTF-16 code units: task, context (session), message, push
+ * config and referenced task ids alike. Ids are repeated in every message and event of the newer
+ * versions and are keys in Redis; real ones (UUIDs, ULIDs, composite keys) are far shorter.
  */
-export function checkTaskId(taskId: string): void {
-  if (/\p{Cs}/u.test(taskId)) {
-    throw A2AError.invalidParams([
-      { path: '/id', message: 'must be well-formed Unicode (it holds a lone surrogate)', keyword: 'wellFormed', params: {} },
-    ]);
+export const MAX_ID_LENGTH = 1024;
+
+/**
+ * What is wrong with an id at `path`, as -32602 issues: longer than {@link MAX_ID_LENGTH}, or not
+ * well-formed Unicode. Task ids are keys: in Redis, of UTF-8 bytes, where every lone surrogate
+ * (`"\ud800"`, `"\udbff"`) becomes the same U+FFFD, so three different ids would be one task.
+ */
+export function idIssues(id: string, path: string): ValidationIssue[] {
+  if (id.length > MAX_ID_LENGTH) {
+    return [
+      { path, message: `must NOT have more than ${MAX_ID_LENGTH} characters`, keyword: 'maxLength', params: { limit: MAX_ID_LENGTH } },
+    ];
   }
+  if (/\p{Cs}/u.test(id))
+    return [{ path, message: 'must be well-formed Unicode (it holds a lone surrogate)', keyword: 'wellFormed', params: {} }];
+  return [];
+}
+
+/** Refuses a task id with -32602 (see {@link idIssues}): by the router for every store, and by the Redis store itself. */
+export function checkTaskId(taskId: string): void {
+  const issues = idIssues(taskId, '/id');
+  if (issues.length > 0) throw A2AError.invalidParams(issues);
 }

@@ -39,12 +39,34 @@ export function pushConfigFrom03(config: v03.PushNotificationConfig, taskId: str
  */
 export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () => string): TaskSendParams {
   const { message, configuration, metadata } = params;
+  assertNoTypeOnParts(message.parts);
   const id = message.taskId ?? newTaskId();
   const sendParams: TaskSendParams = { id, message: messageFrom03(message) };
   if (message.contextId !== undefined) sendParams.sessionId = message.contextId;
   if (configuration?.pushNotificationConfig) sendParams.pushNotification = pushConfigFrom03(configuration.pushNotificationConfig, id);
   if (metadata !== undefined) sendParams.metadata = metadata;
   return sendParams;
+}
+
+/**
+ * A 0.3 part names its type by `kind`; `type` is 0.1.0's name for the same thing, the one the
+ * kit stores it under. A part carrying both would be two different parts to the two versions, so
+ * a `type` on a 0.3 part is refused, whatever its value.
+ */
+function assertNoTypeOnParts(parts: readonly v03.Part[]): void {
+  const issues = parts.flatMap((part, i) =>
+    Object.hasOwn(part, 'type')
+      ? [
+          {
+            path: `/message/parts/${i}/type`,
+            message: 'must not be present: it is the A2A 0.1.0 name of `kind`, and a part names its type once',
+            keyword: 'not',
+            params: {},
+          },
+        ]
+      : [],
+  );
+  if (issues.length > 0) throw A2AError.invalidParams(issues);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -72,6 +94,8 @@ export function derivedMessageId(taskId: string, message: Message): string {
 export function partTo03(part: Part): v03.Part {
   const { type, metadata, ...rest } = part;
   const mapped: Record<string, unknown> = { kind: type, ...withoutNulls(rest) };
+  // The part's own type, even over a `kind` that a record stored before this was refused holds.
+  mapped.kind = type;
   if (metadata != null) mapped.metadata = metadata;
   if (part.type === 'file') mapped.file = fileTo03(part.file);
   // 0.3 takes an object only; a bare array (0.1.0 spec 6.5.3, from a 0.1.0 client) is wrapped.

@@ -1,7 +1,7 @@
 // The A2A 0.3 JSON-RPC methods: each maps its params to 0.1.0 (mapping.ts), calls the same task
 // service as the 0.1.0 methods, and maps the answer back. The tasks are the same tasks.
 import { randomUUID } from 'node:crypto';
-import { A2AError, ErrorCode, type Validator } from 'a2a-types';
+import { A2AError, ErrorCode, type TaskSendParams, type Validator } from 'a2a-types';
 import {
   ErrorCode03,
   validateDeleteTaskPushNotificationConfigParams,
@@ -32,17 +32,30 @@ import { A2AError03, contextIdOf, eventsTo03, pushConfigFrom03, pushConfigTo03, 
  * says otherwise: docs/protocol-0.3.md). A failed or canceled task refuses with -32009.
  */
 const RULES_03: TurnRules = { existingTaskOnly: true };
+/** The ids a 0.3 send carries. */
+const SEND_ID_PATHS_03: readonly string[] = [
+  '/message/messageId',
+  '/message/taskId',
+  '/message/contextId',
+  '/message/referenceTaskIds/*',
+  '/configuration/pushNotificationConfig/id',
+];
+/** The ids of a push config call that names a config. */
+const CONFIG_ID_PATHS: readonly string[] = ['/id', '/pushNotificationConfigId'];
+
 /** A message without `taskId`: its task id was just made, so the task is new. */
 const NEW_TASK: TurnRules = {};
 
-/** The 0.1.0 params of a send and the rules of its turn, after the checks only a 0.3 message needs. */
-async function prepareSend(params: MessageSendParams, { service, principal }: MethodCall) {
-  const sendParams = sendParamsFrom03(params, randomUUID);
+/** A 0.3 send as 0.1.0's: the message's task (a new one when it names none), `contextId` as `sessionId`. */
+const sendFrom03 = (params: MessageSendParams): TaskSendParams => sendParamsFrom03(params, randomUUID);
+
+/** The rules of a send's turn, after the checks only a 0.3 message needs. */
+async function turnRules(params: MessageSendParams, { service, principal }: MethodCall): Promise<TurnRules> {
   const { taskId, contextId } = params.message;
-  if (taskId === undefined) return { sendParams, rules: NEW_TASK };
+  if (taskId === undefined) return NEW_TASK;
   // The engine refuses an unknown task (and someone else's) atomically; the task is read here only
   // to say a wrong context in 0.3's terms (the engine would name 0.1.0's `sessionId`).
-  if (contextId === undefined) return { sendParams, rules: RULES_03 };
+  if (contextId === undefined) return RULES_03;
   const record = await service.readTask(taskId, principal);
   if (contextId !== contextIdOf(record)) {
     throw A2AError.invalidParams([
@@ -54,7 +67,7 @@ async function prepareSend(params: MessageSendParams, { service, principal }: Me
       },
     ]);
   }
-  return { sendParams, rules: RULES_03 };
+  return RULES_03;
 }
 
 /**
@@ -65,8 +78,11 @@ const messageSend: UnaryMethod<MessageSendParams> = {
   kind: 'unary',
   operation: 'tasks/send',
   validateParams: validateMessageSendParams,
-  async run(params, call) {
-    const { sendParams: send, rules } = await prepareSend(params, call);
+  idPaths: SEND_ID_PATHS_03,
+  toOperation: sendFrom03,
+  async run(params, call, asOperation) {
+    const send = asOperation as TaskSendParams;
+    const rules = await turnRules(params, call);
     const historyLength = params.configuration?.historyLength;
     if (params.configuration?.blocking === false) {
       const run = await call.service.startTurn(send, call.principal, rules);
@@ -85,8 +101,11 @@ const messageStream: StreamingMethod<MessageSendParams> = {
   operation: 'tasks/sendSubscribe',
   requires: 'streaming',
   validateParams: validateMessageSendParams,
-  async open(params, call) {
-    const { sendParams: send, rules } = await prepareSend(params, call);
+  idPaths: SEND_ID_PATHS_03,
+  toOperation: sendFrom03,
+  async open(params, call, asOperation) {
+    const send = asOperation as TaskSendParams;
+    const rules = await turnRules(params, call);
     const feed = await call.service.openFeed(send.id);
     let started: TurnStart;
     try {
@@ -126,7 +145,7 @@ const resubscribe: StreamingMethod<TaskIdParams> = {
   validateParams: validateTaskIdParams,
   async open(params, call) {
     const record = await call.service.readTask(params.id, call.principal);
-    const events = await resubscribe01.open({ id: params.id }, call);
+    const events = await resubscribe01.open({ id: params.id }, call, { id: params.id });
     return events.renderedAs(eventsTo03(contextIdOf(record)));
   },
 };
@@ -143,8 +162,13 @@ const setPushConfig: UnaryMethod<TaskPushNotificationConfig> = {
   operation: 'tasks/pushNotification/set',
   requires: 'pushNotifications',
   validateParams: validateTaskPushNotificationConfig,
-  async run({ taskId, pushNotificationConfig }, { service, principal }) {
-    const stored = pushConfigFrom03(pushNotificationConfig, taskId);
+  idPaths: ['/taskId', '/pushNotificationConfig/id'],
+  toOperation: ({ taskId, pushNotificationConfig }) => ({
+    id: taskId,
+    pushNotificationConfig: pushConfigFrom03(pushNotificationConfig, taskId),
+  }),
+  async run({ taskId }, { service, principal }, asOperation) {
+    const stored = (asOperation as { pushNotificationConfig: StoredPushConfig }).pushNotificationConfig;
     await service.setPushNotification(taskId, stored, principal);
     return { taskId, pushNotificationConfig: pushConfigTo03(stored, taskId) };
   },
@@ -155,6 +179,8 @@ const getPushConfig: UnaryMethod<GetTaskPushNotificationConfigParams> = {
   operation: 'tasks/pushNotification/get',
   requires: 'pushNotifications',
   validateParams: validateGetTaskPushNotificationConfigParams,
+  idPaths: CONFIG_ID_PATHS,
+  toOperation: ({ id }) => ({ id }),
   async run({ id, pushNotificationConfigId }, { service, principal }) {
     const config = storedConfig(await service.readTask(id, principal), pushNotificationConfigId);
     if (!config) throw configNotFound(id, pushNotificationConfigId);
@@ -167,6 +193,7 @@ const listPushConfigs: UnaryMethod<TaskIdParams> = {
   operation: 'tasks/pushNotification/get',
   requires: 'pushNotifications',
   validateParams: validateTaskIdParams,
+  toOperation: ({ id }) => ({ id }),
   async run({ id }, { service, principal }) {
     const config = storedConfig(await service.readTask(id, principal), undefined);
     return config ? [{ taskId: id, pushNotificationConfig: pushConfigTo03(config, id) }] : [];
@@ -179,6 +206,8 @@ const deletePushConfig: UnaryMethod<DeleteTaskPushNotificationConfigParams> = {
   operation: 'tasks/pushNotification/set',
   requires: 'pushNotifications',
   validateParams: validateDeleteTaskPushNotificationConfigParams,
+  idPaths: CONFIG_ID_PATHS,
+  toOperation: ({ id }) => ({ id, pushNotificationConfig: null }),
   async run({ id, pushNotificationConfigId }, { service, principal }) {
     if (storedConfig(await service.readTask(id, principal), pushNotificationConfigId)) {
       await service.setPushNotification(id, null, principal);
@@ -201,6 +230,7 @@ const anyParams = Object.assign((_params: unknown): _params is unknown => true, 
 const getAuthenticatedExtendedCard: UnaryMethod<unknown> = {
   kind: 'unary',
   validateParams: anyParams,
+  idPaths: [],
   async run() {
     throw new A2AError03(ErrorCode03.AuthenticatedExtendedCardNotConfigured, 'Authenticated Extended Card not configured');
   },

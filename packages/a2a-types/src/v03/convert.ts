@@ -3,10 +3,15 @@
 import type { Message as Message01, Part as Part01 } from '../types.js';
 import type { Message, Part } from './types.js';
 
-/** A 0.3 part in 0.1.0's form: `kind` becomes `type`; everything else is kept. */
+/**
+ * A 0.3 part in 0.1.0's form: `kind` becomes `type`; everything else is kept. A `type` the part
+ * carried as an extra never overrides its `kind` (a server refuses such a part first).
+ */
 export function partFrom03(part: Part): Part01 {
   const { kind, ...rest } = part;
-  return { type: kind, ...rest } as Part01;
+  const mapped = { type: kind, ...rest } as Part01 & { type: string };
+  mapped.type = kind;
+  return mapped;
 }
 
 /**
