@@ -65,6 +65,10 @@ function hasContent(part: Part): boolean {
  */
 function toChunks(parts: readonly Part[]): Part[] {
   return parts.flatMap((part): Part[] => {
+    // A 0.1.0 client may send a data part holding an array (spec 6.5.3), but what an agent sends
+    // must pass the published schema, which takes only an object there: the array comes back
+    // as `{ items: [...] }`, the form A2A 0.3 clients are shown it in too.
+    if (part.type === 'data' && Array.isArray(part.data)) return [{ ...part, data: { items: part.data } }];
     if (part.type !== 'text') return [part];
     const words = part.text.split(/(?<=\s)(?=\S)/);
     const size = Math.ceil(words.length / 3);

@@ -138,6 +138,13 @@ describe('echo agent, end to end', () => {
     expect(parts.filter((p) => p.type !== 'text')).toEqual([file, data]);
   });
 
+  test('a data part holding an array (valid 0.1.0 input) is echoed as { items }, the form the published schema takes', async () => {
+    const items: Part = { type: 'data', data: [1, 'two', { three: 3 }] as never };
+    const task = resultOf(await rpc(agent.url, 'tasks/send', { id: 'e2e-array', message: user(items) }));
+    expect(task.status.state).toBe('completed');
+    expect(task.artifacts![0]!.parts).toEqual([{ type: 'data', data: { items: [1, 'two', { three: 3 }] } }]);
+  });
+
   test('tasks/sendSubscribe streams the echo in several chunks, then completes', async () => {
     const events = resultsOf(
       await collect(

@@ -63,6 +63,11 @@ function main(argv: string[]): number {
   const template = values.template as TemplateName;
   if (!TEMPLATES.includes(template)) throw new UsageError(`--template must be one of ${TEMPLATES.join(', ')}, got "${values.template}"`);
 
+  // In the workspace the argument is the app's name, a folder of apps/ and nothing else: a path
+  // (`../x`, `a/b`) would write outside it.
+  if (values.workspace && /[\\/]|^\.\.?$/.test(positionals[0]!)) {
+    throw new UsageError(`--workspace takes the new app's name (a folder of apps/), not a path: got "${positionals[0]}"`);
+  }
   const target = values.workspace ? join(workspaceRoot(), 'apps', positionals[0]!) : resolve(positionals[0]!);
   const name = basename(target);
   const problems = [

@@ -168,6 +168,22 @@ describe('--workspace, for a new app in this repository', () => {
       expect(existsSync(join(root, 'apps/ledger-agent', path))).toBe(true);
   });
 
+  test.each(['../../../escaped-agent', '../escaped-agent', 'nested/escaped-agent', '..'])(
+    'a path instead of a name (%s) is refused and nothing is written outside apps/',
+    async (path) => {
+      const repo = join(work, 'repo-escape');
+      mkdirSync(join(repo, 'apps'), { recursive: true });
+      writeFileSync(join(repo, 'pnpm-workspace.yaml'), 'packages:\n  - apps/*\n');
+      const before = readdirSync(work).sort();
+      const run = await create([path, '--workspace'], join(repo, 'apps'));
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/--workspace takes the new app's name/);
+      expect(readdirSync(work).sort()).toEqual(before);
+      expect(readdirSync(join(repo, 'apps'))).toEqual([]);
+      expect(existsSync(join(repo, 'escaped-agent'))).toBe(false);
+    },
+  );
+
   test('outside a workspace it says so and writes nothing', async () => {
     const run = await create(['lost-agent', '--workspace'], tmpdir());
     expect(run.status).toBe(2);
