@@ -91,20 +91,21 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
    * carry, or one longer than `maxResponseBytes`, is never half-written.
    */
   function sendAnswer(res: Response, status: number, payload: unknown, id: JSONRPCId): void {
-    const serialized = serialize(payload, id);
+    const serialized = serialize(() => payload, id);
     if (serialized.ok) sendJsonText(res, status, serialized.text);
     else sendJsonText(res, 200, serialized.errorText);
   }
 
   /**
-   * JSON text of one response or event, or the JSON-RPC error that replaces it. Building a string
-   * can fail (a value JSON cannot carry; past V8's longest string), and a body past the limit is
-   * refused rather than sent; either is the agent's fault, not the client's: -32603, logged.
+   * JSON text of one response or event, or the JSON-RPC error that replaces it. Building it can
+   * fail (a value JSON cannot carry, past V8's longest string, a rendering that throws), and a
+   * body past the limit is refused rather than sent; either is the agent's fault, not the
+   * client's: -32603 with a reason, logged.
    */
-  function serialize(payload: unknown, id: JSONRPCId): { ok: true; text: string } | { ok: false; errorText: string } {
+  function serialize(build: () => unknown, id: JSONRPCId): { ok: true; text: string } | { ok: false; errorText: string } {
     let reason: string;
     try {
-      const text = JSON.stringify(payload);
+      const text = JSON.stringify(build());
       if (text.length <= settings.maxResponseBytes) return { ok: true, text };
       reason = `the answer is ${text.length} characters, more than this agent sends in one (maxResponseBytes ${settings.maxResponseBytes})`;
     } catch (error) {
@@ -134,21 +135,15 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     const { render } = events;
     events.start(
       (stored) => {
-        const serialized = serialize(render(stored), id);
+        const serialized = serialize(() => render(stored), id);
         if (!serialized.ok) throw new UnsendableEvent(stored.id, serialized.errorText);
         stream.send(stored.id, `${envelope}${serialized.text}}`);
       },
       (failure) => {
-        if (failure) {
-          // The stream's last event says why it ends: the client is not left waiting for a final one.
-          const unsendable = failure.error instanceof UnsendableEvent ? failure.error : undefined;
-          if (!unsendable) logger.error({ err: failure.error }, 'a stream event could not be rendered');
-          const reason = 'the answer could not be serialized';
-          stream.send(
-            unsendable?.eventId ?? 'error',
-            unsendable?.errorText ?? JSON.stringify(errorResponse(id, A2AError.internalError(reason))),
-          );
-        }
+        // An event that could not be sent is the stream's last: its error says why the stream
+        // ends, so the client is not left waiting for a final event.
+        if (failure?.error instanceof UnsendableEvent) stream.send(failure.error.eventId, failure.error.errorText);
+        else if (failure) logger.error({ err: failure.error }, 'a stream failed');
         stream.end();
       },
     );
@@ -158,7 +153,7 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
 /** An event a stream could not send, and the JSON-RPC error it sends in its place. */
 class UnsendableEvent extends Error {
   constructor(
-    readonly eventId: number | string,
+    readonly eventId: number,
     readonly errorText: string,
   ) {
     super('a stream event could not be sent');

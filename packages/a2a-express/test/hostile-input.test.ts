@@ -12,7 +12,10 @@ import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARo
 import { RedisTaskStore } from '../src/redis.js';
 import { SseStream } from '../src/sse.js';
 import { InMemoryTaskStore, type EventListener, type TaskStore } from '../src/store/index.js';
-import { appWith, eventually, userText } from './helpers.js';
+import { createAgentCore } from '../src/core.js';
+import type { Dispatch } from '../src/dispatch.js';
+import { createRpcEndpoint } from '../src/http-endpoint.js';
+import { appWith, eventually, silent, testCard, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -173,6 +176,24 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
     }
     await eventually(async () => (store.open === 0 ? true : undefined));
     expect((await rpc(`${url}/`, 'tasks/get', { id: 'unknown' })).error).toMatchObject({ code: -32001 });
+  });
+
+  test('serialization error: an event JSON cannot carry ends the stream with a -32603 event; the feed is released', async () => {
+    const store = new CountingStore();
+    const core = createAgentCore(async () => completed('done'), { card: testCard, store, logger: silent });
+    // The stream's events rendered as a value JSON.stringify refuses (a BigInt), as a rendering
+    // bug would make them.
+    const dispatch: Dispatch = async (body, context) => {
+      const answer = await core.dispatch(body, context);
+      return answer.kind === 'stream' ? { ...answer, events: answer.events.renderedAs(() => ({ n: 10n })) } : answer;
+    };
+    const endpoint = createRpcEndpoint({ ...core.options, dispatch, logger: silent, protocol: '0.1.0' });
+    const { url } = await serve(express().post('/', endpoint));
+    const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: randomUUID(), message: userText('go') }));
+    expect(events).toHaveLength(1);
+    expect(events[0]!.message.error).toMatchObject({ code: -32603, data: { reason: 'the answer could not be serialized' } });
+    await eventually(async () => (store.open === 0 ? true : undefined));
+    await core.close();
   });
 
   test('SseStream: a response ended behind its back takes no more writes (one would be an error event, fatal unheard)', async () => {
