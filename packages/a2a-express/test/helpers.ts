@@ -1,6 +1,7 @@
 import express from 'express';
 import { pino, type Logger } from 'pino';
 import type { Message, Task } from 'a2a-types';
+import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import { a2aRouter, type A2ARouter, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 
 export const silent: Logger = pino({ level: 'silent' });
@@ -64,4 +65,11 @@ export function memoryLogger(level = 'info'): { logger: Logger; lines: () => Rec
   const raw: string[] = [];
   const logger = pino({ level }, { write: (line: string) => void raw.push(line) });
   return { logger, lines: () => raw.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+/** Fails with every issue unless `value` passes `definition` of the published 0.3 schema. */
+export function expectValid03(definition: string, value: unknown): void {
+  const validate = publishedSchemaValidator03(definition);
+  if (!validate(value))
+    throw new Error(`not a valid 0.3 ${definition}: ${JSON.stringify(validate.issues)}\n${JSON.stringify(value).slice(0, 2_000)}`);
 }

@@ -7,7 +7,6 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { collect, deleteKeys, openStream, redisUrl, requireRedis, rpc, serverPool, uniquePrefix } from 'a2a-testing';
-import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { SseStream } from '../src/sse.js';
@@ -15,7 +14,7 @@ import { InMemoryTaskStore, type EventListener, type TaskStore } from '../src/st
 import { createAgentCore } from '../src/core.js';
 import type { Dispatch } from '../src/dispatch.js';
 import { createRpcEndpoint } from '../src/http-endpoint.js';
-import { appWith, eventually, silent, testCard, userText } from './helpers.js';
+import { appWith, eventually, expectValid03, silent, testCard, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -25,12 +24,6 @@ afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
   for (const prefix of prefixes) await deleteKeys(redisUrl(), prefix);
 });
-
-function expectValid03(definition: string, value: unknown): void {
-  const validate = publishedSchemaValidator03(definition);
-  if (!validate(value))
-    throw new Error(`not a valid 0.3 ${definition}: ${JSON.stringify(validate.issues)}\n${JSON.stringify(value).slice(0, 2_000)}`);
-}
 
 const message03 = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
   kind: 'message',

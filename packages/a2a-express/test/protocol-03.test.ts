@@ -10,7 +10,7 @@ import { publishedSchemaValidator03, type Task as Task03 } from 'a2a-types/v0.3'
 import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
-import { appWith, eventually, gate, memoryLogger, userText } from './helpers.js';
+import { appWith, eventually, expectValid03, gate, memoryLogger, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -21,11 +21,6 @@ afterAll(async () => {
   for (const prefix of prefixes) await deleteKeys(redisUrl(), prefix);
 });
 
-/** Fails with every issue unless `value` passes `definition` of the published 0.3 schema. */
-function expectValid03(definition: string, value: unknown): void {
-  const validate = publishedSchemaValidator03(definition);
-  if (!validate(value)) throw new Error(`not a valid 0.3 ${definition}: ${JSON.stringify(validate.issues)}\n${JSON.stringify(value)}`);
-}
 function expectValid01(definition: string, value: unknown): void {
   const validate = publishedSchemaValidator(definition);
   if (!validate(value)) throw new Error(`not a valid 0.1.0 ${definition}: ${JSON.stringify(validate.issues)}\n${JSON.stringify(value)}`);
