@@ -6,7 +6,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { collect, deleteKeys, openStream, redisUrl, requireRedis, rpc, serverPool, uniquePrefix, type OpenStream } from 'a2a-testing';
 import { createPushNotificationVerifier } from 'a2a-push-receiver';
 import { publishedSchemaValidator, type Task } from 'a2a-types';
-import { publishedSchemaValidator03, type Task as Task03 } from 'a2a-types/v0.3';
+import type { Task as Task03 } from 'a2a-types/v0.3';
 import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
