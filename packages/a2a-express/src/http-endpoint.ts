@@ -104,15 +104,16 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
    */
   function serialize(build: () => unknown, id: JSONRPCId): { ok: true; text: string } | { ok: false; errorText: string } {
     let reason: string;
+    let cause: unknown;
     try {
       const text = JSON.stringify(build());
       if (text.length <= settings.maxResponseBytes) return { ok: true, text };
       reason = `the answer is ${text.length} characters, more than this agent sends in one (maxResponseBytes ${settings.maxResponseBytes})`;
     } catch (error) {
-      logger.error({ err: error }, 'an answer could not be serialized');
       reason = 'the answer could not be serialized';
+      cause = error;
     }
-    logger.error({ reason }, 'answer refused');
+    logger.error({ err: cause, reason }, 'answer refused');
     return { ok: false, errorText: JSON.stringify(errorResponse(id, A2AError.internalError(reason))) };
   }
 

@@ -3,7 +3,7 @@
 // carries as an extra and another gives a meaning (a 0.1.0 part's `kind`, which 0.3 reads as the
 // part's type; a 0.1.0 message's `referenceTaskIds`) must therefore mean the same to both, or the
 // message is refused. Nothing is ever overridden or dropped on the way out.
-import type { Message, Part, ValidationIssue } from 'a2a-types';
+import type { Message, ValidationIssue } from 'a2a-types';
 
 /** The task a message belongs to, as the newer versions name it in every message. */
 export interface MessageOwner {
@@ -46,17 +46,19 @@ export function messageFieldIssues(message: Message, owner: MessageOwner): Valid
 }
 
 /**
- * A part names its type once: `type` in 0.1.0, `kind` in 0.3. A part that carried both would be
- * one type to one client and another type to the other, so `kind` on a part the kit keeps (in
- * 0.1.0's form) is refused, whatever its value.
+ * A part names its type once: `type` in 0.1.0, `kind` in 0.3. A part that carried the other
+ * version's name too would be one type to one client and another type to the other, so that name
+ * (`kind` on a part in 0.1.0's form, `type` on one in 0.3's) is refused, whatever its value.
  */
-export function partFieldIssues(parts: readonly Part[], at: string): ValidationIssue[] {
+export function partFieldIssues(parts: readonly object[], at: string, otherVersionsName: 'kind' | 'type' = 'kind'): ValidationIssue[] {
+  const ownName = otherVersionsName === 'kind' ? 'type' : 'kind';
+  const version = otherVersionsName === 'kind' ? 'A2A 0.3' : 'A2A 0.1.0';
   const issues: ValidationIssue[] = [];
   for (let i = 0; i < parts.length; i++) {
-    if (Object.hasOwn(parts[i]!, 'kind')) {
+    if (Object.hasOwn(parts[i]!, otherVersionsName)) {
       issues.push({
-        path: `${at}/${i}/kind`,
-        message: 'must not be present: it is the A2A 0.3 name of `type`, and a part names its type once',
+        path: `${at}/${i}/${otherVersionsName}`,
+        message: `must not be present: it is the ${version} name of \`${ownName}\`, and a part names its type once`,
         keyword: 'not',
         params: {},
       });

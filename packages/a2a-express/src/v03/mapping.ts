@@ -19,6 +19,7 @@ import {
 } from 'a2a-types';
 import type * as v03 from 'a2a-types/v0.3';
 import { messageFrom03 } from 'a2a-types/v0.3';
+import { partFieldIssues } from '../message-fields.js';
 import { withSecretsMasked } from '../methods/push-notification.js';
 import { taskSnapshot, type StoredEvent, type StoredPushConfig, type TaskRecord } from '../store/records.js';
 
@@ -39,34 +40,15 @@ export function pushConfigFrom03(config: v03.PushNotificationConfig, taskId: str
  */
 export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () => string): TaskSendParams {
   const { message, configuration, metadata } = params;
-  assertNoTypeOnParts(message.parts);
+  // `type` is 0.1.0's name for a part's `kind`, the one the kit stores it under.
+  const crossed = partFieldIssues(message.parts, '/message/parts', 'type');
+  if (crossed.length > 0) throw A2AError.invalidParams(crossed);
   const id = message.taskId ?? newTaskId();
   const sendParams: TaskSendParams = { id, message: messageFrom03(message) };
   if (message.contextId !== undefined) sendParams.sessionId = message.contextId;
   if (configuration?.pushNotificationConfig) sendParams.pushNotification = pushConfigFrom03(configuration.pushNotificationConfig, id);
   if (metadata !== undefined) sendParams.metadata = metadata;
   return sendParams;
-}
-
-/**
- * A 0.3 part names its type by `kind`; `type` is 0.1.0's name for the same thing, the one the
- * kit stores it under. A part carrying both would be two different parts to the two versions, so
- * a `type` on a 0.3 part is refused, whatever its value.
- */
-function assertNoTypeOnParts(parts: readonly v03.Part[]): void {
-  const issues = parts.flatMap((part, i) =>
-    Object.hasOwn(part, 'type')
-      ? [
-          {
-            path: `/message/parts/${i}/type`,
-            message: 'must not be present: it is the A2A 0.1.0 name of `kind`, and a part names its type once',
-            keyword: 'not',
-            params: {},
-          },
-        ]
-      : [],
-  );
-  if (issues.length > 0) throw A2AError.invalidParams(issues);
 }
 
 // ---------------------------------------------------------------------------------------------
