@@ -2,7 +2,8 @@ import express from 'express';
 import { pino, type Logger } from 'pino';
 import type { Message, Task } from 'a2a-types';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
-import { a2aRouter, type A2ARouter, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
+import { a2aRouter, artifact, completed, type A2ARouter, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
+import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 
 export const silent: Logger = pino({ level: 'silent' });
 
@@ -72,4 +73,35 @@ export function expectValid03(definition: string, value: unknown): void {
   const validate = publishedSchemaValidator03(definition);
   if (!validate(value))
     throw new Error(`not a valid 0.3 ${definition}: ${JSON.stringify(validate.issues)}\n${JSON.stringify(value).slice(0, 2_000)}`);
+}
+
+/** An in-memory store that counts the subscriptions open on it: a stream that has ended must hold none. */
+export class SubscriptionCountingStore extends InMemoryTaskStore {
+  open = 0;
+  override async subscribe(...args: Parameters<TaskStore['subscribe']>) {
+    const unsubscribe = await super.subscribe(...args);
+    this.open++;
+    let done = false;
+    return () => {
+      if (!done) this.open--;
+      done = true;
+      unsubscribe();
+    };
+  }
+}
+
+/**
+ * A handler that yields `chunks` appended artifact chunks, each only after `next()` (the first at
+ * once), then completes: a stream a test moves on one event at a time.
+ */
+export function steppedChunks(chunks: number): { handler: TaskHandler; next: () => void } {
+  const steps = { next: () => {} };
+  const handler: TaskHandler = async function* () {
+    for (let i = 0; i < chunks; i++) {
+      yield artifact(`chunk ${i}`, { append: i > 0 });
+      await new Promise<void>((resolve) => (steps.next = resolve));
+    }
+    yield completed();
+  };
+  return { handler, next: () => steps.next() };
 }

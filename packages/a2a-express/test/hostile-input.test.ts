@@ -10,11 +10,11 @@ import { collect, deleteKeys, openStream, redisUrl, requireRedis, rpc, serverPoo
 import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { SseStream } from '../src/sse.js';
-import { InMemoryTaskStore, type EventListener, type TaskStore } from '../src/store/index.js';
+import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 import { createAgentCore } from '../src/core.js';
 import type { Dispatch } from '../src/dispatch.js';
 import { createRpcEndpoint } from '../src/http-endpoint.js';
-import { appWith, eventually, expectValid03, silent, testCard, userText } from './helpers.js';
+import { appWith, eventually, expectValid03, silent, SubscriptionCountingStore, steppedChunks, testCard, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -42,21 +42,6 @@ const signingKey = {
 const askAgain: TaskHandler = async function* (ctx) {
   yield inputRequired(`got ${textOf(ctx.message).length} characters; more?`);
 };
-
-/** An in-memory store that counts the subscriptions open on it: a stream that ended must hold none. */
-class CountingStore extends InMemoryTaskStore {
-  open = 0;
-  override async subscribe(taskId: string, listener: EventListener): Promise<() => void> {
-    const unsubscribe = await super.subscribe(taskId, listener);
-    this.open++;
-    let done = false;
-    return () => {
-      if (!done) this.open--;
-      done = true;
-      unsubscribe();
-    };
-  }
-}
 
 async function agent(handler: TaskHandler, options: Partial<A2ARouterOptions> = {}) {
   const { app, router } = appWith(handler, options);
@@ -120,7 +105,7 @@ describe.each(storeFactories)('finding 1, a stream that cannot send an event, on
 
 describe('finding 1: every way a stream can fail ends it cleanly and releases its feed', () => {
   test('too large: the subscription is released and later events of the task write nothing', async () => {
-    const store = new CountingStore();
+    const store = new SubscriptionCountingStore();
     const hold = { release: () => {} };
     const handler: TaskHandler = async function* () {
       yield artifact('z'.repeat(3_000));
@@ -138,17 +123,10 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
   });
 
   test('a response ended by someone else while events still come: no write after the end, no crash, the feed released', async () => {
-    const store = new CountingStore();
+    const store = new SubscriptionCountingStore();
     let captured: express.Response | undefined;
-    const steps = { next: () => {} };
-    const handler: TaskHandler = async function* () {
-      for (let i = 0; i < 5; i++) {
-        yield artifact(`chunk ${i}`, { append: i > 0 });
-        await new Promise<void>((resolve) => (steps.next = resolve));
-      }
-      yield completed();
-    };
-    const { router } = appWith(handler, { store });
+    const steps = steppedChunks(5);
+    const { router } = appWith(steps.handler, { store });
     const app = express();
     app.post('/', (_req, res, next) => {
       captured = res;
@@ -172,7 +150,7 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
   });
 
   test('serialization error: an event JSON cannot carry ends the stream with a -32603 event; the feed is released', async () => {
-    const store = new CountingStore();
+    const store = new SubscriptionCountingStore();
     const core = createAgentCore(async () => completed('done'), { card: testCard, store, logger: silent });
     // The stream's events rendered as a value JSON.stringify refuses (a BigInt), as a rendering
     // bug would make them.
@@ -212,16 +190,9 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
   });
 
   test('socket gone: a client that drops mid-stream releases its feed; the task runs to its end', async () => {
-    const store = new CountingStore();
-    const steps = { next: () => {} };
-    const handler: TaskHandler = async function* () {
-      for (let i = 0; i < 3; i++) {
-        yield artifact(`chunk ${i}`, { append: i > 0 });
-        await new Promise<void>((resolve) => (steps.next = resolve));
-      }
-      yield completed();
-    };
-    const { url01 } = await agent(handler, { store });
+    const store = new SubscriptionCountingStore();
+    const steps = steppedChunks(3);
+    const { url01 } = await agent(steps.handler, { store });
     const id = randomUUID();
     const stream = await openStream(url01, 'tasks/sendSubscribe', { id, message: userText('go') });
     await collect(stream, { max: 1 });

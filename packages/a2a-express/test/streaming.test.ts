@@ -14,22 +14,9 @@ import {
 } from '../src/index.js';
 import { isStatusUpdateEvent } from 'a2a-types';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
-import { appWith, eventually, gate, memoryLogger, resultOf, userText } from './helpers.js';
+import { appWith, eventually, gate, memoryLogger, resultOf, SubscriptionCountingStore, userText } from './helpers.js';
 
 /** The in-memory store, counting the subscriptions that are open (a decorator, not a mock). */
-class SubscriptionCountingStore extends InMemoryTaskStore {
-  open = 0;
-  override async subscribe(...args: Parameters<TaskStore['subscribe']>) {
-    const unsubscribe = await super.subscribe(...args);
-    this.open++;
-    let done = false;
-    return () => {
-      if (!done) this.open--;
-      done = true;
-      unsubscribe();
-    };
-  }
-}
 
 const pool = serverPool();
 afterAll(pool.closeAll);
