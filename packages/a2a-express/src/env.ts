@@ -1,6 +1,6 @@
 // Router options from environment variables, as the sample agents are configured (and as any
 // agent may be): push notifications, authentication and the shared task store.
-import { apiKey, bearerJwt, type AuthOptions, type AuthStrategy } from './auth.js';
+import { apiKey, bearerJwt, type AuthOptions, type AuthStrategy } from './core/auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { SigningKeyInput } from './push/signer.js';
 

@@ -2,7 +2,7 @@
 // 'a2a-express/redis', the environment helpers of the samples in 'a2a-express/env'.
 export { a2aRouter, SHUTDOWN_MESSAGE, type A2ARouter, type DrainReport } from './router.js';
 export type { A2ARouterOptions, AgentCardInput } from './options.js';
-export type { StreamEventIds } from './sse.js';
+export type { StreamEventIds } from './transports/sse.js';
 export {
   apiKey,
   AuthenticationError,
@@ -14,7 +14,7 @@ export {
   type AuthStrategy,
   type BearerJwtOptions,
   type Principal,
-} from './auth.js';
+} from './core/auth.js';
 export {
   agentMessage,
   artifact,
@@ -34,7 +34,7 @@ export {
   type TaskContext,
   type TaskHandler,
   type TaskUpdate,
-} from './handler.js';
+} from './core/handler.js';
 export type { TaskStore } from './store/task-store.js';
 export type { PushNotificationOptions } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';

@@ -1,21 +1,12 @@
-import type { AgentCapabilities, AgentCard, AgentSkill } from 'a2a-types';
 import { pino, type Logger } from 'pino';
-import type { AuthOptions } from './auth.js';
+import type { AuthOptions } from './core/auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
-import type { StreamEventIds } from './sse.js';
+import type { StreamEventIds } from './transports/sse.js';
 import type { TaskStore } from './store/task-store.js';
-import type { AgentCard03Input } from './v03/card.js';
+import type { AgentCardInput } from './versions/v0_1/index.js';
+import type { AgentCard03Input } from './versions/v0_3/index.js';
 
-/**
- * The agent card as the author gives it. `url` defaults to where the router is mounted (from
- * each request), `capabilities` to what the router really serves, `skills` to none and the
- * default input/output modes to `["text/plain"]`.
- */
-export type AgentCardInput = Omit<AgentCard, 'url' | 'capabilities' | 'skills'> & {
-  url?: string;
-  capabilities?: AgentCapabilities;
-  skills?: AgentSkill[];
-};
+export type { AgentCardInput };
 
 /** Options of {@link a2aRouter}. Only `card` is required. */
 export interface A2ARouterOptions {

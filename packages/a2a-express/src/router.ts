@@ -1,17 +1,16 @@
 import { A2AError } from 'a2a-types';
 import express, { type Request, type Router } from 'express';
-import { authenticate, cardAuthentication } from './auth.js';
-import { prepareCard } from './card.js';
-import { createAgentCore, type DrainReport } from './core.js';
-import { errorResponse } from './dispatch.js';
-import type { TaskHandler } from './handler.js';
-import { createRpcEndpoint, sendJson, sendUnauthenticated } from './http-endpoint.js';
+import { authenticate, cardAuthentication } from './core/auth.js';
+import { prepareCard } from './versions/v0_1/index.js';
+import { createAgentCore, type DrainReport } from './agent-core.js';
+import { errorResponse } from './transports/json-rpc.js';
+import type { TaskHandler } from './core/handler.js';
+import { createRpcEndpoint, sendJson, sendUnauthenticated } from './transports/http.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
-import { agentCard03, checkAgentCard03, endpointUrl03 } from './v03/card.js';
-import { errorTo03 } from './v03/mapping.js';
+import { agentCard03, checkAgentCard03, endpointUrl03, errorTo03 } from './versions/v0_3/index.js';
 
-export { SHUTDOWN_MESSAGE, type DrainReport } from './core.js';
+export { SHUTDOWN_MESSAGE, type DrainReport } from './agent-core.js';
 
 /** The Express router `a2aRouter` returns, with a handle on its store and a way to stop it. */
 export interface A2ARouter extends Router {

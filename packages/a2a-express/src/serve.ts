@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { A2ARouter } from './router.js';
 import type { TaskStore } from './store/task-store.js';
-import { endpointUrl03 } from './v03/card.js';
+import { endpointUrl03 } from './versions/v0_3/index.js';
 
 export interface ServeOptions {
   /** Shown in the log lines, e.g. `echo-agent`. */

@@ -15,7 +15,7 @@ import {
   type TaskContext,
   type TaskHandler,
 } from '../src/index.js';
-import { matchApiKey } from '../src/auth.js';
+import { matchApiKey } from '../src/core/auth.js';
 import { appWith, gate, memoryLogger, resultOf, sendRequest, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();

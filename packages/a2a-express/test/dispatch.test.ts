@@ -2,8 +2,8 @@
 // `dispatch`, with no Express and no HTTP. What a second binding (another protocol version,
 // another server framework) builds on.
 import type { JSONRPCErrorResponse, JSONRPCSuccessResponse, Task } from 'a2a-types';
-import { type AgentCore, createAgentCore } from '../src/core.js';
-import type { CallContext, Dispatched } from '../src/dispatch.js';
+import { type AgentCore, createAgentCore } from '../src/agent-core.js';
+import type { CallContext, Dispatched } from '../src/transports/json-rpc.js';
 import { artifact, completed, type TaskHandler, textOf, working } from '../src/index.js';
 import type { StoredEvent } from '../src/store/index.js';
 import { silent, userText } from './helpers.js';

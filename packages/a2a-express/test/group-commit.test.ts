@@ -1,5 +1,5 @@
 // While one write of a turn is in flight, the handler goes on, and the events it yields meanwhile
-// are written together in the next write (src/turn-writer.ts). A store that costs a round trip
+// are written together in the next write (src/core/turn-writer.ts). A store that costs a round trip
 // per write (Redis) is then asked for one per batch of a fast stream, not one per chunk; what is
 // stored, and what clients receive, is what one write per event would have given.
 import { collect, openStream, rpc, serverPool } from 'a2a-testing';

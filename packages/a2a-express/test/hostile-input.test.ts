@@ -9,11 +9,11 @@ import { setFlagsFromString } from 'node:v8';
 import { collect, deleteKeys, openStream, redisUrl, requireRedis, rpc, serverPool, uniquePrefix } from 'a2a-testing';
 import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
-import { SseStream } from '../src/sse.js';
+import { SseStream } from '../src/transports/sse.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
-import { createAgentCore } from '../src/core.js';
-import type { Dispatch } from '../src/dispatch.js';
-import { createRpcEndpoint } from '../src/http-endpoint.js';
+import { createAgentCore } from '../src/agent-core.js';
+import type { Dispatch } from '../src/transports/json-rpc.js';
+import { createRpcEndpoint } from '../src/transports/http.js';
 import { appWith, eventually, expectValid03, silent, SubscriptionCountingStore, steppedChunks, testCard, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();

@@ -1,11 +1,11 @@
-// The mapping between the 0.1.0 and 0.3 object models (src/v03/mapping.ts), on the cases a
+// The mapping between the 0.1.0 and 0.3 object models (src/versions/v0_3/mapping.ts), on the cases a
 // running agent meets rarely: nulls 0.1.0 allows, a data part holding an array, a file given by
 // reference only, messages without ids, extras a client sent. Each output passes the published
 // 0.3 schema.
 import type { Message, TaskEvent } from 'a2a-types';
 import { messageFrom03, publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import type { TaskRecord } from '../src/store/index.js';
-import { derivedMessageId, errorTo03, eventTo03, messageTo03, partTo03, sendParamsFrom03, taskTo03 } from '../src/v03/mapping.js';
+import { derivedMessageId, errorTo03, eventTo03, messageTo03, partTo03, sendParamsFrom03, taskTo03 } from '../src/versions/v0_3/mapping.js';
 import { A2AError } from '../src/index.js';
 
 function expectValid03(definition: string, value: unknown): void {

@@ -5,7 +5,7 @@ import { deleteKeys, redisUrl, requireRedis, uniquePrefix } from 'a2a-testing';
 import { Redis } from 'ioredis';
 import type { StoredEvent, TaskChange, TaskRecord } from '../src/store/index.js';
 import { RedisTaskStore, taskStoreFromEnv, type RedisTaskStoreOptions } from '../src/redis.js';
-import { statusEvent } from '../src/task-events.js';
+import { statusEvent } from '../src/core/task-events.js';
 import { eventually } from './helpers.js';
 
 const url = redisUrl();

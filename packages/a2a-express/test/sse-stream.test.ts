@@ -3,7 +3,7 @@
 // moment of the cut is exact rather than up to the kernel's buffer sizes.
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { SseStream, type SseCloseReason } from '../src/sse.js';
+import { SseStream, type SseCloseReason } from '../src/transports/sse.js';
 
 class FullSocketResponse extends EventEmitter {
   destroyed = false;

@@ -7,7 +7,7 @@ import type { Artifact, Message, TaskEvent } from 'a2a-types';
 import { A2AError, a2aRouter, artifact, completed, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { applyEvents, InMemoryTaskStore, type TaskRecord, type TaskStore } from '../src/store/index.js';
-import { statusEvent } from '../src/task-events.js';
+import { statusEvent } from '../src/core/task-events.js';
 import { eventually, request as rpcRequest, resultOf, sendRequest, silent } from './helpers.js';
 
 interface StoreKind {

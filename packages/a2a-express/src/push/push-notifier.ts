@@ -6,10 +6,9 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { A2AError, isStatusUpdateEvent, type PushNotificationConfig, type PushNotificationPayload } from 'a2a-types';
+import { A2AError, isStatusUpdateEvent, type PushNotificationConfig, type TaskStatusUpdateEvent } from 'a2a-types';
 import type { Logger } from 'pino';
-import type { TaskUpdateResult } from '../store/records.js';
-import { taskNotification03 } from '../v03/mapping.js';
+import type { StoredPushConfig, TaskRecord, TaskUpdateResult } from '../store/records.js';
 import { NotificationSigner, type SigningKeyInput } from './signer.js';
 import { UrlGuard, type Resolver } from './url-guard.js';
 
@@ -49,6 +48,15 @@ export interface PushNotificationOptions {
   resolve?: Resolver;
 }
 
+/**
+ * The body of one notification: the protocol version the webhook was set over says what it is.
+ * Each version supplies its own; the notifier knows none of them.
+ */
+export type PushBody = (record: TaskRecord, event: TaskStatusUpdateEvent, eventId: number) => object;
+
+/** The versions' push bodies, by the version a config was set over (`'0.1.0'` when it names none). */
+export type PushBodies = Readonly<Record<string, PushBody>>;
+
 interface Queue {
   tail: Promise<void>;
   pending: number;
@@ -70,6 +78,7 @@ export class PushNotifier {
   constructor(
     private readonly options: PushNotificationOptions,
     private readonly logger: Logger,
+    private readonly bodies: PushBodies,
   ) {
     this.signer = NotificationSigner.create({ key: options.signingKey, keyId: options.signingKeyId, algorithm: options.signingAlgorithm });
     this.guard = new UrlGuard({ allowlist: options.allowlist, resolve: options.resolve });
@@ -97,28 +106,25 @@ export class PushNotifier {
   }
 
   /**
-   * Called after every committed change of a task: queues one notification per status event. A
-   * config set over 0.3 gets the body 0.3 defines (the Task, spec 0.3 9.5); one set over 0.1.0
-   * gets the kit's `PushNotificationPayload`.
+   * Called after every committed change of a task: queues one notification per status event, in
+   * the body of the version its webhook was set over.
    */
   notify({ record, events }: TaskUpdateResult): void {
     const config = record.pushNotification;
     if (!config) return;
+    const body = this.bodyFor(config, record.task.id);
+    if (!body) return;
     for (const { id, event } of events) {
-      if (!isStatusUpdateEvent(event)) continue;
-      const body =
-        config.protocol === '0.3'
-          ? taskNotification03(record, event.status)
-          : ({
-              eventType: 'taskStatusUpdate',
-              taskId: record.task.id,
-              sessionId: record.task.sessionId,
-              status: event.status,
-              final: event.final === true,
-              eventId: id,
-            } satisfies PushNotificationPayload);
-      this.enqueue(record.task.id, id, config, body);
+      if (isStatusUpdateEvent(event)) this.enqueue(record.task.id, id, config, body(record, event, id));
     }
+  }
+
+  /** A config set over a version this process does not serve (a newer replica's) is not notified here. */
+  private bodyFor(config: StoredPushConfig, taskId: string): PushBody | undefined {
+    const version = config.protocol ?? '0.1.0';
+    const body = Object.hasOwn(this.bodies, version) ? this.bodies[version] : undefined;
+    if (!body) this.logger.error({ taskId, protocol: version }, 'push notification skipped: no body for its protocol version');
+    return body;
   }
 
   /** Settles once every notification queued now is delivered (or given up), or when `deadline` settles first. */

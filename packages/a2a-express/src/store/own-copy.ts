@@ -1,4 +1,4 @@
-import { jsonCopy } from '../plain-json.js';
+import { jsonCopy } from '../core/plain-json.js';
 
 /**
  * A copy the caller owns, for what a store hands to readers (`get`, `eventsAfter`): plain JSON,

@@ -33,7 +33,7 @@ export interface TaskRecord {
  */
 export interface StoredPushConfig extends PushNotificationConfig {
   id?: string;
-  protocol?: '0.3';
+  protocol?: string;
 }
 
 /** One event of a task's log, numbered by the store. */

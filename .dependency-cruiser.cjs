@@ -1,0 +1,68 @@
+// The import rules of docs/architecture.md, checked by `pnpm lint`. In a2a-express:
+// - the core (core/, store/, push/) imports no protocol version and no transport;
+// - a version (versions/<v>/) imports the core and its own files, never another version or a transport;
+// - a transport (transports/) imports the core only, never a version;
+// - nowhere an import cycle, type-only imports counted.
+// Only the composition files at the top of src/ (router, agent-core, options, index, ...) join them,
+// and they reach a version through its index.ts.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle ties its files into one: none anywhere, type imports included.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-no-version',
+      severity: 'error',
+      comment: 'The core, the stores and push delivery speak the neutral model; a version plugs into them, never the other way.',
+      from: { path: '(^|/)a2a-express/src/(core|store|push)/' },
+      to: { path: '(^|/)a2a-express/src/(versions|transports)/' },
+    },
+    {
+      name: 'core-imports-no-composition',
+      severity: 'error',
+      comment: 'The files at the top of src/ assemble the layers; nothing below may reach back up to them.',
+      from: { path: '(^|/)a2a-express/src/(core|store|push|versions|transports)/' },
+      to: { path: '(^|/)a2a-express/src/[^/]+\\.ts$', pathNot: '(^|/)a2a-express/src/(redis|env)\\.ts$' },
+    },
+    {
+      name: 'version-imports-no-other-version',
+      severity: 'error',
+      comment: 'Each version is one folder: it never reaches into another.',
+      from: { path: '(^|/)a2a-express/src/versions/([^/]+)/' },
+      to: { path: '(^|/)a2a-express/src/versions/([^/]+)/', pathNot: '(^|/)a2a-express/src/versions/$2/' },
+    },
+    {
+      name: 'version-imports-no-transport',
+      severity: 'error',
+      comment: 'A version says what its wire holds; how it travels is the transports’ business.',
+      from: { path: '(^|/)a2a-express/src/versions/' },
+      to: { path: '(^|/)a2a-express/src/transports/' },
+    },
+    {
+      name: 'version-through-its-index',
+      severity: 'error',
+      comment: 'The composition files mount a version by what its index.ts exports, so that a version is one folder and one mount line.',
+      from: { path: '(^|/)a2a-express/src/[^/]+\\.ts$' },
+      to: { path: '(^|/)a2a-express/src/versions/[^/]+/', pathNot: '(^|/)a2a-express/src/versions/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'transport-imports-no-version',
+      severity: 'error',
+      comment: 'A transport is written once and takes any version’s method table.',
+      from: { path: '(^|/)a2a-express/src/transports/' },
+      to: { path: '(^|/)a2a-express/src/versions/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+  },
+};

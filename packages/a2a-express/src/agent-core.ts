@@ -1,0 +1,124 @@
+// An agent without a transport: the options resolved, the store, the engine, push
+// notifications, the replica duties, and the JSON-RPC dispatch over them. The Express router is
+// one transport on top of it (router.ts); a test, or another binding, can call `dispatch`
+// directly.
+import type { Logger } from 'pino';
+import { A2AError, ErrorCode } from 'a2a-types';
+import { createDispatcher, type Dispatch, type ProtocolBinding } from './transports/json-rpc.js';
+import type { TaskHandler } from './core/handler.js';
+import { routerLogger } from './logging.js';
+import { resolveOptions, type A2ARouterOptions, type ResolvedOptions } from './options.js';
+import { PushNotifier } from './push/push-notifier.js';
+import { InMemoryTaskStore } from './store/in-memory.js';
+import { startReplicaDuties } from './store/replica-duties.js';
+import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
+import { TaskEngine } from './core/task-engine.js';
+import { TaskService } from './core/task-service.js';
+import { protocol01 } from './versions/v0_1/index.js';
+import { protocol03 } from './versions/v0_3/index.js';
+
+/** What a drain did. */
+export interface DrainReport {
+  /** Turns that finished by themselves within the deadline. */
+  finished: number;
+  /** Turns still running at the deadline, failed with {@link SHUTDOWN_MESSAGE}. */
+  stopped: number;
+}
+
+/** The status message of a turn that a shutdown stopped before it finished. */
+export const SHUTDOWN_MESSAGE =
+  'The agent shut down before this task finished; to retry, send the message again as a new task (a new task id).';
+
+export interface AgentCore {
+  readonly options: ResolvedOptions;
+  readonly logger: Logger;
+  readonly store: TaskStore;
+  /** Present when push notifications are on. */
+  readonly push: PushNotifier | undefined;
+  /** A2A 0.1.0 JSON-RPC. */
+  readonly dispatch: Dispatch;
+  /** A2A 0.3 JSON-RPC over the same tasks; present when `protocol03` is on. */
+  readonly dispatch03: Dispatch | undefined;
+  /** Lets the running turns finish until `deadlineMs`, then fails the rest; see `A2ARouter.drain`. */
+  drain(deadlineMs: number): Promise<DrainReport>;
+  /** Aborts the running handlers and releases what the core made itself. */
+  close(): Promise<void>;
+}
+
+/** Every version's push body, by the version a webhook is set over. */
+const PUSH_BODIES = { [protocol01.name]: protocol01.pushBody, [protocol03.name]: protocol03.pushBody };
+
+/** Builds an agent from its handler and the router's options. Throws TypeError for a bad option. */
+export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions): AgentCore {
+  const resolved = resolveOptions(options);
+  const logger = routerLogger(resolved.logger);
+  const push = resolved.pushNotifications
+    ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger, PUSH_BODIES)
+    : undefined;
+  const store = options.store ?? new InMemoryTaskStore();
+  // The store's warnings (early evictions) go to the router's log unless it has a logger of its own.
+  if (store instanceof InMemoryTaskStore) store.useLogger(logger);
+  const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)));
+  const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
+  const service = new TaskService(engine, store, push, resolved.sendWaitMs);
+  const dispatcherSettings = {
+    service,
+    logger,
+    streaming: resolved.streaming,
+    pushNotifications: resolved.pushNotifications,
+    maxBatchSize: resolved.maxBatchSize,
+  };
+  const dispatch = createDispatcher({ ...dispatcherSettings, binding: resolved.protocol03 ? binding01With03 : protocol01 });
+  const dispatch03 =
+    resolved.protocol03 &&
+    createDispatcher({
+      ...dispatcherSettings,
+      logger: logger.child({ protocol: '0.3' }),
+      binding: protocol03,
+    });
+
+  return {
+    options: resolved,
+    logger,
+    store,
+    push,
+    dispatch,
+    dispatch03,
+    async drain(deadlineMs) {
+      const running = engine.runningTaskIds().length;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
+      try {
+        await engine.allEnded(deadline);
+        const stopped = await engine.stopAll(SHUTDOWN_MESSAGE);
+        await push?.flushed(deadline);
+        const report = { finished: running - stopped, stopped };
+        logger.info(report, 'drained');
+        return report;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      engine.abortAll();
+      push?.close();
+      await stopReplicaDuties?.();
+      if (!options.store) await store.close();
+    },
+  };
+}
+
+/**
+ * 0.1.0 beside 0.3: a 0.3 method sent to the 0.1.0 endpoint gets a -32601 that says where 0.3 is
+ * served, instead of a bare "method not found".
+ */
+const binding01With03: ProtocolBinding = {
+  ...protocol01,
+  methodNotFound(method) {
+    if (Object.hasOwn(protocol01.methods, method) || !Object.hasOwn(protocol03.methods, method)) return A2AError.methodNotFound(method);
+    return new A2AError(ErrorCode.MethodNotFound, undefined, {
+      method,
+      reason: `${method} is an A2A 0.3 method; this endpoint speaks A2A 0.1.0. The 0.3 endpoint is the url of /.well-known/agent-card.json`,
+    });
+  },
+};

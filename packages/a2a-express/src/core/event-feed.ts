@@ -1,0 +1,152 @@
+import type { StoredEvent } from '../store/records.js';
+import type { TaskStore } from '../store/task-store.js';
+import { isFinalEvent } from './task-events.js';
+
+/**
+ * The events one stream sends: some to start with (a replay or a snapshot), then the task's
+ * live events. It subscribes before the caller reads the task, and buffers until started, so
+ * nothing that happens in between is lost; events whose id was already covered are dropped, so
+ * nothing is sent twice.
+ */
+export class EventFeed {
+  private buffer: StoredEvent[] = [];
+  private deliver: ((event: StoredEvent) => void) | undefined;
+  private coveredThrough = 0;
+  private unsubscribe: (() => void) | undefined;
+  private closed = false;
+
+  private constructor() {}
+
+  static async open(store: TaskStore, taskId: string): Promise<EventFeed> {
+    const feed = new EventFeed();
+    feed.unsubscribe = await store.subscribe(taskId, (event) => feed.receive(event));
+    return feed;
+  }
+
+  /**
+   * Sends `initial` events, then live ones with an id above `coveredThrough` (the newest event
+   * the initial ones stand for), in order.
+   */
+  start(initial: readonly StoredEvent[], coveredThrough: number, deliver: (event: StoredEvent) => void): void {
+    this.deliver = deliver;
+    for (const event of initial) {
+      if (this.closed) return;
+      deliver(event);
+    }
+    this.coveredThrough = coveredThrough;
+    const buffered = this.buffer;
+    this.buffer = [];
+    for (const event of buffered) this.forward(event);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.buffer = [];
+    this.unsubscribe?.();
+  }
+
+  private receive(event: StoredEvent): void {
+    if (this.closed) return;
+    if (this.deliver) this.forward(event);
+    else this.buffer.push(event);
+  }
+
+  private forward(event: StoredEvent): void {
+    if (this.closed || event.id <= this.coveredThrough) return;
+    this.coveredThrough = event.id;
+    this.deliver!(event);
+  }
+}
+
+/**
+ * The events one streaming call answers with: its initial events, then the task's live ones,
+ * until the final event. What the transport-free dispatch hands to a transport: the HTTP adapter
+ * writes it as SSE with `start`; other callers may iterate it.
+ */
+export class TaskEventStream implements AsyncIterable<StoredEvent> {
+  private started = false;
+
+  /**
+   * @param render what a transport sends for one event: the 0.1.0 event as stored, unless the
+   *   protocol binding of the call renders it otherwise (0.3: see `renderedAs`).
+   */
+  constructor(
+    private readonly feed: EventFeed,
+    private readonly initial: readonly StoredEvent[],
+    private readonly coveredThrough: number,
+    readonly render: (stored: StoredEvent) => unknown = eventAsStored,
+  ) {}
+
+  /** The same stream, not yet started, with each event sent as `render` makes it. */
+  renderedAs(render: (stored: StoredEvent) => unknown): TaskEventStream {
+    if (this.started) throw new Error('an event stream is rendered before it starts');
+    return new TaskEventStream(this.feed, this.initial, this.coveredThrough, render);
+  }
+
+  /**
+   * Calls `onEvent` with each event in order; after the final one, closes the stream and calls
+   * `onEnd`. Should `onEvent` throw, the stream is closed and `onEnd` gets what it threw: the
+   * error stays with this stream, never reaching the store that delivered the event (and the
+   * other streams of the task). Nothing more is called once the stream is closed.
+   */
+  start(onEvent: (event: StoredEvent) => void, onEnd: (failure?: { error: unknown }) => void): void {
+    if (this.started) throw new Error('an event stream can be started once');
+    this.started = true;
+    let ended = false;
+    this.feed.start(this.initial, this.coveredThrough, (event) => {
+      if (ended) return;
+      try {
+        onEvent(event);
+      } catch (error) {
+        ended = true;
+        this.close();
+        onEnd({ error });
+        return;
+      }
+      if (isFinalEvent(event.event)) {
+        ended = true;
+        this.close();
+        onEnd();
+      }
+    });
+  }
+
+  /** Stops the stream (the client went away, or a notification needs no answer). */
+  close(): void {
+    this.feed.close();
+  }
+
+  /** The events as an async iterator; `return()` (a `break`) closes the stream. */
+  [Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
+    const queue: StoredEvent[] = [];
+    let ended = false;
+    let wake: (() => void) | undefined;
+    this.start(
+      (event) => {
+        queue.push(event);
+        wake?.();
+      },
+      () => {
+        ended = true;
+        wake?.();
+      },
+    );
+    return {
+      next: async () => {
+        while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        const value = queue.shift();
+        return value ? { value, done: false } : { value: undefined, done: true };
+      },
+      return: async () => {
+        ended = true;
+        this.close();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+}
+
+function eventAsStored(stored: StoredEvent): unknown {
+  return stored.event;
+}

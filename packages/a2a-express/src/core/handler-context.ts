@@ -1,0 +1,75 @@
+// The context a handler runs with. Everything in it is the handler's own: the task, message and
+// history are copies (made on first use, as most handlers read only some), so a handler that
+// changes them changes nothing stored.
+import type { Message, Metadata, Task, TaskSendParams } from 'a2a-types';
+import type { Logger } from 'pino';
+import type { Principal } from './auth.js';
+import type { TaskContext } from './handler.js';
+import { plainJson } from './handler-updates.js';
+import { taskSnapshot, type TaskRecord } from '../store/records.js';
+
+/** How a turn's abort reaches its handler: the controller is made when the handler first reads `signal`. */
+export interface TurnSignal {
+  readonly taskId: string;
+  controller: AbortController | undefined;
+  aborted: boolean;
+}
+
+/** What a turn starts from: the record after its opening event, and the request that opened it. */
+export interface TurnOpening {
+  readonly record: TaskRecord;
+  readonly isNewTask: boolean;
+  readonly params: TaskSendParams;
+  readonly principal: Principal | undefined;
+}
+
+/** A class: V8 builds an object literal with getters on a slow path, and this is made once per turn. */
+export class HandlerContext implements TaskContext {
+  readonly sessionId: string;
+  readonly isNewTask: boolean;
+  readonly requestMetadata: Metadata | undefined;
+  readonly principal: Principal | undefined;
+  readonly #turn: TurnSignal;
+  readonly #opening: TurnOpening;
+  readonly #baseLogger: Logger;
+  #task: Task | undefined;
+  #message: Message | undefined;
+  #history: Message[] | undefined;
+  #logger: Logger | undefined;
+
+  constructor(turn: TurnSignal, opening: TurnOpening, baseLogger: Logger) {
+    const { record, params } = opening;
+    this.sessionId = record.task.sessionId ?? '';
+    this.isNewTask = opening.isNewTask;
+    this.requestMetadata = params.metadata ?? undefined;
+    this.principal = opening.principal;
+    this.#turn = turn;
+    this.#opening = opening;
+    this.#baseLogger = baseLogger;
+  }
+
+  get task(): Task {
+    return (this.#task ??= plainJson(taskSnapshot(this.#opening.record)));
+  }
+
+  get message(): Message {
+    return (this.#message ??= plainJson(this.#opening.params.message));
+  }
+
+  get history(): Message[] {
+    return (this.#history ??= plainJson(this.#opening.record.history.slice(0, -1)));
+  }
+
+  get signal(): AbortSignal {
+    const turn = this.#turn;
+    if (!turn.controller) {
+      turn.controller = new AbortController();
+      if (turn.aborted) turn.controller.abort();
+    }
+    return turn.controller.signal;
+  }
+
+  get logger(): Logger {
+    return (this.#logger ??= this.#baseLogger.child({ taskId: this.#turn.taskId }));
+  }
+}

@@ -1,0 +1,57 @@
+import type { A2AMethod, Validator } from 'a2a-types';
+import type { Principal } from './auth.js';
+import type { TaskEventStream } from './event-feed.js';
+import type { TaskService } from './task-service.js';
+
+/** One call of a method. */
+export interface MethodCall {
+  readonly service: TaskService;
+  /** Who is calling, when the router authenticates requests. */
+  readonly principal: Principal | undefined;
+  /** The `Last-Event-ID` the client sent (a resubscription), as it came. */
+  readonly lastEventId: string | undefined;
+}
+
+/** The capability a method needs; without it the method answers that capability's error. */
+export type Capability = 'streaming' | 'pushNotifications';
+
+interface MethodBase<P> {
+  /** Checked before the params: a method of a disabled capability refuses every call. */
+  readonly requires?: Capability;
+  /**
+   * The 0.1.0 method whose operation this one performs, as the authorize hook is asked (a 0.3
+   * method; see `AuthorizeHook`). Default: the method's own name.
+   */
+  readonly operation?: A2AMethod;
+  /**
+   * The params as the 0.1.0 `operation` takes them, for a method of another version: what the
+   * authorize hook is shown, so that a rule reading params means the same on every version, and
+   * what `run`/`open` get as `asOperation`, so that the call does exactly what was authorized.
+   * Made once per call, after the params are valid. Default: the params as they are.
+   */
+  readonly toOperation?: (params: P) => unknown;
+  readonly validateParams: Validator<P>;
+  /**
+   * Where the params hold ids (JSON Pointers; `*` for every item of an array), each held to the
+   * kit's id rules once the params are valid: at most `MAX_ID_LENGTH` characters, well-formed
+   * Unicode. Default `['/id']`.
+   */
+  readonly idPaths?: readonly string[];
+}
+
+/** A method answered with one JSON-RPC response. */
+export interface UnaryMethod<P> extends MethodBase<P> {
+  readonly kind: 'unary';
+  /** `asOperation` is what `toOperation` made of the params (the params themselves without it). */
+  run(params: P, call: MethodCall, asOperation: unknown): Promise<unknown>;
+}
+
+/** A method answered with a stream of events. */
+export interface StreamingMethod<P> extends MethodBase<P> {
+  readonly kind: 'streaming';
+  /** Prepares the stream; an error thrown here is still answered as plain JSON-RPC. */
+  open(params: P, call: MethodCall, asOperation: unknown): Promise<TaskEventStream>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds methods of every params type; each checks its own.
+export type Method = UnaryMethod<any> | StreamingMethod<any>;

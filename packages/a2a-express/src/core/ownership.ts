@@ -1,0 +1,24 @@
+// A task belongs to the principal that created it. Anyone else is told it does not exist
+// (-32001), with no hint that it does. Every read and change of a task goes through here.
+import { A2AError } from 'a2a-types';
+import { ownerKey, type Principal } from './auth.js';
+import type { TaskRecord } from '../store/records.js';
+import type { TaskStore } from '../store/task-store.js';
+
+/** The owner a new task gets from the principal that creates it. */
+export function ownerOf(principal: Principal | undefined): string | undefined {
+  return principal ? ownerKey(principal) : undefined;
+}
+
+/** Throws -32001 unless `principal` may see the task. */
+export function assertOwner(record: TaskRecord, principal: Principal | undefined): void {
+  if (record.owner !== undefined && (!principal || record.owner !== ownerKey(principal))) throw A2AError.taskNotFound(record.task.id);
+}
+
+/** The task, if it exists and the caller may see it; -32001 otherwise. */
+export async function readOwnTask(store: TaskStore, taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
+  const record = await store.get(taskId);
+  if (!record) throw A2AError.taskNotFound(taskId);
+  assertOwner(record, principal);
+  return record;
+}

@@ -1,0 +1,19 @@
+// The contract a protocol version fills to plug into the kit: its method table, how its errors
+// look, and the body of its push notifications. A transport takes any version's table; the
+// core never knows which versions there are.
+import type { A2AError } from 'a2a-types';
+import type { PushBody } from '../push/push-notifier.js';
+import type { Method } from './method.js';
+
+export interface ProtocolVersion {
+  /** How logs and stored push configs name the version: `'0.1.0'`, `'0.3'`. */
+  readonly name: string;
+  /** The JSON-RPC methods, by name. */
+  readonly methods: Readonly<Record<string, Method>>;
+  /** What a client of this version gets for an error a method threw. Default: the error as it is. */
+  readonly wireError?: (error: A2AError) => A2AError;
+  /** The -32601 for a method this version does not serve. Default: `A2AError.methodNotFound`. */
+  readonly methodNotFound?: (method: string) => A2AError;
+  /** The body of a push notification to a webhook set over this version. */
+  readonly pushBody: PushBody;
+}

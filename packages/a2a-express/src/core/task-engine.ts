@@ -1,0 +1,457 @@
+// Owns the life of a task: starts or continues it (one turn per accepted message), runs the
+// handler off the request path, applies its updates to the store in order, honours
+// cancellation, and fails the task safely when the handler misbehaves.
+import { randomUUID } from 'node:crypto';
+import { A2AError, isFinalState, isTerminalState, type PushNotificationConfig, type TaskEvent, type TaskSendParams } from 'a2a-types';
+import type { Logger } from 'pino';
+import type { Principal } from './auth.js';
+import { agentMessage, type TaskHandler } from './handler.js';
+import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
+import { messageFieldIssues } from './message-fields.js';
+import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
+import { assertOwner, ownerOf } from './ownership.js';
+import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from '../store/records.js';
+import { historyEntrySize, jsonSize, taskBaseSize } from '../store/size.js';
+import type { TaskStore } from '../store/task-store.js';
+import { isFinalEvent, now, statusEvent } from './task-events.js';
+import { TurnWriter } from './turn-writer.js';
+
+/** A turn that has been accepted and recorded, before its handler runs. */
+export interface TurnStart extends TurnOpening {
+  /** The events that opened the turn (its `working` status), as stored. */
+  readonly events: readonly StoredEvent[];
+}
+
+/** How a message may start a turn; the defaults are 0.1.0's. */
+export interface TurnRules {
+  /** Refuse (-32001) a message to a task that does not exist, instead of creating it. Default false. */
+  readonly existingTaskOnly?: boolean;
+}
+
+/** A turn whose handler runs in this process. */
+export interface RunningTurn {
+  readonly taskId: string;
+  /** The turn as it was accepted: the record in `working`, with the message in its history. */
+  readonly started: TurnStart;
+  readonly turn: number;
+  /** Settles once the turn is in a final state (completed, failed, canceled, input-required). */
+  readonly ended: Promise<void>;
+  /** The A2AError the handler threw, if it threw one. */
+  readonly error: A2AError | undefined;
+  /**
+   * The task as this turn's own final update left it, once the turn has ended that way (not
+   * when it was canceled or failed from elsewhere): its answer, without reading the store.
+   */
+  readonly finalRecord: TaskRecord | undefined;
+}
+
+interface Run extends RunningTurn, TurnSignal {
+  /** Set by `markEnded`: the turn is over, whatever the handler still does. */
+  over: boolean;
+  error: A2AError | undefined;
+  finalRecord: TaskRecord | undefined;
+  markEnded(): void;
+}
+
+function abort(run: Run): void {
+  run.aborted = true;
+  run.controller?.abort();
+}
+
+/**
+ * A handler that yields updates without waiting on I/O (chunks in a loop) would otherwise run
+ * its whole turn as one chain of microtasks: no socket drains and no other request is served
+ * meanwhile, and its stream's queue fills until the stream is cut. Every this many updates the
+ * turn lets the event loop run.
+ */
+const UPDATES_BETWEEN_YIELDS = 64;
+/**
+ * Most events waiting behind a write in flight before the handler is made to wait for it: the
+ * memory one fast stream may hold, and the size of one write at most (the store's own group).
+ */
+const MAX_EVENTS_PER_WRITE = 256;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Thrown inside a store change when the update belongs to a turn that is over. */
+const STALE_TURN = Symbol('stale turn');
+
+/** A handler's update that would take its task past `maxTaskBytes`. */
+class TaskTooLargeError extends Error {}
+
+/** How large one task may grow; the router's options. */
+export interface TaskLimits {
+  /** Most parts in one message from a client. */
+  readonly maxPartsPerMessage: number;
+  /** Most bytes (`partsSize` estimate) of one task's history and artifacts together. */
+  readonly maxTaskBytes: number;
+}
+
+const HANDLER_FAILED = 'The agent failed while processing the task.';
+const INVALID_UPDATE = 'The agent produced an invalid update.';
+const TOO_LARGE = 'The task grew past the size this agent keeps for one task; start a new task for more.';
+// A failed task takes no more messages (-32009), so the way to retry is a new task.
+const PROCESS_LOST =
+  'The agent process running this task stopped responding (its lease expired); to retry, send the message again as a new task (a new task id).';
+
+export class TaskEngine {
+  private readonly running = new Map<string, Run>();
+  /** Refuses a handler's update that takes its task past `maxTaskBytes`. */
+  private readonly checkSize: TaskChange['check'];
+
+  /**
+   * @param onCommit called after each change this engine makes, with the stored events: the
+   *   push notifier's hook, so each change is notified once, by the process that made it.
+   */
+  constructor(
+    private readonly store: TaskStore,
+    private readonly handler: TaskHandler,
+    private readonly logger: Logger,
+    private readonly limits: TaskLimits,
+    private readonly onCommit?: (result: TaskUpdateResult) => void,
+  ) {
+    const { maxTaskBytes } = limits;
+    this.checkSize = (after) => {
+      if ((after.bytes ?? 0) > maxTaskBytes) throw new TaskTooLargeError();
+    };
+  }
+
+  /**
+   * Changes a task through the store, then tells the observer. Not an async function: without
+   * an observer it hands back the store's promise as it is, one promise less per update.
+   */
+  private commit(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+    const updated = this.store.update(taskId, change);
+    const onCommit = this.onCommit;
+    if (!onCommit) return updated;
+    return updated.then((result) => {
+      onCommit(result);
+      return result;
+    });
+  }
+
+  /**
+   * Records the new message and moves the task to `working`, atomically: creates the task, or
+   * continues it when it waits for input or is completed (reopened). A task that is working,
+   * failed or canceled refuses with -32009.
+   */
+  async startTurn(params: TaskSendParams, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
+    const { maxPartsPerMessage, maxTaskBytes } = this.limits;
+    if (params.message.parts.length > maxPartsPerMessage) {
+      throw A2AError.invalidParams([
+        {
+          path: '/message/parts',
+          message: `must NOT have more than ${maxPartsPerMessage} items`,
+          keyword: 'maxItems',
+          params: { limit: maxPartsPerMessage },
+        },
+      ]);
+    }
+    let isNewTask = false;
+    const { record, events } = await this.commit(params.id, (current) => {
+      isNewTask = current === undefined;
+      if (!current && rules.existingTaskOnly) throw A2AError.taskNotFound(params.id);
+      const base = current ?? newRecord(params, principal);
+      if (current) {
+        assertOwner(current, principal);
+        assertContinuable(current, params);
+      }
+      const issues = messageFieldIssues(params.message, { taskId: params.id, contextId: base.task.sessionId ?? undefined });
+      if (issues.length > 0) throw A2AError.invalidParams(issues.map((issue) => ({ ...issue, path: `/message${issue.path}` })));
+      const withMessage = copyRecord(base);
+      // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
+      const pushNotification = params.pushNotification ?? base.pushNotification;
+      const size =
+        historyEntrySize(base.task, params.message) +
+        (params.pushNotification ? pushConfigSize(params.pushNotification) - pushConfigSize(base.pushNotification) : 0);
+      withMessage.bytes = (base.bytes ?? 0) + size;
+      if (withMessage.bytes > maxTaskBytes) throw tooLargeForTask(params.id, '/message', maxTaskBytes, base.bytes, size);
+      withMessage.history = [...base.history, params.message];
+      withMessage.turn = base.turn + 1;
+      if (pushNotification !== undefined) withMessage.pushNotification = pushNotification;
+      return { record: withMessage, events: [statusEvent(params.id, 'working')] };
+    });
+    return { record, events, isNewTask, params, principal };
+  }
+
+  /** Runs the handler for a started turn, in the background. */
+  run(start: TurnStart): RunningTurn {
+    let resolveEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+    const run: Run = {
+      taskId: start.record.task.id,
+      started: start,
+      turn: start.record.turn,
+      controller: undefined,
+      aborted: false,
+      over: false,
+      ended,
+      error: undefined,
+      finalRecord: undefined,
+      markEnded() {
+        run.over = true;
+        resolveEnded();
+      },
+    };
+    this.running.set(run.taskId, run);
+    void this.execute(run, start).finally(() => {
+      run.markEnded();
+      if (this.running.get(run.taskId) === run) this.running.delete(run.taskId);
+    });
+    return run;
+  }
+
+  /**
+   * Cancels a task that is not finished: it becomes `canceled` at once and the running handler's
+   * signal aborts. Unknown task → -32001; completed, failed or canceled → -32002.
+   */
+  async cancel(taskId: string, principal?: Principal): Promise<TaskRecord> {
+    const { record } = await this.commit(taskId, (current) => {
+      if (!current) throw A2AError.taskNotFound(taskId);
+      assertOwner(current, principal);
+      const { state } = current.task.status;
+      if (isTerminalState(state)) throw A2AError.taskNotCancelable(taskId, state);
+      return { record: current, events: [statusEvent(taskId, 'canceled')] };
+    });
+    this.abortTurn(taskId, record.turn);
+    return record;
+  }
+
+  /**
+   * Sets (or, with null, removes) the task's push notification config; the caller has checked
+   * the config. Unknown task (or someone else's) → -32001.
+   */
+  async setPushNotification(taskId: string, config: PushNotificationConfig | null, principal?: Principal): Promise<TaskRecord> {
+    const { record } = await this.commit(taskId, (current) => {
+      if (!current) throw A2AError.taskNotFound(taskId);
+      assertOwner(current, principal);
+      const next = copyRecord(current);
+      next.pushNotification = config;
+      next.bytes = Math.max(0, (current.bytes ?? 0) + pushConfigSize(config) - pushConfigSize(current.pushNotification));
+      if (next.bytes > this.limits.maxTaskBytes)
+        throw tooLargeForTask(taskId, '/pushNotificationConfig', this.limits.maxTaskBytes, current.bytes);
+      return { record: next, events: [] };
+    });
+    return record;
+  }
+
+  /**
+   * Aborts the handler of this turn if it runs in this process and the turn is not over: the
+   * turn was canceled, or failed by another process (a shared store tells of both).
+   */
+  abortTurn(taskId: string, turn: number): void {
+    const run = this.running.get(taskId);
+    if (!run || run.turn !== turn || run.over) return;
+    abort(run);
+    run.markEnded();
+  }
+
+  /** Aborts every handler running in this process (their tasks stay as they are). */
+  abortAll(): void {
+    for (const run of this.running.values()) abort(run);
+  }
+
+  /** The tasks whose handlers run in this process now. */
+  runningTaskIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  /** Settles once every turn running in this process now has ended, or when `deadline` settles first. */
+  async allEnded(deadline: Promise<void>): Promise<void> {
+    await Promise.race([Promise.all([...this.running.values()].map((run) => run.ended)), deadline]);
+  }
+
+  /**
+   * Ends every turn still running in this process: aborts its handler and fails its task with
+   * `reason`, one final event that its streams, webhooks and waiting `tasks/send` callers get.
+   * How a shutdown ends the turns that did not finish in time. Returns how many it stopped.
+   */
+  async stopAll(reason: string): Promise<number> {
+    const runs = [...this.running.values()].filter((run) => !run.over);
+    await Promise.all(
+      runs.map((run) => {
+        abort(run);
+        return this.endFailed(run, reason, this.logger.child({ taskId: run.taskId }));
+      }),
+    );
+    return runs.length;
+  }
+
+  /**
+   * Fails a task whose process stopped renewing its lease (a shared store found it expired),
+   * unless it has ended meanwhile. True if it was failed.
+   */
+  async failAbandoned(taskId: string): Promise<boolean> {
+    try {
+      await this.commit(taskId, (current) => {
+        if (!current || isFinalState(current.task.status.state)) throw STALE_TURN;
+        return { record: current, events: [statusEvent(taskId, 'failed', agentMessage(PROCESS_LOST))] };
+      });
+      return true;
+    } catch (error) {
+      if (error === STALE_TURN) return false;
+      throw error;
+    }
+  }
+
+  private async execute(run: Run, start: TurnStart): Promise<void> {
+    const writer = new TurnWriter((events) => this.write(run, events));
+    let handlerError: { error: unknown } | undefined;
+    try {
+      const updates = await updatesOf(this.handler(new HandlerContext(run, start, this.logger)));
+      let sinceYield = 0;
+      // Leaving the loop early calls a generator's return(), so its finally blocks run.
+      for await (const update of updates) {
+        if (run.aborted || writer.over) break;
+        const event = toEvent(run.taskId, update);
+        writer.add(event);
+        // Nothing the handler yields after its final state is asked for.
+        if (isFinalEvent(event)) break;
+        // Bounded: while a full batch waits, the handler waits for the write ahead of it.
+        while (writer.backlog >= MAX_EVENTS_PER_WRITE && !writer.over) await writer.batchWritten();
+        if (++sinceYield === UPDATES_BETWEEN_YIELDS) {
+          sinceYield = 0;
+          await yieldToEventLoop();
+        }
+      }
+    } catch (error) {
+      handlerError = { error };
+    }
+    // What the handler yielded before it failed is written first, in order.
+    await writer.settled();
+    const failure = writer.failure ?? handlerError;
+    if (failure) return this.fail(run, failure.error);
+    if (writer.over || run.aborted) return;
+    // A handler that ends without a final state has done its work.
+    writer.add(statusEvent(run.taskId, 'completed'));
+    await writer.settled();
+    if (writer.failure) await this.fail(run, writer.failure.error);
+  }
+
+  /**
+   * Writes a batch of the handler's events; false once the turn is over. A batch that would take
+   * the task past `maxTaskBytes` is written event by event, so that what fits is kept, as it
+   * would have been had the events come one at a time.
+   */
+  private async write(run: Run, events: readonly TaskEvent[]): Promise<boolean> {
+    if (run.aborted) return false;
+    try {
+      const { record } = await this.commit(run.taskId, (current) => {
+        if (!isCurrentTurn(current, run)) throw STALE_TURN;
+        return { record: current, events: withArtifactIndexes(current, events), check: this.checkSize };
+      });
+      if (!isFinalState(record.task.status.state)) return true;
+      run.finalRecord = record;
+      run.markEnded();
+      return false;
+    } catch (error) {
+      if (error === STALE_TURN) return false;
+      if (error instanceof TaskTooLargeError && events.length > 1) {
+        for (const event of events) if (!(await this.write(run, [event]))) return false;
+        return true;
+      }
+      throw error;
+    }
+  }
+
+  private async fail(run: Run, error: unknown): Promise<void> {
+    if (run.aborted) return;
+    const log = this.logger.child({ taskId: run.taskId });
+    let text = HANDLER_FAILED;
+    if (error instanceof A2AError) {
+      run.error = error;
+      text = error.message;
+      log.warn({ code: error.code }, 'handler refused the task');
+    } else if (error instanceof InvalidUpdateError) {
+      text = INVALID_UPDATE;
+      log.error({ reason: error.message }, 'handler yielded an invalid update');
+    } else if (error instanceof TaskTooLargeError) {
+      text = TOO_LARGE;
+      log.warn({ maxTaskBytes: this.limits.maxTaskBytes }, 'the task grew past maxTaskBytes');
+    } else {
+      log.error({ err: error }, 'handler failed');
+    }
+    await this.endFailed(run, text, log);
+  }
+
+  /**
+   * Ends a turn as `failed` with `text`, if it is still the task's current turn, and keeps the
+   * record as the turn's answer; the turn is over either way. What a handler's error and a
+   * shutdown both end a turn with.
+   */
+  private async endFailed(run: Run, text: string, log: Logger): Promise<void> {
+    try {
+      const { record } = await this.commit(run.taskId, (current) => {
+        if (!isCurrentTurn(current, run)) throw STALE_TURN;
+        return { record: current, events: [statusEvent(run.taskId, 'failed', agentMessage(text))] };
+      });
+      run.finalRecord = record;
+    } catch (storeError) {
+      if (storeError !== STALE_TURN) log.error({ err: storeError }, 'could not record the failure');
+    }
+    run.markEnded();
+  }
+}
+
+function newRecord(params: TaskSendParams, principal: Principal | undefined): TaskRecord {
+  const record = copyRecord({
+    task: {
+      id: params.id,
+      sessionId: params.sessionId ?? contextIdOf(params.message) ?? randomUUID(),
+      status: { state: 'submitted', timestamp: now() },
+    },
+    history: [],
+    lastEventId: 0,
+    turn: 0,
+    updatedAt: Date.now(),
+  });
+  record.owner = ownerOf(principal);
+  record.bytes = taskBaseSize(record.task);
+  return record;
+}
+
+/** The context a message names (0.3's `contextId`, kept on a 0.1.0 message as an extra), if any. */
+function contextIdOf(message: TaskSendParams['message']): string | undefined {
+  const { contextId } = message as { contextId?: unknown };
+  return typeof contextId === 'string' ? contextId : undefined;
+}
+
+/** -32602 for what a client sent that would take its task past `maxTaskBytes`. */
+function tooLargeForTask(taskId: string, path: string, limit: number, taskBytes = 0, messageBytes?: number): A2AError {
+  return A2AError.invalidParams([
+    {
+      path,
+      message: `would take task ${taskId} past ${limit} bytes of history and artifacts; start a new task`,
+      keyword: 'maxTaskBytes',
+      params: messageBytes === undefined ? { limit, taskBytes } : { limit, taskBytes, messageBytes },
+    },
+  ]);
+}
+
+/** What a task's push config costs; none costs nothing. */
+function pushConfigSize(config: PushNotificationConfig | null | undefined): number {
+  return config ? jsonSize(config) : 0;
+}
+
+function assertContinuable(current: TaskRecord, params: TaskSendParams): void {
+  const { state } = current.task.status;
+  if (state === 'submitted' || state === 'working') {
+    throw A2AError.invalidTaskState(params.id, state, 'the task is still working on an earlier message');
+  }
+  if (state !== 'input-required' && state !== 'completed') {
+    throw A2AError.invalidTaskState(params.id, state, `the task has ${state === 'unknown' ? 'no known state' : 'ended'}; start a new task`);
+  }
+  if (params.sessionId != null && params.sessionId !== current.task.sessionId) {
+    throw A2AError.invalidParams([
+      {
+        path: '/sessionId',
+        message: `does not match the session of task ${params.id}`,
+        keyword: 'session',
+        params: { expected: current.task.sessionId },
+      },
+    ]);
+  }
+}
+
+function isCurrentTurn(current: TaskRecord | undefined, run: Run): current is TaskRecord {
+  return current !== undefined && current.turn === run.turn && !isFinalState(current.task.status.state);
+}

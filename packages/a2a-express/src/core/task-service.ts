@@ -1,0 +1,89 @@
+// What the methods may do with tasks, and nothing more: read one (if it is the caller's), start
+// a turn, cancel, set a push config, open a task's event feed or replay its log. Methods never
+// see the engine or the store, so every path goes through the same ownership and config checks,
+// and every record a method gets is its own copy.
+import { A2AError, type PushNotificationConfig, type TaskSendParams } from 'a2a-types';
+import type { Principal } from './auth.js';
+import { EventFeed } from './event-feed.js';
+import { readOwnTask } from './ownership.js';
+import type { PushNotifier } from '../push/push-notifier.js';
+import { ownCopy } from '../store/own-copy.js';
+import type { StoredEvent, TaskRecord } from '../store/records.js';
+import type { TaskStore } from '../store/task-store.js';
+import type { RunningTurn, TaskEngine, TurnRules } from './task-engine.js';
+
+export class TaskService {
+  constructor(
+    private readonly engine: TaskEngine,
+    private readonly store: TaskStore,
+    private readonly push: PushNotifier | undefined,
+    /** How long `sendAndWait` waits for a turn to end. */
+    private readonly sendWaitMs: number,
+  ) {}
+
+  /** The task, if it exists and the caller may see it; -32001 otherwise. */
+  readTask(taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
+    return readOwnTask(this.store, taskId, principal);
+  }
+
+  /** Starts or continues the task with the message, and runs the turn's handler in the background. */
+  async startTurn(params: TaskSendParams, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
+    await this.acceptPushConfig(params.pushNotification);
+    return this.engine.run(await this.engine.startTurn(params, principal, rules));
+  }
+
+  /**
+   * Starts a turn and waits for it to end, or for `sendWaitMs`: the task as it stands then. An
+   * A2AError the handler threw is thrown here.
+   */
+  async sendAndWait(params: TaskSendParams, principal: Principal | undefined, rules?: TurnRules): Promise<TaskRecord> {
+    const run = await this.startTurn(params, principal, rules);
+    await settledWithin(run.ended, this.sendWaitMs);
+    if (run.error) throw run.error;
+    // A turn that ended by itself hands back its final record; otherwise (still working, or
+    // canceled meanwhile) the store tells how the task stands now.
+    return run.finalRecord ? ownCopy(run.finalRecord) : this.readTask(params.id, principal);
+  }
+
+  async cancel(taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
+    return ownCopy(await this.engine.cancel(taskId, principal));
+  }
+
+  /** Checks the config (URL guard, ownership check) and stores it on the task; null removes it. */
+  async setPushNotification(taskId: string, config: PushNotificationConfig | null, principal: Principal | undefined): Promise<TaskRecord> {
+    // Unknown (or someone else's) tasks are refused before any request is made for their URL.
+    await this.readTask(taskId, principal);
+    await this.acceptPushConfig(config);
+    return ownCopy(await this.engine.setPushNotification(taskId, config, principal));
+  }
+
+  /** Subscribes to the task's events from now on; see {@link EventFeed}. */
+  openFeed(taskId: string): Promise<EventFeed> {
+    return EventFeed.open(this.store, taskId);
+  }
+
+  eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
+    return this.store.eventsAfter(taskId, afterId);
+  }
+
+  /**
+   * A push config a client sends (`set`, or with a message) must pass the URL checks before it
+   * is stored. Sent to a server without push notifications it would be silently lost: refused
+   * with -32003 instead.
+   */
+  private async acceptPushConfig(config: PushNotificationConfig | null | undefined): Promise<void> {
+    if (!config) return;
+    if (!this.push) throw A2AError.pushNotificationNotSupported();
+    await this.push.accept(config);
+  }
+}
+
+async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

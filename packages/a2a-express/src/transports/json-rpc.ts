@@ -1,0 +1,229 @@
+// JSON-RPC 2.0 with no transport in it: a parsed body in, a response, no response
+// (notifications) or a stream of events out. It checks the envelope, dispatches by method,
+// handles batches, logs one line per call, and is the one place where errors become error
+// objects (an A2AError as it is; anything else as a bare -32603). The HTTP adapter
+// (http.ts) is one transport on top of it; another binding plugs in the same way.
+import { performance } from 'node:perf_hooks';
+import {
+  A2AError,
+  validateJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCId,
+  type JSONRPCResponse,
+  type ValidationIssue,
+} from 'a2a-types';
+import type { Logger } from 'pino';
+import type { Principal } from '../core/auth.js';
+import type { TaskEventStream } from '../core/event-feed.js';
+import type { Method } from '../core/method.js';
+import type { ProtocolVersion } from '../core/protocol-version.js';
+import { idIssues } from '../store/records.js';
+import type { TaskService } from '../core/task-service.js';
+
+/** Who calls and what the transport knows of the call beyond its body. */
+export interface CallContext {
+  /** Who is calling, when the transport authenticated the request. */
+  readonly principal: Principal | undefined;
+  /** The `Last-Event-ID` the client sent, as it came. */
+  readonly lastEventId: string | undefined;
+  /**
+   * May the principal make this call? Asked after the params are valid, with the call in 0.1.0's
+   * terms (the method's `operation` and `toOperation` params), the method as called and the params
+   * as sent; false → -32008.
+   */
+  readonly authorize?: (call: OperationCall) => boolean | Promise<boolean>;
+}
+
+/** A call as the authorization hook is asked about it. */
+export interface OperationCall {
+  /** The 0.1.0 method whose operation the call performs. */
+  readonly method: string;
+  /** The params as that 0.1.0 method takes them. */
+  readonly params: unknown;
+  /** The JSON-RPC method as called. */
+  readonly rpcMethod: string;
+  /** The params as the client sent them, in its version's form. */
+  readonly sentParams: unknown;
+}
+
+/** A call answered with a stream: its events, and what the transport reports when it ends. */
+export interface StreamAnswer {
+  readonly kind: 'stream';
+  /** The request's id, for every event's envelope. */
+  readonly id: JSONRPCId;
+  readonly events: TaskEventStream;
+  /** Logs the call, once the stream is over. */
+  finished(details: Record<string, unknown>): void;
+}
+
+/** What a body dispatches to. */
+export type Dispatched =
+  | { readonly kind: 'response'; readonly response: JSONRPCResponse }
+  | { readonly kind: 'batch'; readonly responses: JSONRPCResponse[] }
+  /** Notifications only: nothing to answer. */
+  | { readonly kind: 'none' }
+  | StreamAnswer;
+
+/** What the dispatcher needs of a protocol version: its methods and how its errors look. */
+export type ProtocolBinding = Pick<ProtocolVersion, 'methods' | 'wireError' | 'methodNotFound'>;
+
+export interface DispatcherSettings {
+  readonly binding: ProtocolBinding;
+  readonly service: TaskService;
+  readonly logger: Logger;
+  readonly streaming: boolean;
+  readonly pushNotifications: boolean;
+  readonly maxBatchSize: number;
+}
+
+export type Dispatch = (body: unknown, context: CallContext) => Promise<Dispatched>;
+
+type CallOutcome = { kind: 'response'; response: JSONRPCResponse } | { kind: 'none' } | StreamAnswer;
+
+interface CallLog {
+  principal: string | undefined;
+  method: string;
+  rpcId: JSONRPCId | undefined;
+  taskId: string | undefined;
+  started: number;
+}
+
+export function createDispatcher(settings: DispatcherSettings): Dispatch {
+  const { service, logger, binding } = settings;
+  const { methods } = binding;
+  const methodNotFound = binding.methodNotFound ?? A2AError.methodNotFound;
+  const wireError = binding.wireError ?? ((error: A2AError) => error);
+
+  return async (body, context) => {
+    if (!Array.isArray(body)) return call(body, true, context);
+    // A batch is answered with an array of the non-notification responses, in request order.
+    if (body.length === 0 || body.length > settings.maxBatchSize) {
+      const reason = body.length === 0 ? 'an empty batch' : `a batch holds at most ${settings.maxBatchSize} requests`;
+      return { kind: 'response', response: errorResponse(null, A2AError.invalidRequest({ reason })) };
+    }
+    const outcomes = await Promise.all(body.map((item) => call(item, false, context)));
+    const responses = outcomes.flatMap((o) => (o.kind === 'response' ? [o.response] : []));
+    return responses.length === 0 ? { kind: 'none' } : { kind: 'batch', responses };
+  };
+
+  /** Checks, dispatches and logs one request object. */
+  async function call(request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
+    const log: CallLog = { principal: context.principal?.id, method: '', rpcId: undefined, taskId: undefined, started: performance.now() };
+    if (!validateJSONRPCRequest(request)) {
+      return respond(log, idOf(request), A2AError.invalidRequest(validateJSONRPCRequest.issues));
+    }
+    const isNotification = !('id' in request);
+    const rpcId = request.id ?? null;
+    log.method = request.method;
+    log.rpcId = request.id;
+    log.taskId = taskIdOf(request.params);
+    const method: Method | undefined = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+    try {
+      if (!method) throw methodNotFound(request.method);
+      if (method.requires === 'streaming' && !settings.streaming) throw A2AError.streamingNotSupported();
+      if (method.requires === 'pushNotifications' && !settings.pushNotifications) throw A2AError.pushNotificationNotSupported();
+      if (method.kind === 'streaming' && !streamingAllowed) {
+        throw A2AError.unsupportedOperation(`${request.method} streams its answer and cannot be part of a batch`);
+      }
+      if (!method.validateParams(request.params)) throw A2AError.invalidParams(method.validateParams.issues);
+      const badIds = idIssuesIn(request.params, method.idPaths ?? TASK_ID_ONLY);
+      if (badIds.length > 0) throw A2AError.invalidParams(badIds);
+      const operation = method.operation ?? request.method;
+      const asOperation = method.toOperation ? method.toOperation(request.params) : request.params;
+      if (
+        context.authorize &&
+        !(await context.authorize({ method: operation, params: asOperation, rpcMethod: request.method, sentParams: request.params }))
+      ) {
+        throw A2AError.authorizationFailed();
+      }
+      const methodCall = { service, principal: context.principal, lastEventId: context.lastEventId };
+      if (method.kind === 'unary') {
+        const result = await method.run(request.params, methodCall, asOperation);
+        return isNotification ? logged(log) : respond(log, rpcId, undefined, result);
+      }
+      const events = await method.open(request.params, methodCall, asOperation);
+      if (isNotification) {
+        events.close();
+        return logged(log);
+      }
+      return { kind: 'stream', id: rpcId, events, finished: (details) => logCall(log, undefined, details) };
+    } catch (error) {
+      const rpcError = toA2AError(error, log);
+      return isNotification ? logged(log, rpcError.code) : respond(log, rpcId, rpcError);
+    }
+  }
+
+  function toA2AError(error: unknown, log: CallLog): A2AError {
+    if (error instanceof A2AError) return wireError(error);
+    logger.error({ err: error, method: log.method, taskId: log.taskId }, 'internal error');
+    return A2AError.internalError();
+  }
+
+  function respond(log: CallLog, id: JSONRPCId, error?: A2AError, result?: unknown): CallOutcome {
+    logCall(log, error?.code);
+    const response: JSONRPCResponse = error ? errorResponse(id, error) : { jsonrpc: '2.0', id, result };
+    return { kind: 'response', response };
+  }
+
+  function logged(log: CallLog, code?: number): CallOutcome {
+    logCall(log, code);
+    return { kind: 'none' };
+  }
+
+  function logCall(log: CallLog, code?: number, extra?: Record<string, unknown>): void {
+    logger.info(
+      {
+        principal: log.principal,
+        method: log.method || undefined,
+        rpcId: log.rpcId,
+        taskId: log.taskId,
+        durationMs: Math.round((performance.now() - log.started) * 1000) / 1000,
+        outcome: code === undefined ? 'ok' : 'error',
+        code,
+        ...extra,
+      },
+      'a2a call',
+    );
+  }
+}
+
+export function errorResponse(id: JSONRPCId, error: A2AError): JSONRPCErrorResponse {
+  return { jsonrpc: '2.0', id, error: error.toJSON() };
+}
+
+/** The id of a request that failed the envelope check, when it has a usable one. */
+export function idOf(request: unknown): JSONRPCId {
+  const id = (request as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+const TASK_ID_ONLY: readonly string[] = ['/id'];
+
+/**
+ * The issues of the ids at `paths` in valid params (JSON Pointers, `*` standing for every item of
+ * an array): each string there is held to the kit's id rules (`idIssues`). What is not a string
+ * is the schema's to judge.
+ */
+function idIssuesIn(params: unknown, paths: readonly string[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const visit = (value: unknown, segments: readonly string[], at: string): void => {
+    if (segments.length === 0) {
+      if (typeof value === 'string') issues.push(...idIssues(value, at));
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const [segment, ...rest] = segments as [string, ...string[]];
+    if (segment === '*') {
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], rest, `${at}/${i}`);
+    } else if (Object.hasOwn(value, segment)) {
+      visit((value as Record<string, unknown>)[segment], rest, `${at}/${segment}`);
+    }
+  };
+  for (const path of paths) visit(params, path.split('/').slice(1), '');
+  return issues;
+}
+
+function taskIdOf(params: unknown): string | undefined {
+  const id = (params as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+}

@@ -1,0 +1,26 @@
+import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
+import { TaskEventStream } from '../../core/event-feed.js';
+import type { StreamingMethod } from '../../core/method.js';
+import { SEND_ID_PATHS } from './send.js';
+
+/**
+ * tasks/sendSubscribe [7.2]: starts or continues the task and streams its events until the
+ * turn's final one. The feed subscribes before the turn starts, so the stream holds every event
+ * of the turn from its opening `working` status on.
+ */
+export const sendSubscribe: StreamingMethod<TaskSendParams> = {
+  kind: 'streaming',
+  requires: 'streaming',
+  validateParams: validateTaskSendParams,
+  idPaths: SEND_ID_PATHS,
+  async open(params, { service, principal }) {
+    const feed = await service.openFeed(params.id);
+    try {
+      await service.startTurn(params, principal);
+    } catch (error) {
+      feed.close();
+      throw error;
+    }
+    return new TaskEventStream(feed, [], 0);
+  },
+};

@@ -1,0 +1,81 @@
+// The 0.3 agent card (`/.well-known/agent-card.json`), made from the same card as the 0.1.0 one:
+// the 0.3 endpoint as its `url` and only interface, the capabilities the router serves, and the
+// authentication strategies as 0.3 security schemes.
+import { formatIssues, type AgentCard } from 'a2a-types';
+import { validateAgentCard03, type AgentCard as AgentCard03, type AgentSkill as AgentSkill03 } from 'a2a-types/v0.3';
+import type { AuthOptions } from '../../core/auth.js';
+import { PROTOCOL_VERSION_03 } from './mapping.js';
+
+/** Fields to add to, or replace in, the 0.3 card the router makes (`protocol03.card`). */
+export type AgentCard03Input = Partial<AgentCard03>;
+
+/**
+ * Makes the 0.3 card from the 0.1.0 one (as served for a request) and where the 0.3 endpoint is.
+ * Required 0.3 fields that 0.1.0 leaves optional are filled: `description` and a skill's
+ * `description` from the name, a skill's `tags` empty. A provider without a URL is left out
+ * (0.3 requires one). `overrides` are applied last.
+ */
+export function agentCard03(card: AgentCard, url: string, auth: AuthOptions | undefined, overrides: AgentCard03Input = {}): AgentCard03 {
+  const card03: AgentCard03 = {
+    protocolVersion: PROTOCOL_VERSION_03,
+    name: card.name,
+    description: card.description ?? card.name,
+    url,
+    preferredTransport: 'JSONRPC',
+    additionalInterfaces: [{ url, transport: 'JSONRPC' }],
+    version: card.version,
+    capabilities: {
+      streaming: card.capabilities.streaming === true,
+      pushNotifications: card.capabilities.pushNotifications === true,
+      stateTransitionHistory: false,
+    },
+    defaultInputModes: card.defaultInputModes ?? ['text/plain'],
+    defaultOutputModes: card.defaultOutputModes ?? ['text/plain'],
+    skills: card.skills.map((skill) => {
+      const skill03: AgentSkill03 = {
+        id: skill.id,
+        name: skill.name,
+        description: skill.description ?? skill.name,
+        tags: skill.tags ?? [],
+      };
+      if (skill.examples != null) skill03.examples = skill.examples;
+      if (skill.inputModes != null) skill03.inputModes = skill.inputModes;
+      if (skill.outputModes != null) skill03.outputModes = skill.outputModes;
+      return skill03;
+    }),
+  };
+  if (card.provider?.url != null) card03.provider = { organization: card.provider.organization, url: card.provider.url };
+  if (card.documentationUrl != null) card03.documentationUrl = card.documentationUrl;
+  if (auth) Object.assign(card03, securityOf(auth));
+  return { ...card03, ...overrides };
+}
+
+/**
+ * The strategies as 0.3 security schemes, any one of which is enough: an API key strategy (its
+ * card credentials name the header) as `apiKey`, any other as HTTP authentication with its scheme.
+ */
+function securityOf(auth: AuthOptions): Pick<AgentCard03, 'securitySchemes' | 'security'> {
+  const securitySchemes: Record<string, Record<string, unknown>> = {};
+  for (const { scheme, cardCredentials } of auth.strategies) {
+    const name = scheme.toLowerCase();
+    if (typeof cardCredentials?.in === 'string' && typeof cardCredentials.name === 'string') {
+      securitySchemes[name] = { type: 'apiKey', in: cardCredentials.in, name: cardCredentials.name };
+    } else {
+      securitySchemes[name] = name === 'bearer' ? { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } : { type: 'http', scheme: name };
+    }
+  }
+  return { securitySchemes, security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })) };
+}
+
+/** The 0.3 endpoint's URL: `path` (`'/v0.3'`) below the router's mount, whose URL is `mountUrl`. */
+export function endpointUrl03(mountUrl: string, path: string): string {
+  return new URL(path.slice(1), mountUrl.endsWith('/') ? mountUrl : `${mountUrl}/`).href;
+}
+
+/**
+ * Throws a TypeError, when the router is made, if the 0.3 card would not pass the 0.3 schema
+ * (whose card is the published one: tests check the served card against the published schema).
+ */
+export function checkAgentCard03(card: AgentCard03): void {
+  if (!validateAgentCard03(card)) throw new TypeError(`a2aRouter: invalid 0.3 agent card: ${formatIssues(validateAgentCard03.issues)}`);
+}

@@ -1,0 +1,209 @@
+// The one place where the two object models meet: A2A 0.1.0, in which the kit stores tasks and
+// handlers work, and A2A 0.3, which its second binding speaks. Requests come in as 0.3 and are
+// mapped to 0.1.0 here; records and events go out as 0.3 from here. docs/protocol-0.3.md says
+// what maps to what, and what cannot be mapped.
+//
+// Nothing a 0.3 client sends is dropped on the way in: the fields 0.1.0 has no place for
+// (`messageId`, `contextId`, `taskId`, `referenceTaskIds`, `extensions`, unknown extras) stay on
+// the stored message, where both schemas allow extra properties, and come back out as they were.
+import { createHash } from 'node:crypto';
+import {
+  A2AError,
+  ErrorCode,
+  type Artifact,
+  type Message,
+  type Part,
+  type TaskEvent,
+  type TaskSendParams,
+  type TaskStatus,
+} from 'a2a-types';
+import type * as v03 from 'a2a-types/v0.3';
+import { messageFrom03 } from 'a2a-types/v0.3';
+import { partFieldIssues } from '../../core/message-fields.js';
+import { withSecretsMasked } from '../../push/push-config.js';
+import { taskSnapshot, type StoredEvent, type StoredPushConfig, type TaskRecord } from '../../store/records.js';
+
+/** The protocol version this binding speaks, as its card says it. */
+export const PROTOCOL_VERSION_03 = '0.3.0';
+
+// ---------------------------------------------------------------------------------------------
+// 0.3 → 0.1.0 (requests)
+
+/** A 0.3 push config as the store keeps it; `id` defaults to the task's id. */
+export function pushConfigFrom03(config: v03.PushNotificationConfig, taskId: string): StoredPushConfig {
+  return { ...config, id: config.id ?? taskId, protocol: '0.3' } as StoredPushConfig;
+}
+
+/**
+ * The 0.1.0 parameters of a 0.3 `message/send` or `message/stream`. A message without `taskId`
+ * starts a new task, whose id the server makes; `contextId` becomes the task's `sessionId`.
+ */
+export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () => string): TaskSendParams {
+  const { message, configuration, metadata } = params;
+  // `type` is 0.1.0's name for a part's `kind`, the one the kit stores it under.
+  const crossed = partFieldIssues(message.parts, '/message/parts', 'type');
+  if (crossed.length > 0) throw A2AError.invalidParams(crossed);
+  const id = message.taskId ?? newTaskId();
+  const sendParams: TaskSendParams = { id, message: messageFrom03(message) };
+  if (message.contextId !== undefined) sendParams.sessionId = message.contextId;
+  if (configuration?.pushNotificationConfig) sendParams.pushNotification = pushConfigFrom03(configuration.pushNotificationConfig, id);
+  if (metadata !== undefined) sendParams.metadata = metadata;
+  return sendParams;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 0.1.0 → 0.3 (answers, events, notifications)
+
+/** The 0.3 `contextId` of a task: its session (every task the kit creates has one). */
+export function contextIdOf(record: TaskRecord): string {
+  return record.task.sessionId ?? record.task.id;
+}
+
+/** The 0.3 `artifactId` of the artifact at `index`: unique within its task, as 0.3 asks. */
+export function artifactIdOf(index: number | undefined): string {
+  return `artifact-${index ?? 0}`;
+}
+
+/**
+ * The `messageId` of a message that came without one (from a 0.1.0 client or a handler): derived
+ * from its task and its content, so that it is the same in `tasks/get`, in history and in a
+ * stream, and costs nothing to store. Two identical messages of one task share it.
+ */
+export function derivedMessageId(taskId: string, message: Message): string {
+  return createHash('sha256').update(taskId).update('\0').update(JSON.stringify(message)).digest('base64url').slice(0, 22);
+}
+
+export function partTo03(part: Part): v03.Part {
+  const { type, metadata, ...rest } = part;
+  const mapped: Record<string, unknown> = { kind: type, ...withoutNulls(rest) };
+  // The part's own type, even over a `kind` that a record stored before this was refused holds.
+  mapped.kind = type;
+  if (metadata != null) mapped.metadata = metadata;
+  if (part.type === 'file') mapped.file = fileTo03(part.file);
+  // 0.3 takes an object only; a bare array (0.1.0 spec 6.5.3, from a 0.1.0 client) is wrapped.
+  if (part.type === 'data' && Array.isArray(part.data)) mapped.data = { items: part.data };
+  return mapped as unknown as v03.Part;
+}
+
+/** A file without content (0.1.0 allows a bare reference) gets an empty `bytes`: 0.3 needs one of the two. */
+function fileTo03(file: Extract<Part, { type: 'file' }>['file']): v03.FileWithBytes | v03.FileWithUri {
+  const mapped = withoutNulls(file) as Record<string, unknown>;
+  if (mapped.bytes === undefined && mapped.uri === undefined) mapped.bytes = '';
+  return mapped as unknown as v03.FileWithBytes;
+}
+
+export function messageTo03(message: Message, taskId: string, contextId: string): v03.Message {
+  const { parts, metadata, ...rest } = message as Message & Record<string, unknown>;
+  const mapped = {
+    ...withoutNulls(rest),
+    kind: 'message',
+    messageId: typeof rest.messageId === 'string' ? rest.messageId : derivedMessageId(taskId, message),
+    parts: parts.map(partTo03),
+    taskId,
+    contextId,
+  } as v03.Message;
+  if (metadata != null) mapped.metadata = metadata;
+  return mapped;
+}
+
+export function statusTo03(status: TaskStatus, taskId: string, contextId: string): v03.TaskStatus {
+  const mapped: v03.TaskStatus = { state: status.state };
+  if (status.message != null) mapped.message = messageTo03(status.message, taskId, contextId);
+  if (status.timestamp != null) mapped.timestamp = status.timestamp;
+  return mapped;
+}
+
+/** An artifact without its 0.1.0 streaming fields (`index`, `append`, `lastChunk`), named by `artifactId`. */
+export function artifactTo03(artifact: Artifact): v03.Artifact {
+  const { index, append: _append, lastChunk: _lastChunk, parts, ...rest } = artifact;
+  return { ...withoutNulls(rest), artifactId: artifactIdOf(index), parts: parts.map(partTo03) } as v03.Artifact;
+}
+
+/**
+ * The task as a 0.3 answer carries it. `historyLength` N keeps the last N messages and 0 none;
+ * without it the whole history comes along (a 0.3 Task carries its history).
+ */
+export function taskTo03(record: TaskRecord, historyLength?: number): v03.Task {
+  const snapshot = taskSnapshot(record, historyLength ?? record.history.length);
+  const contextId = contextIdOf(record);
+  const { id } = snapshot;
+  const task: v03.Task = { kind: 'task', id, contextId, status: statusTo03(snapshot.status, id, contextId) };
+  if (snapshot.artifacts) task.artifacts = snapshot.artifacts.map(artifactTo03);
+  if (snapshot.history) task.history = snapshot.history.map((m) => messageTo03(m, id, contextId));
+  if (snapshot.metadata) task.metadata = snapshot.metadata;
+  return task;
+}
+
+/** A stored 0.1.0 event as a 0.3 stream sends it. */
+export function eventTo03(event: TaskEvent, contextId: string): v03.TaskStatusUpdateEvent | v03.TaskArtifactUpdateEvent {
+  const taskId = event.id;
+  if ('status' in event) {
+    const mapped: v03.TaskStatusUpdateEvent = {
+      kind: 'status-update',
+      taskId,
+      contextId,
+      status: statusTo03(event.status, taskId, contextId),
+      final: event.final === true,
+    };
+    if (event.metadata != null) mapped.metadata = event.metadata;
+    return mapped;
+  }
+  const { artifact } = event;
+  const mapped: v03.TaskArtifactUpdateEvent = { kind: 'artifact-update', taskId, contextId, artifact: artifactTo03(artifact) };
+  if (artifact.append != null) mapped.append = artifact.append;
+  if (artifact.lastChunk != null) mapped.lastChunk = artifact.lastChunk;
+  if (event.metadata != null) mapped.metadata = event.metadata;
+  return mapped;
+}
+
+/** The body of a push notification to a webhook set over 0.3: the Task with the new status (spec 0.3 9.5). */
+export function taskNotification03(record: TaskRecord, status: TaskStatus): v03.Task {
+  const { id } = record.task;
+  const contextId = contextIdOf(record);
+  return { kind: 'task', id, contextId, status: statusTo03(status, id, contextId) };
+}
+
+/** Renders a stream's stored events as 0.3 events of the task in `contextId`. */
+export function eventsTo03(contextId: string): (stored: StoredEvent) => unknown {
+  return (stored) => eventTo03(stored.event, contextId);
+}
+
+/** A stored push config as 0.3 shows it: `id` (the task's, for a 0.1.0 config), secrets masked. */
+export function pushConfigTo03(config: StoredPushConfig, taskId: string): v03.PushNotificationConfig {
+  const { protocol: _protocol, id, authentication, ...fields } = withSecretsMasked(config);
+  const mapped = { ...withoutNulls(fields), id: id ?? taskId } as v03.PushNotificationConfig;
+  if (authentication != null) mapped.authentication = withoutNulls(authentication) as v03.PushNotificationAuthenticationInfo;
+  return mapped;
+}
+
+/**
+ * An error as a 0.3 client gets it. 0.1.0's -32006 (streaming not supported) and -32007
+ * (authentication required) mean something else in 0.3 (an invalid agent response; no extended
+ * card), and 0.3 clients read them so: streaming off becomes 0.3's -32004, and a refused
+ * credential -32000, the JSON-RPC code left to servers (with HTTP 401 and `WWW-Authenticate`, as
+ * in 0.1.0). Every other code means the same in both.
+ */
+export function errorTo03(error: A2AError): A2AError {
+  if (error instanceof A2AError03) return error;
+  switch (error.code) {
+    case ErrorCode.StreamingNotSupported:
+      return new A2AError(ErrorCode.UnsupportedOperation, 'Streaming is not supported', { reason: 'this agent does not stream' });
+    case ErrorCode.AuthenticationRequired:
+      return new A2AError(SERVER_ERROR as ErrorCode, error.message, error.data);
+    default:
+      return error;
+  }
+}
+
+/** An error already in 0.3's words (a code 0.3 defines as 0.3 means it): sent as it is. */
+export class A2AError03 extends A2AError {}
+
+/** JSON-RPC 2.0's first implementation-defined server error, which no A2A version gives a meaning. */
+const SERVER_ERROR = -32000;
+
+/** The object without its null-valued fields: 0.1.0 allows null where 0.3 wants the field left out. */
+function withoutNulls<T extends object>(value: T): T {
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field != null) copy[key] = field;
+  return copy as T;
+}

@@ -1,0 +1,250 @@
+// The A2A 0.3 JSON-RPC methods: each maps its params to 0.1.0 (mapping.ts), calls the same task
+// service as the 0.1.0 methods, and maps the answer back. The tasks are the same tasks.
+import { randomUUID } from 'node:crypto';
+import { A2AError, ErrorCode, type TaskSendParams, type Validator } from 'a2a-types';
+import {
+  ErrorCode03,
+  validateDeleteTaskPushNotificationConfigParams,
+  validateGetTaskPushNotificationConfigParams,
+  validateMessageSendParams,
+  validateTaskIdParams,
+  validateTaskPushNotificationConfig,
+  validateTaskQueryParams,
+  type DeleteTaskPushNotificationConfigParams,
+  type GetTaskPushNotificationConfigParams,
+  type MessageSendParams,
+  type TaskIdParams,
+  type TaskPushNotificationConfig,
+  type TaskQueryParams,
+} from 'a2a-types/v0.3';
+import { TaskEventStream } from '../../core/event-feed.js';
+import type { Method, MethodCall, StreamingMethod, UnaryMethod } from '../../core/method.js';
+import { openResubscription } from '../../core/resubscription.js';
+import type { StoredPushConfig, TaskRecord } from '../../store/records.js';
+import type { TurnRules, TurnStart } from '../../core/task-engine.js';
+import { A2AError03, contextIdOf, eventsTo03, pushConfigFrom03, pushConfigTo03, sendParamsFrom03, taskTo03 } from './mapping.js';
+
+/**
+ * 0.3 sends: a message with a `taskId` continues that task (unknown → -32001), one without starts
+ * a new task. A completed task is reopened, as over 0.1.0: one task behaves the same whichever
+ * version reaches it, and the A2A TCK's mandatory tests continue completed tasks (0.3 spec 7.1
+ * says otherwise: docs/protocol-0.3.md). A failed or canceled task refuses with -32009.
+ */
+const RULES_03: TurnRules = { existingTaskOnly: true };
+/** The ids a 0.3 send carries. */
+const SEND_ID_PATHS_03: readonly string[] = [
+  '/message/messageId',
+  '/message/taskId',
+  '/message/contextId',
+  '/message/referenceTaskIds/*',
+  '/configuration/pushNotificationConfig/id',
+];
+/** The ids of a push config call that names a config. */
+const CONFIG_ID_PATHS: readonly string[] = ['/id', '/pushNotificationConfigId'];
+
+/** A message without `taskId`: its task id was just made, so the task is new. */
+const NEW_TASK: TurnRules = {};
+
+/** A 0.3 send as 0.1.0's: the message's task (a new one when it names none), `contextId` as `sessionId`. */
+const sendFrom03 = (params: MessageSendParams): TaskSendParams => sendParamsFrom03(params, randomUUID);
+
+/** The rules of a send's turn, after the checks only a 0.3 message needs. */
+async function turnRules(params: MessageSendParams, { service, principal }: MethodCall): Promise<TurnRules> {
+  const { taskId, contextId } = params.message;
+  if (taskId === undefined) return NEW_TASK;
+  // The engine refuses an unknown task (and someone else's) atomically; the task is read here only
+  // to say a wrong context in 0.3's terms (the engine would name 0.1.0's `sessionId`).
+  if (contextId === undefined) return RULES_03;
+  const record = await service.readTask(taskId, principal);
+  if (contextId !== contextIdOf(record)) {
+    throw A2AError.invalidParams([
+      {
+        path: '/message/contextId',
+        message: `does not match the context of task ${taskId}`,
+        keyword: 'contextId',
+        params: { expected: contextIdOf(record) },
+      },
+    ]);
+  }
+  return RULES_03;
+}
+
+/**
+ * message/send: starts or continues a task and answers with the Task once the turn ends, or after
+ * `sendWaitMs` as it stands. `configuration.blocking: false` answers at once, the task `working`.
+ */
+const messageSend: UnaryMethod<MessageSendParams> = {
+  kind: 'unary',
+  operation: 'tasks/send',
+  validateParams: validateMessageSendParams,
+  idPaths: SEND_ID_PATHS_03,
+  toOperation: sendFrom03,
+  async run(params, call, asOperation) {
+    const send = asOperation as TaskSendParams;
+    const rules = await turnRules(params, call);
+    const historyLength = params.configuration?.historyLength;
+    if (params.configuration?.blocking === false) {
+      const run = await call.service.startTurn(send, call.principal, rules);
+      return taskTo03(run.started.record, historyLength);
+    }
+    return taskTo03(await call.service.sendAndWait(send, call.principal, rules), historyLength);
+  },
+};
+
+/**
+ * message/stream: the Task as the turn opened (`working`, the message in its history), then the
+ * turn's status and artifact updates until its final one (spec 0.3 9.3).
+ */
+const messageStream: StreamingMethod<MessageSendParams> = {
+  kind: 'streaming',
+  operation: 'tasks/sendSubscribe',
+  requires: 'streaming',
+  validateParams: validateMessageSendParams,
+  idPaths: SEND_ID_PATHS_03,
+  toOperation: sendFrom03,
+  async open(params, call, asOperation) {
+    const send = asOperation as TaskSendParams;
+    const rules = await turnRules(params, call);
+    const feed = await call.service.openFeed(send.id);
+    let started: TurnStart;
+    try {
+      ({ started } = await call.service.startTurn(send, call.principal, rules));
+    } catch (error) {
+      feed.close();
+      throw error;
+    }
+    // The Task stands for the events that opened the turn; live events follow from the next one.
+    const opening = started.events[started.events.length - 1]!;
+    const task = taskTo03(started.record, params.configuration?.historyLength);
+    const render = eventsTo03(contextIdOf(started.record));
+    return new TaskEventStream(feed, [opening], opening.id, (stored) => (stored === opening ? task : render(stored)));
+  },
+};
+
+const getTask: UnaryMethod<TaskQueryParams> = {
+  kind: 'unary',
+  validateParams: validateTaskQueryParams,
+  async run(params, { service, principal }) {
+    return taskTo03(await service.readTask(params.id, principal), params.historyLength);
+  },
+};
+
+const cancelTask: UnaryMethod<TaskIdParams> = {
+  kind: 'unary',
+  validateParams: validateTaskIdParams,
+  async run(params, { service, principal }) {
+    return taskTo03(await service.cancel(params.id, principal));
+  },
+};
+
+/** tasks/resubscribe: as in 0.1.0 (Last-Event-ID replays what was missed), each event in 0.3 form. */
+const resubscribe: StreamingMethod<TaskIdParams> = {
+  kind: 'streaming',
+  requires: 'streaming',
+  validateParams: validateTaskIdParams,
+  async open(params, call) {
+    const record = await call.service.readTask(params.id, call.principal);
+    const events = await openResubscription(params.id, call);
+    return events.renderedAs(eventsTo03(contextIdOf(record)));
+  },
+};
+
+// Push configs: a task has one webhook (as in 0.1.0); `set` with another id replaces it (its id
+// defaults to the task's), `list` shows it, `get` names it by id (without one: the config there
+// is), `delete` by id. Secrets come back masked.
+
+const configNotFound = (taskId: string, configId: string | undefined) =>
+  new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', { taskId, pushNotificationConfigId: configId });
+
+const setPushConfig: UnaryMethod<TaskPushNotificationConfig> = {
+  kind: 'unary',
+  operation: 'tasks/pushNotification/set',
+  requires: 'pushNotifications',
+  validateParams: validateTaskPushNotificationConfig,
+  idPaths: ['/taskId', '/pushNotificationConfig/id'],
+  toOperation: ({ taskId, pushNotificationConfig }) => ({
+    id: taskId,
+    pushNotificationConfig: pushConfigFrom03(pushNotificationConfig, taskId),
+  }),
+  async run({ taskId }, { service, principal }, asOperation) {
+    const stored = (asOperation as { pushNotificationConfig: StoredPushConfig }).pushNotificationConfig;
+    await service.setPushNotification(taskId, stored, principal);
+    return { taskId, pushNotificationConfig: pushConfigTo03(stored, taskId) };
+  },
+};
+
+const getPushConfig: UnaryMethod<GetTaskPushNotificationConfigParams> = {
+  kind: 'unary',
+  operation: 'tasks/pushNotification/get',
+  requires: 'pushNotifications',
+  validateParams: validateGetTaskPushNotificationConfigParams,
+  idPaths: CONFIG_ID_PATHS,
+  toOperation: ({ id }) => ({ id }),
+  async run({ id, pushNotificationConfigId }, { service, principal }) {
+    const config = storedConfig(await service.readTask(id, principal), pushNotificationConfigId);
+    if (!config) throw configNotFound(id, pushNotificationConfigId);
+    return { taskId: id, pushNotificationConfig: pushConfigTo03(config, id) };
+  },
+};
+
+const listPushConfigs: UnaryMethod<TaskIdParams> = {
+  kind: 'unary',
+  operation: 'tasks/pushNotification/get',
+  requires: 'pushNotifications',
+  validateParams: validateTaskIdParams,
+  toOperation: ({ id }) => ({ id }),
+  async run({ id }, { service, principal }) {
+    const config = storedConfig(await service.readTask(id, principal), undefined);
+    return config ? [{ taskId: id, pushNotificationConfig: pushConfigTo03(config, id) }] : [];
+  },
+};
+
+/** Deleting a config the task does not have succeeds: what the client wanted is so. */
+const deletePushConfig: UnaryMethod<DeleteTaskPushNotificationConfigParams> = {
+  kind: 'unary',
+  operation: 'tasks/pushNotification/set',
+  requires: 'pushNotifications',
+  validateParams: validateDeleteTaskPushNotificationConfigParams,
+  idPaths: CONFIG_ID_PATHS,
+  toOperation: ({ id }) => ({ id, pushNotificationConfig: null }),
+  async run({ id, pushNotificationConfigId }, { service, principal }) {
+    if (storedConfig(await service.readTask(id, principal), pushNotificationConfigId)) {
+      await service.setPushNotification(id, null, principal);
+    }
+    return null;
+  },
+};
+
+/** The task's config if it has one and (when `configId` is given) it has that id. */
+function storedConfig(record: TaskRecord, configId: string | undefined): StoredPushConfig | undefined {
+  const config = record.pushNotification;
+  if (!config) return undefined;
+  if (configId !== undefined && configId !== (config.id ?? record.task.id)) return undefined;
+  return config;
+}
+
+const anyParams = Object.assign((_params: unknown): _params is unknown => true, { issues: [] }) as Validator<unknown>;
+
+/** The kit keeps no extended card: -32007 as 0.3 defines it (its card does not claim one). */
+const getAuthenticatedExtendedCard: UnaryMethod<unknown> = {
+  kind: 'unary',
+  validateParams: anyParams,
+  idPaths: [],
+  async run() {
+    throw new A2AError03(ErrorCode03.AuthenticatedExtendedCardNotConfigured, 'Authenticated Extended Card not configured');
+  },
+};
+
+/** Every A2A 0.3 JSON-RPC method, by name. */
+export const methods03: Readonly<Record<string, Method>> = {
+  'message/send': messageSend,
+  'message/stream': messageStream,
+  'tasks/get': getTask,
+  'tasks/cancel': cancelTask,
+  'tasks/resubscribe': resubscribe,
+  'tasks/pushNotificationConfig/set': setPushConfig,
+  'tasks/pushNotificationConfig/get': getPushConfig,
+  'tasks/pushNotificationConfig/list': listPushConfigs,
+  'tasks/pushNotificationConfig/delete': deletePushConfig,
+  'agent/getAuthenticatedExtendedCard': getAuthenticatedExtendedCard,
+};

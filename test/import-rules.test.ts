@@ -1,0 +1,52 @@
+// The import rules of docs/architecture.md are checked by `pnpm lint` (dependency-cruiser with
+// .dependency-cruiser.cjs). This shows the check holds for the real tree and fails on a tree that
+// breaks each rule: a fixture whose core imports a version, whose versions import each other,
+// whose transport imports a version, and whose only way back is a type import (a cycle still).
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const root = path.resolve(import.meta.dirname, '..');
+const cli = path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+  cycle?: unknown[];
+}
+
+/** Runs the check on `targets`: as lint does (its exit code), and once more for the JSON report's violations. */
+async function check(targets: string[]): Promise<{ exitCode: number; violations: Violation[] }> {
+  const run = async (...extra: string[]) => {
+    const args = [cli, ...targets, '--config', '.dependency-cruiser.cjs', ...extra];
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+      return { code: 0, stdout };
+    } catch (error) {
+      return error as { code: number; stdout: string };
+    }
+  };
+  const [asLint, report] = await Promise.all([run(), run('--output-type', 'json')]);
+  return { exitCode: asLint.code, violations: JSON.parse(report.stdout).summary.violations };
+}
+
+describe('import rules (pnpm lint)', () => {
+  test('the packages and apps break none', async () => {
+    const { exitCode, violations } = await check(['packages', 'apps']);
+    expect(violations).toEqual([]);
+    expect(exitCode).toBe(0);
+  }, 60_000);
+
+  test('a tree that breaks them fails, each rule named', async () => {
+    const { exitCode, violations } = await check(['test/fixtures/import-rules']);
+    expect(exitCode).not.toBe(0);
+    const broken = (name: string) => violations.filter((v) => v.rule.name === name).map((v) => `${v.from} -> ${v.to}`);
+    const src = 'test/fixtures/import-rules/packages/a2a-express/src';
+    expect(broken('core-imports-no-version')).toEqual([`${src}/core/engine.ts -> ${src}/versions/v0_3/mapping.ts`]);
+    expect(broken('version-imports-no-other-version')).toEqual([`${src}/versions/v0_3/mapping.ts -> ${src}/versions/v0_1/methods.ts`]);
+    expect(broken('transport-imports-no-version')).toEqual([`${src}/transports/json-rpc.ts -> ${src}/versions/v0_1/methods.ts`]);
+    // The way back is `import type`: a cycle all the same.
+    expect(broken('no-circular').length).toBeGreaterThan(0);
+  }, 60_000);
+});
