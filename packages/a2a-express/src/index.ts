@@ -18,11 +18,14 @@ export {
 export {
   agentMessage,
   artifact,
+  authRequired,
   completed,
   dataPart,
   failed,
   filePart,
   inputRequired,
+  rejected,
+  reply,
   textOf,
   textPart,
   working,
@@ -30,10 +33,12 @@ export {
   type ArtifactUpdate,
   type HandlerState,
   type MessageContent,
+  type MessageReply,
   type StatusUpdate,
   type TaskContext,
   type TaskHandler,
   type TaskUpdate,
+  type TaskView,
 } from './core/handler.js';
 export type { TaskStore } from './store/task-store.js';
 export type { PushNotificationOptions } from './push/push-notifier.js';

@@ -66,6 +66,14 @@ export interface A2ARouterOptions {
    * the default `bodyLimit`).
    */
   maxTaskBytes?: number;
+  /**
+   * Refuse (-32005, on every version) a client's part whose media type the card's input modes do
+   * not list: `defaultInputModes` (default `["text/plain"]`) and every skill's `inputModes`. A text
+   * part is `text/plain`, a data part `application/json`, a file part its `mimeType`
+   * (`application/octet-stream` without one). Modes may be wildcards (`image/*`, `*\/*`); `"text"`
+   * stands for `text/plain`. Default true; false lets every part through to the handler.
+   */
+  enforceInputModes?: boolean;
   /** Logger; the router logs through a child of it. Default: `pino()` at level `info`. */
   logger?: Logger;
   /**
@@ -102,6 +110,8 @@ export interface ResolvedOptions {
   readonly maxBatchSize: number;
   readonly maxPartsPerMessage: number;
   readonly maxTaskBytes: number;
+  /** The media types a client's parts may have; undefined when `enforceInputModes` is off. */
+  readonly acceptedInputModes: readonly string[] | undefined;
   readonly logger: Logger;
   readonly auth: AuthOptions | undefined;
   /** The 0.3 binding's settings; undefined when it is off. */
@@ -130,10 +140,18 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
       MAX_RESPONSE_BYTES,
       'maxResponseBytes',
     ),
+    acceptedInputModes: options.enforceInputModes === false ? undefined : inputModesOf(options.card),
     logger: options.logger ?? pino({ level: 'info' }),
     auth: checkedAuth(options.auth),
     protocol03: protocol03Of(options.protocol03 ?? true),
   };
+}
+
+/** Every input mode the card lists: its default ones (`text/plain` when it names none) and each skill's. */
+function inputModesOf(card: AgentCardInput): readonly string[] {
+  const modes = new Set<string>(card.defaultInputModes ?? ['text/plain']);
+  for (const skill of card.skills ?? []) for (const mode of skill.inputModes ?? []) modes.add(mode);
+  return [...modes];
 }
 
 function protocol03Of(option: boolean | Protocol03Options): Required<Protocol03Options> | undefined {

@@ -8,7 +8,8 @@ const handler = async () => completed();
 
 describe('agent card', () => {
   test('is served at /.well-known/agent.json, complete and valid against the schema', async () => {
-    const app = express().use(a2aRouter(handler, { card: { ...testCard, skills: [{ id: 's', name: 'S' }] }, logger: silent }));
+    const card = { name: testCard.name, version: testCard.version, skills: [{ id: 's', name: 'S' }] };
+    const app = express().use(a2aRouter(handler, { card, logger: silent }));
     const res = await request(app).get('/.well-known/agent.json');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);

@@ -7,7 +7,8 @@ import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 
 export const silent: Logger = pino({ level: 'silent' });
 
-export const testCard = { name: 'Test Agent', version: '1.0.0' };
+/** The tests' agent takes content of any type (input modes have tests of their own: input-modes.test.ts). */
+export const testCard = { name: 'Test Agent', version: '1.0.0', defaultInputModes: ['*/*'] };
 
 /** An Express app with the router mounted at the root, logging nowhere unless told. */
 export function appWith(handler: TaskHandler, options: Partial<A2ARouterOptions> = {}): { app: express.Express; router: A2ARouter } {

@@ -14,7 +14,7 @@ function expectValid03(definition: string, value: unknown): void {
 }
 
 const record = (history: Message[], extra: Partial<TaskRecord['task']> = {}): TaskRecord => ({
-  task: { id: 't-1', sessionId: 's-1', status: { state: 'completed', message: history.at(-1) ?? null, timestamp: null }, ...extra },
+  task: { id: 't-1', contextId: 's-1', status: { state: 'completed', message: history.at(-1) ?? null, timestamp: null }, ...extra },
   history,
   lastEventId: 3,
   turn: 1,
@@ -69,7 +69,7 @@ describe('0.1.0 → 0.3', () => {
     expect(all.status.message).toEqual(all.history![1]);
     expect(taskTo03(record(history), 1).history).toHaveLength(1);
     expect(taskTo03(record(history), 0)).not.toHaveProperty('history');
-    expect(taskTo03(record(history, { sessionId: null })).contextId).toBe('t-1');
+    expect(taskTo03(record(history, { contextId: 'c-2' })).contextId).toBe('c-2');
   });
 
   test('events: status-update and artifact-update with taskId, contextId, artifactId from the index, append and lastChunk outside', () => {

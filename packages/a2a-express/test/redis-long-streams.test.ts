@@ -15,7 +15,7 @@ import {
   within,
   type OwnRedis,
 } from 'a2a-testing';
-import type { TaskArtifactUpdateEvent } from 'a2a-types';
+import type { TaskArtifactUpdateEvent } from '../src/store/index.js';
 import { Redis } from 'ioredis';
 import { artifact, completed, type A2ARouter, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
@@ -52,7 +52,7 @@ describe('bytes written to Redis per event', () => {
     (n: number) =>
     (current: TaskRecord | undefined): TaskChange => ({
       record: current ?? {
-        task: { id: 'long', sessionId: 's', status: { state: 'working', timestamp: new Date().toISOString() } },
+        task: { id: 'long', contextId: 's', status: { state: 'working', timestamp: new Date().toISOString() } },
         history: [{ role: 'user', parts: [{ type: 'text', text: 'write a long answer' }] }],
         lastEventId: 0,
         turn: 1,

@@ -39,7 +39,7 @@ const oneStore = (options: RedisTaskStoreOptions = {}) => storesOnOnePrefix(1, o
 
 function created(taskId: string): TaskRecord {
   return {
-    task: { id: taskId, sessionId: 's', status: { state: 'working', timestamp: new Date().toISOString() } },
+    task: { id: taskId, contextId: 's', status: { state: 'working', timestamp: new Date().toISOString() } },
     history: [],
     lastEventId: 0,
     turn: 1,

@@ -16,7 +16,7 @@ import {
   within,
   type OwnRedis,
 } from 'a2a-testing';
-import { isStatusUpdateEvent } from 'a2a-types';
+import { isStatusUpdateEvent } from '../src/core/model.js';
 import type { VerifiedNotification } from 'a2a-push-receiver';
 import { pushNotificationReceiver } from 'a2a-push-receiver/express';
 import {

@@ -3,7 +3,8 @@
 import express from 'express';
 import request from 'supertest';
 import { deleteKeys, redisUrl, requireRedis, uniquePrefix } from 'a2a-testing';
-import type { Artifact, Message, TaskEvent } from 'a2a-types';
+import type { Artifact, Message } from 'a2a-types';
+import type { TaskEvent } from '../src/store/index.js';
 import { A2AError, a2aRouter, artifact, completed, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { applyEvents, InMemoryTaskStore, type TaskRecord, type TaskStore } from '../src/store/index.js';
@@ -55,7 +56,7 @@ const agentSays = (t: string): Message => ({ role: 'agent', parts: [text(t)] });
 
 function created(taskId: string): TaskRecord {
   return {
-    task: { id: taskId, sessionId: 'session', status: { state: 'submitted', timestamp: '2026-11-22T00:00:00.000Z' } },
+    task: { id: taskId, contextId: 'session', status: { state: 'submitted', timestamp: '2026-11-22T00:00:00.000Z' } },
     history: [{ role: 'user', parts: [text('hello')] }],
     lastEventId: 0,
     turn: 1,

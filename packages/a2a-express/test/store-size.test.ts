@@ -52,7 +52,7 @@ test('values JSON cannot carry count as nothing, never NaN', () => {
 
 describe('a record folded from hostile events keeps a finite, non-negative size', () => {
   const record: TaskRecord = {
-    task: { id: 't', sessionId: 's', status: { state: 'working' } },
+    task: { id: 't', contextId: 's', status: { state: 'working' } },
     history: [],
     lastEventId: 0,
     turn: 1,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { mergeGrowingArtifact } from '../src/store/growing-artifacts.js';
 import { InMemoryTaskStore, applyEvents, mergeArtifact, type TaskRecord } from '../src/store/index.js';
 
 function record(id: string, state: TaskState): TaskRecord {
-  return { task: { id, status: { state } }, history: [], lastEventId: 0, turn: 1, updatedAt: Date.now() };
+  return { task: { id, contextId: id, status: { state } }, history: [], lastEventId: 0, turn: 1, updatedAt: Date.now() };
 }
 
 async function put(store: InMemoryTaskStore, id: string, state: TaskState) {
@@ -141,7 +141,11 @@ describe('the record copy', () => {
       const source = readFileSync(join(packageDir, 'src/store/records.ts'), 'utf8');
       const withField = source.replace('  readonly bytes?: number;\n}', '  readonly bytes?: number;\n  readonly addedLater?: string;\n}');
       expect(withField).not.toBe(source);
-      writeFileSync(join(dir, 'records.ts'), withField);
+      // records.ts imports the model from ../core: the copy keeps that layout.
+      mkdirSync(join(dir, 'store'));
+      mkdirSync(join(dir, 'core'));
+      copyFileSync(join(packageDir, 'src/core/model.ts'), join(dir, 'core/model.ts'));
+      writeFileSync(join(dir, 'store/records.ts'), withField);
       const tsc = join(packageDir, '../../node_modules/typescript/bin/tsc');
       const args = [
         '--noEmit',
@@ -153,12 +157,12 @@ describe('the record copy', () => {
         'nodenext',
         '--target',
         'es2022',
-        join(dir, 'records.ts'),
+        join(dir, 'store/records.ts'),
       ];
       const result = await runCommand(process.execPath, [tsc, ...args], { cwd: packageDir, timeoutMs: 60_000 });
       expect(result.stdout).toMatch(/TS2741: Property 'addedLater' is missing/);
       // The unchanged file compiles the same way.
-      writeFileSync(join(dir, 'records.ts'), source);
+      writeFileSync(join(dir, 'store/records.ts'), source);
       expect((await runCommand(process.execPath, [tsc, ...args], { cwd: packageDir, timeoutMs: 60_000 })).status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });

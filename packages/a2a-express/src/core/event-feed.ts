@@ -59,6 +59,15 @@ export class EventFeed {
 }
 
 /**
+ * What a stream's `render` returns to send several things for one event, in order, each under its
+ * own event id: how 0.3 sends the Task it held back (under the id of the events it stands for)
+ * together with the event that followed.
+ */
+export class SeveralEvents {
+  constructor(readonly values: readonly { readonly eventId: number; readonly value: unknown }[]) {}
+}
+
+/**
  * The events one streaming call answers with: its initial events, then the task's live ones,
  * until the final event. What the transport-free dispatch hands to a transport: the HTTP adapter
  * writes it as SSE with `start`; other callers may iterate it.
@@ -67,14 +76,14 @@ export class TaskEventStream implements AsyncIterable<StoredEvent> {
   private started = false;
 
   /**
-   * @param render what a transport sends for one event: the 0.1.0 event as stored, unless the
-   *   protocol binding of the call renders it otherwise (0.3: see `renderedAs`).
+   * @param render what a transport sends for one event: the event in the version of the call
+   *   ({@link SeveralEvents} for more than one thing).
    */
   constructor(
     private readonly feed: EventFeed,
     private readonly initial: readonly StoredEvent[],
     private readonly coveredThrough: number,
-    readonly render: (stored: StoredEvent) => unknown = eventAsStored,
+    readonly render: (stored: StoredEvent) => unknown,
   ) {}
 
   /** The same stream, not yet started, with each event sent as `render` makes it. */
@@ -145,8 +154,4 @@ export class TaskEventStream implements AsyncIterable<StoredEvent> {
       },
     };
   }
-}
-
-function eventAsStored(stored: StoredEvent): unknown {
-  return stored.event;
 }

@@ -1,10 +1,11 @@
 // The context a handler runs with. Everything in it is the handler's own: the task, message and
 // history are copies (made on first use, as most handlers read only some), so a handler that
 // changes them changes nothing stored.
-import type { Message, Metadata, Task, TaskSendParams } from 'a2a-types';
+import type { Message, Metadata } from './model.js';
+import type { SendOperation } from './operations.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
-import type { TaskContext } from './handler.js';
+import type { TaskContext, TaskView } from './handler.js';
 import { plainJson } from './handler-updates.js';
 import { taskSnapshot, type TaskRecord } from '../store/records.js';
 
@@ -19,27 +20,27 @@ export interface TurnSignal {
 export interface TurnOpening {
   readonly record: TaskRecord;
   readonly isNewTask: boolean;
-  readonly params: TaskSendParams;
+  readonly params: SendOperation;
   readonly principal: Principal | undefined;
 }
 
 /** A class: V8 builds an object literal with getters on a slow path, and this is made once per turn. */
 export class HandlerContext implements TaskContext {
-  readonly sessionId: string;
+  readonly contextId: string;
   readonly isNewTask: boolean;
   readonly requestMetadata: Metadata | undefined;
   readonly principal: Principal | undefined;
   readonly #turn: TurnSignal;
   readonly #opening: TurnOpening;
   readonly #baseLogger: Logger;
-  #task: Task | undefined;
+  #task: TaskView | undefined;
   #message: Message | undefined;
   #history: Message[] | undefined;
   #logger: Logger | undefined;
 
   constructor(turn: TurnSignal, opening: TurnOpening, baseLogger: Logger) {
     const { record, params } = opening;
-    this.sessionId = record.task.sessionId ?? '';
+    this.contextId = record.task.contextId;
     this.isNewTask = opening.isNewTask;
     this.requestMetadata = params.metadata ?? undefined;
     this.principal = opening.principal;
@@ -48,8 +49,12 @@ export class HandlerContext implements TaskContext {
     this.#baseLogger = baseLogger;
   }
 
-  get task(): Task {
-    return (this.#task ??= plainJson(taskSnapshot(this.#opening.record)));
+  get sessionId(): string {
+    return this.contextId;
+  }
+
+  get task(): TaskView {
+    return (this.#task ??= plainJson({ ...taskSnapshot(this.#opening.record), sessionId: this.contextId }));
   }
 
   get message(): Message {

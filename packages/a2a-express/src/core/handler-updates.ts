@@ -1,9 +1,10 @@
 // What a handler hands over, made safe to store and send: its updates checked against the
 // schema and turned into protocol events, and every value copied so the handler keeps nothing
 // it could change afterwards.
-import { formatIssues, validateArtifact, validateMessage, type Part, type TaskEvent, type ValidationIssue } from 'a2a-types';
+import { formatIssues, validateArtifact, validateMessage, type ValidationIssue } from 'a2a-types';
 import type { HandlerState, TaskUpdate } from './handler.js';
 import { messageFieldIssues, partFieldIssues } from './message-fields.js';
+import type { Message, Metadata, Part, TaskEvent, TaskStatusUpdateEvent } from './model.js';
 import { jsonCopy } from './plain-json.js';
 import type { TaskRecord } from '../store/records.js';
 import { statusEvent } from './task-events.js';
@@ -11,7 +12,15 @@ import { statusEvent } from './task-events.js';
 /** An update the kit cannot accept; the turn fails with a generic message (the reason is logged). */
 export class InvalidUpdateError extends Error {}
 
-const HANDLER_STATES: readonly HandlerState[] = ['working', 'input-required', 'completed', 'failed', 'canceled'];
+const HANDLER_STATES: readonly HandlerState[] = [
+  'working',
+  'input-required',
+  'auth-required',
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+];
 
 /**
  * Turns a handler's update into a protocol event, or refuses it with InvalidUpdateError. An
@@ -23,15 +32,19 @@ export function toEvent(taskId: string, update: TaskUpdate): TaskEvent {
     if (!HANDLER_STATES.includes(update.state)) {
       throw new InvalidUpdateError(`a handler cannot set the state ${JSON.stringify(update.state)}`);
     }
-    const message = update.message === undefined ? undefined : plainJson(update.message);
-    if (message !== undefined && !validateMessage(message)) {
-      throw new InvalidUpdateError(`status message: ${formatIssues(validateMessage.issues)}`);
-    }
-    if (message !== undefined) {
-      assertPublishedDataParts(message.parts, 'status message');
-      assertNoConflicts(messageFieldIssues(message, { taskId, contextId: undefined }), 'status message');
-    }
+    const message = update.message === undefined ? undefined : checkedMessage(taskId, update.message, 'status message');
     return statusEvent(taskId, update.state, message, update.metadata && plainJson(update.metadata));
+  }
+  if (update?.kind === 'reply') {
+    if (update.message === undefined) throw new InvalidUpdateError('a reply needs a message');
+    const event: TaskStatusUpdateEvent = statusEvent(
+      taskId,
+      'completed',
+      checkedMessage(taskId, update.message, 'reply'),
+      metadataOf(update),
+    );
+    event.reply = true;
+    return event;
   }
   if (update?.kind === 'artifact') {
     const artifact = plainJson(update.artifact);
@@ -44,7 +57,20 @@ export function toEvent(taskId: string, update: TaskUpdate): TaskEvent {
     assertNoConflicts(partFieldIssues(artifact.parts, '/parts'), 'artifact');
     return update.metadata ? { id: taskId, artifact, metadata: plainJson(update.metadata) } : { id: taskId, artifact };
   }
-  throw new InvalidUpdateError('an update must be a status or an artifact (see the helpers)');
+  throw new InvalidUpdateError('an update must be a status, an artifact or a reply (see the helpers)');
+}
+
+/** A copy of a handler's message, checked as what clients will receive. */
+function checkedMessage(taskId: string, sent: Message, where: string): Message {
+  const message = plainJson(sent);
+  if (!validateMessage(message)) throw new InvalidUpdateError(`${where}: ${formatIssues(validateMessage.issues)}`);
+  assertPublishedDataParts(message.parts, where);
+  assertNoConflicts(messageFieldIssues(message, { taskId, contextId: undefined }), where);
+  return message;
+}
+
+function metadataOf(update: { readonly metadata?: Metadata }): Metadata | undefined {
+  return update.metadata && plainJson(update.metadata);
 }
 
 /**

@@ -1,17 +1,27 @@
 // What an agent author writes against: the handler's type, its context, the updates it yields,
 // and one-line helpers to build them.
-import type { Artifact, DataPart, FileContent, FilePart, Message, Metadata, Part, Task, TaskState, TextPart } from 'a2a-types';
+import type { DataPart, FileContent, FilePart, TextPart } from 'a2a-types';
+import type { Artifact, Message, Metadata, Part, Task, TaskState } from './model.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
+
+/** The task as a handler sees it: the kit's task, with its context id under 0.1.0's name too. */
+export interface TaskView extends Task {
+  /** The task's `contextId`, by 0.1.0's name. */
+  readonly sessionId: string;
+}
 
 /** What the handler learns about the turn it runs. */
 export interface TaskContext {
   /** The task as it stands at the start of this turn (state `working`), without history. */
-  readonly task: Task;
+  readonly task: TaskView;
   /** The message that started this turn. */
   readonly message: Message;
   /** The task's earlier messages (the client's and the agent's), oldest first, without `message`. */
   readonly history: readonly Message[];
+  /** The conversation the task belongs to: the `contextId` of 0.3 and 1.0, the `sessionId` of 0.1.0. */
+  readonly contextId: string;
+  /** The same as `contextId`, by its 0.1.0 name. */
   readonly sessionId: string;
   /** True on the first turn of a task; false when it resumes after input or reopens. */
   readonly isNewTask: boolean;
@@ -26,7 +36,10 @@ export interface TaskContext {
 }
 
 /** The states a handler may move its task to. */
-export type HandlerState = Extract<TaskState, 'working' | 'input-required' | 'completed' | 'failed' | 'canceled'>;
+export type HandlerState = Extract<
+  TaskState,
+  'working' | 'input-required' | 'auth-required' | 'completed' | 'failed' | 'canceled' | 'rejected'
+>;
 
 export interface StatusUpdate {
   readonly kind: 'status';
@@ -45,13 +58,23 @@ export interface ArtifactUpdate {
   readonly metadata?: Metadata;
 }
 
-export type TaskUpdate = StatusUpdate | ArtifactUpdate;
+/**
+ * A message that is the whole answer: the turn ends, and clients that can take a message alone
+ * (0.3, 1.0) get just this message, no task. 0.1.0 clients see the task completed with it.
+ */
+export interface MessageReply {
+  readonly kind: 'reply';
+  readonly message: Message;
+  readonly metadata?: Metadata;
+}
+
+export type TaskUpdate = StatusUpdate | ArtifactUpdate | MessageReply;
 
 /**
  * An agent's logic. Either an async generator that yields updates as they happen, or an async
  * function that returns its updates (one, an array, or nothing). A turn ends at the first
- * `completed`, `failed`, `canceled` or `input-required`; a handler that ends without one
- * completes its task. Throwing fails the task; an `A2AError` thrown is also sent to a
+ * `completed`, `failed`, `canceled`, `rejected`, `input-required`, `auth-required` or `reply`; a
+ * handler that ends without one completes its task. Throwing fails the task; an `A2AError` thrown is also sent to a
  * `tasks/send` caller that is still waiting, as that JSON-RPC error.
  */
 export type TaskHandler = (
@@ -88,6 +111,26 @@ export const inputRequired = (message: MessageContent, metadata?: Metadata): Sta
 export const completed = (message?: MessageContent, metadata?: Metadata): StatusUpdate => status('completed', message, metadata);
 /** The task could not be done; the message says why (it is sent to the client). Ends the turn. */
 export const failed = (message?: MessageContent, metadata?: Metadata): StatusUpdate => status('failed', message, metadata);
+/**
+ * The agent will not do this task (state `rejected`); the message says why. Ends the task. 0.1.0
+ * has no such state: its clients see `failed` with the message.
+ */
+export const rejected = (message?: MessageContent, metadata?: Metadata): StatusUpdate => status('rejected', message, metadata);
+/**
+ * The task needs the client to authenticate (state `auth-required`); the message says how. Ends
+ * the turn; the client's next message continues the task. 0.1.0 clients see `input-required`.
+ */
+export const authRequired = (message: MessageContent, metadata?: Metadata): StatusUpdate => status('auth-required', message, metadata);
+
+/**
+ * Answers with a message alone, no task: a plain chat reply. Ends the turn. 0.3 and 1.0 clients
+ * get the message (`message/send` answers with it, a stream sends it as its one event, if it is
+ * the turn's first update); 0.1.0 clients see the task completed with the message.
+ */
+export function reply(content: MessageContent, metadata?: Metadata): MessageReply {
+  const message = agentMessage(content);
+  return metadata ? { kind: 'reply', message, metadata } : { kind: 'reply', message };
+}
 
 export interface ArtifactOptions {
   name?: string;

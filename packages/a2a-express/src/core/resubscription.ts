@@ -1,6 +1,7 @@
 // Resubscription, the same on every version: which of a task's events a stream that joins late
 // starts from, then the live ones. Each version renders the events in its own form.
-import { A2AError, isFinalState } from 'a2a-types';
+import { A2AError } from 'a2a-types';
+import { isFinalState } from './model.js';
 import type { StoredEvent, TaskRecord } from '../store/records.js';
 import { TaskEventStream } from './event-feed.js';
 import type { MethodCall } from './method.js';
@@ -16,6 +17,8 @@ import { isFinalEvent } from './task-events.js';
 export async function openResubscription(
   taskId: string,
   { service, principal, lastEventId: header }: MethodCall,
+  /** How the call's version renders the task's events, made from the task as it stands. */
+  renderFor: (record: TaskRecord) => (stored: StoredEvent) => unknown,
 ): Promise<TaskEventStream> {
   const feed = await service.openFeed(taskId);
   try {
@@ -26,7 +29,7 @@ export async function openResubscription(
       initial.push(statusOf(record));
     }
     const coveredThrough = Math.max(record.lastEventId, ...initial.map((e) => e.id));
-    return new TaskEventStream(feed, initial, coveredThrough);
+    return new TaskEventStream(feed, initial, coveredThrough, renderFor(record));
   } catch (error) {
     feed.close();
     throw error;

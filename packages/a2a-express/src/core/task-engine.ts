@@ -2,11 +2,14 @@
 // handler off the request path, applies its updates to the store in order, honours
 // cancellation, and fails the task safely when the handler misbehaves.
 import { randomUUID } from 'node:crypto';
-import { A2AError, isFinalState, isTerminalState, type PushNotificationConfig, type TaskEvent, type TaskSendParams } from 'a2a-types';
+import { A2AError } from 'a2a-types';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import { agentMessage, type TaskHandler } from './handler.js';
+import { isFinalState, isTerminalState, MAX_PUSH_CONFIGS_PER_TASK, type StoredPushConfig, type TaskEvent } from './model.js';
+import type { SendOperation } from './operations.js';
 import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
+import { acceptsMediaType, unsupportedContent } from './input-modes.js';
 import { messageFieldIssues } from './message-fields.js';
 import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
 import { assertOwner, ownerOf } from './ownership.js';
@@ -84,6 +87,8 @@ export interface TaskLimits {
   readonly maxPartsPerMessage: number;
   /** Most bytes (`partsSize` estimate) of one task's history and artifacts together. */
   readonly maxTaskBytes: number;
+  /** The media types a client's parts may have (the card's input modes); undefined takes any. */
+  readonly acceptedInputModes?: readonly string[];
 }
 
 const HANDLER_FAILED = 'The agent failed while processing the task.';
@@ -97,6 +102,8 @@ export class TaskEngine {
   private readonly running = new Map<string, Run>();
   /** Refuses a handler's update that takes its task past `maxTaskBytes`. */
   private readonly checkSize: TaskChange['check'];
+  /** Whether the agent takes a part of this media type. */
+  private readonly acceptsMediaType: ((mediaType: string) => boolean) | undefined;
 
   /**
    * @param onCommit called after each change this engine makes, with the stored events: the
@@ -109,7 +116,8 @@ export class TaskEngine {
     private readonly limits: TaskLimits,
     private readonly onCommit?: (result: TaskUpdateResult) => void,
   ) {
-    const { maxTaskBytes } = limits;
+    const { maxTaskBytes, acceptedInputModes } = limits;
+    this.acceptsMediaType = acceptedInputModes && acceptsMediaType(acceptedInputModes);
     this.checkSize = (after) => {
       if ((after.bytes ?? 0) > maxTaskBytes) throw new TaskTooLargeError();
     };
@@ -134,7 +142,7 @@ export class TaskEngine {
    * continues it when it waits for input or is completed (reopened). A task that is working,
    * failed or canceled refuses with -32009.
    */
-  async startTurn(params: TaskSendParams, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
+  async startTurn(params: SendOperation, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
     const { maxPartsPerMessage, maxTaskBytes } = this.limits;
     if (params.message.parts.length > maxPartsPerMessage) {
       throw A2AError.invalidParams([
@@ -146,6 +154,10 @@ export class TaskEngine {
         },
       ]);
     }
+    if (this.acceptsMediaType) {
+      const refused = unsupportedContent(params.message, this.acceptsMediaType, this.limits.acceptedInputModes!);
+      if (refused) throw refused;
+    }
     let isNewTask = false;
     const { record, events } = await this.commit(params.id, (current) => {
       isNewTask = current === undefined;
@@ -155,19 +167,19 @@ export class TaskEngine {
         assertOwner(current, principal);
         assertContinuable(current, params);
       }
-      const issues = messageFieldIssues(params.message, { taskId: params.id, contextId: base.task.sessionId ?? undefined });
+      const issues = messageFieldIssues(params.message, { taskId: params.id, contextId: base.task.contextId });
       if (issues.length > 0) throw A2AError.invalidParams(issues.map((issue) => ({ ...issue, path: `/message${issue.path}` })));
       const withMessage = copyRecord(base);
-      // A config sent with the message replaces the task's (spec 7.1.1 leaves it to the server).
-      const pushNotification = params.pushNotification ?? base.pushNotification;
-      const size =
-        historyEntrySize(base.task, params.message) +
-        (params.pushNotification ? pushConfigSize(params.pushNotification) - pushConfigSize(base.pushNotification) : 0);
+      // A config sent with the message replaces the task's config of the same id (spec 7.1.1
+      // leaves it to the server).
+      const pushConfigs = params.pushNotification ? withPushConfig(base, params.pushNotification) : base.pushConfigs;
+      const size = historyEntrySize(base.task, params.message) + pushConfigsSize(pushConfigs) - pushConfigsSize(base.pushConfigs);
       withMessage.bytes = (base.bytes ?? 0) + size;
       if (withMessage.bytes > maxTaskBytes) throw tooLargeForTask(params.id, '/message', maxTaskBytes, base.bytes, size);
       withMessage.history = [...base.history, params.message];
       withMessage.turn = base.turn + 1;
-      if (pushNotification !== undefined) withMessage.pushNotification = pushNotification;
+      withMessage.pushConfigs = pushConfigs;
+      withMessage.replied = undefined;
       return { record: withMessage, events: [statusEvent(params.id, 'working')] };
     });
     return { record, events, isNewTask, params, principal };
@@ -217,16 +229,29 @@ export class TaskEngine {
   }
 
   /**
-   * Sets (or, with null, removes) the task's push notification config; the caller has checked
-   * the config. Unknown task (or someone else's) → -32001.
+   * Sets the task's push config of `config.id` (adding it, or replacing the one of that id); the
+   * caller has checked the config. Unknown task (or someone else's) → -32001.
    */
-  async setPushNotification(taskId: string, config: PushNotificationConfig | null, principal?: Principal): Promise<TaskRecord> {
+  async setPushConfig(taskId: string, config: StoredPushConfig, principal?: Principal): Promise<TaskRecord> {
+    return this.changePushConfigs(taskId, principal, (current) => withPushConfig(current, config));
+  }
+
+  /** Removes the task's push config of that id; one it does not have is removed already. */
+  async deletePushConfig(taskId: string, configId: string, principal?: Principal): Promise<TaskRecord> {
+    return this.changePushConfigs(taskId, principal, (current) => current.pushConfigs?.filter((config) => config.id !== configId));
+  }
+
+  private async changePushConfigs(
+    taskId: string,
+    principal: Principal | undefined,
+    change: (current: TaskRecord) => readonly StoredPushConfig[] | undefined,
+  ): Promise<TaskRecord> {
     const { record } = await this.commit(taskId, (current) => {
       if (!current) throw A2AError.taskNotFound(taskId);
       assertOwner(current, principal);
       const next = copyRecord(current);
-      next.pushNotification = config;
-      next.bytes = Math.max(0, (current.bytes ?? 0) + pushConfigSize(config) - pushConfigSize(current.pushNotification));
+      next.pushConfigs = change(current);
+      next.bytes = Math.max(0, (current.bytes ?? 0) + pushConfigsSize(next.pushConfigs) - pushConfigsSize(current.pushConfigs));
       if (next.bytes > this.limits.maxTaskBytes)
         throw tooLargeForTask(taskId, '/pushNotificationConfig', this.limits.maxTaskBytes, current.bytes);
       return { record: next, events: [] };
@@ -392,11 +417,11 @@ export class TaskEngine {
   }
 }
 
-function newRecord(params: TaskSendParams, principal: Principal | undefined): TaskRecord {
+function newRecord(params: SendOperation, principal: Principal | undefined): TaskRecord {
   const record = copyRecord({
     task: {
       id: params.id,
-      sessionId: params.sessionId ?? contextIdOf(params.message) ?? randomUUID(),
+      contextId: params.sessionId ?? contextIdOf(params.message) ?? randomUUID(),
       status: { state: 'submitted', timestamp: now() },
     },
     history: [],
@@ -410,7 +435,7 @@ function newRecord(params: TaskSendParams, principal: Principal | undefined): Ta
 }
 
 /** The context a message names (0.3's `contextId`, kept on a 0.1.0 message as an extra), if any. */
-function contextIdOf(message: TaskSendParams['message']): string | undefined {
+function contextIdOf(message: SendOperation['message']): string | undefined {
   const { contextId } = message as { contextId?: unknown };
   return typeof contextId === 'string' ? contextId : undefined;
 }
@@ -427,26 +452,49 @@ function tooLargeForTask(taskId: string, path: string, limit: number, taskBytes 
   ]);
 }
 
-/** What a task's push config costs; none costs nothing. */
-function pushConfigSize(config: PushNotificationConfig | null | undefined): number {
-  return config ? jsonSize(config) : 0;
+/** What a task's push configs cost; none cost nothing. */
+function pushConfigsSize(configs: readonly StoredPushConfig[] | undefined): number {
+  let size = 0;
+  for (const config of configs ?? []) size += jsonSize(config);
+  return size;
 }
 
-function assertContinuable(current: TaskRecord, params: TaskSendParams): void {
+/**
+ * The task's push configs with `config` in place of the one of its id, or after the others;
+ * -32602 when that would make more than {@link MAX_PUSH_CONFIGS_PER_TASK}.
+ */
+function withPushConfig(current: TaskRecord, config: StoredPushConfig): StoredPushConfig[] {
+  const configs = current.pushConfigs ?? [];
+  const at = configs.findIndex((existing) => existing.id === config.id);
+  if (at >= 0) return configs.map((existing, i) => (i === at ? config : existing));
+  if (configs.length >= MAX_PUSH_CONFIGS_PER_TASK) {
+    throw A2AError.invalidParams([
+      {
+        path: '/pushNotificationConfig',
+        message: `task ${current.task.id} has ${configs.length} push configs, the most one task keeps; delete one first`,
+        keyword: 'maxPushConfigs',
+        params: { limit: MAX_PUSH_CONFIGS_PER_TASK },
+      },
+    ]);
+  }
+  return [...configs, config];
+}
+
+function assertContinuable(current: TaskRecord, params: SendOperation): void {
   const { state } = current.task.status;
   if (state === 'submitted' || state === 'working') {
     throw A2AError.invalidTaskState(params.id, state, 'the task is still working on an earlier message');
   }
-  if (state !== 'input-required' && state !== 'completed') {
+  if (state !== 'input-required' && state !== 'auth-required' && state !== 'completed') {
     throw A2AError.invalidTaskState(params.id, state, `the task has ${state === 'unknown' ? 'no known state' : 'ended'}; start a new task`);
   }
-  if (params.sessionId != null && params.sessionId !== current.task.sessionId) {
+  if (params.sessionId != null && params.sessionId !== current.task.contextId) {
     throw A2AError.invalidParams([
       {
         path: '/sessionId',
         message: `does not match the session of task ${params.id}`,
         keyword: 'session',
-        params: { expected: current.task.sessionId },
+        params: { expected: current.task.contextId },
       },
     ]);
   }

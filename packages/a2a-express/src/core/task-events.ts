@@ -7,7 +7,7 @@ import {
   type TaskState,
   type TaskStatus,
   type TaskStatusUpdateEvent,
-} from 'a2a-types';
+} from './model.js';
 
 let lastMillis = 0;
 let lastIso = '';

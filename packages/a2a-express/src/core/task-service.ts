@@ -2,9 +2,11 @@
 // a turn, cancel, set a push config, open a task's event feed or replay its log. Methods never
 // see the engine or the store, so every path goes through the same ownership and config checks,
 // and every record a method gets is its own copy.
-import { A2AError, type PushNotificationConfig, type TaskSendParams } from 'a2a-types';
+import { A2AError, type PushNotificationConfig } from 'a2a-types';
 import type { Principal } from './auth.js';
 import { EventFeed } from './event-feed.js';
+import type { StoredPushConfig } from './model.js';
+import type { SendOperation } from './operations.js';
 import { readOwnTask } from './ownership.js';
 import type { PushNotifier } from '../push/push-notifier.js';
 import { ownCopy } from '../store/own-copy.js';
@@ -27,7 +29,7 @@ export class TaskService {
   }
 
   /** Starts or continues the task with the message, and runs the turn's handler in the background. */
-  async startTurn(params: TaskSendParams, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
+  async startTurn(params: SendOperation, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
     await this.acceptPushConfig(params.pushNotification);
     return this.engine.run(await this.engine.startTurn(params, principal, rules));
   }
@@ -36,7 +38,7 @@ export class TaskService {
    * Starts a turn and waits for it to end, or for `sendWaitMs`: the task as it stands then. An
    * A2AError the handler threw is thrown here.
    */
-  async sendAndWait(params: TaskSendParams, principal: Principal | undefined, rules?: TurnRules): Promise<TaskRecord> {
+  async sendAndWait(params: SendOperation, principal: Principal | undefined, rules?: TurnRules): Promise<TaskRecord> {
     const run = await this.startTurn(params, principal, rules);
     await settledWithin(run.ended, this.sendWaitMs);
     if (run.error) throw run.error;
@@ -49,12 +51,17 @@ export class TaskService {
     return ownCopy(await this.engine.cancel(taskId, principal));
   }
 
-  /** Checks the config (URL guard, ownership check) and stores it on the task; null removes it. */
-  async setPushNotification(taskId: string, config: PushNotificationConfig | null, principal: Principal | undefined): Promise<TaskRecord> {
+  /** Checks the config (URL guard, ownership check) and sets it on the task, in place of the one of its id. */
+  async setPushConfig(taskId: string, config: StoredPushConfig, principal: Principal | undefined): Promise<TaskRecord> {
     // Unknown (or someone else's) tasks are refused before any request is made for their URL.
     await this.readTask(taskId, principal);
     await this.acceptPushConfig(config);
-    return ownCopy(await this.engine.setPushNotification(taskId, config, principal));
+    return ownCopy(await this.engine.setPushConfig(taskId, config, principal));
+  }
+
+  /** Removes the task's push config of that id, if it has one. */
+  async deletePushConfig(taskId: string, configId: string, principal: Principal | undefined): Promise<TaskRecord> {
+    return ownCopy(await this.engine.deletePushConfig(taskId, configId, principal));
   }
 
   /** Subscribes to the task's events from now on; see {@link EventFeed}. */

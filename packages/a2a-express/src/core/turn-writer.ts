@@ -3,7 +3,7 @@
 // go together in the next one (a group commit): a networked store then costs one round trip
 // per batch of a fast stream instead of one per chunk. With the in-memory store a write lands
 // at once, and batches stay small.
-import type { TaskEvent } from 'a2a-types';
+import type { TaskEvent } from './model.js';
 
 /**
  * Writes a batch of events; true while the turn goes on, false once it is over (its final

@@ -6,9 +6,10 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { A2AError, isStatusUpdateEvent, type PushNotificationConfig, type TaskStatusUpdateEvent } from 'a2a-types';
+import { A2AError, type PushNotificationConfig } from 'a2a-types';
+import { isStatusUpdateEvent, type StoredPushConfig, type TaskStatusUpdateEvent } from '../core/model.js';
 import type { Logger } from 'pino';
-import type { StoredPushConfig, TaskRecord, TaskUpdateResult } from '../store/records.js';
+import type { TaskRecord, TaskUpdateResult } from '../store/records.js';
 import { NotificationSigner, type SigningKeyInput } from './signer.js';
 import { UrlGuard, type Resolver } from './url-guard.js';
 
@@ -42,7 +43,7 @@ export interface PushNotificationOptions {
   retries?: number;
   /** Wait before the first retry, doubled for each next one, milliseconds. Default 250. */
   retryBackoffMs?: number;
-  /** Most notifications waiting per task; past it the newest are dropped (logged). Default 100. */
+  /** Most notifications waiting per webhook of a task; past it the newest are dropped (logged). Default 100. */
   maxQueuedPerTask?: number;
   /** How host names are resolved. Default the system resolver. */
   resolve?: Resolver;
@@ -106,16 +107,18 @@ export class PushNotifier {
   }
 
   /**
-   * Called after every committed change of a task: queues one notification per status event, in
-   * the body of the version its webhook was set over.
+   * Called after every committed change of a task: queues, for each of its push configs, one
+   * notification per status event, in the body of the version that config was set over.
    */
   notify({ record, events }: TaskUpdateResult): void {
-    const config = record.pushNotification;
-    if (!config) return;
-    const body = this.bodyFor(config, record.task.id);
-    if (!body) return;
-    for (const { id, event } of events) {
-      if (isStatusUpdateEvent(event)) this.enqueue(record.task.id, id, config, body(record, event, id));
+    const configs = record.pushConfigs;
+    if (!configs || configs.length === 0) return;
+    for (const config of configs) {
+      const body = this.bodyFor(config, record.task.id);
+      if (!body) continue;
+      for (const { id, event } of events) {
+        if (isStatusUpdateEvent(event)) this.enqueue(record.task.id, id, config, body(record, event, id));
+      }
     }
   }
 
@@ -137,25 +140,31 @@ export class PushNotifier {
     this.stopping.abort();
   }
 
-  private enqueue(taskId: string, eventId: number, config: PushNotificationConfig, body: object): void {
-    const queue = this.queues.get(taskId) ?? { tail: Promise.resolve(), pending: 0 };
+  private enqueue(taskId: string, eventId: number, config: StoredPushConfig, body: object): void {
+    // One chain per webhook of a task keeps its notifications in order; a slow webhook holds up
+    // no other (of this task or another).
+    const key = `${taskId}\0${config.id}`;
+    const queue = this.queues.get(key) ?? { tail: Promise.resolve(), pending: 0 };
     if (queue.pending >= this.maxQueuedPerTask) {
-      this.logger.warn({ taskId, eventId }, 'push notification dropped: too many waiting for this task');
+      this.logger.warn({ taskId, pushConfigId: config.id, eventId }, 'push notification dropped: too many waiting for this webhook');
       return;
     }
     queue.pending++;
-    this.queues.set(taskId, queue);
-    // One chain per task keeps its notifications in order; tasks do not wait on each other.
+    this.queues.set(key, queue);
     queue.tail = queue.tail
-      .then(() => this.deliver(config, body, { taskId, eventId }))
+      .then(() => this.deliver(config, body, { taskId, pushConfigId: config.id, eventId }))
       .catch((error: unknown) => this.logger.error({ err: error, taskId }, 'push notification failed unexpectedly'))
       .finally(() => {
         queue.pending--;
-        if (queue.pending === 0 && this.queues.get(taskId) === queue) this.queues.delete(taskId);
+        if (queue.pending === 0 && this.queues.get(key) === queue) this.queues.delete(key);
       });
   }
 
-  private async deliver(config: PushNotificationConfig, payload: object, about: { taskId: string; eventId: number }): Promise<void> {
+  private async deliver(
+    config: PushNotificationConfig,
+    payload: object,
+    about: { taskId: string; pushConfigId: string; eventId: number },
+  ): Promise<void> {
     const body = Buffer.from(JSON.stringify(payload));
     const log = this.logger.child({ ...about, url: redactUrl(config.url) });
     for (let attempt = 1; !this.stopping.signal.aborted; attempt++) {

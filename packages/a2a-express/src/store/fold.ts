@@ -8,7 +8,7 @@ import {
   type TaskArtifactUpdateEvent,
   type TaskEvent,
   type TaskStatusUpdateEvent,
-} from 'a2a-types';
+} from '../core/model.js';
 import { appendedSize, artifactSize, historyEntrySize } from './size.js';
 import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 
@@ -53,6 +53,7 @@ function applyStatus(record: TaskRecord, event: TaskStatusUpdateEvent): TaskReco
     next.history = [...record.history, message];
     next.bytes = (record.bytes ?? 0) + historyEntrySize(task, message);
   }
+  if (event.reply) next.replied = true;
   next.updatedAt = Date.now();
   return next;
 }
@@ -78,9 +79,8 @@ function applyArtifact(record: TaskRecord, event: TaskArtifactUpdateEvent, merge
 
 /** A task to change before it is stored; by name, like {@link copyRecord}, as it runs for every event. */
 function copyTask(task: Task): { -readonly [K in keyof Task]: Task[K] } {
-  const copy: { -readonly [K in keyof Task]: Task[K] } = { id: task.id, sessionId: task.sessionId, status: task.status };
+  const copy: { -readonly [K in keyof Task]: Task[K] } = { id: task.id, contextId: task.contextId, status: task.status };
   if (task.artifacts !== undefined) copy.artifacts = task.artifacts;
-  if (task.history !== undefined) copy.history = task.history;
   if (task.metadata !== undefined) copy.metadata = task.metadata;
   return copy;
 }

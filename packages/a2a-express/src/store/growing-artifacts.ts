@@ -1,7 +1,7 @@
 // The in-memory store's artifact merge: the same artifacts as `mergeArtifact`, but an append
 // costs O(chunk), not O(artifact), so a stream of n chunks costs O(n) rather than O(n²). Only the
 // in-memory store uses it, and what it builds reads like a plain artifact whose parts are frozen.
-import type { Artifact, Part } from 'a2a-types';
+import type { Artifact, Part } from '../core/model.js';
 import { appendedFields, extraFieldsOf, placeArtifact } from './fold.js';
 
 /**

@@ -1,7 +1,8 @@
 // The default store: bounded, in this process. Memory cannot grow without limit: at most
 // `maxTasks` tasks and `maxBytes` of their content, idle ones dropped after `retentionMs`, at
 // most `maxEventsPerTask` events per task.
-import { A2AError, isFinalState } from 'a2a-types';
+import { A2AError } from 'a2a-types';
+import { isFinalState } from '../core/model.js';
 import type { Logger } from 'pino';
 import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';

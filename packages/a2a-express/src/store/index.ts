@@ -12,3 +12,13 @@ export {
   type TaskRecord,
   type TaskUpdateResult,
 } from './records.js';
+// The kit's task model, which records and events hold.
+export type {
+  StoredPushConfig,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskEvent,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+} from '../core/model.js';

@@ -1,7 +1,8 @@
 // What a store keeps: the record of a task, its numbered events, and the shape of a change.
 // Records are values: a store never changes one in place. What it hands to readers is a copy
 // (see TaskStore), so no reader can change what the store holds.
-import { A2AError, type Message, type PushNotificationConfig, type Task, type TaskEvent, type ValidationIssue } from 'a2a-types';
+import { A2AError, type ValidationIssue } from 'a2a-types';
+import type { Message, StoredPushConfig, Task, TaskEvent } from '../core/model.js';
 
 /** Everything the server keeps about one task. */
 export interface TaskRecord {
@@ -13,7 +14,13 @@ export interface TaskRecord {
   readonly lastEventId: number;
   /** Counts accepted `tasks/send` turns, so that a late update from an earlier turn is ignored. */
   readonly turn: number;
-  readonly pushNotification?: StoredPushConfig | null;
+  /** The task's push configs, each with an id unique within the task, oldest first. */
+  readonly pushConfigs?: readonly StoredPushConfig[];
+  /**
+   * The turn ended with a message as the whole answer (a handler's `reply`): versions that can
+   * say so answer with that message alone. Cleared when the next turn starts.
+   */
+  readonly replied?: boolean;
   /** Who created the task (`ownerKey` of its principal: scheme, issuer, id); only they may see or change it. */
   readonly owner?: string;
   /** Milliseconds since the epoch of the last change. */
@@ -25,15 +32,6 @@ export interface TaskRecord {
    * before it existed.
    */
   readonly bytes?: number;
-}
-
-/**
- * A push config as the store keeps it: 0.1.0's fields, and for one set over 0.3 its `id` and the
- * mark that its webhook takes 0.3 bodies (the Task, spec 0.3 9.5).
- */
-export interface StoredPushConfig extends PushNotificationConfig {
-  id?: string;
-  protocol?: string;
 }
 
 /** One event of a task's log, numbered by the store. */
@@ -84,7 +82,8 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
     history: record.history,
     lastEventId: record.lastEventId,
     turn: record.turn,
-    pushNotification: record.pushNotification,
+    pushConfigs: record.pushConfigs,
+    replied: record.replied,
     owner: record.owner,
     updatedAt: record.updatedAt,
     bytes: record.bytes,
@@ -93,16 +92,41 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
 }
 
 /**
- * The task as a client sees it. `historyLength` N > 0 adds the last N messages, oldest first;
- * omitted, null or 0 adds none [7.1.1, 7.3.1]. Shares the record's parts: copy it to hand it out.
+ * The task with the last `historyLength` messages: N > 0 adds the last N, oldest first; omitted,
+ * null or 0 adds none. Shares the record's parts: copy it to hand it out. Each version renders it.
  */
-export function taskSnapshot(record: TaskRecord, historyLength?: number | null): Task {
+export function taskSnapshot(record: TaskRecord, historyLength?: number | null): Task & { history?: Message[] } {
   const { task } = record;
-  const snapshot: Task = { id: task.id, sessionId: task.sessionId, status: task.status };
+  const snapshot: Task & { history?: Message[] } = { id: task.id, contextId: task.contextId, status: task.status };
   if (task.artifacts && task.artifacts.length > 0) snapshot.artifacts = task.artifacts;
   if (historyLength && historyLength > 0) snapshot.history = record.history.slice(-historyLength);
   if (task.metadata) snapshot.metadata = task.metadata;
   return snapshot;
+}
+
+/**
+ * A record as this release keeps it, from one an earlier release stored (read back from Redis):
+ * the task's `sessionId` is its `contextId`, and its one push config (`pushNotification`) is the
+ * first of its `pushConfigs`, with the task's id as its id when it had none. Its next change
+ * stores it in the new form. A record already in the new form is returned as it is.
+ */
+export function upgradeRecord(stored: TaskRecord): TaskRecord {
+  const legacy = stored as TaskRecord & {
+    task: { sessionId?: string | null };
+    pushNotification?: (Omit<StoredPushConfig, 'id'> & { id?: string }) | null;
+  };
+  if (legacy.task.contextId !== undefined && !('pushNotification' in legacy)) return stored;
+  const record = copyRecord(stored);
+  if (legacy.task.contextId === undefined) {
+    const { sessionId, ...task } = legacy.task;
+    record.task = { ...task, contextId: sessionId ?? task.id };
+  }
+  if ('pushNotification' in legacy) {
+    const config = legacy.pushNotification;
+    delete (record as { pushNotification?: unknown }).pushNotification;
+    if (config && !record.pushConfigs?.length) record.pushConfigs = [{ ...config, id: config.id ?? stored.task.id }];
+  }
+  return record;
 }
 
 /**

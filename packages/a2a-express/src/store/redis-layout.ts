@@ -13,8 +13,8 @@
 //   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
 // A record written by an older version of the store is one JSON string in task:<id>'s `record`
 // field; it is read as it is and rewritten in the layout above by its next change.
-import { isStatusUpdateEvent, type Artifact, type Message, type Part } from 'a2a-types';
-import { copyRecord, type TaskChange, type TaskRecord } from './records.js';
+import { isStatusUpdateEvent, type Artifact, type Message, type Part } from '../core/model.js';
+import { copyRecord, upgradeRecord, type TaskChange, type TaskRecord } from './records.js';
 
 /**
  * What one change writes besides the head and the events: when `rewrite`, the history and every
@@ -84,7 +84,7 @@ export function recordFromLayout(head: string, history: readonly string[], parts
   record.history = history.length === 0 ? [] : (JSON.parse(`[${history.join(',')}]`) as Message[]);
   const artifacts = record.task.artifacts ?? [];
   for (let i = 0; i < artifacts.length; i++) artifacts[i]!.parts = joinParts(parts[i] ?? []);
-  return record as unknown as TaskRecord;
+  return upgradeRecord(record as unknown as TaskRecord);
 }
 
 /** Whether `next` is `previous` with messages added at its end (the same objects before them). */

@@ -7,11 +7,20 @@
 // again. So updates from several replicas never overwrite each other, and one task's events
 // keep their order. An event appends to the lists rather than rewriting the record, so its cost
 // does not grow with the length of the task.
-import { A2AError, isFinalState } from 'a2a-types';
+import { A2AError } from 'a2a-types';
+import { isFinalState } from '../core/model.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
-import { checkTaskId, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+import {
+  checkTaskId,
+  upgradeRecord,
+  type EventListener,
+  type StoredEvent,
+  type TaskChange,
+  type TaskRecord,
+  type TaskUpdateResult,
+} from './records.js';
 import { headOf, planWrite, recordFromLayout } from './redis-layout.js';
 import { CLAIM_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
 import type { SharedTaskStore, TurnEnded } from './task-store.js';
@@ -336,7 +345,7 @@ export class RedisTaskStore implements SharedTaskStore {
       this.redis.a2aRead(this.taskKey(taskId), this.historyKey(taskId), this.partsKeyPrefix(taskId)),
     );
     if (head !== null) return { rev: Number(rev), record: recordFromLayout(head, history ?? [], parts ?? []), laidOut: true };
-    return { rev: Number(rev), record: olderRecord ? (JSON.parse(olderRecord) as TaskRecord) : undefined, laidOut: false };
+    return { rev: Number(rev), record: olderRecord ? upgradeRecord(JSON.parse(olderRecord) as TaskRecord) : undefined, laidOut: false };
   }
 
   /** Keeps what this process wrote of a running task, for its next update; forgets a finished one. */

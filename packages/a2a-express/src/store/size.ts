@@ -4,7 +4,7 @@
 // back. Sizes are estimates, cheap enough for every chunk of a stream, and for any value at all
 // (a hostile shape, a missing field, a wrong type) they are finite and never negative: a store
 // adds and subtracts them for as long as it runs.
-import type { Artifact, Message, Task } from 'a2a-types';
+import type { Artifact, Message, Task } from '../core/model.js';
 
 /** Characters JSON.stringify writes as more than one: quotes, backslashes, controls, surrogates. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
@@ -72,16 +72,16 @@ export function jsonSize(value: unknown): number {
  * ids, repeated in each). Counting those keeps an answer within a small multiple of the task's
  * size however many messages share one long id.
  */
-export function historyEntrySize(task: Pick<Task, 'id' | 'sessionId'>, message: Message): number {
-  return jsonSize(message) + MESSAGE_WIRE_OVERHEAD + stringSize(task.id) + (task.sessionId ? stringSize(task.sessionId) : 0);
+export function historyEntrySize(task: Pick<Task, 'id' | 'contextId'>, message: Message): number {
+  return jsonSize(message) + MESSAGE_WIRE_OVERHEAD + stringSize(task.id) + stringSize(task.contextId);
 }
 
 /** `"kind":"message","messageId":"<22>","taskId":,"contextId":` and separators. */
 const MESSAGE_WIRE_OVERHEAD = 80;
 
 /** What a task costs before any message: its ids, status and the record around them. */
-export function taskBaseSize(task: Pick<Task, 'id' | 'sessionId'>): number {
-  return TASK_OVERHEAD + stringSize(task.id) + (task.sessionId ? stringSize(task.sessionId) : 0);
+export function taskBaseSize(task: Pick<Task, 'id' | 'contextId'>): number {
+  return TASK_OVERHEAD + stringSize(task.id) + stringSize(task.contextId);
 }
 
 /** The task's envelope, its status and timestamp: what every task has whatever it holds. */

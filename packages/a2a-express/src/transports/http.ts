@@ -4,6 +4,7 @@ import { A2AError, ErrorCode, type JSONRPCId, type JSONRPCResponse } from 'a2a-t
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome } from '../core/auth.js';
+import { SeveralEvents } from '../core/event-feed.js';
 import { createBodyReader, TransportError } from './body.js';
 import { errorResponse, idOf, type CallContext, type Dispatch, type StreamAnswer } from './json-rpc.js';
 import { EVENT_IDS_PREFERENCE, eventIdsFor, SseStream, type StreamEventIds } from './sse.js';
@@ -102,7 +103,7 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
    * body past the limit is refused rather than sent; either is the agent's fault, not the
    * client's: -32603 with a reason, logged.
    */
-  function serialize(build: () => unknown, id: JSONRPCId): { ok: true; text: string } | { ok: false; errorText: string } {
+  function serialize(build: () => unknown, id: JSONRPCId): Serialized {
     let reason: string;
     let cause: unknown;
     try {
@@ -134,11 +135,21 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     // whole stream, so only the event is encoded per event.
     const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
     const { render } = events;
+    const sendEvent = (eventId: number, serialized: Serialized) => {
+      if (!serialized.ok) throw new UnsendableEvent(eventId, serialized.errorText);
+      stream.send(eventId, `${envelope}${serialized.text}}`);
+    };
     events.start(
       (stored) => {
-        const serialized = serialize(() => render(stored), id);
-        if (!serialized.ok) throw new UnsendableEvent(stored.id, serialized.errorText);
-        stream.send(stored.id, `${envelope}${serialized.text}}`);
+        let several: SeveralEvents | undefined;
+        const serialized = serialize(() => {
+          const rendered = render(stored);
+          if (!(rendered instanceof SeveralEvents)) return rendered;
+          several = rendered;
+          return null;
+        }, id);
+        if (!several) return sendEvent(stored.id, serialized);
+        for (const { eventId, value } of (several as SeveralEvents).values) sendEvent(eventId, serialize(() => value, id));
       },
       (failure) => {
         // An event that could not be sent is the stream's last: its error says why the stream
@@ -150,6 +161,9 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     );
   }
 }
+
+/** An answer as text, or the JSON-RPC error to send in its place. */
+type Serialized = { ok: true; text: string } | { ok: false; errorText: string };
 
 /** An event a stream could not send, and the JSON-RPC error it sends in its place. */
 class UnsendableEvent extends Error {

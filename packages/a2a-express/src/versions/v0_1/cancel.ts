@@ -1,5 +1,5 @@
 import { validateTaskIdParams, type TaskIdParams } from 'a2a-types';
-import { taskSnapshot } from '../../store/records.js';
+import { taskTo01 } from './mapping.js';
 import type { UnaryMethod } from '../../core/method.js';
 
 /**
@@ -10,6 +10,6 @@ export const cancel: UnaryMethod<TaskIdParams> = {
   kind: 'unary',
   validateParams: validateTaskIdParams,
   async run(params, { service, principal }) {
-    return taskSnapshot(await service.cancel(params.id, principal));
+    return taskTo01(await service.cancel(params.id, principal));
   },
 };

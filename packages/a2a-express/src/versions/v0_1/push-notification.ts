@@ -7,20 +7,27 @@ import {
   type TaskPushNotificationConfig,
 } from 'a2a-types';
 import { withSecretsMasked } from '../../push/push-config.js';
-import type { StoredPushConfig } from '../../store/records.js';
+import type { StoredPushConfig } from '../../core/model.js';
+import type { TaskRecord } from '../../store/records.js';
 import type { UnaryMethod } from '../../core/method.js';
 
 // With push notifications off, both methods answer -32003 before looking at their params
 // (`requires`), and the card says `pushNotifications: false`.
 
 /**
- * The config as `get` returns it, secrets masked. One set over 0.3 is shown in 0.1.0's fields
- * only (its `id` and mark are the 0.3 binding's).
+ * The config 0.1.0 addresses: a task has one in 0.1.0, and `set` and `get` name the one whose id is
+ * the task's (the config 0.1.0 sets, and 0.3 sets without an id); a task without it shows its
+ * oldest config, so that one set over 0.3 under another id is still seen.
  */
-function maskSecrets(stored: StoredPushConfig | null | undefined): PushNotificationConfig | null {
-  if (!stored) return null;
+function configOf01(record: TaskRecord): StoredPushConfig | undefined {
+  const configs = record.pushConfigs ?? [];
+  return configs.find((config) => config.id === record.task.id) ?? configs[0];
+}
+
+/** The config in 0.1.0's fields (the id and version are the kit's), secrets masked. */
+function shown01(stored: StoredPushConfig): PushNotificationConfig {
   const { id: _id, protocol: _protocol, ...fields01 } = stored;
-  return withSecretsMasked(stored.protocol === '0.3' ? fields01 : stored);
+  return withSecretsMasked(fields01);
 }
 
 /**
@@ -34,9 +41,13 @@ export const pushNotificationSet: UnaryMethod<TaskPushNotificationConfig> = {
   requires: 'pushNotifications',
   validateParams: validateTaskPushNotificationConfig,
   async run({ id, pushNotificationConfig }, { service, principal }) {
-    const record = await service.setPushNotification(id, pushNotificationConfig, principal);
-    const stored = maskSecrets(record.pushNotification);
-    return stored ? { id, pushNotificationConfig: stored } : null;
+    if (!pushNotificationConfig) {
+      await service.deletePushConfig(id, id, principal);
+      return null;
+    }
+    const config: StoredPushConfig = { ...pushNotificationConfig, id };
+    await service.setPushConfig(id, config, principal);
+    return { id, pushNotificationConfig: shown01(config) };
   },
 };
 
@@ -50,8 +61,8 @@ export const pushNotificationGet: UnaryMethod<TaskIdParams> = {
   requires: 'pushNotifications',
   validateParams: validateTaskIdParams,
   async run({ id }, { service, principal }) {
-    const stored = maskSecrets((await service.readTask(id, principal)).pushNotification);
+    const stored = configOf01(await service.readTask(id, principal));
     if (!stored) throw A2AError.pushNotificationConfigNotFound(id);
-    return { id, pushNotificationConfig: stored };
+    return { id, pushNotificationConfig: shown01(stored) };
   },
 };

@@ -1,6 +1,7 @@
 import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
 import { TaskEventStream } from '../../core/event-feed.js';
 import type { StreamingMethod } from '../../core/method.js';
+import { eventTo01, sendOperation01 } from './mapping.js';
 import { SEND_ID_PATHS } from './send.js';
 
 /**
@@ -16,11 +17,11 @@ export const sendSubscribe: StreamingMethod<TaskSendParams> = {
   async open(params, { service, principal }) {
     const feed = await service.openFeed(params.id);
     try {
-      await service.startTurn(params, principal);
+      await service.startTurn(sendOperation01(params), principal);
     } catch (error) {
       feed.close();
       throw error;
     }
-    return new TaskEventStream(feed, [], 0);
+    return new TaskEventStream(feed, [], 0, eventTo01);
   },
 };

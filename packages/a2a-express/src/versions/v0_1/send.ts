@@ -1,5 +1,5 @@
 import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
-import { taskSnapshot } from '../../store/records.js';
+import { sendOperation01, taskTo01 } from './mapping.js';
 import type { UnaryMethod } from '../../core/method.js';
 
 /** The ids a send carries: the task's, its session's, and those the newer versions give a message. */
@@ -22,6 +22,6 @@ export const send: UnaryMethod<TaskSendParams> = {
   validateParams: validateTaskSendParams,
   idPaths: SEND_ID_PATHS,
   async run(params, { service, principal }) {
-    return taskSnapshot(await service.sendAndWait(params, principal), params.historyLength);
+    return taskTo01(await service.sendAndWait(sendOperation01(params), principal), params.historyLength);
   },
 };

@@ -1,50 +1,45 @@
-// The one place where the two object models meet: A2A 0.1.0, in which the kit stores tasks and
-// handlers work, and A2A 0.3, which its second binding speaks. Requests come in as 0.3 and are
-// mapped to 0.1.0 here; records and events go out as 0.3 from here. docs/protocol-0.3.md says
-// what maps to what, and what cannot be mapped.
+// The one place where the kit's task model (core/model.ts) meets A2A 0.3: requests come in as
+// 0.3 and are mapped to the core's operations here; records and events go out as 0.3 from here.
+// docs/protocol-0.3.md says what maps to what, and what cannot be mapped.
 //
-// Nothing a 0.3 client sends is dropped on the way in: the fields 0.1.0 has no place for
-// (`messageId`, `contextId`, `taskId`, `referenceTaskIds`, `extensions`, unknown extras) stay on
-// the stored message, where both schemas allow extra properties, and come back out as they were.
+// Nothing a 0.3 client sends is dropped on the way in: the message fields the handler API has no
+// place for (`messageId`, `contextId`, `taskId`, `referenceTaskIds`, `extensions`, unknown extras)
+// stay on the stored message and come back out as they were.
 import { createHash } from 'node:crypto';
-import {
-  A2AError,
-  ErrorCode,
-  type Artifact,
-  type Message,
-  type Part,
-  type TaskEvent,
-  type TaskSendParams,
-  type TaskStatus,
-} from 'a2a-types';
+import { A2AError, ErrorCode } from 'a2a-types';
 import type * as v03 from 'a2a-types/v0.3';
 import { messageFrom03 } from 'a2a-types/v0.3';
 import { partFieldIssues } from '../../core/message-fields.js';
+import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskStatus } from '../../core/model.js';
+import type { SendOperation } from '../../core/operations.js';
 import { withSecretsMasked } from '../../push/push-config.js';
-import { taskSnapshot, type StoredEvent, type StoredPushConfig, type TaskRecord } from '../../store/records.js';
+import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../store/records.js';
 
 /** The protocol version this binding speaks, as its card says it. */
 export const PROTOCOL_VERSION_03 = '0.3.0';
+/** How the kit names this version: in logs, and on the push configs set over it. */
+export const PROTOCOL_NAME_03 = '0.3';
 
 // ---------------------------------------------------------------------------------------------
 // 0.3 → 0.1.0 (requests)
 
 /** A 0.3 push config as the store keeps it; `id` defaults to the task's id. */
 export function pushConfigFrom03(config: v03.PushNotificationConfig, taskId: string): StoredPushConfig {
-  return { ...config, id: config.id ?? taskId, protocol: '0.3' } as StoredPushConfig;
+  return { ...config, id: config.id ?? taskId, protocol: PROTOCOL_NAME_03 } as StoredPushConfig;
 }
 
 /**
- * The 0.1.0 parameters of a 0.3 `message/send` or `message/stream`. A message without `taskId`
- * starts a new task, whose id the server makes; `contextId` becomes the task's `sessionId`.
+ * The send operation of a 0.3 `message/send` or `message/stream`. A message without `taskId`
+ * starts a new task, whose id the server makes; `contextId` is the task's context (the
+ * operation's `sessionId`, 0.1.0's name for it, which the authorize hook reads).
  */
-export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () => string): TaskSendParams {
+export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () => string): SendOperation {
   const { message, configuration, metadata } = params;
   // `type` is 0.1.0's name for a part's `kind`, the one the kit stores it under.
   const crossed = partFieldIssues(message.parts, '/message/parts', 'type');
   if (crossed.length > 0) throw A2AError.invalidParams(crossed);
   const id = message.taskId ?? newTaskId();
-  const sendParams: TaskSendParams = { id, message: messageFrom03(message) };
+  const sendParams: SendOperation = { id, message: messageFrom03(message) };
   if (message.contextId !== undefined) sendParams.sessionId = message.contextId;
   if (configuration?.pushNotificationConfig) sendParams.pushNotification = pushConfigFrom03(configuration.pushNotificationConfig, id);
   if (metadata !== undefined) sendParams.metadata = metadata;
@@ -54,9 +49,9 @@ export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () =>
 // ---------------------------------------------------------------------------------------------
 // 0.1.0 → 0.3 (answers, events, notifications)
 
-/** The 0.3 `contextId` of a task: its session (every task the kit creates has one). */
+/** The 0.3 `contextId` of a task. */
 export function contextIdOf(record: TaskRecord): string {
-  return record.task.sessionId ?? record.task.id;
+  return record.task.contextId;
 }
 
 /** The 0.3 `artifactId` of the artifact at `index`: unique within its task, as 0.3 asks. */
@@ -92,18 +87,30 @@ function fileTo03(file: Extract<Part, { type: 'file' }>['file']): v03.FileWithBy
   return mapped as unknown as v03.FileWithBytes;
 }
 
-export function messageTo03(message: Message, taskId: string, contextId: string): v03.Message {
+/**
+ * A message of a task as 0.3 sends it, in the task's context. Without `taskId`, a message that is
+ * the whole answer (a `reply`): it names no task (its id is still derived from the task's).
+ */
+export function messageTo03(message: Message, taskId: string | undefined, contextId: string, idSource = taskId ?? ''): v03.Message {
   const { parts, metadata, ...rest } = message as Message & Record<string, unknown>;
   const mapped = {
     ...withoutNulls(rest),
     kind: 'message',
-    messageId: typeof rest.messageId === 'string' ? rest.messageId : derivedMessageId(taskId, message),
+    messageId: typeof rest.messageId === 'string' ? rest.messageId : derivedMessageId(idSource, message),
     parts: parts.map(partTo03),
-    taskId,
     contextId,
   } as v03.Message;
+  if (taskId !== undefined) mapped.taskId = taskId;
+  else delete mapped.taskId;
   if (metadata != null) mapped.metadata = metadata;
   return mapped;
+}
+
+/** The answer of a turn that ended with a `reply`: its message alone. */
+export function replyTo03(record: TaskRecord): v03.Message {
+  const { message } = record.task.status;
+  if (!message) throw new Error(`task ${record.task.id} replied without a message`);
+  return messageTo03(message, undefined, contextIdOf(record), record.task.id);
 }
 
 export function statusTo03(status: TaskStatus, taskId: string, contextId: string): v03.TaskStatus {
@@ -168,10 +175,10 @@ export function eventsTo03(contextId: string): (stored: StoredEvent) => unknown 
   return (stored) => eventTo03(stored.event, contextId);
 }
 
-/** A stored push config as 0.3 shows it: `id` (the task's, for a 0.1.0 config), secrets masked. */
-export function pushConfigTo03(config: StoredPushConfig, taskId: string): v03.PushNotificationConfig {
+/** A stored push config as 0.3 shows it: with its `id`, secrets masked. */
+export function pushConfigTo03(config: StoredPushConfig): v03.PushNotificationConfig {
   const { protocol: _protocol, id, authentication, ...fields } = withSecretsMasked(config);
-  const mapped = { ...withoutNulls(fields), id: id ?? taskId } as v03.PushNotificationConfig;
+  const mapped = { ...withoutNulls(fields), id } as v03.PushNotificationConfig;
   if (authentication != null) mapped.authentication = withoutNulls(authentication) as v03.PushNotificationAuthenticationInfo;
   return mapped;
 }

@@ -1,7 +1,7 @@
 // The A2A 0.3 JSON-RPC methods: each maps its params to 0.1.0 (mapping.ts), calls the same task
 // service as the 0.1.0 methods, and maps the answer back. The tasks are the same tasks.
 import { randomUUID } from 'node:crypto';
-import { A2AError, ErrorCode, type TaskSendParams, type Validator } from 'a2a-types';
+import { A2AError, ErrorCode, type Validator } from 'a2a-types';
 import {
   ErrorCode03,
   validateDeleteTaskPushNotificationConfigParams,
@@ -17,12 +17,24 @@ import {
   type TaskPushNotificationConfig,
   type TaskQueryParams,
 } from 'a2a-types/v0.3';
-import { TaskEventStream } from '../../core/event-feed.js';
+import { SeveralEvents, TaskEventStream } from '../../core/event-feed.js';
 import type { Method, MethodCall, StreamingMethod, UnaryMethod } from '../../core/method.js';
 import { openResubscription } from '../../core/resubscription.js';
-import type { StoredPushConfig, TaskRecord } from '../../store/records.js';
+import type { StoredPushConfig } from '../../core/model.js';
+import type { SendOperation } from '../../core/operations.js';
+import type { StoredEvent, TaskRecord } from '../../store/records.js';
 import type { TurnRules, TurnStart } from '../../core/task-engine.js';
-import { A2AError03, contextIdOf, eventsTo03, pushConfigFrom03, pushConfigTo03, sendParamsFrom03, taskTo03 } from './mapping.js';
+import {
+  A2AError03,
+  contextIdOf,
+  eventsTo03,
+  messageTo03,
+  pushConfigFrom03,
+  pushConfigTo03,
+  replyTo03,
+  sendParamsFrom03,
+  taskTo03,
+} from './mapping.js';
 
 /**
  * 0.3 sends: a message with a `taskId` continues that task (unknown → -32001), one without starts
@@ -46,7 +58,7 @@ const CONFIG_ID_PATHS: readonly string[] = ['/id', '/pushNotificationConfigId'];
 const NEW_TASK: TurnRules = {};
 
 /** A 0.3 send as 0.1.0's: the message's task (a new one when it names none), `contextId` as `sessionId`. */
-const sendFrom03 = (params: MessageSendParams): TaskSendParams => sendParamsFrom03(params, randomUUID);
+const sendFrom03 = (params: MessageSendParams): SendOperation => sendParamsFrom03(params, randomUUID);
 
 /** The rules of a send's turn, after the checks only a 0.3 message needs. */
 async function turnRules(params: MessageSendParams, { service, principal }: MethodCall): Promise<TurnRules> {
@@ -71,7 +83,8 @@ async function turnRules(params: MessageSendParams, { service, principal }: Meth
 
 /**
  * message/send: starts or continues a task and answers with the Task once the turn ends, or after
- * `sendWaitMs` as it stands. `configuration.blocking: false` answers at once, the task `working`.
+ * `sendWaitMs` as it stands; with the Message alone when the handler answered with a `reply`.
+ * `configuration.blocking: false` answers at once, the task `working`.
  */
 const messageSend: UnaryMethod<MessageSendParams> = {
   kind: 'unary',
@@ -80,20 +93,22 @@ const messageSend: UnaryMethod<MessageSendParams> = {
   idPaths: SEND_ID_PATHS_03,
   toOperation: sendFrom03,
   async run(params, call, asOperation) {
-    const send = asOperation as TaskSendParams;
+    const send = asOperation as SendOperation;
     const rules = await turnRules(params, call);
     const historyLength = params.configuration?.historyLength;
     if (params.configuration?.blocking === false) {
       const run = await call.service.startTurn(send, call.principal, rules);
       return taskTo03(run.started.record, historyLength);
     }
-    return taskTo03(await call.service.sendAndWait(send, call.principal, rules), historyLength);
+    const record = await call.service.sendAndWait(send, call.principal, rules);
+    return record.replied ? replyTo03(record) : taskTo03(record, historyLength);
   },
 };
 
 /**
  * message/stream: the Task as the turn opened (`working`, the message in its history), then the
- * turn's status and artifact updates until its final one (spec 0.3 9.3).
+ * turn's status and artifact updates until its final one (spec 0.3 9.3). The Task is sent with
+ * the handler's first update: when that is a `reply`, the Message is the stream's one event.
  */
 const messageStream: StreamingMethod<MessageSendParams> = {
   kind: 'streaming',
@@ -103,7 +118,7 @@ const messageStream: StreamingMethod<MessageSendParams> = {
   idPaths: SEND_ID_PATHS_03,
   toOperation: sendFrom03,
   async open(params, call, asOperation) {
-    const send = asOperation as TaskSendParams;
+    const send = asOperation as SendOperation;
     const rules = await turnRules(params, call);
     const feed = await call.service.openFeed(send.id);
     let started: TurnStart;
@@ -116,8 +131,20 @@ const messageStream: StreamingMethod<MessageSendParams> = {
     // The Task stands for the events that opened the turn; live events follow from the next one.
     const opening = started.events[started.events.length - 1]!;
     const task = taskTo03(started.record, params.configuration?.historyLength);
-    const render = eventsTo03(contextIdOf(started.record));
-    return new TaskEventStream(feed, [opening], opening.id, (stored) => (stored === opening ? task : render(stored)));
+    const contextId = contextIdOf(started.record);
+    const render = eventsTo03(contextId);
+    let taskSent = false;
+    const renderFirst = (stored: StoredEvent): unknown => {
+      taskSent = true;
+      const { event } = stored;
+      if ('status' in event && event.reply && event.status.message)
+        return messageTo03(event.status.message, undefined, contextId, event.id);
+      return new SeveralEvents([
+        { eventId: opening.id, value: task },
+        { eventId: stored.id, value: render(stored) },
+      ]);
+    };
+    return new TaskEventStream(feed, [], opening.id, (stored) => (taskSent ? render(stored) : renderFirst(stored)));
   },
 };
 
@@ -143,15 +170,14 @@ const resubscribe: StreamingMethod<TaskIdParams> = {
   requires: 'streaming',
   validateParams: validateTaskIdParams,
   async open(params, call) {
-    const record = await call.service.readTask(params.id, call.principal);
-    const events = await openResubscription(params.id, call);
-    return events.renderedAs(eventsTo03(contextIdOf(record)));
+    return openResubscription(params.id, call, (record) => eventsTo03(contextIdOf(record)));
   },
 };
 
-// Push configs: a task has one webhook (as in 0.1.0); `set` with another id replaces it (its id
-// defaults to the task's), `list` shows it, `get` names it by id (without one: the config there
-// is), `delete` by id. Secrets come back masked.
+// Push configs: a task has several, each with an id unique within the task. `set` with an id
+// replaces the config of that id (without one, the id is the task's), `get` names one by id
+// (without one: the task's default config, else its oldest), `list` shows them all, `delete`
+// removes one by id. Secrets come back masked.
 
 const configNotFound = (taskId: string, configId: string | undefined) =>
   new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', { taskId, pushNotificationConfigId: configId });
@@ -168,8 +194,8 @@ const setPushConfig: UnaryMethod<TaskPushNotificationConfig> = {
   }),
   async run({ taskId }, { service, principal }, asOperation) {
     const stored = (asOperation as { pushNotificationConfig: StoredPushConfig }).pushNotificationConfig;
-    await service.setPushNotification(taskId, stored, principal);
-    return { taskId, pushNotificationConfig: pushConfigTo03(stored, taskId) };
+    await service.setPushConfig(taskId, stored, principal);
+    return { taskId, pushNotificationConfig: pushConfigTo03(stored) };
   },
 };
 
@@ -183,7 +209,7 @@ const getPushConfig: UnaryMethod<GetTaskPushNotificationConfigParams> = {
   async run({ id, pushNotificationConfigId }, { service, principal }) {
     const config = storedConfig(await service.readTask(id, principal), pushNotificationConfigId);
     if (!config) throw configNotFound(id, pushNotificationConfigId);
-    return { taskId: id, pushNotificationConfig: pushConfigTo03(config, id) };
+    return { taskId: id, pushNotificationConfig: pushConfigTo03(config) };
   },
 };
 
@@ -194,8 +220,8 @@ const listPushConfigs: UnaryMethod<TaskIdParams> = {
   validateParams: validateTaskIdParams,
   toOperation: ({ id }) => ({ id }),
   async run({ id }, { service, principal }) {
-    const config = storedConfig(await service.readTask(id, principal), undefined);
-    return config ? [{ taskId: id, pushNotificationConfig: pushConfigTo03(config, id) }] : [];
+    const configs = (await service.readTask(id, principal)).pushConfigs ?? [];
+    return configs.map((config) => ({ taskId: id, pushNotificationConfig: pushConfigTo03(config) }));
   },
 };
 
@@ -208,19 +234,16 @@ const deletePushConfig: UnaryMethod<DeleteTaskPushNotificationConfigParams> = {
   idPaths: CONFIG_ID_PATHS,
   toOperation: ({ id }) => ({ id, pushNotificationConfig: null }),
   async run({ id, pushNotificationConfigId }, { service, principal }) {
-    if (storedConfig(await service.readTask(id, principal), pushNotificationConfigId)) {
-      await service.setPushNotification(id, null, principal);
-    }
+    await service.deletePushConfig(id, pushNotificationConfigId, principal);
     return null;
   },
 };
 
-/** The task's config if it has one and (when `configId` is given) it has that id. */
+/** The task's config of `configId`; without one, the task's default config (its id is the task's), else its oldest. */
 function storedConfig(record: TaskRecord, configId: string | undefined): StoredPushConfig | undefined {
-  const config = record.pushNotification;
-  if (!config) return undefined;
-  if (configId !== undefined && configId !== (config.id ?? record.task.id)) return undefined;
-  return config;
+  const configs = record.pushConfigs ?? [];
+  if (configId !== undefined) return configs.find((config) => config.id === configId);
+  return configs.find((config) => config.id === record.task.id) ?? configs[0];
 }
 
 const anyParams = Object.assign((_params: unknown): _params is unknown => true, { issues: [] }) as Validator<unknown>;

@@ -1,0 +1,48 @@
+// The kit's task model as A2A 0.1.0 says it. 0.1.0 has most of it: what it lacks gets the most
+// faithful word 0.1.0 has (README, "What each version sees"):
+// - `rejected` is `failed` (the task ends undone), `auth-required` is `input-required` (the
+//   client must act before the task goes on); the status message says which;
+// - a message that is the whole answer (`reply`) is the task completed with that message;
+// - the context id is the `sessionId`.
+// Everything else is the same object, passed as it is: this runs for every event of a stream.
+import type * as v01 from 'a2a-types';
+import type { StoredEvent, TaskRecord } from '../../store/records.js';
+import type { SendOperation } from '../../core/operations.js';
+import type { Task, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
+import { taskSnapshot } from '../../store/records.js';
+
+/** The 0.1.0 state for each state 0.1.0 lacks. */
+const STATE_01: Partial<Record<TaskState, v01.TaskState>> = { rejected: 'failed', 'auth-required': 'input-required' };
+
+export function statusTo01(status: TaskStatus): v01.TaskStatus {
+  const state = STATE_01[status.state];
+  return (state ? { ...status, state } : status) as v01.TaskStatus;
+}
+
+/** The task as a 0.1.0 answer carries it, with the last `historyLength` messages. */
+export function taskTo01(record: TaskRecord, historyLength?: number | null): v01.Task {
+  const { contextId, status, ...snapshot } = taskSnapshot(record, historyLength) as Task & { history?: v01.Message[] };
+  return { id: snapshot.id, sessionId: contextId, status: statusTo01(status), ...withoutId(snapshot) };
+}
+
+function withoutId<T extends { id: string }>({ id: _id, ...rest }: T): Omit<T, 'id'> {
+  return rest;
+}
+
+/** A stored event as a 0.1.0 stream sends it: the same object unless its state or `reply` is not 0.1.0's. */
+export function eventTo01(stored: StoredEvent): v01.TaskEvent {
+  const event: TaskEvent = stored.event;
+  if (!('status' in event) || (event.reply === undefined && STATE_01[event.status.state] === undefined)) return event as v01.TaskEvent;
+  const { reply: _reply, status, ...rest } = event;
+  return { ...rest, status: statusTo01(status) } as v01.TaskStatusUpdateEvent;
+}
+
+/**
+ * A 0.1.0 send as the core runs it: its push config, if it has one, is the task's config whose id
+ * is the task's id (0.1.0 gives a task one config; `set` and `get` address that one).
+ */
+export function sendOperation01(params: v01.TaskSendParams): SendOperation {
+  const { pushNotification } = params;
+  if (!pushNotification) return params as SendOperation;
+  return { ...params, pushNotification: { ...pushNotification, id: params.id } };
+}
