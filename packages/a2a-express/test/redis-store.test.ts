@@ -125,6 +125,49 @@ test('a record stored by the previous version (one JSON string) is read as it is
   expect(after.task.artifacts).toEqual([{ index: 0, name: 'draft', parts: ['a', 'b'].map((text) => ({ type: 'text', text })) }]);
 });
 
+test('records of the previous release (sessionId, one pushNotification) are read in the new model and stored so by their next change', async () => {
+  const store = oneStore();
+  const timestamp = '2026-11-01T00:00:00.000Z';
+  // The head as the previous release laid it out: the task's context under `sessionId`, its one
+  // push config under `pushNotification`, and the record's history and parts in their lists.
+  const previousHead = {
+    task: {
+      id: 'previous',
+      sessionId: 'session-1',
+      status: { state: 'input-required', timestamp },
+      artifacts: [{ index: 0, parts: null }],
+    },
+    lastEventId: 2,
+    turn: 1,
+    pushNotification: { url: 'https://hooks.example.test/one', token: 'tok' },
+    updatedAt: Date.now(),
+    bytes: 200,
+  };
+  await admin.hset(`${store.prefix}task:previous`, 'rev', 2, 'head', JSON.stringify(previousHead), 'last', 2, 'artifacts', '0');
+  await admin.rpush(`${store.prefix}history:previous`, JSON.stringify({ role: 'user', parts: [{ type: 'text', text: 'hello' }] }));
+  await admin.rpush(`${store.prefix}parts:previous:0`, JSON.stringify([{ type: 'text', text: 'a' }]));
+  // And one of the release before, stored whole.
+  const wholeRecord = { ...previousHead, task: { ...previousHead.task, id: 'whole', artifacts: undefined }, history: [] };
+  await admin.hset(`${store.prefix}task:whole`, 'rev', 1, 'record', JSON.stringify(wholeRecord), 'last', 2);
+
+  for (const id of ['previous', 'whole']) {
+    const read = (await store.get(id))!;
+    expect(read.task.contextId).toBe('session-1');
+    expect(read.task).not.toHaveProperty('sessionId');
+    expect(read.pushConfigs).toEqual([{ id, url: 'https://hooks.example.test/one', token: 'tok' }]);
+    expect(read).not.toHaveProperty('pushNotification');
+  }
+  expect((await store.get('previous'))!.task.artifacts).toEqual([{ index: 0, parts: [{ type: 'text', text: 'a' }] }]);
+
+  await store.update('previous', addChunk('previous', 0, 'b'));
+  const head = JSON.parse((await admin.hget(`${store.prefix}task:previous`, 'head'))!) as Record<string, Record<string, unknown>>;
+  expect(head.task).toMatchObject({ id: 'previous', contextId: 'session-1' });
+  expect(head.task).not.toHaveProperty('sessionId');
+  expect(head).not.toHaveProperty('pushNotification');
+  expect(head.pushConfigs).toEqual([{ id: 'previous', url: 'https://hooks.example.test/one', token: 'tok' }]);
+  expect((await store.get('previous'))!.task.artifacts![0]!.parts).toEqual(['a', 'b'].map((text) => ({ type: 'text', text })));
+});
+
 test('a running task has no expiry and holds a lease; once finished all its keys expire after the retention time and its lease is gone', async () => {
   const store = oneStore({ retentionMs: 60_000, leaseMs: 5_000 });
   await store.update('retained', addMessage('retained', 'hello'));

@@ -117,6 +117,33 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
     expect(asJson((await store.get('fold-at-once'))!.task.artifacts)).toEqual(stored.task.artifacts);
   });
 
+  test('the neutral model round-trips: context id, push configs with ids and versions, every state, a reply, whichever replica reads', async () => {
+    const store = await kind.make();
+    const peer = kind.peer(store);
+    const pushConfigs = [
+      { id: 'hook-a', url: 'https://hooks.example.test/a', token: 't', protocol: '0.3' },
+      { id: 'neutral', url: 'https://hooks.example.test/b', authentication: { schemes: ['Bearer'], credentials: 'c' } },
+    ];
+    await store.update('model', (current) => ({ record: { ...(current ?? created('model')), pushConfigs }, events: [working('model')] }));
+    const reply = statusEvent('model', 'completed', agentSays('hi'));
+    reply.reply = true;
+    const { record } = await store.update('model', adding('model', reply));
+    expect(record.replied).toBe(true);
+    for (const reader of [store, peer]) {
+      const read = asJson((await reader.get('model'))!);
+      expect(read.task.contextId).toBe('session');
+      expect(read.task).not.toHaveProperty('sessionId');
+      expect(read.pushConfigs).toEqual(pushConfigs);
+      expect(read.replied).toBe(true);
+      expect(read.history.at(-1)).toEqual(agentSays('hi'));
+      expect((await reader.eventsAfter('model', 1))!.map((e) => e.event)).toEqual([asJson(reply)]);
+    }
+    for (const state of ['rejected', 'auth-required'] as const) {
+      await store.update(state, adding(state, statusEvent(state, state, agentSays(state))));
+      expect((await peer.get(state))!.task.status.state).toBe(state);
+    }
+  });
+
   test('a change that edits the record (a new turn adds a message) and its events are both stored, whichever writer makes them', async () => {
     const store = await kind.make();
     const peer = kind.peer(store);

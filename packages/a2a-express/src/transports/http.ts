@@ -149,7 +149,11 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
           return null;
         }, id);
         if (!several) return sendEvent(stored.id, serialized);
-        for (const { eventId, value } of (several as SeveralEvents).values) sendEvent(eventId, serialize(() => value, id));
+        for (const { eventId, value } of (several as SeveralEvents).values)
+          sendEvent(
+            eventId,
+            serialize(() => value, id),
+          );
       },
       (failure) => {
         // An event that could not be sent is the stream's last: its error says why the stream
