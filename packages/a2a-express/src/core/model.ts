@@ -8,9 +8,24 @@
 // the helpers make it); a message keeps the ids the newer versions give it (`messageId`,
 // `contextId`, `taskId`, `referenceTaskIds`, `extensions`) where a client sent them. Tasks,
 // statuses and events are declared here.
-import type { Artifact, Message, Metadata, PushNotificationConfig } from 'a2a-types';
+import type * as handlerShapes from 'a2a-types';
+import type { Artifact, Metadata, PushNotificationConfig } from 'a2a-types';
 
-export type { Artifact, Message, Metadata, Part } from 'a2a-types';
+export type { Artifact, Metadata, Part } from 'a2a-types';
+
+/** A message: its role and parts, and the ids the newer versions give it, where a client sent them. */
+export interface Message extends handlerShapes.Message {
+  /** Unique per message, from its sender (0.3, 1.0). A message without one is given one as each version shows it. */
+  messageId?: string;
+  /** The context the sender meant it for. */
+  contextId?: string;
+  /** The task the sender meant it for. */
+  taskId?: string;
+  /** Other tasks it refers to. */
+  referenceTaskIds?: string[];
+  /** URIs of the extensions it uses. */
+  extensions?: string[];
+}
 
 /** Every state a task can be in. */
 export type TaskState =

@@ -1,0 +1,35 @@
+// Starts this agent. Configuration by environment variables (all listed in the README):
+//   PORT (default `agent.port` below: the conformance kit's default agent port), HOST (default
+//   127.0.0.1; the container image sets 0.0.0.0), CONFORMANCE_RESUBSCRIBE_WAIT_MS (how long the
+//   resubscribe scenario keeps its task working, default 4000), LOG_LEVEL (default info),
+//   A2A_PUSH_ALLOWLIST, A2A_PUSH_SIGNING_KEY, A2A_PUSH_VERIFY_OWNERSHIP (push notifications, on),
+//   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis).
+import express from 'express';
+import { pino } from 'pino';
+import { serveAgent } from 'a2a-express';
+import { integerFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import { taskStoreFromEnv } from 'a2a-express/redis';
+import { conformanceRouter } from './agent.js';
+
+const agent = { name: 'conformance-agent', port: 9999, redisPrefix: 'a2a:conformance:' } as const;
+
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: agent.name });
+try {
+  const resubscribeWaitMs = integerFromEnv('CONFORMANCE_RESUBSCRIBE_WAIT_MS', 4_000);
+  const store = taskStoreFromEnv(agent.redisPrefix);
+  // The kit tests push configs when the card says it takes them: this agent does, always.
+  const router = conformanceRouter({ logger, resubscribeWaitMs, store, pushNotifications: pushNotificationOptionsFromEnv() });
+  const app = express().disable('x-powered-by').use(router);
+  serveAgent(app, {
+    name: agent.name,
+    port: integerFromEnv('PORT', agent.port),
+    host: process.env.HOST || '127.0.0.1',
+    logger,
+    router,
+    store,
+    details: { resubscribeWaitMs, authentication: 'none (open to every client)' },
+  });
+} catch (error) {
+  logger.fatal({ err: error }, `${agent.name}: bad configuration`);
+  process.exit(1);
+}
