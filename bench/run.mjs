@@ -14,7 +14,8 @@
 //      streaming workloads of section 2 on both stores, and what one event costs Redis (bytes
 //      received, script CPU, from its INFO counters) at chunk 100 and at chunk 10,000;
 //   6. A/B, with --against <checkout>: this build against another build of the kit (a clone at
-//      another commit, installed and built), request/response and streaming, paired rounds.
+//      another commit, installed and built), request/response and streaming, over 0.1.0 and over
+//      0.3, paired rounds.
 // Servers run as child processes (so the load generator does not share their event loop);
 // rounds alternate between the servers so that drift of the machine hits all of them alike.
 import { fork } from 'node:child_process';
@@ -254,20 +255,31 @@ function readStream(options, body) {
   });
 }
 
-function ourStream(server, id, chunks) {
+/** One stream of `chunks` chunks from the echo server: tasks/sendSubscribe, or with `protocol` '0.3' message/stream. */
+function ourStream(server, id, chunks, protocol = '0.1.0') {
   const url = new URL(server.url);
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tasks/sendSubscribe',
-    params: { id, message: { role: 'user', parts: [{ type: 'text', text: `stream ${chunks}` }] } },
-  });
+  const text = `stream ${chunks}`;
+  const body = JSON.stringify(
+    protocol === '0.3'
+      ? {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'message/stream',
+          params: { message: { kind: 'message', messageId: id, role: 'user', parts: [{ kind: 'text', text }] } },
+        }
+      : {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tasks/sendSubscribe',
+          params: { id, message: { role: 'user', parts: [{ type: 'text', text }] } },
+        },
+  );
   // With event ids, as the bare loop writes them: the same bytes per event, and the order checked.
   return readStream(
     {
       host: url.hostname,
       port: url.port,
-      path: '/',
+      path: protocol === '0.3' ? '/v0.3' : '/',
       method: 'POST',
       headers: { 'content-type': 'application/json', prefer: 'sse-event-ids' },
     },
@@ -357,11 +369,11 @@ async function streaming(bare, ours) {
  * goes first. Every stream is checked whole and in order. `a`, `b`: medians; `ratio`: the median
  * of each round's a / b.
  */
-async function pairedStreamRates(a, b, label) {
+async function pairedStreamRates(a, b, label, protocol = '0.1.0') {
   let n = 0;
   const eventsPerSecond = async (server, streams, chunks) => {
     const { results, seconds } = await timed(() =>
-      Promise.all(Array.from({ length: streams }, () => ourStream(server, `${label}-${++n}-${process.pid}`, chunks))),
+      Promise.all(Array.from({ length: streams }, () => ourStream(server, `${label}-${++n}-${process.pid}`, chunks, protocol))),
     );
     if (!results.every((r) => r.ordered && r.events === chunks + 2)) throw new Error(`${server.name}: a stream lost or reordered events`);
     return results.reduce((sum, r) => sum + r.events, 0) / seconds;
@@ -666,19 +678,31 @@ async function redisStore(ours) {
  * round's ratio is this build's figure over the other's, and the result is their median.
  */
 async function abCompare(ours, theirs) {
-  for (const server of [ours, theirs]) await load(server, 'a2a', config.warmUp);
-  const rrRounds = { ours: [], theirs: [] };
-  for (let round = 0; round < config.rounds; round++) {
-    const order = round % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
-    for (const side of order) rrRounds[side].push(await load(side === 'ours' ? ours : theirs, 'a2a', config.duration));
-  }
-  const streams = await pairedStreamRates(ours, theirs, 'ab');
+  const at03 = (server) => ({ ...server, url: `${server.url}/v0.3` });
+  /** Paired rounds of request/response, `kind` 'a2a' (0.1.0 tasks/send) or 'a2a03' (0.3 message/send). */
+  const sends = async (kind) => {
+    const [a, b] = kind === 'a2a03' ? [at03(ours), at03(theirs)] : [ours, theirs];
+    for (const server of [a, b]) await load(server, kind, config.warmUp);
+    const rounds = { ours: [], theirs: [] };
+    for (let round = 0; round < config.rounds; round++) {
+      const order = round % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
+      for (const side of order) rounds[side].push(await load(side === 'ours' ? a : b, kind, config.duration));
+    }
+    return { ours: loadSummary(rounds.ours), theirs: loadSummary(rounds.theirs), ratio: pairedRatio(rounds.ours, rounds.theirs) };
+  };
   const streamSummary = ({ a, b, ratio }) => ({ ours: a, theirs: b, ratio });
+  const send = await sends('a2a');
+  const streams = await pairedStreamRates(ours, theirs, 'ab');
+  const send03 = await sends('a2a03');
+  const streams03 = await pairedStreamRates(ours, theirs, 'ab03', '0.3');
   return {
     against,
-    send: { ours: loadSummary(rrRounds.ours), theirs: loadSummary(rrRounds.theirs), ratio: pairedRatio(rrRounds.ours, rrRounds.theirs) },
+    send,
     oneBigStream: streamSummary(streams.oneBigStream),
     concurrentStreams: streamSummary(streams.concurrentStreams),
+    send03,
+    oneBigStream03: streamSummary(streams03.oneBigStream),
+    concurrentStreams03: streamSummary(streams03.concurrentStreams),
   };
 }
 
@@ -875,6 +899,21 @@ if (against && runs('ab')) {
       'this build': fmt(ab.concurrentStreams.ours),
       [against]: fmt(ab.concurrentStreams.theirs),
       ratio: times(ab.concurrentStreams.ratio),
+    },
+    '0.3 message/send echo, req/s': {
+      'this build': fmt(ab.send03.ours.rps),
+      [against]: fmt(ab.send03.theirs.rps),
+      ratio: times(ab.send03.ratio),
+    },
+    [`0.3: one stream of ${fmt(config.bigStream)} chunks, events/s`]: {
+      'this build': fmt(ab.oneBigStream03.ours),
+      [against]: fmt(ab.oneBigStream03.theirs),
+      ratio: times(ab.oneBigStream03.ratio),
+    },
+    [`0.3: ${config.streams} streams × ${config.streamChunks} chunks, events/s`]: {
+      'this build': fmt(ab.concurrentStreams03.ours),
+      [against]: fmt(ab.concurrentStreams03.theirs),
+      ratio: times(ab.concurrentStreams03.ratio),
     },
   });
 }

@@ -73,7 +73,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     resolved.protocol03 &&
     createDispatcher({
       ...dispatcherSettings,
-      logger: logger.child({ protocol: '0.3' }),
+      logger: logger.child({ protocol: protocol03.name }),
       binding: protocol03,
     });
 

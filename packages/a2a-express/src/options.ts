@@ -140,17 +140,23 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
       MAX_RESPONSE_BYTES,
       'maxResponseBytes',
     ),
-    acceptedInputModes: options.enforceInputModes === false ? undefined : inputModesOf(options.card),
+    acceptedInputModes: options.enforceInputModes === false ? undefined : inputModesOf(options.card, options.protocol03),
     logger: options.logger ?? pino({ level: 'info' }),
     auth: checkedAuth(options.auth),
     protocol03: protocol03Of(options.protocol03 ?? true),
   };
 }
 
-/** Every input mode the card lists: its default ones (`text/plain` when it names none) and each skill's. */
-function inputModesOf(card: AgentCardInput): readonly string[] {
+/**
+ * Every input mode a card of the agent lists: the card's default ones (`text/plain` when it names
+ * none) and each skill's, and those the 0.3 card's overrides add, so that no client is refused
+ * a mode its card lists.
+ */
+function inputModesOf(card: AgentCardInput, protocol03: A2ARouterOptions['protocol03']): readonly string[] {
   const modes = new Set<string>(card.defaultInputModes ?? ['text/plain']);
-  for (const skill of card.skills ?? []) for (const mode of skill.inputModes ?? []) modes.add(mode);
+  const overrides = typeof protocol03 === 'object' ? protocol03.card : undefined;
+  for (const mode of overrides?.defaultInputModes ?? []) modes.add(mode);
+  for (const skill of [...(card.skills ?? []), ...(overrides?.skills ?? [])]) for (const mode of skill.inputModes ?? []) modes.add(mode);
   return [...modes];
 }
 

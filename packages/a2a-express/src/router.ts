@@ -1,14 +1,14 @@
 import { A2AError } from 'a2a-types';
 import express, { type Request, type Router } from 'express';
 import { authenticate, cardAuthentication } from './core/auth.js';
-import { prepareCard } from './versions/v0_1/index.js';
+import { prepareCard, protocol01 } from './versions/v0_1/index.js';
 import { createAgentCore, type DrainReport } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
 import type { TaskHandler } from './core/handler.js';
 import { createRpcEndpoint, sendJson, sendUnauthenticated } from './transports/http.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
-import { agentCard03, checkAgentCard03, endpointUrl03, errorTo03 } from './versions/v0_3/index.js';
+import { agentCard03, checkAgentCard03, endpointUrl03, errorTo03, protocol03 } from './versions/v0_3/index.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './agent-core.js';
 
@@ -84,7 +84,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
     sendJson(res, 405, errorResponse(null, A2AError.invalidRequest({ reason })));
   };
-  router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger, protocol: '0.1.0' }));
+  router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger, protocol: protocol01.name }));
   router.all('/', postOnly);
   if (core.dispatch03 && resolved.protocol03) {
     // A2A 0.3 beside 0.1.0: its own endpoint (the versions share three method names), its own card.
@@ -99,7 +99,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     router.post(
       path,
       refuseWhileDraining,
-      createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger, wireError: errorTo03, protocol: '0.3' }),
+      createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger, wireError: errorTo03, protocol: protocol03.name }),
     );
     router.all(path, postOnly);
   }

@@ -464,6 +464,9 @@ describe('finding 5: an authorize rule that reads params holds on every version'
       params: { id: taskId, pushNotificationConfig: { id: 'c1', url: 'http://127.0.0.1:9/h' } },
     });
     await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: taskId, pushNotificationConfigId: 'c1' }, alice);
-    expect(seen[2]).toEqual({ method: 'tasks/pushNotification/set', params: { id: taskId, pushNotificationConfig: null } });
+    expect(seen[2]).toEqual({
+      method: 'tasks/pushNotification/set',
+      params: { id: taskId, pushNotificationConfig: null, pushNotificationConfigId: 'c1' },
+    });
   });
 });

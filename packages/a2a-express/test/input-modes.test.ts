@@ -1,6 +1,7 @@
 // Input modes: a client's part whose media type the card does not list is refused with -32005,
 // over 0.1.0 and 0.3 alike, with what was sent and what is taken, before anything is stored.
 import { randomUUID } from 'node:crypto';
+import express from 'express';
 import { rpc, serverPool } from 'a2a-testing';
 import { completed, type A2ARouterOptions, type AgentCardInput } from '../src/index.js';
 import { acceptsMediaType, mediaTypeOf } from '../src/core/input-modes.js';
@@ -55,6 +56,24 @@ describe('input modes', () => {
   test('enforceInputModes: false lets every part through to the handler', async () => {
     const { url01 } = await agent({}, { enforceInputModes: false });
     expect((await send01(url01, [dataPart01, pngPart01])).result).toMatchObject({ status: { state: 'completed' } });
+  });
+
+  test('a message refused for its content makes no request to the webhook it names', async () => {
+    const requests: string[] = [];
+    const hookApp = express();
+    hookApp.all('/hook', (req, res) => {
+      requests.push(req.method);
+      res.status(200).send(String(req.query.validationToken ?? ''));
+    });
+    const hook = await serve(hookApp);
+    const { url01 } = await agent({}, { pushNotifications: { allowlist: ['127.0.0.1'], verifyOwnership: true } });
+    const refused = await rpc(url01, 'tasks/send', {
+      id: randomUUID(),
+      message: { role: 'user', parts: [dataPart01] },
+      pushNotification: { url: `${hook.url}/hook` },
+    });
+    expect(refused.error).toMatchObject({ code: -32005 });
+    expect(requests).toEqual([]);
   });
 
   test('a continued task is held to the same modes', async () => {

@@ -154,7 +154,7 @@ test('records of the previous release (sessionId, one pushNotification) are read
     const read = (await store.get(id))!;
     expect(read.task.contextId).toBe('session-1');
     expect(read.task).not.toHaveProperty('sessionId');
-    expect(read.pushConfigs).toEqual([{ id, url: 'https://hooks.example.test/one', token: 'tok' }]);
+    expect(read.pushConfigs).toEqual([{ id, url: 'https://hooks.example.test/one', token: 'tok', protocol: '0.1.0' }]);
     expect(read).not.toHaveProperty('pushNotification');
   }
   expect((await store.get('previous'))!.task.artifacts).toEqual([{ index: 0, parts: [{ type: 'text', text: 'a' }] }]);
@@ -164,7 +164,7 @@ test('records of the previous release (sessionId, one pushNotification) are read
   expect(head.task).toMatchObject({ id: 'previous', contextId: 'session-1' });
   expect(head.task).not.toHaveProperty('sessionId');
   expect(head).not.toHaveProperty('pushNotification');
-  expect(head.pushConfigs).toEqual([{ id: 'previous', url: 'https://hooks.example.test/one', token: 'tok' }]);
+  expect(head.pushConfigs).toEqual([{ id: 'previous', url: 'https://hooks.example.test/one', token: 'tok', protocol: '0.1.0' }]);
   expect((await store.get('previous'))!.task.artifacts![0]!.parts).toEqual(['a', 'b'].map((text) => ({ type: 'text', text })));
 });
 

@@ -122,7 +122,7 @@ describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
     const peer = kind.peer(store);
     const pushConfigs = [
       { id: 'hook-a', url: 'https://hooks.example.test/a', token: 't', protocol: '0.3' },
-      { id: 'neutral', url: 'https://hooks.example.test/b', authentication: { schemes: ['Bearer'], credentials: 'c' } },
+      { id: 'neutral', url: 'https://hooks.example.test/b', authentication: { schemes: ['Bearer'], credentials: 'c' }, protocol: '0.1.0' },
     ];
     await store.update('model', (current) => ({ record: { ...(current ?? created('model')), pushConfigs }, events: [working('model')] }));
     const reply = statusEvent('model', 'completed', agentSays('hi'));

@@ -9,6 +9,7 @@ import { createPushNotificationVerifier } from 'a2a-push-receiver';
 import { publishedSchemaValidator, type PushNotificationPayload, type Task } from 'a2a-types';
 import type { Message as Message03, Task as Task03 } from 'a2a-types/v0.3';
 import {
+  apiKey,
   authRequired,
   completed,
   rejected,
@@ -20,6 +21,7 @@ import {
   type TaskHandler,
 } from '../src/index.js';
 import { MAX_PUSH_CONFIGS_PER_TASK } from '../src/core/model.js';
+import { InMemoryTaskStore, type TaskRecord } from '../src/store/index.js';
 import { appWith, eventually, expectValid03, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
@@ -113,7 +115,7 @@ describe('a message as the whole answer (reply)', () => {
     expect(events).toEqual([expect.objectContaining({ kind: 'message', parts: [{ kind: 'text', text: 'just a message' }] })]);
   });
 
-  test('a reply after other updates: the 0.3 stream has shown the Task already, so the reply ends it as its final status', async () => {
+  test('a reply after other updates completes the task like any final message: the client has been shown the task', async () => {
     const { url03 } = await agent();
     const events = await stream03(url03, message03('working then reply'));
     expect(events.map((e) => e.kind)).toEqual(['task', 'status-update', 'status-update']);
@@ -121,9 +123,12 @@ describe('a message as the whole answer (reply)', () => {
       final: true,
       status: { state: 'completed', message: { parts: [{ kind: 'text', text: 'a message after all' }] } },
     });
-    // The same turn over message/send: the handler said the message is the answer.
-    const { result } = await send03<Message03>(url03, message03('working then reply'));
-    expect(result).toMatchObject({ kind: 'message', parts: [{ kind: 'text', text: 'a message after all' }] });
+    // message/send answers the same turn the same way: with the Task, whose work it shows.
+    const { result } = await send03<Task03>(url03, message03('working then reply'));
+    expect(result).toMatchObject({
+      kind: 'task',
+      status: { state: 'completed', message: { parts: [{ kind: 'text', text: 'a message after all' }] } },
+    });
   });
 
   test('0.1.0 sees the task completed with the message, in tasks/send, the stream and tasks/get', async () => {
@@ -275,26 +280,33 @@ describe('several push configs per task over 0.3', () => {
     await eventually(async () => (hooks.received.b!.length >= 4 ? true : undefined));
     expect(hooks.received.a).toHaveLength(2);
 
-    // 0.1.0 addresses the config whose id is the task's: without one it shows the oldest.
+    // 0.1.0 sees one config: the one whose id is the task's, else the oldest (here hook-b).
     const got01 = await rpc(url01, 'tasks/pushNotification/get', { id: taskId });
     expectValid01('GetTaskPushNotificationResponse', withoutStatus(got01));
     expect(got01.result).toEqual({ id: taskId, pushNotificationConfig: { url: configB.url, token: '********' } });
+    // Its set replaces that one (keeping its id), its null removes that one, never the others.
+    await rpc(url03, 'tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { id: 'hook-c', url: hooks.url('a') } });
     const set01 = await rpc(url01, 'tasks/pushNotification/set', { id: taskId, pushNotificationConfig: { url: hooks.url('a') } });
     expect(set01.result).toEqual({ id: taskId, pushNotificationConfig: { url: hooks.url('a') } });
     expect((await rpc(url01, 'tasks/pushNotification/get', { id: taskId })).result).toEqual(set01.result);
-    const all = await rpc<{ pushNotificationConfig: { id: string } }[]>(url03, 'tasks/pushNotificationConfig/list', { id: taskId });
-    expect(all.result!.map((c) => c.pushNotificationConfig.id)).toEqual(['hook-b', taskId]);
-    // 0.1.0's null removes its own config, not the others.
+    const all = await rpc<{ pushNotificationConfig: { id: string; url: string } }[]>(url03, 'tasks/pushNotificationConfig/list', {
+      id: taskId,
+    });
+    expect(all.result!.map((c) => [c.pushNotificationConfig.id, c.pushNotificationConfig.url])).toEqual([
+      ['hook-b', hooks.url('a')],
+      ['hook-c', hooks.url('a')],
+    ]);
     expect((await rpc(url01, 'tasks/pushNotification/set', { id: taskId, pushNotificationConfig: null })).result).toBeNull();
     const left = await rpc<{ pushNotificationConfig: { id: string } }[]>(url03, 'tasks/pushNotificationConfig/list', { id: taskId });
-    expect(left.result!.map((c) => c.pushNotificationConfig.id)).toEqual(['hook-b']);
+    expect(left.result!.map((c) => c.pushNotificationConfig.id)).toEqual(['hook-c']);
   });
 
   test('a 0.1.0 webhook and a 0.3 webhook on one task each get their own version body', async () => {
     const hooks = await webhooks();
     const { url01, url03 } = await agent({ pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } });
     const id = randomUUID();
-    await send01(url01, id, 'auth', { pushNotification: { url: hooks.url('a') } });
+    // A 0.1.0 client cannot pick another version's body by adding a field to its config.
+    await send01(url01, id, 'auth', { pushNotification: { url: hooks.url('a'), protocol: '0.3' } });
     await rpc(url03, 'tasks/pushNotificationConfig/set', { taskId: id, pushNotificationConfig: { id: 'hook-b', url: hooks.url('b') } });
     await send01(url01, id, 'go on');
     const a = await eventually(async () => (hooks.received.a!.length >= 4 ? hooks.received.a : undefined));
@@ -313,6 +325,33 @@ describe('several push configs per task over 0.3', () => {
     ]);
   });
 
+  test("each config is its task owner's: another principal can set, read, list or delete none of them", async () => {
+    const hooks = await webhooks();
+    const { url03 } = await agent({
+      pushNotifications: { signingKey, allowlist: ['127.0.0.1'] },
+      auth: { strategies: [apiKey({ keys: { 'key-a': 'alice', 'key-b': 'bob' } })] },
+    });
+    const as = (key: string) => ({ headers: { 'x-api-key': key } });
+    const { result: task } = await rpc<Task03>(url03, 'message/send', { message: message03('auth') }, as('key-a'));
+    const taskId = task!.id;
+    const config = { id: 'hook-a', url: hooks.url('a') };
+    expect(
+      (await rpc(url03, 'tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: config }, as('key-a'))).error,
+    ).toBeUndefined();
+    const byBob = [
+      ['tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { id: 'hook-b', url: hooks.url('b') } }],
+      ['tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { ...config, url: hooks.url('b') } }],
+      ['tasks/pushNotificationConfig/get', { id: taskId, pushNotificationConfigId: 'hook-a' }],
+      ['tasks/pushNotificationConfig/list', { id: taskId }],
+      ['tasks/pushNotificationConfig/delete', { id: taskId, pushNotificationConfigId: 'hook-a' }],
+    ] as const;
+    for (const [method, params] of byBob) {
+      expect([method, (await rpc(url03, method, params, as('key-b'))).error?.code]).toEqual([method, -32001]);
+    }
+    const listed = await rpc(url03, 'tasks/pushNotificationConfig/list', { id: taskId }, as('key-a'));
+    expect(listed.result).toEqual([{ taskId, pushNotificationConfig: config }]);
+  });
+
   test(`at most ${MAX_PUSH_CONFIGS_PER_TASK} configs per task; each is URL-checked on its own`, async () => {
     const hooks = await webhooks();
     const { url03 } = await agent({ pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } });
@@ -329,5 +368,75 @@ describe('several push configs per task over 0.3', () => {
     expect((await set('hook-0', hooks.url('b'))).error).toBeUndefined();
     const listed = await rpc<unknown[]>(url03, 'tasks/pushNotificationConfig/list', { id: task!.id });
     expect(listed.result).toHaveLength(MAX_PUSH_CONFIGS_PER_TASK);
+  });
+});
+
+describe("records of the previous release in a store of the app's own", () => {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const signingKey = { ...(privateKey.export({ format: 'jwk' }) as Record<string, string>), kid: 'legacy' };
+
+  test('are read in the new model: the context is the session, the one push config still gets its notifications', async () => {
+    const received: Buffer[] = [];
+    const hookApp = express();
+    hookApp.post('/hook', express.raw({ type: () => true }), (req, res) => {
+      received.push(req.body as Buffer);
+      res.status(204).end();
+    });
+    const hook = await serve(hookApp);
+    const legacy = {
+      task: { id: 'legacy', sessionId: 'session-old', status: { state: 'input-required', timestamp: '2026-11-01T00:00:00.000Z' } },
+      history: [userText('hello')],
+      lastEventId: 2,
+      turn: 1,
+      updatedAt: Date.now(),
+      pushNotification: { url: `${hook.url}/hook` },
+    } as unknown as TaskRecord;
+    // A store of the app's own that holds a record of the previous release, and hands it back
+    // as it is until the record's first change.
+    const store = new (class extends InMemoryTaskStore {
+      stillLegacy = true;
+      override async get(taskId: string) {
+        return taskId === 'legacy' && this.stillLegacy ? legacy : super.get(taskId);
+      }
+      override update(...[taskId, change]: Parameters<InMemoryTaskStore['update']>) {
+        if (taskId !== 'legacy' || !this.stillLegacy) return super.update(taskId, change);
+        this.stillLegacy = false;
+        return super.update(taskId, () => change(legacy));
+      }
+    })();
+    const { url01, url03 } = await agent({ store, pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } });
+
+    const got = await rpc<Task03>(url03, 'tasks/get', { id: 'legacy' });
+    expectValid03('GetTaskResponse', withoutStatus(got));
+    expect(got.result).toMatchObject({ id: 'legacy', contextId: 'session-old' });
+    const listed = await rpc(url03, 'tasks/pushNotificationConfig/list', { id: 'legacy' });
+    expect(listed.result).toEqual([{ taskId: 'legacy', pushNotificationConfig: { id: 'legacy', url: `${hook.url}/hook` } }]);
+    const task = await send01(url01, 'legacy', 'go on');
+    expect(task).toMatchObject({ id: 'legacy', sessionId: 'session-old', status: { state: 'completed' } });
+    const bodies = await eventually(async () => (received.length >= 2 ? received : undefined));
+    expect(bodies.map((b) => (JSON.parse(b.toString()) as PushNotificationPayload).status.state)).toEqual(['working', 'completed']);
+    expect((await store.get('legacy'))!).toMatchObject({
+      task: { contextId: 'session-old' },
+      pushConfigs: [{ id: 'legacy', protocol: '0.1.0' }],
+    });
+  });
+
+  test('deleting a config the task does not have succeeds and writes nothing', async () => {
+    let updates = 0;
+    const store = new (class extends InMemoryTaskStore {
+      override update(...[taskId, change]: Parameters<InMemoryTaskStore['update']>) {
+        return super.update(taskId, (current) => {
+          const changed = change(current);
+          updates++;
+          return changed;
+        });
+      }
+    })();
+    const { url03 } = await agent({ store, pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } });
+    const { result: task } = await send03<Task03>(url03, message03('auth'));
+    const before = updates;
+    const deleted = await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: task!.id, pushNotificationConfigId: 'none-such' });
+    expect(deleted.result).toBeNull();
+    expect(updates).toBe(before);
   });
 });

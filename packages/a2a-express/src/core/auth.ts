@@ -54,8 +54,9 @@ export interface AuthStrategy {
  * `params` are that operation's params. A 0.3 `message/send` is asked as `tasks/send` with its
  * `TaskSendParams` (the 0.3 `contextId` as `sessionId`, its push config as `pushNotification`),
  * `message/stream` as `tasks/sendSubscribe`, `tasks/pushNotificationConfig/set` as
- * `tasks/pushNotification/set` with `{ id, pushNotificationConfig }`, `/delete` as that set with
- * a null config, `/get` and `/list` as `tasks/pushNotification/get` with `{ id }`. The call then
+ * `tasks/pushNotification/set` with `{ id, pushNotificationConfig }` (the config with its `id`),
+ * `/delete` as that set with a null config and the `pushNotificationConfigId` it deletes, `/get`
+ * and `/list` as `tasks/pushNotification/get` with `{ id }`. The call then
  * does exactly what was asked about. `rpcMethod` and `sentParams` are the call as it came, for
  * the rare rule that must tell versions apart.
  */
@@ -69,8 +70,8 @@ export type AuthorizeHook = (request: {
   rpcMethod: string;
   /** The params as the client sent them, in its version's form. */
   sentParams: unknown;
-  /** Which protocol version the call came in. */
-  protocol: '0.1.0' | '0.3';
+  /** Which protocol version the call came in, by the kit's name for it: `'0.1.0'`, `'0.3'`. */
+  protocol: string;
   req: Request;
 }) => boolean | Promise<boolean>;
 

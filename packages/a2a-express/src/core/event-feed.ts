@@ -125,7 +125,7 @@ export class TaskEventStream implements AsyncIterable<StoredEvent> {
     this.feed.close();
   }
 
-  /** The events as an async iterator; `return()` (a `break`) closes the stream. */
+  /** The stored events (the kit's model, before `render`) as an async iterator; `return()` (a `break`) closes the stream. */
   [Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
     const queue: StoredEvent[] = [];
     let ended = false;

@@ -27,6 +27,7 @@ export interface TurnOpening {
 /** A class: V8 builds an object literal with getters on a slow path, and this is made once per turn. */
 export class HandlerContext implements TaskContext {
   readonly contextId: string;
+  readonly sessionId: string;
   readonly isNewTask: boolean;
   readonly requestMetadata: Metadata | undefined;
   readonly principal: Principal | undefined;
@@ -41,16 +42,13 @@ export class HandlerContext implements TaskContext {
   constructor(turn: TurnSignal, opening: TurnOpening, baseLogger: Logger) {
     const { record, params } = opening;
     this.contextId = record.task.contextId;
+    this.sessionId = this.contextId;
     this.isNewTask = opening.isNewTask;
     this.requestMetadata = params.metadata ?? undefined;
     this.principal = opening.principal;
     this.#turn = turn;
     this.#opening = opening;
     this.#baseLogger = baseLogger;
-  }
-
-  get sessionId(): string {
-    return this.contextId;
   }
 
   get task(): TaskView {

@@ -33,7 +33,7 @@ export function toEvent(taskId: string, update: TaskUpdate): TaskEvent {
       throw new InvalidUpdateError(`a handler cannot set the state ${JSON.stringify(update.state)}`);
     }
     const message = update.message === undefined ? undefined : checkedMessage(taskId, update.message, 'status message');
-    return statusEvent(taskId, update.state, message, update.metadata && plainJson(update.metadata));
+    return statusEvent(taskId, update.state, message, metadataOf(update));
   }
   if (update?.kind === 'reply') {
     if (update.message === undefined) throw new InvalidUpdateError('a reply needs a message');

@@ -93,11 +93,12 @@ export const isStatusUpdateEvent = (event: TaskEvent): event is TaskStatusUpdate
 
 /**
  * A push config as the core keeps it: its `id`, unique within its task (a task has several), and
- * the protocol version it was set over, whose body its webhook gets (absent: `'0.1.0'`).
+ * the protocol version it was set over, whose body its webhook gets.
  */
 export interface StoredPushConfig extends PushNotificationConfig {
   id: string;
-  protocol?: string;
+  /** The `name` of the protocol version the config was set over (`ProtocolVersion`). */
+  protocol: string;
 }
 
 /** Most push configs one task keeps. */

@@ -2,7 +2,7 @@
 // (-32001), with no hint that it does. Every read and change of a task goes through here.
 import { A2AError } from 'a2a-types';
 import { ownerKey, type Principal } from './auth.js';
-import type { TaskRecord } from '../store/records.js';
+import { upgradeRecord, type TaskRecord } from '../store/records.js';
 import type { TaskStore } from '../store/task-store.js';
 
 /** The owner a new task gets from the principal that creates it. */
@@ -17,8 +17,10 @@ export function assertOwner(record: TaskRecord, principal: Principal | undefined
 
 /** The task, if it exists and the caller may see it; -32001 otherwise. */
 export async function readOwnTask(store: TaskStore, taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
-  const record = await store.get(taskId);
-  if (!record) throw A2AError.taskNotFound(taskId);
+  const stored = await store.get(taskId);
+  if (!stored) throw A2AError.taskNotFound(taskId);
+  // A store of the app's own may hand back records of the previous release.
+  const record = upgradeRecord(stored);
   assertOwner(record, principal);
   return record;
 }

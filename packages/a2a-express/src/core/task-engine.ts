@@ -13,7 +13,7 @@ import { acceptsMediaType, unsupportedContent } from './input-modes.js';
 import { messageFieldIssues } from './message-fields.js';
 import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
 import { assertOwner, ownerOf } from './ownership.js';
-import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from '../store/records.js';
+import { copyRecord, upgradeRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from '../store/records.js';
 import { historyEntrySize, jsonSize, taskBaseSize } from '../store/size.js';
 import type { TaskStore } from '../store/task-store.js';
 import { isFinalEvent, now, statusEvent } from './task-events.js';
@@ -25,7 +25,7 @@ export interface TurnStart extends TurnOpening {
   readonly events: readonly StoredEvent[];
 }
 
-/** How a message may start a turn; the defaults are 0.1.0's. */
+/** How a message may start a turn; by default it creates the task it names when there is none. */
 export interface TurnRules {
   /** Refuse (-32001) a message to a task that does not exist, instead of creating it. Default false. */
   readonly existingTaskOnly?: boolean;
@@ -37,7 +37,7 @@ export interface RunningTurn {
   /** The turn as it was accepted: the record in `working`, with the message in its history. */
   readonly started: TurnStart;
   readonly turn: number;
-  /** Settles once the turn is in a final state (completed, failed, canceled, input-required). */
+  /** Settles once the turn is in a final state (completed, failed, canceled, rejected, input-required, auth-required). */
   readonly ended: Promise<void>;
   /** The A2AError the handler threw, if it threw one. */
   readonly error: A2AError | undefined;
@@ -77,6 +77,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** Thrown inside a store change when the update belongs to a turn that is over. */
 const STALE_TURN = Symbol('stale turn');
+/** Returned, then thrown, by a change that has nothing to change: nothing is written. */
+const UNCHANGED = Symbol('unchanged');
 
 /** A handler's update that would take its task past `maxTaskBytes`. */
 class TaskTooLargeError extends Error {}
@@ -128,7 +130,8 @@ export class TaskEngine {
    * an observer it hands back the store's promise as it is, one promise less per update.
    */
   private commit(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
-    const updated = this.store.update(taskId, change);
+    // A store of the app's own may hand back records of the previous release.
+    const updated = this.store.update(taskId, (current) => change(current && upgradeRecord(current)));
     const onCommit = this.onCommit;
     if (!onCommit) return updated;
     return updated.then((result) => {
@@ -138,12 +141,12 @@ export class TaskEngine {
   }
 
   /**
-   * Records the new message and moves the task to `working`, atomically: creates the task, or
-   * continues it when it waits for input or is completed (reopened). A task that is working,
-   * failed or canceled refuses with -32009.
+   * Refuses a client's message this agent does not take, before anything else is done with it
+   * (its push config's URL is checked after): too many parts (-32602), or a part whose media
+   * type the card's input modes do not list (-32005).
    */
-  async startTurn(params: SendOperation, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
-    const { maxPartsPerMessage, maxTaskBytes } = this.limits;
+  checkMessage(params: SendOperation): void {
+    const { maxPartsPerMessage } = this.limits;
     if (params.message.parts.length > maxPartsPerMessage) {
       throw A2AError.invalidParams([
         {
@@ -158,6 +161,15 @@ export class TaskEngine {
       const refused = unsupportedContent(params.message, this.acceptsMediaType, this.limits.acceptedInputModes!);
       if (refused) throw refused;
     }
+  }
+
+  /**
+   * Records the new message and moves the task to `working`, atomically: creates the task, or
+   * continues it when it waits for input or is completed (reopened). A task that is working,
+   * failed or canceled refuses with -32009. The message has passed {@link checkMessage}.
+   */
+  async startTurn(params: SendOperation, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
+    const { maxTaskBytes } = this.limits;
     let isNewTask = false;
     const { record, events } = await this.commit(params.id, (current) => {
       isNewTask = current === undefined;
@@ -172,7 +184,7 @@ export class TaskEngine {
       const withMessage = copyRecord(base);
       // A config sent with the message replaces the task's config of the same id (spec 7.1.1
       // leaves it to the server).
-      const pushConfigs = params.pushNotification ? withPushConfig(base, params.pushNotification) : base.pushConfigs;
+      const pushConfigs = params.pushNotification ? withPushConfig(base, params.pushNotification, '/pushNotification') : base.pushConfigs;
       const size = historyEntrySize(base.task, params.message) + pushConfigsSize(pushConfigs) - pushConfigsSize(base.pushConfigs);
       withMessage.bytes = (base.bytes ?? 0) + size;
       if (withMessage.bytes > maxTaskBytes) throw tooLargeForTask(params.id, '/message', maxTaskBytes, base.bytes, size);
@@ -233,30 +245,44 @@ export class TaskEngine {
    * caller has checked the config. Unknown task (or someone else's) → -32001.
    */
   async setPushConfig(taskId: string, config: StoredPushConfig, principal?: Principal): Promise<TaskRecord> {
-    return this.changePushConfigs(taskId, principal, (current) => withPushConfig(current, config));
+    return this.changePushConfigs(taskId, principal, (current) => withPushConfig(current, config, '/pushNotificationConfig'));
   }
 
-  /** Removes the task's push config of that id; one it does not have is removed already. */
+  /** Removes the task's push config of that id; one it does not have is removed already (nothing is written). */
   async deletePushConfig(taskId: string, configId: string, principal?: Principal): Promise<TaskRecord> {
-    return this.changePushConfigs(taskId, principal, (current) => current.pushConfigs?.filter((config) => config.id !== configId));
+    return this.changePushConfigs(taskId, principal, (current) => {
+      const configs = current.pushConfigs ?? [];
+      return configs.some((config) => config.id === configId) ? configs.filter((config) => config.id !== configId) : UNCHANGED;
+    });
   }
 
   private async changePushConfigs(
     taskId: string,
     principal: Principal | undefined,
-    change: (current: TaskRecord) => readonly StoredPushConfig[] | undefined,
+    change: (current: TaskRecord) => readonly StoredPushConfig[] | typeof UNCHANGED,
   ): Promise<TaskRecord> {
-    const { record } = await this.commit(taskId, (current) => {
-      if (!current) throw A2AError.taskNotFound(taskId);
-      assertOwner(current, principal);
-      const next = copyRecord(current);
-      next.pushConfigs = change(current);
-      next.bytes = Math.max(0, (current.bytes ?? 0) + pushConfigsSize(next.pushConfigs) - pushConfigsSize(current.pushConfigs));
-      if (next.bytes > this.limits.maxTaskBytes)
-        throw tooLargeForTask(taskId, '/pushNotificationConfig', this.limits.maxTaskBytes, current.bytes);
-      return { record: next, events: [] };
-    });
-    return record;
+    let unchanged: TaskRecord | undefined;
+    try {
+      const { record } = await this.commit(taskId, (current) => {
+        if (!current) throw A2AError.taskNotFound(taskId);
+        assertOwner(current, principal);
+        const configs = change(current);
+        if (configs === UNCHANGED) {
+          unchanged = current;
+          throw UNCHANGED;
+        }
+        const next = copyRecord(current);
+        next.pushConfigs = configs;
+        next.bytes = Math.max(0, (current.bytes ?? 0) + pushConfigsSize(next.pushConfigs) - pushConfigsSize(current.pushConfigs));
+        if (next.bytes > this.limits.maxTaskBytes)
+          throw tooLargeForTask(taskId, '/pushNotificationConfig', this.limits.maxTaskBytes, current.bytes);
+        return { record: next, events: [] };
+      });
+      return record;
+    } catch (error) {
+      if (error === UNCHANGED && unchanged) return unchanged;
+      throw error;
+    }
   }
 
   /**
@@ -324,10 +350,14 @@ export class TaskEngine {
     try {
       const updates = await updatesOf(this.handler(new HandlerContext(run, start, this.logger)));
       let sinceYield = 0;
+      let sinceStart = 0;
       // Leaving the loop early calls a generator's return(), so its finally blocks run.
       for await (const update of updates) {
         if (run.aborted || writer.over) break;
         const event = toEvent(run.taskId, update);
+        // A reply is the whole answer only as the turn's first update: after others, the client
+        // has been shown the task, and the reply completes it like any final message.
+        if (sinceStart++ > 0 && 'reply' in event) event.reply = undefined;
         writer.add(event);
         // Nothing the handler yields after its final state is asked for.
         if (isFinalEvent(event)) break;
@@ -434,7 +464,7 @@ function newRecord(params: SendOperation, principal: Principal | undefined): Tas
   return record;
 }
 
-/** The context a message names (0.3's `contextId`, kept on a 0.1.0 message as an extra), if any. */
+/** The context a message names (its `contextId`, which 0.1.0 messages may carry as an extra), if any. */
 function contextIdOf(message: SendOperation['message']): string | undefined {
   const { contextId } = message as { contextId?: unknown };
   return typeof contextId === 'string' ? contextId : undefined;
@@ -461,23 +491,28 @@ function pushConfigsSize(configs: readonly StoredPushConfig[] | undefined): numb
 
 /**
  * The task's push configs with `config` in place of the one of its id, or after the others;
- * -32602 when that would make more than {@link MAX_PUSH_CONFIGS_PER_TASK}.
+ * -32602 at `path` when that would make more than {@link MAX_PUSH_CONFIGS_PER_TASK}.
  */
-function withPushConfig(current: TaskRecord, config: StoredPushConfig): StoredPushConfig[] {
+function withPushConfig(current: TaskRecord, config: StoredPushConfig, path: string): StoredPushConfig[] {
   const configs = current.pushConfigs ?? [];
   const at = configs.findIndex((existing) => existing.id === config.id);
   if (at >= 0) return configs.map((existing, i) => (i === at ? config : existing));
-  if (configs.length >= MAX_PUSH_CONFIGS_PER_TASK) {
-    throw A2AError.invalidParams([
-      {
-        path: '/pushNotificationConfig',
-        message: `task ${current.task.id} has ${configs.length} push configs, the most one task keeps; delete one first`,
-        keyword: 'maxPushConfigs',
-        params: { limit: MAX_PUSH_CONFIGS_PER_TASK },
-      },
-    ]);
-  }
+  assertRoomForPushConfig(current, config.id, path);
   return [...configs, config];
+}
+
+/** -32602 at `path` when the task has no config of `configId` and no room for one more. */
+export function assertRoomForPushConfig(record: TaskRecord, configId: string, path: string): void {
+  const configs = record.pushConfigs ?? [];
+  if (configs.length < MAX_PUSH_CONFIGS_PER_TASK || configs.some((existing) => existing.id === configId)) return;
+  throw A2AError.invalidParams([
+    {
+      path,
+      message: `task ${record.task.id} has ${configs.length} push configs, the most one task keeps; delete one first`,
+      keyword: 'maxPushConfigs',
+      params: { limit: MAX_PUSH_CONFIGS_PER_TASK },
+    },
+  ]);
 }
 
 function assertContinuable(current: TaskRecord, params: SendOperation): void {

@@ -12,7 +12,7 @@ import type { PushNotifier } from '../push/push-notifier.js';
 import { ownCopy } from '../store/own-copy.js';
 import type { StoredEvent, TaskRecord } from '../store/records.js';
 import type { TaskStore } from '../store/task-store.js';
-import type { RunningTurn, TaskEngine, TurnRules } from './task-engine.js';
+import { assertRoomForPushConfig, type RunningTurn, type TaskEngine, type TurnRules } from './task-engine.js';
 
 export class TaskService {
   constructor(
@@ -30,6 +30,8 @@ export class TaskService {
 
   /** Starts or continues the task with the message, and runs the turn's handler in the background. */
   async startTurn(params: SendOperation, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
+    // The cheap refusals first: no request is made for the URL of a message that is refused.
+    this.engine.checkMessage(params);
     await this.acceptPushConfig(params.pushNotification);
     return this.engine.run(await this.engine.startTurn(params, principal, rules));
   }
@@ -53,8 +55,9 @@ export class TaskService {
 
   /** Checks the config (URL guard, ownership check) and sets it on the task, in place of the one of its id. */
   async setPushConfig(taskId: string, config: StoredPushConfig, principal: Principal | undefined): Promise<TaskRecord> {
-    // Unknown (or someone else's) tasks are refused before any request is made for their URL.
-    await this.readTask(taskId, principal);
+    // Unknown (or someone else's) tasks, and tasks with no room for the config, are refused
+    // before any request is made for its URL.
+    assertRoomForPushConfig(await this.readTask(taskId, principal), config.id, '/pushNotificationConfig');
     await this.acceptPushConfig(config);
     return ownCopy(await this.engine.setPushConfig(taskId, config, principal));
   }

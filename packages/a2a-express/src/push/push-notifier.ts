@@ -55,7 +55,7 @@ export interface PushNotificationOptions {
  */
 export type PushBody = (record: TaskRecord, event: TaskStatusUpdateEvent, eventId: number) => object;
 
-/** The versions' push bodies, by the version a config was set over (`'0.1.0'` when it names none). */
+/** The versions' push bodies, by the version a config was set over. */
 export type PushBodies = Readonly<Record<string, PushBody>>;
 
 interface Queue {
@@ -113,18 +113,26 @@ export class PushNotifier {
   notify({ record, events }: TaskUpdateResult): void {
     const configs = record.pushConfigs;
     if (!configs || configs.length === 0) return;
-    for (const config of configs) {
-      const body = this.bodyFor(config, record.task.id);
-      if (!body) continue;
-      for (const { id, event } of events) {
-        if (isStatusUpdateEvent(event)) this.enqueue(record.task.id, id, config, body(record, event, id));
+    for (const { id, event } of events) {
+      if (!isStatusUpdateEvent(event)) continue;
+      // One body per version for all the webhooks set over it.
+      const bodies = new Map<string, object>();
+      for (const config of configs) {
+        let body = bodies.get(config.protocol);
+        if (!body) {
+          const make = this.bodyFor(config, record.task.id);
+          if (!make) continue;
+          body = make(record, event, id);
+          bodies.set(config.protocol, body);
+        }
+        this.enqueue(record.task.id, id, config, body);
       }
     }
   }
 
   /** A config set over a version this process does not serve (a newer replica's) is not notified here. */
   private bodyFor(config: StoredPushConfig, taskId: string): PushBody | undefined {
-    const version = config.protocol ?? '0.1.0';
+    const version = config.protocol;
     const body = Object.hasOwn(this.bodies, version) ? this.bodies[version] : undefined;
     if (!body) this.logger.error({ taskId, protocol: version }, 'push notification skipped: no body for its protocol version');
     return body;

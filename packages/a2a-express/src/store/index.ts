@@ -6,6 +6,7 @@ export { applyEvents, mergeArtifact, settleChange, type ArtifactMerge } from './
 export { ownCopy } from './own-copy.js';
 export {
   taskSnapshot,
+  upgradeRecord,
   type EventListener,
   type StoredEvent,
   type TaskChange,

@@ -104,27 +104,30 @@ export function taskSnapshot(record: TaskRecord, historyLength?: number | null):
   return snapshot;
 }
 
+/** A push config as the previous release kept it: one per task, its version marked only when 0.3. */
+type LegacyPushConfig = Omit<StoredPushConfig, 'id' | 'protocol'> & { id?: string; protocol?: string };
+
 /**
- * A record as this release keeps it, from one an earlier release stored (read back from Redis):
- * the task's `sessionId` is its `contextId`, and its one push config (`pushNotification`) is the
- * first of its `pushConfigs`, with the task's id as its id when it had none. Its next change
- * stores it in the new form. A record already in the new form is returned as it is.
+ * A record as this release keeps it, from one an earlier release stored (in Redis, or in a store
+ * of the app's own): the task's `sessionId` is its `contextId`, and its one push config
+ * (`pushNotification`) joins its `pushConfigs`, with the task's id as its id when it had none,
+ * marked with the version it was set over (that release marked 0.3's; the others were 0.1.0's).
+ * Its next change stores it in the new form. A record in the new form is returned as it is: the
+ * core calls this on every record it reads, so that check is all it costs.
  */
 export function upgradeRecord(stored: TaskRecord): TaskRecord {
-  const legacy = stored as TaskRecord & {
-    task: { sessionId?: string | null };
-    pushNotification?: (Omit<StoredPushConfig, 'id'> & { id?: string }) | null;
-  };
+  const legacy = stored as TaskRecord & { task: { sessionId?: string | null }; pushNotification?: LegacyPushConfig | null };
   if (legacy.task.contextId !== undefined && !('pushNotification' in legacy)) return stored;
   const record = copyRecord(stored);
   if (legacy.task.contextId === undefined) {
     const { sessionId, ...task } = legacy.task;
     record.task = { ...task, contextId: sessionId ?? task.id };
   }
-  if ('pushNotification' in legacy) {
-    const config = legacy.pushNotification;
-    delete (record as { pushNotification?: unknown }).pushNotification;
-    if (config && !record.pushConfigs?.length) record.pushConfigs = [{ ...config, id: config.id ?? stored.task.id }];
+  const config = legacy.pushNotification;
+  if (config) {
+    const upgraded: StoredPushConfig = { ...config, id: config.id ?? stored.task.id, protocol: config.protocol ?? '0.1.0' };
+    const configs = record.pushConfigs ?? [];
+    if (!configs.some((existing) => existing.id === upgraded.id)) record.pushConfigs = [...configs, upgraded];
   }
   return record;
 }

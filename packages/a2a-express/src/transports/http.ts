@@ -1,10 +1,11 @@
 // The HTTP side of the JSON-RPC endpoint: authentication, the body, status codes, and SSE for
-// streaming answers. Everything about JSON-RPC itself is in dispatch.ts, which knows no HTTP.
+// streaming answers. Everything about JSON-RPC itself is in json-rpc.ts, which knows no HTTP.
 import { A2AError, ErrorCode, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome } from '../core/auth.js';
 import { SeveralEvents } from '../core/event-feed.js';
+import type { StoredEvent } from '../store/records.js';
 import { createBodyReader, TransportError } from './body.js';
 import { errorResponse, idOf, type CallContext, type Dispatch, type StreamAnswer } from './json-rpc.js';
 import { EVENT_IDS_PREFERENCE, eventIdsFor, SseStream, type StreamEventIds } from './sse.js';
@@ -23,7 +24,7 @@ export interface EndpointSettings {
   /** How this endpoint's protocol version words an error it sends itself (the 401). Default: as it is. */
   readonly wireError?: (error: A2AError) => A2AError;
   /** The protocol version this endpoint speaks, for the authorize hook. */
-  readonly protocol: '0.1.0' | '0.3';
+  readonly protocol: string;
 }
 
 export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
@@ -119,6 +120,22 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
   }
 
   /**
+   * A stream's event as its version renders it, serialized; or, when the version sends several
+   * things for it, those (each serialized as it is sent). A render that throws is an answer that
+   * cannot be sent, as in `serialize`.
+   */
+  function renderSafely(render: (stored: StoredEvent) => unknown, stored: StoredEvent, id: JSONRPCId): Serialized | SeveralEvents {
+    let several: SeveralEvents | undefined;
+    const serialized = serialize(() => {
+      const rendered = render(stored);
+      if (!(rendered instanceof SeveralEvents)) return rendered;
+      several = rendered;
+      return null;
+    }, id);
+    return several ?? serialized;
+  }
+
+  /**
    * Sends a stream's events as SSE until its final event, or until the client goes away. An
    * event that cannot be sent (see `serialize`) ends the stream with that error as its last
    * event, and the stream lets go of the task's feed.
@@ -141,15 +158,9 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     };
     events.start(
       (stored) => {
-        let several: SeveralEvents | undefined;
-        const serialized = serialize(() => {
-          const rendered = render(stored);
-          if (!(rendered instanceof SeveralEvents)) return rendered;
-          several = rendered;
-          return null;
-        }, id);
-        if (!several) return sendEvent(stored.id, serialized);
-        for (const { eventId, value } of (several as SeveralEvents).values)
+        const rendered = renderSafely(render, stored, id);
+        if (!(rendered instanceof SeveralEvents)) return sendEvent(stored.id, rendered);
+        for (const { eventId, value } of rendered.values)
           sendEvent(
             eventId,
             serialize(() => value, id),

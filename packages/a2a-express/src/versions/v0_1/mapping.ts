@@ -8,8 +8,11 @@
 import type * as v01 from 'a2a-types';
 import type { StoredEvent, TaskRecord } from '../../store/records.js';
 import type { SendOperation } from '../../core/operations.js';
-import type { Task, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
+import type { StoredPushConfig, Task, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
 import { taskSnapshot } from '../../store/records.js';
+
+/** How the kit names this version: in logs, and on the push configs set over it. */
+export const PROTOCOL_NAME_01 = '0.1.0';
 
 /** The 0.1.0 state for each state 0.1.0 lacks. */
 const STATE_01: Partial<Record<TaskState, v01.TaskState>> = { rejected: 'failed', 'auth-required': 'input-required' };
@@ -38,11 +41,16 @@ export function eventTo01(stored: StoredEvent): v01.TaskEvent {
 }
 
 /**
- * A 0.1.0 send as the core runs it: its push config, if it has one, is the task's config whose id
- * is the task's id (0.1.0 gives a task one config; `set` and `get` address that one).
+ * A 0.1.0 send as the core runs it: its push config, if it has one, is the task's default config
+ * (its id is the task's), marked as set over 0.1.0.
  */
 export function sendOperation01(params: v01.TaskSendParams): SendOperation {
   const { pushNotification } = params;
   if (!pushNotification) return params as SendOperation;
-  return { ...params, pushNotification: { ...pushNotification, id: params.id } };
+  return { ...params, pushNotification: storedConfig01(pushNotification, params.id) };
+}
+
+/** A config a 0.1.0 client sent, as the core keeps it: with the id it is kept under, marked as 0.1.0's. */
+export function storedConfig01(config: v01.PushNotificationConfig, id: string): StoredPushConfig {
+  return { ...config, id, protocol: PROTOCOL_NAME_01 };
 }

@@ -10,14 +10,16 @@ import { withSecretsMasked } from '../../push/push-config.js';
 import type { StoredPushConfig } from '../../core/model.js';
 import type { TaskRecord } from '../../store/records.js';
 import type { UnaryMethod } from '../../core/method.js';
+import { storedConfig01 } from './mapping.js';
 
 // With push notifications off, both methods answer -32003 before looking at their params
 // (`requires`), and the card says `pushNotifications: false`.
 
 /**
- * The config 0.1.0 addresses: a task has one in 0.1.0, and `set` and `get` name the one whose id is
- * the task's (the config 0.1.0 sets, and 0.3 sets without an id); a task without it shows its
- * oldest config, so that one set over 0.3 under another id is still seen.
+ * The config 0.1.0 addresses. A task has one in 0.1.0: of its several, the one whose id is the
+ * task's (the config 0.1.0 sets, and 0.3 sets without an id), else its oldest, so that a config
+ * set over 0.3 under another id is still seen. `set` replaces that config, `null` removes it,
+ * `get` shows it.
  */
 function configOf01(record: TaskRecord): StoredPushConfig | undefined {
   const configs = record.pushConfigs ?? [];
@@ -41,11 +43,12 @@ export const pushNotificationSet: UnaryMethod<TaskPushNotificationConfig> = {
   requires: 'pushNotifications',
   validateParams: validateTaskPushNotificationConfig,
   async run({ id, pushNotificationConfig }, { service, principal }) {
+    const addressed = configOf01(await service.readTask(id, principal));
     if (!pushNotificationConfig) {
-      await service.deletePushConfig(id, id, principal);
+      if (addressed) await service.deletePushConfig(id, addressed.id, principal);
       return null;
     }
-    const config: StoredPushConfig = { ...pushNotificationConfig, id };
+    const config = storedConfig01(pushNotificationConfig, addressed?.id ?? id);
     await service.setPushConfig(id, config, principal);
     return { id, pushNotificationConfig: shown01(config) };
   },

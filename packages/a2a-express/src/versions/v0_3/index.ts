@@ -1,10 +1,10 @@
 // A2A 0.3 as a plug-in: its methods, its error codes, its push body and its card.
 import type { ProtocolVersion } from '../../core/protocol-version.js';
-import { errorTo03, taskNotification03 } from './mapping.js';
+import { errorTo03, PROTOCOL_NAME_03, taskNotification03 } from './mapping.js';
 import { methods03 } from './methods.js';
 
 export const protocol03: ProtocolVersion = {
-  name: '0.3',
+  name: PROTOCOL_NAME_03,
   methods: methods03,
   wireError: errorTo03,
   pushBody: (record, event) => taskNotification03(record, event.status),

@@ -21,7 +21,7 @@ export const PROTOCOL_VERSION_03 = '0.3.0';
 export const PROTOCOL_NAME_03 = '0.3';
 
 // ---------------------------------------------------------------------------------------------
-// 0.3 → 0.1.0 (requests)
+// 0.3 → the core (requests)
 
 /** A 0.3 push config as the store keeps it; `id` defaults to the task's id. */
 export function pushConfigFrom03(config: v03.PushNotificationConfig, taskId: string): StoredPushConfig {
@@ -35,7 +35,7 @@ export function pushConfigFrom03(config: v03.PushNotificationConfig, taskId: str
  */
 export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () => string): SendOperation {
   const { message, configuration, metadata } = params;
-  // `type` is 0.1.0's name for a part's `kind`, the one the kit stores it under.
+  // `type` is the handler API's name for a part's `kind`, the one the kit stores it under.
   const crossed = partFieldIssues(message.parts, '/message/parts', 'type');
   if (crossed.length > 0) throw A2AError.invalidParams(crossed);
   const id = message.taskId ?? newTaskId();
@@ -47,7 +47,7 @@ export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () =>
 }
 
 // ---------------------------------------------------------------------------------------------
-// 0.1.0 → 0.3 (answers, events, notifications)
+// the core → 0.3 (answers, events, notifications)
 
 /** The 0.3 `contextId` of a task. */
 export function contextIdOf(record: TaskRecord): string {
@@ -120,7 +120,7 @@ export function statusTo03(status: TaskStatus, taskId: string, contextId: string
   return mapped;
 }
 
-/** An artifact without its 0.1.0 streaming fields (`index`, `append`, `lastChunk`), named by `artifactId`. */
+/** An artifact without the core's streaming fields (`index`, `append`, `lastChunk`), named by `artifactId`. */
 export function artifactTo03(artifact: Artifact): v03.Artifact {
   const { index, append: _append, lastChunk: _lastChunk, parts, ...rest } = artifact;
   return { ...withoutNulls(rest), artifactId: artifactIdOf(index), parts: parts.map(partTo03) } as v03.Artifact;
@@ -141,7 +141,7 @@ export function taskTo03(record: TaskRecord, historyLength?: number): v03.Task {
   return task;
 }
 
-/** A stored 0.1.0 event as a 0.3 stream sends it. */
+/** A stored event as a 0.3 stream sends it. */
 export function eventTo03(event: TaskEvent, contextId: string): v03.TaskStatusUpdateEvent | v03.TaskArtifactUpdateEvent {
   const taskId = event.id;
   if ('status' in event) {

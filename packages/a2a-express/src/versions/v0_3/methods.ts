@@ -1,5 +1,5 @@
-// The A2A 0.3 JSON-RPC methods: each maps its params to 0.1.0 (mapping.ts), calls the same task
-// service as the 0.1.0 methods, and maps the answer back. The tasks are the same tasks.
+// The A2A 0.3 JSON-RPC methods: each maps its params to the core's operations (mapping.ts), calls
+// the task service every version calls, and maps the answer back. The tasks are the same tasks.
 import { randomUUID } from 'node:crypto';
 import { A2AError, ErrorCode, type Validator } from 'a2a-types';
 import {
@@ -57,7 +57,7 @@ const CONFIG_ID_PATHS: readonly string[] = ['/id', '/pushNotificationConfigId'];
 /** A message without `taskId`: its task id was just made, so the task is new. */
 const NEW_TASK: TurnRules = {};
 
-/** A 0.3 send as 0.1.0's: the message's task (a new one when it names none), `contextId` as `sessionId`. */
+/** A 0.3 send as the core's operation: the message's task (a new one when it names none), in its context. */
 const sendFrom03 = (params: MessageSendParams): SendOperation => sendParamsFrom03(params, randomUUID);
 
 /** The rules of a send's turn, after the checks only a 0.3 message needs. */
@@ -65,7 +65,7 @@ async function turnRules(params: MessageSendParams, { service, principal }: Meth
   const { taskId, contextId } = params.message;
   if (taskId === undefined) return NEW_TASK;
   // The engine refuses an unknown task (and someone else's) atomically; the task is read here only
-  // to say a wrong context in 0.3's terms (the engine would name 0.1.0's `sessionId`).
+  // to say a wrong context in 0.3's terms (the engine would name the operation's `sessionId`).
   if (contextId === undefined) return RULES_03;
   const record = await service.readTask(taskId, principal);
   if (contextId !== contextIdOf(record)) {
@@ -164,7 +164,7 @@ const cancelTask: UnaryMethod<TaskIdParams> = {
   },
 };
 
-/** tasks/resubscribe: as in 0.1.0 (Last-Event-ID replays what was missed), each event in 0.3 form. */
+/** tasks/resubscribe: the core's resubscription (Last-Event-ID replays what was missed), each event in 0.3 form. */
 const resubscribe: StreamingMethod<TaskIdParams> = {
   kind: 'streaming',
   requires: 'streaming',
@@ -232,7 +232,7 @@ const deletePushConfig: UnaryMethod<DeleteTaskPushNotificationConfigParams> = {
   requires: 'pushNotifications',
   validateParams: validateDeleteTaskPushNotificationConfigParams,
   idPaths: CONFIG_ID_PATHS,
-  toOperation: ({ id }) => ({ id, pushNotificationConfig: null }),
+  toOperation: ({ id, pushNotificationConfigId }) => ({ id, pushNotificationConfig: null, pushNotificationConfigId }),
   async run({ id, pushNotificationConfigId }, { service, principal }) {
     await service.deletePushConfig(id, pushNotificationConfigId, principal);
     return null;
