@@ -135,6 +135,8 @@ describe('conformance agent, end to end, with the official @a2a-js/sdk 0.3 clien
     expect(unknown.status.state).toBe('completed');
     expect(textOf(unknown.status.message!.parts)).toMatch(/^Unhandled messageId prefix: tck-something-new-/);
     await expect(client.getTask({ id: 'tck-nonexistent-get' })).rejects.toBeInstanceOf(TaskNotFoundError);
+    // A streaming call's error reaches the client as an error event, its code kept.
+    await expect(collect(client.resubscribeTask({ id: 'tck-nonexistent-resubscribe' }))).rejects.toThrow(/Code: -32001/);
   });
 
   test('content the card does not take gets -32005 (the content-type scenario)', async () => {

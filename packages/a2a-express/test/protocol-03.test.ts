@@ -487,3 +487,51 @@ describe('A2A 0.3: push notifications, auth, disabled features', () => {
     expect(withPush.error).toMatchObject({ code: -32003 });
   });
 });
+
+describe('a call without an id over 0.3', () => {
+  const post = (url: string, body: object) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  test('that fails is answered with id null (0.3 defines no notification); one that succeeds gets 204, as over 0.1.0', async () => {
+    const { url01, url03 } = await agent();
+    const unknown = await post(url03, { jsonrpc: '2.0', method: 'message/ssend', params: { message: message03('x') } });
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32601 } });
+    const badParams = await post(url03, { jsonrpc: '2.0', method: 'message/send', params: { '': 'not_a_dict' } });
+    expect(await badParams.json()).toMatchObject({ id: null, error: { code: -32602 } });
+    const sent = await post(url03, { jsonrpc: '2.0', method: 'message/send', params: { message: message03('hi') } });
+    expect(sent.status).toBe(204);
+    // 0.1.0 keeps JSON-RPC's rule: a notification is never answered.
+    expect((await post(url01, { jsonrpc: '2.0', method: 'tasks/nope', params: {} })).status).toBe(204);
+  });
+});
+
+describe('the error of a 0.3 streaming call', () => {
+  const postStream = (url: string, method: string, params: object, accept?: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(accept ? { accept } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'e1', method, params }),
+      signal: AbortSignal.timeout(5_000),
+    });
+
+  test('is a stream of one error event for a client that asks for text/event-stream (as the official SDK does)', async () => {
+    const { url01, url03 } = await agent();
+    const missing = await postStream(url03, 'tasks/resubscribe', { id: 'no-such-task' }, 'text/event-stream');
+    expect(missing.status).toBe(200);
+    expect(missing.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frames = (await missing.text()).split('\n\n').filter((frame) => frame.startsWith('data: '));
+    expect(frames.map((frame) => JSON.parse(frame.slice('data: '.length)))).toEqual([
+      { jsonrpc: '2.0', id: 'e1', error: expect.objectContaining({ code: -32001 }) },
+    ]);
+    const invalid = await postStream(url03, 'message/stream', { message: { kind: 'message' } }, 'application/json, text/event-stream');
+    expect(invalid.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await invalid.text()).toContain('"code":-32602');
+    // Without asking for it, and over 0.1.0 always, the error is plain JSON.
+    const plain = await postStream(url03, 'tasks/resubscribe', { id: 'no-such-task' });
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await plain.json()).toMatchObject({ id: 'e1', error: { code: -32001 } });
+    const over01 = await postStream(url01, 'tasks/resubscribe', { id: 'no-such-task' }, 'text/event-stream');
+    expect(over01.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+});

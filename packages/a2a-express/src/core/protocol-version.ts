@@ -16,4 +16,17 @@ export interface ProtocolVersion {
   readonly methodNotFound?: (method: string) => A2AError;
   /** The body of a push notification to a webhook set over this version. */
   readonly pushBody: PushBody;
+  /**
+   * Answer a notification (a request without `id`) that fails, with `id: null`, where JSON-RPC
+   * alone would answer nothing. For a version that defines no notification: every one of its
+   * methods returns something, so a call without an id is a client's mistake it should hear of.
+   * Default false: a notification is run and never answered, errors included.
+   */
+  readonly answersFailedNotifications?: boolean;
+  /**
+   * Send the error of a streaming method as a stream of one event to a client that accepts
+   * `text/event-stream`, rather than as a plain JSON response: for clients that read a streaming
+   * call's answer as SSE only (the official 0.3 SDKs). Default false: the error as JSON.
+   */
+  readonly streamsErrorsOfStreamingMethods?: boolean;
 }

@@ -72,7 +72,9 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     switch (answer.kind) {
       case 'response':
         // Spec 4.4: an authorization refusal is also an HTTP 403.
-        return sendAnswer(res, isAuthorizationRefusal(answer.response) ? 403 : 200, answer.response, answer.response.id);
+        if (isAuthorizationRefusal(answer.response)) return sendAnswer(res, 403, answer.response, answer.response.id);
+        if (answer.streamable && asksForEventStream(req)) return writeError(res, answer.response);
+        return sendAnswer(res, 200, answer.response, answer.response.id);
       case 'batch':
         return sendAnswer(res, 200, answer.responses, null);
       case 'none':
@@ -117,6 +119,18 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     }
     logger.error({ err: cause, reason }, 'answer refused');
     return { ok: false, errorText: JSON.stringify(errorResponse(id, A2AError.internalError(reason))) };
+  }
+
+  /**
+   * The error of a streaming call, as a stream of that one event (see
+   * `streamsErrorsOfStreamingMethods`). It has no event id: there is nothing to resume.
+   */
+  function writeError(res: Response, response: JSONRPCResponse): void {
+    const stream = new SseStream(res, { heartbeatMs: settings.heartbeatMs, maxQueuedBytes: settings.maxStreamQueueBytes, eventIds: false });
+    stream.open({});
+    const serialized = serialize(() => response, response.id);
+    stream.send(0, serialized.ok ? serialized.text : serialized.errorText);
+    stream.end();
   }
 
   /**
@@ -188,6 +202,11 @@ class UnsendableEvent extends Error {
   ) {
     super('a stream event could not be sent');
   }
+}
+
+/** A client that names `text/event-stream` in its Accept header (not one that takes anything). */
+function asksForEventStream(req: Request): boolean {
+  return /(^|[\s,])text\/event-stream\b/i.test(req.get('accept') ?? '');
 }
 
 function isAuthorizationRefusal(response: JSONRPCResponse): boolean {

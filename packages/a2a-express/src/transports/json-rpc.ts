@@ -58,14 +58,22 @@ export interface StreamAnswer {
 
 /** What a body dispatches to. */
 export type Dispatched =
-  | { readonly kind: 'response'; readonly response: JSONRPCResponse }
+  | {
+      readonly kind: 'response';
+      readonly response: JSONRPCResponse;
+      /** An error of a streaming method that the version sends as a stream to a client that takes one. */
+      readonly streamable?: boolean;
+    }
   | { readonly kind: 'batch'; readonly responses: JSONRPCResponse[] }
   /** Notifications only: nothing to answer. */
   | { readonly kind: 'none' }
   | StreamAnswer;
 
 /** What the dispatcher needs of a protocol version: its methods and how its errors look. */
-export type ProtocolBinding = Pick<ProtocolVersion, 'methods' | 'wireError' | 'methodNotFound'>;
+export type ProtocolBinding = Pick<
+  ProtocolVersion,
+  'methods' | 'wireError' | 'methodNotFound' | 'answersFailedNotifications' | 'streamsErrorsOfStreamingMethods'
+>;
 
 export interface DispatcherSettings {
   readonly binding: ProtocolBinding;
@@ -78,7 +86,7 @@ export interface DispatcherSettings {
 
 export type Dispatch = (body: unknown, context: CallContext) => Promise<Dispatched>;
 
-type CallOutcome = { kind: 'response'; response: JSONRPCResponse } | { kind: 'none' } | StreamAnswer;
+type CallOutcome = { kind: 'response'; response: JSONRPCResponse; streamable?: boolean } | { kind: 'none' } | StreamAnswer;
 
 interface CallLog {
   principal: string | undefined;
@@ -149,7 +157,9 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       return { kind: 'stream', id: rpcId, events, finished: (details) => logCall(log, undefined, details) };
     } catch (error) {
       const rpcError = toA2AError(error, log);
-      return isNotification ? logged(log, rpcError.code) : respond(log, rpcId, rpcError);
+      if (isNotification && !binding.answersFailedNotifications) return logged(log, rpcError.code);
+      const streamable = method?.kind === 'streaming' && streamingAllowed && binding.streamsErrorsOfStreamingMethods === true;
+      return respond(log, rpcId, rpcError, undefined, streamable);
     }
   }
 
@@ -159,10 +169,10 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     return A2AError.internalError();
   }
 
-  function respond(log: CallLog, id: JSONRPCId, error?: A2AError, result?: unknown): CallOutcome {
+  function respond(log: CallLog, id: JSONRPCId, error?: A2AError, result?: unknown, streamable = false): CallOutcome {
     logCall(log, error?.code);
     const response: JSONRPCResponse = error ? errorResponse(id, error) : { jsonrpc: '2.0', id, result };
-    return { kind: 'response', response };
+    return streamable ? { kind: 'response', response, streamable } : { kind: 'response', response };
   }
 
   function logged(log: CallLog, code?: number): CallOutcome {

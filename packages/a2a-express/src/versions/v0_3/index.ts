@@ -8,6 +8,12 @@ export const protocol03: ProtocolVersion = {
   methods: methods03,
   wireError: errorTo03,
   pushBody: (record, event) => taskNotification03(record, event.status),
+  // A2A 0.3 defines no notification; the official conformance kit expects a call without an id
+  // that fails to be answered (spec 0.3 6.11: `id` is null where it cannot be read).
+  answersFailedNotifications: true,
+  // The official 0.3 SDK clients read a streaming call's answer as SSE only: an error sent as
+  // JSON reaches them as "invalid content type", its code lost.
+  streamsErrorsOfStreamingMethods: true,
 };
 
 export { agentCard03, checkAgentCard03, endpointUrl03, type AgentCard03Input } from './card.js';
