@@ -12,7 +12,7 @@ import {
   JsonRpcTransportFactory as JsonRpcTransportFactory1,
 } from 'a2a-sdk-1/client';
 import { Role, TaskState, type SendMessageRequest } from 'a2a-sdk-1';
-import { serverPool, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
+import { collectEvents, serverPool, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
 import { createPushNotificationVerifier } from 'a2a-push-receiver';
 import type { Task as Task03 } from 'a2a-types/v0.3';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
@@ -37,20 +37,7 @@ async function sdkClient(baseUrl: string, headers: Record<string, string> = {}):
   return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithHeaders })] }).createFromUrl(baseUrl);
 }
 
-async function collect(events: AsyncIterable<StreamEvent>, max = Infinity): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  await within(
-    (async () => {
-      for await (const event of events) {
-        out.push(event);
-        if (out.length >= max) break;
-      }
-    })(),
-    10_000,
-    'the stream',
-  );
-  return out;
-}
+const collect = (events: AsyncIterable<StreamEvent>, max?: number) => collectEvents(events, max);
 
 function start(app: 'echo-agent' | 'currency-agent', env: Record<string, string> = {}): Promise<SpawnedAgent> {
   return spawnAgent('node', ['dist/server.js'], {

@@ -8,7 +8,7 @@ import express from 'express';
 import { ClientFactory, ContentTypeNotSupportedError, JsonRpcTransportFactory, TaskNotFoundError, type Client } from '@a2a-js/sdk/client';
 import type { FilePart, Message, Part, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { createPushNotificationVerifier } from 'a2a-push-receiver';
-import { rpc, serverPool, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
+import { collectEvents, rpc, serverPool, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,20 +26,7 @@ const scenario = (prefix: string, extra: Partial<Message> = {}, text = 'from the
 });
 const textOf = (parts: Part[] = []) => parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
 
-async function collect(events: AsyncIterable<StreamEvent>, max = Infinity): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  await within(
-    (async () => {
-      for await (const event of events) {
-        out.push(event);
-        if (out.length >= max) break;
-      }
-    })(),
-    10_000,
-    'the stream',
-  );
-  return out;
-}
+const collect = (events: AsyncIterable<StreamEvent>, max?: number) => collectEvents(events, max);
 
 /** A config named by its id: 0.3's `GetTaskPushNotificationConfigParams` (the SDK types only the task id). */
 const byConfigId = (id: string, pushNotificationConfigId: string) => ({ id, pushNotificationConfigId }) as { id: string };

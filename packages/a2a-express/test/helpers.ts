@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import express from 'express';
 import { pino, type Logger } from 'pino';
 import type { Message, Task } from 'a2a-types';
@@ -17,6 +18,15 @@ export function appWith(handler: TaskHandler, options: Partial<A2ARouterOptions>
   app.use(router);
   return { app, router };
 }
+
+/** A user's 0.3 message: `kind`, a fresh `messageId`, one text part, and any `extra` fields. */
+export const message03 = (text: string, extra: Record<string, unknown> = {}) => ({
+  kind: 'message',
+  messageId: randomUUID(),
+  role: 'user',
+  parts: [{ kind: 'text', text }],
+  ...extra,
+});
 
 export function userText(text: string): Message {
   return { role: 'user', parts: [{ type: 'text', text }] };

@@ -10,7 +10,7 @@ import type { Task as Task03 } from 'a2a-types/v0.3';
 import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
-import { appWith, eventually, expectValid03, gate, memoryLogger, userText } from './helpers.js';
+import { appWith, eventually, expectValid03, gate, memoryLogger, message03, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -37,14 +37,6 @@ const echo: TaskHandler = async function* (ctx) {
   yield artifact(text.slice(2), { append: true, lastChunk: true });
   yield completed('done');
 };
-
-const message03 = (text: string, extra: Record<string, unknown> = {}) => ({
-  kind: 'message',
-  messageId: randomUUID(),
-  role: 'user',
-  parts: [{ kind: 'text', text }],
-  ...extra,
-});
 
 async function agent(options: Partial<A2ARouterOptions> = {}) {
   const { app, router } = appWith(echo, options);

@@ -22,7 +22,7 @@ import {
 } from '../src/index.js';
 import { MAX_PUSH_CONFIGS_PER_TASK } from '../src/core/model.js';
 import { InMemoryTaskStore, type TaskRecord } from '../src/store/index.js';
-import { appWith, eventually, expectValid03, userText } from './helpers.js';
+import { appWith, eventually, expectValid03, message03, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 afterAll(closeAll);
@@ -55,14 +55,6 @@ const sayer: TaskHandler = async function* (ctx) {
   if (text === 'auth') return yield authRequired('sign in at https://example.test/login, then send again');
   yield completed(`done: ${text}`);
 };
-
-const message03 = (text: string, extra: Record<string, unknown> = {}) => ({
-  kind: 'message',
-  messageId: randomUUID(),
-  role: 'user',
-  parts: [{ kind: 'text', text }],
-  ...extra,
-});
 
 async function agent(options: Partial<A2ARouterOptions> = {}) {
   const { app } = appWith(sayer, options);

@@ -156,6 +156,25 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string): 
   }
 }
 
+/**
+ * The events of a client's stream (an SDK's async iterable), up to `max` of them (leaving the
+ * stream then), or until it ends; rejects if that takes more than `timeoutMs`.
+ */
+export async function collectEvents<T>(events: AsyncIterable<T>, max = Infinity, timeoutMs = 10_000): Promise<T[]> {
+  const out: T[] = [];
+  await within(
+    (async () => {
+      for await (const event of events) {
+        out.push(event);
+        if (out.length >= max) break;
+      }
+    })(),
+    timeoutMs,
+    'the stream',
+  );
+  return out;
+}
+
 /** A child process running an agent, with the URL it announced. */
 export interface SpawnedAgent {
   readonly url: string;
