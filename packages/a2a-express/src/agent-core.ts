@@ -4,7 +4,8 @@
 // directly.
 import type { Logger } from 'pino';
 import { A2AError, ErrorCode } from 'a2a-types';
-import { createDispatcher, type Dispatch, type ProtocolBinding } from './transports/json-rpc.js';
+import { createDispatcher, type Dispatch } from './transports/json-rpc.js';
+import type { ProtocolVersion, VersionEndpoint } from './core/protocol-version.js';
 import type { TaskHandler } from './core/handler.js';
 import { routerLogger } from './logging.js';
 import { resolveOptions, type A2ARouterOptions, type ResolvedOptions } from './options.js';
@@ -14,8 +15,8 @@ import { startReplicaDuties } from './store/replica-duties.js';
 import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
 import { TaskEngine } from './core/task-engine.js';
 import { TaskService } from './core/task-service.js';
-import { protocol01 } from './versions/v0_1/index.js';
-import { protocol03 } from './versions/v0_3/index.js';
+import { endpoint01, protocol01 } from './versions/v0_1/index.js';
+import { endpoint03, protocol03 } from './versions/v0_3/index.js';
 
 /** What a drain did. */
 export interface DrainReport {
@@ -35,14 +36,19 @@ export interface AgentCore {
   readonly store: TaskStore;
   /** Present when push notifications are on. */
   readonly push: PushNotifier | undefined;
-  /** A2A 0.1.0 JSON-RPC. */
+  /** A2A 0.1.0 JSON-RPC (the first of `endpoints`). */
   readonly dispatch: Dispatch;
-  /** A2A 0.3 JSON-RPC over the same tasks; present when `protocol03` is on. */
-  readonly dispatch03: Dispatch | undefined;
+  /** Every version served, each with its JSON-RPC dispatch over the same tasks: what the router mounts. */
+  readonly endpoints: readonly ServedEndpoint[];
   /** Lets the running turns finish until `deadlineMs`, then fails the rest; see `A2ARouter.drain`. */
   drain(deadlineMs: number): Promise<DrainReport>;
   /** Aborts the running handlers and releases what the core made itself. */
   close(): Promise<void>;
+}
+
+/** A version's endpoint, and the dispatch that serves it. */
+export interface ServedEndpoint extends VersionEndpoint {
+  readonly dispatch: Dispatch;
 }
 
 /** Every version's push body, by the version a webhook is set over. */
@@ -68,22 +74,26 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     pushNotifications: resolved.pushNotifications,
     maxBatchSize: resolved.maxBatchSize,
   };
-  const dispatch = createDispatcher({ ...dispatcherSettings, binding: resolved.protocol03 ? binding01With03 : protocol01 });
-  const dispatch03 =
-    resolved.protocol03 &&
-    createDispatcher({
+  // One line a version: where it is served, from its own options.
+  const versions: VersionEndpoint[] = [endpoint01(resolved.protocol03 ? protocol01With03 : protocol01)];
+  if (resolved.protocol03) versions.push(endpoint03(resolved.protocol03.path, resolved.auth, resolved.protocol03.card));
+  const endpoints = versions.map((endpoint) => ({
+    ...endpoint,
+    // Each call's log line says the version it came over.
+    dispatch: createDispatcher({
       ...dispatcherSettings,
-      logger: logger.child({ protocol: protocol03.name }),
-      binding: protocol03,
-    });
+      logger: logger.child({ protocol: endpoint.version.name }),
+      binding: endpoint.version,
+    }),
+  }));
 
   return {
     options: resolved,
     logger,
     store,
     push,
-    dispatch,
-    dispatch03,
+    dispatch: endpoints[0]!.dispatch,
+    endpoints,
     async drain(deadlineMs) {
       const running = engine.runningTaskIds().length;
       let timer: NodeJS.Timeout | undefined;
@@ -112,7 +122,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
  * 0.1.0 beside 0.3: a 0.3 method sent to the 0.1.0 endpoint gets a -32601 that says where 0.3 is
  * served, instead of a bare "method not found".
  */
-const binding01With03: ProtocolBinding = {
+const protocol01With03: ProtocolVersion = {
   ...protocol01,
   methodNotFound(method) {
     if (Object.hasOwn(protocol01.methods, method) || !Object.hasOwn(protocol03.methods, method)) return A2AError.methodNotFound(method);

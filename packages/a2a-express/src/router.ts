@@ -1,14 +1,13 @@
 import { A2AError } from 'a2a-types';
 import express, { type Request, type Router } from 'express';
 import { authenticate, cardAuthentication } from './core/auth.js';
-import { prepareCard, protocol01 } from './versions/v0_1/index.js';
+import { prepareCard } from './versions/v0_1/index.js';
 import { createAgentCore, type DrainReport } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
 import type { TaskHandler } from './core/handler.js';
 import { createRpcEndpoint, sendJson, sendUnauthenticated } from './transports/http.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
-import { agentCard03, checkAgentCard03, endpointUrl03, errorTo03, protocol03 } from './versions/v0_3/index.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './agent-core.js';
 
@@ -50,7 +49,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   if (typeof handler !== 'function') throw new TypeError('a2aRouter: the handler must be a function');
   if (!options || typeof options.card !== 'object') throw new TypeError('a2aRouter: options.card is required');
   const core = createAgentCore(handler, options);
-  const { options: resolved, logger, push, store, dispatch } = core;
+  const { options: resolved, logger, push, store } = core;
   const auth = resolved.auth;
   const cardFor = prepareCard(options.card, { ...resolved, authentication: auth && cardAuthentication(auth) });
 
@@ -67,7 +66,6 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
         })
         .catch(next);
     };
-  router.get('/.well-known/agent.json', serveCard(cardFor));
   if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
   let draining = false;
   // While draining, the work of this process is ending: a new call is refused at once, so that a
@@ -84,24 +82,17 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
     sendJson(res, 405, errorResponse(null, A2AError.invalidRequest({ reason })));
   };
-  router.post('/', refuseWhileDraining, createRpcEndpoint({ ...resolved, dispatch, logger, protocol: protocol01.name }));
-  router.all('/', postOnly);
-  if (core.dispatch03 && resolved.protocol03) {
-    // A2A 0.3 beside 0.1.0: its own endpoint (the versions share three method names), its own card.
-    const { path, card: overrides } = resolved.protocol03;
-    const card03For = (req?: Request) => {
-      const card = cardFor(req);
-      return agentCard03(card, endpointUrl03(card.url, path), auth, overrides);
-    };
-    checkAgentCard03(card03For());
-    // Also below the 0.3 endpoint, for a client given the endpoint itself as the agent's base URL.
-    router.get(['/.well-known/agent-card.json', `${path}/.well-known/agent-card.json`], serveCard(card03For, errorTo03));
+  for (const endpoint of core.endpoints) {
+    const { version } = endpoint;
+    const card = (req?: Request) => endpoint.card(cardFor(req));
+    endpoint.checkCard?.(card());
+    router.get([...endpoint.cardPaths], serveCard(card, version.wireError));
     router.post(
-      path,
+      endpoint.path,
       refuseWhileDraining,
-      createRpcEndpoint({ ...resolved, dispatch: core.dispatch03, logger, wireError: errorTo03, protocol: protocol03.name }),
+      createRpcEndpoint({ ...resolved, dispatch: endpoint.dispatch, logger, wireError: version.wireError, protocol: version.name }),
     );
-    router.all(path, postOnly);
+    router.all(endpoint.path, postOnly);
   }
 
   return Object.assign(router, {

@@ -110,7 +110,7 @@ describe('A2A 0.3 beside 0.1.0: cards and endpoints', () => {
     expect((await fetch(`${base}/v0.3`, { method: 'POST' })).status).toBe(404);
   });
 
-  test('a 0.3 call is logged like a 0.1.0 one, with protocol 0.3', async () => {
+  test('a 0.3 call is logged like a 0.1.0 one, each line naming its protocol version', async () => {
     const { logger, lines } = memoryLogger();
     const { app } = appWith(echo, { logger });
     const { url } = await serve(app);
@@ -118,7 +118,7 @@ describe('A2A 0.3 beside 0.1.0: cards and endpoints', () => {
     await rpc(`${url}/`, 'tasks/get', { id: 'no-such-task' });
     const calls = lines().filter((l) => l.msg === 'a2a call');
     expect(calls).toContainEqual(expect.objectContaining({ method: 'message/send', protocol: '0.3', outcome: 'ok' }));
-    expect(calls.find((l) => l.method === 'tasks/get')).not.toHaveProperty('protocol');
+    expect(calls.find((l) => l.method === 'tasks/get')).toHaveProperty('protocol', '0.1.0');
   });
 
   test('a bad path or a card the 0.3 schema refuses is a TypeError when the router is made', () => {

@@ -1,9 +1,29 @@
 // The contract a protocol version fills to plug into the kit: its method table, how its errors
 // look, and the body of its push notifications. A transport takes any version's table; the
 // core never knows which versions there are.
-import type { A2AError } from 'a2a-types';
+import type { A2AError, AgentCard } from 'a2a-types';
 import type { PushBody } from '../push/push-notifier.js';
 import type { Method } from './method.js';
+
+/**
+ * Where and how a version is served, relative to where the router is mounted: its JSON-RPC
+ * endpoint and its card. The router mounts each the same way; a version's `index.ts` makes its
+ * own from its options.
+ */
+export interface VersionEndpoint {
+  readonly version: ProtocolVersion;
+  /** The path of its JSON-RPC endpoint. */
+  readonly path: string;
+  /** The paths its card is served at. */
+  readonly cardPaths: readonly string[];
+  /**
+   * The version's card, made from the agent's card as served for a request (the card the author
+   * gave, completed: `url`, capabilities, authentication).
+   */
+  card(agentCard: AgentCard): unknown;
+  /** Throws a TypeError for a card this version refuses: asked once, when the router is made. */
+  checkCard?(card: unknown): void;
+}
 
 export interface ProtocolVersion {
   /** How logs and stored push configs name the version: `'0.1.0'`, `'0.3'`. */
