@@ -1,7 +1,7 @@
 // How a derived schema becomes validators: one Ajv set-up for requests, one compiled guard per
 // definition, readable issues, and the published schema rebuilt from a derived one. Shared by the
 // 0.1.0 validators (validators.ts) and the 0.3 ones (v03/validators.ts); not part of the API.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 /** One validation failure, as sent to clients in `error.data` of a -32602. */
@@ -27,8 +27,8 @@ export interface Validator<T> {
  * `acceptedOutputModes`, which the schema allows). allErrors stays off: the first failure of each
  * branch is enough to explain it, and it bounds the work done on hostile input.
  */
-export function requestAjv(): Ajv {
-  const instance = new Ajv({
+export function requestAjv(AjvClass: new (options: Options) => Ajv = Ajv): Ajv {
+  const instance = new AjvClass({
     strict: false,
     allErrors: false,
     discriminator: true,
@@ -79,7 +79,7 @@ function toIssues(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
 
 function readableMessage(error: ErrorObject): string {
   const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-errorMessage'];
-  if (error.keyword === 'not' && typeof custom === 'string') return custom;
+  if ((error.keyword === 'not' || error.keyword === 'oneOf') && typeof custom === 'string') return custom;
   return error.message ?? 'is invalid';
 }
 
@@ -101,7 +101,14 @@ export interface PublishedSchema {
  * rebuilt by undoing each fix, newest first, from what the derive script recorded under
  * `x-published`. Built on first use.
  */
-export function publishedFrom(derived: Readonly<Record<string, unknown>>, defsKey: string): () => PublishedSchema {
+export function publishedFrom(
+  derived: Readonly<Record<string, unknown>>,
+  defsKey: string,
+  {
+    AjvClass = Ajv,
+    addTo = (instance: Ajv, schema: Record<string, unknown>): unknown => instance.addSchema(schema, 'published'),
+  }: { AjvClass?: new (options: Options) => Ajv; addTo?: (instance: Ajv, schema: Record<string, unknown>) => unknown } = {},
+): () => PublishedSchema {
   let built: PublishedSchema | undefined;
   return () => {
     if (built) return built;
@@ -118,9 +125,9 @@ export function publishedFrom(derived: Readonly<Record<string, unknown>>, defsKe
       if ('value' in record) parent[last] = record.value;
       else delete parent[last];
     }
-    const publishedAjv = new Ajv({ strict: false, allErrors: true, useDefaults: false, coerceTypes: false });
+    const publishedAjv = new AjvClass({ strict: false, allErrors: true, useDefaults: false, coerceTypes: false });
     addFormats.default(publishedAjv);
-    publishedAjv.addSchema(schema, 'published');
+    addTo(publishedAjv, schema);
     const validators = new Map<string, Validator<unknown>>();
     built = {
       schema,

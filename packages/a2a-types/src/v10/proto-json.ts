@@ -1,0 +1,87 @@
+// ProtoJSON as a client may send it, read the way the 1.0 proto allows (spec 1.0 5.5: parsers
+// accept a field's proto name as well as its JSON name): a snake_case field name becomes its
+// camelCase one, an int32 sent as a decimal string becomes a number, an enum sent as its number
+// becomes its name. Guided by the project schema, so that only the fields of A2A objects are
+// renamed: what a client put in `metadata` or a data part is never touched.
+import type { ValidationIssue } from '../compile.js';
+
+type SchemaNode = Readonly<Record<string, unknown>>;
+
+/**
+ * Rewrites `value` in place to the JSON names and types of `definition`, recursively. Returns the
+ * issues it found (a field given under both its names); `value` is otherwise left for the schema
+ * to judge.
+ */
+export function normalizeProtoJson(
+  value: unknown,
+  definition: SchemaNode,
+  definitions: Readonly<Record<string, SchemaNode>>,
+  at = '',
+): ValidationIssue[] {
+  if (!isPlainObject(value)) return [];
+  const properties = (definition.properties ?? {}) as Record<string, SchemaNode>;
+  const issues: ValidationIssue[] = [];
+  for (const key of Object.keys(value)) {
+    if (Object.hasOwn(properties, key) || !key.includes('_')) continue;
+    const jsonName = key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    if (!Object.hasOwn(properties, jsonName)) continue;
+    if (Object.hasOwn(value, jsonName)) {
+      issues.push({
+        path: `${at}/${key}`,
+        message: `is ${jsonName} again: send one of the two`,
+        keyword: 'duplicate',
+        params: { jsonName },
+      });
+      continue;
+    }
+    value[jsonName] = value[key];
+    delete value[key];
+  }
+  for (const [name, schema] of Object.entries(properties)) {
+    if (!Object.hasOwn(value, name)) continue;
+    value[name] = scalar(value[name], schema);
+    const field = value[name];
+    const path = `${at}/${name}`;
+    const target = referenced(schema, definitions);
+    if (target) issues.push(...normalizeProtoJson(field, target, definitions, path));
+    else if (schema.type === 'array' && Array.isArray(field)) {
+      const items = referenced((schema.items ?? {}) as SchemaNode, definitions);
+      if (items) for (let i = 0; i < field.length; i++) issues.push(...normalizeProtoJson(field[i], items, definitions, `${path}/${i}`));
+    } else if (schema.type === 'object' && isPlainObject(field)) {
+      const values = referenced((schema.additionalProperties ?? {}) as SchemaNode, definitions);
+      if (values)
+        for (const key of Object.keys(field)) issues.push(...normalizeProtoJson(field[key], values, definitions, `${path}/${key}`));
+    }
+  }
+  return issues;
+}
+
+/** An int32 given as a decimal string, as its number; an enum given as its number, as its name. */
+function scalar(field: unknown, schema: SchemaNode): unknown {
+  const branches = schema.anyOf as SchemaNode[] | undefined;
+  if (!branches) return field;
+  if (typeof field === 'string' && /^-?[0-9]+$/.test(field) && branches.some((b) => b.type === 'integer')) {
+    const enumNames = branches.find((b) => Array.isArray(b.enum));
+    if (!enumNames) return Number(field);
+  }
+  if (typeof field === 'number' && Number.isInteger(field)) {
+    const unspecified = branches.find((b) => typeof b.pattern === 'string' && /_UNSPECIFIED\$$/.test(b.pattern as string));
+    const named = branches.find((b) => Array.isArray(b.enum))?.enum as string[] | undefined;
+    if (unspecified && named) {
+      // The proto numbers an enum's values in the order the schema lists them, 0 being UNSPECIFIED.
+      const names = [(unspecified.pattern as string).slice(1, -1), ...named];
+      return names[field] ?? field;
+    }
+  }
+  return field;
+}
+
+function referenced(schema: SchemaNode, definitions: Readonly<Record<string, SchemaNode>>): SchemaNode | undefined {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/definitions/')) return undefined;
+  return definitions[ref.slice('#/definitions/'.length)];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

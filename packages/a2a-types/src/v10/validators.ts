@@ -1,0 +1,109 @@
+import { createRequire } from 'node:module';
+import type { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { compileWith, lazyValidator, publishedFrom, requestAjv, type Validator } from '../compile.js';
+import { normalizeProtoJson } from './proto-json.js';
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+  TaskPushNotificationConfig,
+} from './types.js';
+
+/** The project's A2A 1.0 JSON Schema: the published bundle plus the fixes in SCHEMA-FIXES.md (1.0). */
+export const a2aSchema10: Readonly<Record<string, unknown>> = createRequire(import.meta.url)('../../schema/a2a-1.0.schema.json');
+const definitions = a2aSchema10.definitions as Record<string, Record<string, unknown>>;
+
+// Compiled when first used: an agent whose clients never speak 1.0 never pays for its schema.
+let ajv: Ajv | undefined;
+function instance(): Ajv {
+  if (!ajv) {
+    ajv = requestAjv(Ajv2020 as unknown as typeof import('ajv').Ajv);
+    // 1.0 timestamps (`statusTimestampAfter`) are RFC 3339 date-times.
+    addFormats.default(ajv, ['date-time']);
+    ajv.addSchema(a2aSchema10, 'a2a-1.0');
+  }
+  return ajv;
+}
+
+/**
+ * A request validator: the value is first normalized in place (snake_case names, int32 strings,
+ * enum numbers; see `normalizeProtoJson`), then checked against the definition `title`.
+ */
+function compile<T>(title: string): Validator<T> {
+  const checked = lazyValidator(() => compileWith<T>(instance(), 'a2a-1.0', 'definitions', encodeURIComponent(title)));
+  let issues: Validator<T>['issues'] = [];
+  const guard = ((data: unknown): data is T => {
+    const found = normalizeProtoJson(data, definitions[title]!, definitions);
+    if (found.length > 0) {
+      issues = found;
+      return false;
+    }
+    if (checked(data)) return true;
+    issues = checked.issues;
+    return false;
+  }) as Validator<T>;
+  Object.defineProperty(guard, 'issues', { get: () => issues });
+  return guard;
+}
+
+export const validateSendMessageRequest = compile<SendMessageRequest>('Send Message Request');
+export const validateGetTaskRequest = compile<GetTaskRequest>('Get Task Request');
+export const validateListTasksRequest = compile<ListTasksRequest>('List Tasks Request');
+export const validateCancelTaskRequest = compile<CancelTaskRequest>('Cancel Task Request');
+export const validateSubscribeToTaskRequest = compile<SubscribeToTaskRequest>('Subscribe To Task Request');
+/** The params of `CreateTaskPushNotificationConfig`: the config itself. */
+export const validateTaskPushNotificationConfig = compile<TaskPushNotificationConfig>('Task Push Notification Config');
+export const validateGetTaskPushNotificationConfigRequest = compile<GetTaskPushNotificationConfigRequest>(
+  'Get Task Push Notification Config Request',
+);
+export const validateListTaskPushNotificationConfigsRequest = compile<ListTaskPushNotificationConfigsRequest>(
+  'List Task Push Notification Configs Request',
+);
+export const validateDeleteTaskPushNotificationConfigRequest = compile<DeleteTaskPushNotificationConfigRequest>(
+  'Delete Task Push Notification Config Request',
+);
+export const validateGetExtendedAgentCardRequest = compile<GetExtendedAgentCardRequest>('Get Extended Agent Card Request');
+
+/** The bundle names each definition's file; its references are to those names. */
+const fileNameOf = (title: string): string => {
+  const protoName = title.replaceAll(' ', '');
+  const wellKnown = ['Struct', 'Value', 'Timestamp'].includes(protoName);
+  return `${wellKnown ? 'google.protobuf' : 'lf.a2a.v1'}.${protoName}.jsonschema.json`;
+};
+
+const published = publishedFrom(a2aSchema10, 'definitions', {
+  AjvClass: Ajv2020 as unknown as typeof import('ajv').Ajv,
+  // The published definitions refer to each other by file name: each is added under its own.
+  addTo(publishedAjv, schema) {
+    const defs = schema.definitions as Record<string, Record<string, unknown>>;
+    for (const [title, definition] of Object.entries(defs)) publishedAjv.addSchema({ ...definition, $id: fileNameOf(title) });
+    publishedAjv.addSchema({ definitions: Object.fromEntries(Object.keys(defs).map((t) => [t, { $ref: fileNameOf(t) }])) }, 'published');
+  },
+});
+
+/** The published A2A 1.0 schema bundle, unmodified: what the kit sends over 1.0 must pass it. */
+export function publishedSchema10(): Readonly<Record<string, unknown>> {
+  return published().schema;
+}
+
+/**
+ * A validator for one definition of the published 1.0 bundle, by its title (`Send Message
+ * Response`, `Stream Response`, `Task`, `Agent Card`, ...), compiled on first use.
+ */
+export function publishedSchemaValidator10(title: string): Validator<unknown> {
+  return published().validator(encodeURIComponent(title));
+}
+
+/** A card as the published 1.0 bundle checks it (strict: no field 1.0 does not define). */
+export const validateAgentCard10: Validator<AgentCard> = lazyValidator(
+  () => publishedSchemaValidator10('Agent Card') as Validator<AgentCard>,
+);
