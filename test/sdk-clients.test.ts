@@ -12,6 +12,11 @@ import {
   JsonRpcTransportFactory as JsonRpcTransportFactory1,
 } from 'a2a-sdk-1/client';
 import { Role, TaskState, type SendMessageRequest } from 'a2a-sdk-1';
+import {
+  TaskNotCancelableError as TaskNotCancelableError1,
+  TaskNotFoundError as TaskNotFoundError1,
+  UnsupportedOperationError as UnsupportedOperationError1,
+} from 'a2a-sdk-1/errors';
 import { collectEvents, serverPool, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
 import { createPushNotificationVerifier } from 'a2a-push-receiver';
 import type { Task as Task03 } from 'a2a-types/v0.3';
@@ -210,10 +215,13 @@ describe("the SDK's newest client (1.x), with its v0.3 compatibility on", () => 
 
   test('reads the 0.3 card, then sends, streams, gets and cancels over 0.3 JSON-RPC', async () => {
     const legacyCompat = { enabled: true };
+    // Given the 0.3 endpoint as the agent's base URL, the client reads the 0.3 card there; from the
+    // root it would be given the 1.0 card (it asks for 1.0) and speak 1.0.
     const client = await new ClientFactory1({
       transports: [new JsonRpcTransportFactory1({ legacyCompat })],
       cardResolver: new DefaultAgentCardResolver1({ legacyCompat }),
-    }).createFromUrl(echo.url);
+    }).createFromUrl(`${echo.url}/v0.3/`);
+    expect((client as unknown as { transport: { protocolVersion: string } }).transport.protocolVersion).toBe('0.3');
     const request = (text: string) =>
       ({
         message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }] },
@@ -234,5 +242,92 @@ describe("the SDK's newest client (1.x), with its v0.3 compatibility on", () => 
     const asked = (await client.sendMessage(request(' '))) as { id: string };
     const canceled = await client.cancelTask({ id: asked.id } as never);
     expect(canceled).toMatchObject({ status: { state: TaskState.TASK_STATE_CANCELED } });
+  });
+});
+
+describe("the SDK's newest client (1.x) as its README makes it, over A2A 1.0", () => {
+  let echo: SpawnedAgent;
+  let slowEcho: SpawnedAgent;
+  beforeAll(async () => {
+    [echo, slowEcho] = await Promise.all([start('echo-agent'), start('echo-agent', { ECHO_DELAY_MS: '300' })]);
+  });
+  afterAll(async () => {
+    for (const agent of [echo, slowEcho]) expect(await agent?.stop()).toBe(0);
+  });
+
+  const request = (text: string, extra: Record<string, unknown> = {}) =>
+    ({
+      message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }], ...extra },
+    }) as unknown as SendMessageRequest;
+  type SdkTask = { id: string; contextId: string; status: { state: number }; artifacts: { parts: { content: { value: string } }[] }[] };
+  const textOfParts = (parts: { content: { value: string } }[]) => parts.map((p) => p.content.value).join('');
+
+  test('finds the 1.0 JSON-RPC interface in the card, then sends, gets and streams', async () => {
+    const client = await new ClientFactory1().createFromUrl(echo.url);
+    const card = await client.getAgentCard();
+    expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion])).toContainEqual(['JSONRPC', '1.0']);
+    expect((client as unknown as { transport: { protocolVersion: string } }).transport.protocolVersion).toBe('1.0');
+
+    const sent = (await client.sendMessage(request('hello from 1.0'))) as unknown as SdkTask;
+    expect(sent.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOfParts(sent.artifacts[0]!.parts)).toBe('hello from 1.0');
+    const got = (await client.getTask({ id: sent.id, historyLength: 1 } as never)) as unknown as SdkTask & { history: unknown[] };
+    expect(got).toMatchObject({ id: sent.id, contextId: sent.contextId, status: { state: TaskState.TASK_STATE_COMPLETED } });
+    expect(got.history).toHaveLength(1);
+
+    const cases: string[] = [];
+    let streamed = '';
+    for await (const event of client.sendMessageStream(request('one two three four five six'))) {
+      cases.push(event.payload!.$case);
+      if (event.payload!.$case === 'artifactUpdate')
+        streamed += textOfParts(
+          (event.payload!.value as never as SdkTask['artifacts'][0] & { artifact: SdkTask['artifacts'][0] }).artifact.parts,
+        );
+    }
+    expect(cases[0]).toBe('task');
+    expect(cases.at(-1)).toBe('statusUpdate');
+    expect(streamed).toBe('one two three four five six');
+  });
+
+  test('cancels, continues a task waiting for input, and subscribes to a running one', async () => {
+    const client = await new ClientFactory1().createFromUrl(slowEcho.url);
+    const running = (await client.sendMessage({
+      ...request('a b c d e f'),
+      configuration: { returnImmediately: true },
+    } as never)) as unknown as SdkTask;
+    expect(running.status.state).toBe(TaskState.TASK_STATE_WORKING);
+    const subscribed: string[] = [];
+    for await (const event of client.resubscribeTask({ id: running.id } as never)) subscribed.push(event.payload!.$case);
+    expect(subscribed[0]).toBe('task');
+    expect(subscribed.at(-1)).toBe('statusUpdate');
+
+    const asked = (await client.sendMessage(request(' '))) as unknown as SdkTask;
+    expect(asked.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const answered = (await client.sendMessage(request('now echo', { taskId: asked.id }))) as unknown as SdkTask;
+    expect(answered).toMatchObject({ id: asked.id, status: { state: TaskState.TASK_STATE_COMPLETED } });
+
+    const waiting = (await client.sendMessage(request(' '))) as unknown as SdkTask;
+    const canceled = (await client.cancelTask({ id: waiting.id } as never)) as unknown as SdkTask;
+    expect(canceled.status.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expect(client.cancelTask({ id: waiting.id } as never)).rejects.toBeInstanceOf(TaskNotCancelableError1);
+  });
+
+  test('push configs: create, get, list and delete', async () => {
+    const client = await new ClientFactory1().createFromUrl(echo.url);
+    const asked = (await client.sendMessage(request(' '))) as unknown as SdkTask;
+    const config = { taskId: asked.id, id: 'sdk1-hook', url: 'http://127.0.0.1:9/hook', token: 'tok', tenant: '' };
+    const created = await client.createTaskPushNotificationConfig(config as never);
+    expect(created).toMatchObject({ taskId: asked.id, id: 'sdk1-hook', url: config.url, token: '********' });
+    expect(await client.getTaskPushNotificationConfig({ taskId: asked.id, id: 'sdk1-hook' } as never)).toEqual(created);
+    expect((await client.listTaskPushNotificationConfig({ taskId: asked.id } as never)).configs).toEqual([created]);
+    await client.deleteTaskPushNotificationConfig({ taskId: asked.id, id: 'sdk1-hook' } as never);
+    expect((await client.listTaskPushNotificationConfig({ taskId: asked.id } as never)).configs).toEqual([]);
+  });
+
+  test('errors reach the SDK as its own error types', async () => {
+    const client = await new ClientFactory1().createFromUrl(echo.url);
+    await expect(client.getTask({ id: 'no-such-task' } as never)).rejects.toBeInstanceOf(TaskNotFoundError1);
+    const done = (await client.sendMessage(request('done'))) as unknown as SdkTask;
+    await expect(client.sendMessage(request('again', { taskId: done.id }))).rejects.toBeInstanceOf(UnsupportedOperationError1);
   });
 });

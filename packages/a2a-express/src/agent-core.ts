@@ -16,7 +16,8 @@ import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
 import { TaskEngine } from './core/task-engine.js';
 import { TaskService } from './core/task-service.js';
 import { endpoint01, protocol01 } from './versions/v0_1/index.js';
-import { endpoint03, protocol03 } from './versions/v0_3/index.js';
+import { endpoint03, endpointUrl03, protocol03 } from './versions/v0_3/index.js';
+import { endpoint10, protocol10 } from './versions/v1_0/index.js';
 
 /** What a drain did. */
 export interface DrainReport {
@@ -52,7 +53,11 @@ export interface ServedEndpoint extends VersionEndpoint {
 }
 
 /** Every version's push body, by the version a webhook is set over. */
-const PUSH_BODIES = { [protocol01.name]: protocol01.pushBody, [protocol03.name]: protocol03.pushBody };
+const PUSH_BODIES = {
+  [protocol01.name]: protocol01.pushBody,
+  [protocol03.name]: protocol03.pushBody,
+  [protocol10.name]: protocol10.pushBody,
+};
 
 /** Builds an agent from its handler and the router's options. Throws TypeError for a bad option. */
 export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions): AgentCore {
@@ -76,7 +81,12 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
   };
   // One line a version: where it is served, from its own options.
   const versions: VersionEndpoint[] = [endpoint01(resolved.protocol03 ? protocol01With03 : protocol01)];
-  if (resolved.protocol03) versions.push(endpoint03(resolved.protocol03.path, resolved.auth, resolved.protocol03.card));
+  const { protocol03: options03, protocol10: options10 } = resolved;
+  if (options03) versions.push(endpoint03(options03.path, resolved.auth, options03.card));
+  if (options10) {
+    const others = options03 ? [{ protocolVersion: '0.3', url: (mountUrl: string) => endpointUrl03(mountUrl, options03.path) }] : [];
+    versions.push(endpoint10(options10.path, resolved.auth, options10.card, others));
+  }
   const endpoints = versions.map((endpoint) => ({
     ...endpoint,
     // Each call's log line says the version it came over.

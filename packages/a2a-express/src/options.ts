@@ -5,6 +5,7 @@ import type { StreamEventIds } from './transports/sse.js';
 import type { TaskStore } from './store/task-store.js';
 import type { AgentCardInput } from './versions/v0_1/index.js';
 import type { AgentCard03Input } from './versions/v0_3/index.js';
+import type { AgentCard10Input } from './versions/v1_0/index.js';
 
 export type { AgentCardInput };
 
@@ -82,6 +83,21 @@ export interface A2ARouterOptions {
    * `GET /.well-known/agent-card.json`. Default on; `false` serves 0.1.0 only.
    */
   protocol03?: boolean | Protocol03Options;
+  /**
+   * Serve A2A 1.0 beside 0.1.0 (and 0.3), from the same handler and the same tasks: its JSON-RPC
+   * methods (`SendMessage`, `SendStreamingMessage`, ...) at `path`, its card at
+   * `${path}/.well-known/agent-card.json` and, to a client that asks for 1.0 (`A2A-Version`), at
+   * `GET /.well-known/agent-card.json`. Default on; `false` leaves 1.0 out.
+   */
+  protocol10?: boolean | Protocol10Options;
+}
+
+/** Options of the A2A 1.0 bindings. */
+export interface Protocol10Options {
+  /** Where the 1.0 interface is, relative to the router's mount. Default `'/v1'`. */
+  path?: string;
+  /** Fields to add to, or replace in, the 1.0 card the router makes from `card` (e.g. `iconUrl`). */
+  card?: AgentCard10Input;
 }
 
 /** Options of the A2A 0.3 binding. */
@@ -116,12 +132,21 @@ export interface ResolvedOptions {
   readonly auth: AuthOptions | undefined;
   /** The 0.3 binding's settings; undefined when it is off. */
   readonly protocol03: Required<Protocol03Options> | undefined;
+  /** The 1.0 bindings' settings; undefined when they are off. */
+  readonly protocol10: Required<Protocol10Options> | undefined;
 }
 
 /** Well within V8's longest string (2^29 - 24 characters), which one answer must fit in. */
 const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
+  const protocol03 = protocol03Of(options.protocol03 ?? true);
+  const protocol10 = protocol10Of(options.protocol10 ?? true);
+  if (protocol03 && protocol10 && protocol03.path === protocol10.path) {
+    throw new TypeError(
+      `a2aRouter: options.protocol03.path and options.protocol10.path are both ${protocol03.path}; each version needs its own`,
+    );
+  }
   const maxTaskBytes = positiveInteger(options.maxTaskBytes ?? 16 * 1024 * 1024, 'maxTaskBytes');
   return {
     bodyLimit: options.bodyLimit ?? '10mb',
@@ -140,23 +165,27 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
       MAX_RESPONSE_BYTES,
       'maxResponseBytes',
     ),
-    acceptedInputModes: options.enforceInputModes === false ? undefined : inputModesOf(options.card, options.protocol03),
+    acceptedInputModes: options.enforceInputModes === false ? undefined : inputModesOf(options.card, [protocol03?.card, protocol10?.card]),
     logger: options.logger ?? pino({ level: 'info' }),
     auth: checkedAuth(options.auth),
-    protocol03: protocol03Of(options.protocol03 ?? true),
+    protocol03,
+    protocol10,
   };
 }
 
 /**
  * Every input mode a card of the agent lists: the card's default ones (`text/plain` when it names
- * none) and each skill's, and those the 0.3 card's overrides add, so that no client is refused
+ * none) and each skill's, and those the 0.3 and 1.0 cards' overrides add, so that no client is refused
  * a mode its card lists.
  */
-function inputModesOf(card: AgentCardInput, protocol03: A2ARouterOptions['protocol03']): readonly string[] {
+function inputModesOf(card: AgentCardInput, overrides: readonly (AgentCard03Input | AgentCard10Input | undefined)[]): readonly string[] {
   const modes = new Set<string>(card.defaultInputModes ?? ['text/plain']);
-  const overrides = typeof protocol03 === 'object' ? protocol03.card : undefined;
-  for (const mode of overrides?.defaultInputModes ?? []) modes.add(mode);
-  for (const skill of [...(card.skills ?? []), ...(overrides?.skills ?? [])]) for (const mode of skill.inputModes ?? []) modes.add(mode);
+  const skills = [...(card.skills ?? [])];
+  for (const override of overrides) {
+    for (const mode of override?.defaultInputModes ?? []) modes.add(mode);
+    skills.push(...((override?.skills ?? []) as { inputModes?: string[] }[] as typeof skills));
+  }
+  for (const skill of skills) for (const mode of skill.inputModes ?? []) modes.add(mode);
   return [...modes];
 }
 
@@ -165,6 +194,15 @@ function protocol03Of(option: boolean | Protocol03Options): Required<Protocol03O
   const { path = '/v0.3', card = {} } = option === true ? {} : option;
   if (typeof path !== 'string' || !/^(\/[\w.~-]+)+$/.test(path)) {
     throw new TypeError(`a2aRouter: options.protocol03.path must be a path below the mount such as '/v0.3', got ${JSON.stringify(path)}`);
+  }
+  return { path, card };
+}
+
+function protocol10Of(option: boolean | Protocol10Options): Required<Protocol10Options> | undefined {
+  if (option === false) return undefined;
+  const { path = '/v1', card = {} } = option === true ? {} : option;
+  if (typeof path !== 'string' || !/^(\/[\w.~-]+)+$/.test(path)) {
+    throw new TypeError(`a2aRouter: options.protocol10.path must be a path below the mount such as '/v1', got ${JSON.stringify(path)}`);
   }
   return { path, card };
 }

@@ -1,15 +1,48 @@
 import { A2AError } from 'a2a-types';
+import { createHash } from 'node:crypto';
+import { errorInfo } from 'a2a-types/v1.0';
 import express, { type Request, type Router } from 'express';
 import { authenticate, cardAuthentication } from './core/auth.js';
 import { prepareCard } from './versions/v0_1/index.js';
 import { createAgentCore, type DrainReport } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
 import type { TaskHandler } from './core/handler.js';
-import { createRpcEndpoint, sendJson, sendUnauthenticated } from './transports/http.js';
+import { createRpcEndpoint, requestedVersion, sendJson, sendUnauthenticated } from './transports/http.js';
+import { speaks10 } from './versions/v1_0/index.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './agent-core.js';
+
+const WELL_KNOWN_CARD = '/.well-known/agent-card.json';
+/** How long a client may keep a card without asking again: cards change when the agent is redeployed. */
+const CARD_MAX_AGE_SECONDS = 300;
+
+/** A card asked for in a version no card is served in: HTTP 400 with 1.0's error body. */
+class CardVersionRefused extends Error {
+  readonly body: unknown;
+  constructor(requested: string) {
+    super(`no agent card for A2A-Version ${requested}`);
+    this.body = {
+      error: {
+        code: 400,
+        status: 'FAILED_PRECONDITION',
+        message: `A2A-Version ${requested} is not served; this agent serves 0.3 and 1.0 at ${WELL_KNOWN_CARD}, 0.1.0 at /.well-known/agent.json`,
+        details: [errorInfo('VERSION_NOT_SUPPORTED', { requested })],
+      },
+    };
+  }
+}
+
+/** Whether the client's `If-None-Match` names `etag` (or `*`). */
+function ifNoneMatch(req: Request, etag: string): boolean {
+  const header = req.get('if-none-match');
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}
 
 /** The Express router `a2aRouter` returns, with a handle on its store and a way to stop it. */
 export interface A2ARouter extends Router {
@@ -17,6 +50,8 @@ export interface A2ARouter extends Router {
   readonly store: TaskStore;
   /** Where the A2A 0.3 JSON-RPC endpoint is, relative to the mount (`'/v0.3'`); undefined when 0.3 is off. */
   readonly protocol03Path: string | undefined;
+  /** Where the A2A 1.0 interface is, relative to the mount (`'/v1'`); undefined when 1.0 is off. */
+  readonly protocol10Path: string | undefined;
   /**
    * Aborts the handlers running in this process and, for a store the router made itself,
    * releases it. Open streams end when the HTTP server closes. With a shared store, the tasks
@@ -58,14 +93,47 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const serveCard =
     (card: (req: Request) => unknown, wireError?: (error: A2AError) => A2AError): express.RequestHandler =>
     (req, res, next) => {
-      if (!auth?.protectCard) return sendJson(res, 200, card(req));
+      if (!auth?.protectCard) return sendCard(req, res, card);
       authenticate(req, auth)
         .then((outcome) => {
-          if (outcome.ok) sendJson(res, 200, card(req));
+          if (outcome.ok) sendCard(req, res, card);
           else sendUnauthenticated(res, null, outcome, wireError);
         })
         .catch(next);
     };
+  /**
+   * A card with the caching headers of spec 1.0 8.6.1: an `ETag` of its content, `Cache-Control`
+   * (private when the card is for authenticated clients only), `Vary: A2A-Version` where the card
+   * depends on it, and 304 to a client that has this one.
+   */
+  const sendCard = (req: Request, res: express.Response, card: (req: Request) => unknown): void => {
+    // The 0.1.0 card stays exactly as it was served.
+    if (!req.path.endsWith(WELL_KNOWN_CARD)) {
+      sendJson(res, 200, card(req));
+      return;
+    }
+    let body: string;
+    try {
+      body = JSON.stringify(card(req));
+    } catch (error) {
+      if (!(error instanceof CardVersionRefused)) throw error;
+      res.setHeader('Vary', 'A2A-Version');
+      sendJson(res, 400, error.body);
+      return;
+    }
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', `${auth?.protectCard ? 'private' : 'public'}, max-age=${CARD_MAX_AGE_SECONDS}`);
+    if (req.path === WELL_KNOWN_CARD) res.setHeader('Vary', auth?.protectCard ? 'A2A-Version, Authorization' : 'A2A-Version');
+    if (ifNoneMatch(req, etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+  };
   if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
   let draining = false;
   // While draining, the work of this process is ending: a new call is refused at once, so that a
@@ -82,6 +150,21 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
     sendJson(res, 405, errorResponse(null, A2AError.invalidRequest({ reason })));
   };
+  // `/.well-known/agent-card.json` is read by 0.3 and 1.0 clients alike: each gets the card of the
+  // version it asks for (`A2A-Version`; none means 0.3, spec 1.0 3.6.2).
+  const endpoint03 = core.endpoints.find((endpoint) => endpoint.version.name === '0.3');
+  const endpoint10 = core.endpoints.find((endpoint) => endpoint.version.name === '1.0');
+  if (endpoint10) {
+    router.get(
+      WELL_KNOWN_CARD,
+      serveCard((req) => {
+        const requested = req && requestedVersion(req);
+        if (speaks10(requested) || !endpoint03) return endpoint10.card(cardFor(req));
+        if (requested === undefined || /^0\.3(\.\d+)?$/.test(requested)) return endpoint03.card(cardFor(req));
+        throw new CardVersionRefused(requested);
+      }),
+    );
+  }
   for (const endpoint of core.endpoints) {
     const { version } = endpoint;
     const card = (req?: Request) => endpoint.card(cardFor(req));
@@ -90,7 +173,15 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     router.post(
       endpoint.path,
       refuseWhileDraining,
-      createRpcEndpoint({ ...resolved, dispatch: endpoint.dispatch, logger, wireError: version.wireError, protocol: version.name }),
+      createRpcEndpoint({
+        ...resolved,
+        dispatch: endpoint.dispatch,
+        logger,
+        wireError: version.wireError,
+        protocol: version.name,
+        refusesVersion: endpoint.refusesVersion,
+        contentTypeError: endpoint.contentTypeError,
+      }),
     );
     router.all(endpoint.path, postOnly);
   }
@@ -98,6 +189,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   return Object.assign(router, {
     store,
     protocol03Path: resolved.protocol03?.path,
+    protocol10Path: resolved.protocol10?.path,
     drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
       draining = true;
       return core.drain(deadlineMs);

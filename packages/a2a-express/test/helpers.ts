@@ -3,6 +3,7 @@ import express from 'express';
 import { pino, type Logger } from 'pino';
 import type { Message, Task } from 'a2a-types';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
+import { publishedSchemaValidator10 } from 'a2a-types/v1.0';
 import { a2aRouter, artifact, completed, type A2ARouter, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 
@@ -85,6 +86,21 @@ export function expectValid03(definition: string, value: unknown): void {
   if (!validate(value))
     throw new Error(`not a valid 0.3 ${definition}: ${JSON.stringify(validate.issues)}\n${JSON.stringify(value).slice(0, 2_000)}`);
 }
+
+/** Throws unless `value` passes the definition `title` of the published 1.0 bundle. */
+export function expectValid10(title: string, value: unknown): void {
+  const validate = publishedSchemaValidator10(title);
+  if (!validate(value))
+    throw new Error(`not a valid 1.0 ${title}: ${JSON.stringify(validate.issues)}\n${JSON.stringify(value).slice(0, 2_000)}`);
+}
+
+/** A user's 1.0 message: a fresh `messageId`, one text part, and any `extra` fields. */
+export const message10 = (text: string, extra: Record<string, unknown> = {}) => ({
+  messageId: randomUUID(),
+  role: 'ROLE_USER',
+  parts: [{ text }],
+  ...extra,
+});
 
 /** An in-memory store that counts the subscriptions open on it: a stream that has ended must hold none. */
 export class SubscriptionCountingStore extends InMemoryTaskStore {

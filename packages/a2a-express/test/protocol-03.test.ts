@@ -101,13 +101,19 @@ describe('A2A 0.3 beside 0.1.0: cards and endpoints', () => {
     expect(card.iconUrl).toBe('https://icons.example/echo.png');
     expect((await sendMessage(card.url, message03('hello'))).result?.status.state).toBe('completed');
 
-    const { url: base } = await serve(appWith(echo, { protocol03: false }).app);
+    const { url: base } = await serve(appWith(echo, { protocol03: false, protocol10: false }).app);
     expect((await fetch(`${base}/.well-known/agent-card.json`)).status).toBe(404);
     expect((await rpc(`${base}/`, 'message/send', { message: message03('x') })).error).toMatchObject({
       code: -32601,
       data: { method: 'message/send' },
     });
     expect((await fetch(`${base}/v0.3`, { method: 'POST' })).status).toBe(404);
+    // 0.3 off, 1.0 on: the well-known card is the 1.0 one, whatever the client asks for.
+    const { url: only10 } = await serve(appWith(echo, { protocol03: false }).app);
+    const card10 = (await (await fetch(`${only10}/.well-known/agent-card.json`)).json()) as {
+      supportedInterfaces: { protocolVersion: string }[];
+    };
+    expect(card10.supportedInterfaces.map((i) => i.protocolVersion)).toEqual(['1.0']);
   });
 
   test('a 0.3 call is logged like a 0.1.0 one, each line naming its protocol version', async () => {

@@ -10,6 +10,7 @@ import {
   publishedSchema10,
   publishedSchemaValidator10,
   validateGetTaskRequest,
+  validateListTaskPushNotificationConfigsRequest,
   validateListTasksRequest,
   validateSendMessageRequest,
   validateTaskPushNotificationConfig,
@@ -80,7 +81,7 @@ describe('the project 1.0 schema (published 1.0 bundle + H0-H5)', () => {
     expect(validateSendMessageRequest(later)).toBe(true);
   });
 
-  test('requests are read as ProtoJSON: snake_case names, int32 strings, enum numbers', () => {
+  test('requests are read as ProtoJSON: snake_case names, int32 strings, enum numbers, null as absent', () => {
     const params = {
       message: { message_id: 'm', role: 1, parts: [{ text: 'hi', media_type: 'text/plain' }], metadata: { keep_me: 1 } },
       configuration: { history_length: '3', return_immediately: true },
@@ -90,6 +91,10 @@ describe('the project 1.0 schema (published 1.0 bundle + H0-H5)', () => {
       message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi', mediaType: 'text/plain' }], metadata: { keep_me: 1 } },
       configuration: { historyLength: 3, returnImmediately: true },
     });
+    const nulls = { taskId: 't', pageSize: null, pageToken: null };
+    expect(validateListTaskPushNotificationConfigsRequest(nulls)).toBe(true);
+    expect(nulls).toEqual({ taskId: 't' });
+    expect(validateSendMessageRequest(send([{ data: null }], { contextId: null }))).toBe(true);
     const list = { status: 3, page_size: '2', include_artifacts: true };
     expect(validateListTasksRequest(list)).toBe(true);
     expect(list).toEqual({ status: 'TASK_STATE_COMPLETED', pageSize: 2, includeArtifacts: true });

@@ -23,6 +23,16 @@ export interface VersionEndpoint {
   card(agentCard: AgentCard): unknown;
   /** Throws a TypeError for a card this version refuses: asked once, when the router is made. */
   checkCard?(card: unknown): void;
+  /**
+   * The error for a call whose `A2A-Version` (header, else query parameter; undefined when absent)
+   * this endpoint does not serve; undefined to serve it. Default: the header is not read.
+   */
+  refusesVersion?(requested: string | undefined): A2AError | undefined;
+  /**
+   * The error for a body that is not `application/json` (-32600 by default, as 0.1.0 answers it),
+   * for a version that names that case itself (1.0: -32005).
+   */
+  readonly contentTypeError?: (reason: string) => A2AError;
 }
 
 export interface ProtocolVersion {

@@ -29,6 +29,11 @@ export interface TurnStart extends TurnOpening {
 export interface TurnRules {
   /** Refuse (-32001) a message to a task that does not exist, instead of creating it. Default false. */
   readonly existingTaskOnly?: boolean;
+  /**
+   * Refuse (-32009) a message to a completed task, instead of reopening it: for a version whose
+   * spec makes every completed task terminal (1.0 3.1.1). Default false.
+   */
+  readonly completedIsTerminal?: boolean;
 }
 
 /** A turn whose handler runs in this process. */
@@ -177,7 +182,7 @@ export class TaskEngine {
       const base = current ?? newRecord(params, principal);
       if (current) {
         assertOwner(current, principal);
-        assertContinuable(current, params);
+        assertContinuable(current, params, rules);
       }
       const issues = messageFieldIssues(params.message, { taskId: params.id, contextId: base.task.contextId });
       if (issues.length > 0) throw A2AError.invalidParams(issues.map((issue) => ({ ...issue, path: `/message${issue.path}` })));
@@ -515,12 +520,12 @@ export function assertRoomForPushConfig(record: TaskRecord, configId: string, pa
   ]);
 }
 
-function assertContinuable(current: TaskRecord, params: SendOperation): void {
+function assertContinuable(current: TaskRecord, params: SendOperation, rules: TurnRules): void {
   const { state } = current.task.status;
   if (state === 'submitted' || state === 'working') {
     throw A2AError.invalidTaskState(params.id, state, 'the task is still working on an earlier message');
   }
-  if (state !== 'input-required' && state !== 'auth-required' && state !== 'completed') {
+  if (state !== 'input-required' && state !== 'auth-required' && (state !== 'completed' || rules.completedIsTerminal)) {
     throw A2AError.invalidTaskState(params.id, state, `the task has ${state === 'unknown' ? 'no known state' : 'ended'}; start a new task`);
   }
   if (params.sessionId != null && params.sessionId !== current.task.contextId) {

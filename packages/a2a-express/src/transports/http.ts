@@ -25,6 +25,10 @@ export interface EndpointSettings {
   readonly wireError?: (error: A2AError) => A2AError;
   /** The protocol version this endpoint speaks, for the authorize hook. */
   readonly protocol: string;
+  /** See `VersionEndpoint.refusesVersion`. */
+  readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
+  /** See `VersionEndpoint.contentTypeError`. */
+  readonly contentTypeError?: (reason: string) => A2AError;
 }
 
 export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
@@ -56,11 +60,19 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
         return refuseUnauthenticated(res, null, auth);
       }
       if (error.status === 413) res.setHeader('Connection', 'close');
-      logger.info({ outcome: 'error', code: error.error.code, status: error.status }, 'a2a call refused');
-      sendJson(res, error.status, errorResponse(null, error.error));
+      const reason = (error.error.data as { reason?: string } | undefined)?.reason ?? 'Content-Type must be application/json';
+      const refusal = error.status === 415 && settings.contentTypeError ? settings.contentTypeError(reason) : error.error;
+      logger.info({ outcome: 'error', code: refusal.code, status: error.status }, 'a2a call refused');
+      sendJson(res, error.status, errorResponse(null, refusal));
       return;
     }
     if (auth && !auth.ok) return refuseUnauthenticated(res, Array.isArray(body) ? null : idOf(body), auth);
+    const versionRefusal = settings.refusesVersion?.(requestedVersion(req));
+    if (versionRefusal) {
+      logger.info({ outcome: 'error', code: versionRefusal.code, version: requestedVersion(req) }, 'a2a call refused');
+      sendJson(res, 200, errorResponse(Array.isArray(body) ? null : idOf(body), versionRefusal));
+      return;
+    }
     const principal = auth?.principal;
     const authorize = authOptions?.authorize;
     const context: CallContext = {
@@ -202,6 +214,14 @@ class UnsendableEvent extends Error {
   ) {
     super('a stream event could not be sent');
   }
+}
+
+/** The `A2A-Version` a request asks for (spec 1.0 3.6.1): the header, else the query parameter. */
+export function requestedVersion(req: Request): string | undefined {
+  const header = req.get('a2a-version');
+  if (header !== undefined && header.trim() !== '') return header.trim();
+  const query = req.query['A2A-Version'] ?? req.query['a2a-version'];
+  return typeof query === 'string' && query.trim() !== '' ? query.trim() : undefined;
 }
 
 /** A client that names `text/event-stream` in its Accept header (not one that takes anything). */

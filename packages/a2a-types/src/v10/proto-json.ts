@@ -1,7 +1,7 @@
 // ProtoJSON as a client may send it, read the way the 1.0 proto allows (spec 1.0 5.5: parsers
 // accept a field's proto name as well as its JSON name): a snake_case field name becomes its
 // camelCase one, an int32 sent as a decimal string becomes a number, an enum sent as its number
-// becomes its name. Guided by the project schema, so that only the fields of A2A objects are
+// becomes its name, a null is an absent field. Guided by the project schema, so that only the fields of A2A objects are
 // renamed: what a client put in `metadata` or a data part is never touched.
 import type { ValidationIssue } from '../compile.js';
 
@@ -39,6 +39,12 @@ export function normalizeProtoJson(
   }
   for (const [name, schema] of Object.entries(properties)) {
     if (!Object.hasOwn(value, name)) continue;
+    // ProtoJSON reads null as the field's default, that is as absent; only a `google.protobuf.Value`
+    // (a data part's `data`) holds a null of its own.
+    if (value[name] === null && schema.$ref !== '#/definitions/Value') {
+      delete value[name];
+      continue;
+    }
     value[name] = scalar(value[name], schema);
     const field = value[name];
     const path = `${at}/${name}`;

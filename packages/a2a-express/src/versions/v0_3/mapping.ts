@@ -5,11 +5,11 @@
 // Nothing a 0.3 client sends is dropped on the way in: the message fields the handler API has no
 // place for (`messageId`, `contextId`, `taskId`, `referenceTaskIds`, `extensions`, unknown extras)
 // stay on the stored message and come back out as they were.
-import { createHash } from 'node:crypto';
 import { A2AError, ErrorCode } from 'a2a-types';
 import type * as v03 from 'a2a-types/v0.3';
 import { messageFrom03 } from 'a2a-types/v0.3';
 import { partFieldIssues } from '../../core/message-fields.js';
+import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
 import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskStatus } from '../../core/model.js';
 import type { SendOperation } from '../../core/operations.js';
 import { withSecretsMasked } from '../../push/push-config.js';
@@ -49,23 +49,11 @@ export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () =>
 // ---------------------------------------------------------------------------------------------
 // the core → 0.3 (answers, events, notifications)
 
+export { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
+
 /** The 0.3 `contextId` of a task. */
 export function contextIdOf(record: TaskRecord): string {
   return record.task.contextId;
-}
-
-/** The 0.3 `artifactId` of the artifact at `index`: unique within its task, as 0.3 asks. */
-export function artifactIdOf(index: number | undefined): string {
-  return `artifact-${index ?? 0}`;
-}
-
-/**
- * The `messageId` of a message that came without one (from a 0.1.0 client or a handler): derived
- * from its task and its content, so that it is the same in `tasks/get`, in history and in a
- * stream, and costs nothing to store. Two identical messages of one task share it.
- */
-export function derivedMessageId(taskId: string, message: Message): string {
-  return createHash('sha256').update(taskId).update('\0').update(JSON.stringify(message)).digest('base64url').slice(0, 22);
 }
 
 export function partTo03(part: Part): v03.Part {

@@ -17,13 +17,13 @@ import {
   type TaskPushNotificationConfig,
   type TaskQueryParams,
 } from 'a2a-types/v0.3';
-import { SeveralEvents, TaskEventStream } from '../../core/event-feed.js';
 import type { Method, MethodCall, StreamingMethod, UnaryMethod } from '../../core/method.js';
 import { openResubscription } from '../../core/resubscription.js';
+import { openSendStream } from '../../core/send-stream.js';
 import type { StoredPushConfig } from '../../core/model.js';
 import type { SendOperation } from '../../core/operations.js';
-import type { StoredEvent, TaskRecord } from '../../store/records.js';
-import type { TurnRules, TurnStart } from '../../core/task-engine.js';
+import type { TaskRecord } from '../../store/records.js';
+import type { TurnRules } from '../../core/task-engine.js';
 import {
   A2AError03,
   contextIdOf,
@@ -118,33 +118,12 @@ const messageStream: StreamingMethod<MessageSendParams> = {
   idPaths: SEND_ID_PATHS_03,
   toOperation: sendFrom03,
   async open(params, call, asOperation) {
-    const send = asOperation as SendOperation;
-    const rules = await turnRules(params, call);
-    const feed = await call.service.openFeed(send.id);
-    let started: TurnStart;
-    try {
-      ({ started } = await call.service.startTurn(send, call.principal, rules));
-    } catch (error) {
-      feed.close();
-      throw error;
-    }
-    // The Task stands for the events that opened the turn; live events follow from the next one.
-    const opening = started.events[started.events.length - 1]!;
-    const task = taskTo03(started.record, params.configuration?.historyLength);
-    const contextId = contextIdOf(started.record);
-    const render = eventsTo03(contextId);
-    let taskSent = false;
-    const renderFirst = (stored: StoredEvent): unknown => {
-      taskSent = true;
-      const { event } = stored;
-      if ('status' in event && event.reply && event.status.message)
-        return messageTo03(event.status.message, undefined, contextId, event.id);
-      return new SeveralEvents([
-        { eventId: opening.id, value: task },
-        { eventId: stored.id, value: render(stored) },
-      ]);
-    };
-    return new TaskEventStream(feed, [], opening.id, (stored) => (taskSent ? render(stored) : renderFirst(stored)));
+    const historyLength = params.configuration?.historyLength;
+    return openSendStream(asOperation as SendOperation, call, await turnRules(params, call), {
+      task: (record) => taskTo03(record, historyLength),
+      reply: (message, taskId, contextId) => messageTo03(message, undefined, contextId, taskId),
+      events: (record) => eventsTo03(contextIdOf(record)),
+    });
   },
 };
 

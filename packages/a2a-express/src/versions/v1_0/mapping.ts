@@ -1,0 +1,297 @@
+// The one place where the kit's task model (core/model.ts) meets A2A 1.0: requests come in as
+// 1.0 and are mapped to the core's operations here; records and events go out as 1.0 from here.
+// docs/versions.md says what maps to what, and what cannot be mapped.
+//
+// 1.0 objects are closed (the published schema refuses a field it does not define), so what goes
+// out is built field by field; a request field 1.0 does not define is ignored (spec 1.0 5.7).
+import { A2AError, ErrorCode, type ValidationIssue } from 'a2a-types';
+import * as v10 from 'a2a-types/v1.0';
+import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
+import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
+import type { SendOperation } from '../../core/operations.js';
+import { withSecretsMasked } from '../../push/push-config.js';
+import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../store/records.js';
+
+/** The protocol version this binding speaks, as its card and `A2A-Version` say it. */
+export const PROTOCOL_VERSION_10 = '1.0';
+/** How the kit names this version: in logs, and on the push configs set over it. */
+export const PROTOCOL_NAME_10 = '1.0';
+
+const STATES: Readonly<Record<TaskState, v10.TaskState>> = {
+  submitted: 'TASK_STATE_SUBMITTED',
+  working: 'TASK_STATE_WORKING',
+  'input-required': 'TASK_STATE_INPUT_REQUIRED',
+  'auth-required': 'TASK_STATE_AUTH_REQUIRED',
+  completed: 'TASK_STATE_COMPLETED',
+  canceled: 'TASK_STATE_CANCELED',
+  failed: 'TASK_STATE_FAILED',
+  rejected: 'TASK_STATE_REJECTED',
+  unknown: 'TASK_STATE_UNSPECIFIED',
+};
+const STATES_BY_NAME = new Map(Object.entries(STATES).map(([state, name]) => [name, state as TaskState]));
+
+/** The core's state of a 1.0 state name (a `status` filter). */
+export function stateFrom10(state: v10.TaskState): TaskState | undefined {
+  return state === 'TASK_STATE_UNSPECIFIED' ? undefined : STATES_BY_NAME.get(state);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1.0 → the core (requests)
+
+/**
+ * A 1.0 part as the handler API has it. Text stays text, `raw` and `url` become a file (bytes or
+ * URI, with its media type and name), `data` stays data. A part's `mediaType` and `filename` on a
+ * text or data part are kept beside it, for 1.0 to show them again.
+ */
+function partFrom10(part: v10.Part, at: string, issues: ValidationIssue[]): Part {
+  const { metadata, mediaType, filename } = part;
+  const common: Record<string, unknown> = {};
+  if (metadata !== undefined) common.metadata = metadata;
+  if ('text' in part) return { type: 'text', text: part.text, ...common, ...besides(mediaType, filename) } as Part;
+  if ('data' in part) {
+    // The handler API, 0.1.0 and 0.3 carry an object or an array; a bare value cannot be shown
+    // to their clients as it was sent, so it is refused rather than changed.
+    if (part.data === null || typeof part.data !== 'object') {
+      issues.push({
+        path: `${at}/data`,
+        message: 'must be an object or an array on this agent',
+        keyword: 'type',
+        params: { type: 'object' },
+      });
+    }
+    return { type: 'data', data: part.data as Record<string, unknown>, ...common, ...besides(mediaType, filename) } as Part;
+  }
+  const file: Record<string, unknown> = 'raw' in part ? { bytes: part.raw } : { uri: part.url };
+  if (mediaType !== undefined) file.mimeType = mediaType;
+  if (filename !== undefined) file.name = filename;
+  return { type: 'file', file, ...common } as Part;
+}
+
+function besides(mediaType: string | undefined, filename: string | undefined): Record<string, string> {
+  const kept: Record<string, string> = {};
+  if (mediaType !== undefined) kept.mediaType = mediaType;
+  if (filename !== undefined) kept.filename = filename;
+  return kept;
+}
+
+/** A 1.0 message as the core keeps it: the handler API's parts and role, its ids beside them. */
+export function messageFrom10(message: v10.Message, at = '/message'): Message {
+  const issues: ValidationIssue[] = [];
+  const parts = message.parts.map((part, i) => partFrom10(part, `${at}/parts/${i}`, issues));
+  if (issues.length > 0) throw A2AError.invalidParams(issues);
+  const mapped: Message = { role: message.role === 'ROLE_AGENT' ? 'agent' : 'user', parts, messageId: message.messageId };
+  if (message.contextId) mapped.contextId = message.contextId;
+  if (message.taskId) mapped.taskId = message.taskId;
+  if (message.metadata !== undefined) mapped.metadata = message.metadata;
+  if (message.extensions?.length) mapped.extensions = message.extensions;
+  if (message.referenceTaskIds?.length) mapped.referenceTaskIds = message.referenceTaskIds;
+  return mapped;
+}
+
+/** A 1.0 push config as the store keeps it; without an id, it gets a new one (spec 1.0 3.1.7). */
+export function pushConfigFrom10(config: v10.TaskPushNotificationConfig, newId: () => string): StoredPushConfig {
+  const stored: StoredPushConfig = { url: config.url, id: config.id || newId(), protocol: PROTOCOL_NAME_10 };
+  if (config.token) stored.token = config.token;
+  if (config.authentication) {
+    stored.authentication = { schemes: [config.authentication.scheme] };
+    if (config.authentication.credentials !== undefined) stored.authentication.credentials = config.authentication.credentials;
+  }
+  return stored;
+}
+
+/**
+ * The send operation of `SendMessage` or `SendStreamingMessage`. A message without `taskId`
+ * starts a new task, whose id the server makes; `contextId` is the task's context.
+ */
+export function sendFrom10(params: v10.SendMessageRequest, newId: () => string): SendOperation {
+  const { message, configuration, metadata } = params;
+  const id = message.taskId || newId();
+  const send: SendOperation = { id, message: messageFrom10(message) };
+  if (message.contextId) send.sessionId = message.contextId;
+  if (configuration?.taskPushNotificationConfig) send.pushNotification = pushConfigFrom10(configuration.taskPushNotificationConfig, newId);
+  if (metadata !== undefined) send.metadata = metadata;
+  return send;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the core → 1.0 (answers, events, notifications)
+
+function partTo10(part: Part): v10.Part {
+  const extras = part as Part & { mediaType?: unknown; filename?: unknown };
+  const common: Record<string, unknown> = {};
+  if (part.metadata != null) common.metadata = part.metadata;
+  if (part.type === 'file') {
+    const { file } = part;
+    const mapped: Record<string, unknown> = file.uri != null ? { url: file.uri } : { raw: file.bytes ?? '' };
+    if (file.mimeType != null) mapped.mediaType = file.mimeType;
+    if (file.name != null) mapped.filename = file.name;
+    return { ...mapped, ...common } as unknown as v10.Part;
+  }
+  const mapped: Record<string, unknown> = part.type === 'text' ? { text: part.text } : { data: part.data };
+  if (typeof extras.mediaType === 'string') mapped.mediaType = extras.mediaType;
+  if (typeof extras.filename === 'string') mapped.filename = extras.filename;
+  return { ...mapped, ...common } as unknown as v10.Part;
+}
+
+/**
+ * A message as 1.0 sends it, in the task's context. Without `taskId`, a message that is the whole
+ * answer (a `reply`): it names no task (its id is still derived from the task's).
+ */
+export function messageTo10(message: Message, taskId: string | undefined, contextId: string, idSource = taskId ?? ''): v10.Message {
+  const mapped: v10.Message = {
+    messageId: typeof message.messageId === 'string' ? message.messageId : derivedMessageId(idSource, message),
+    contextId,
+    role: message.role === 'agent' ? 'ROLE_AGENT' : 'ROLE_USER',
+    parts: message.parts.map(partTo10),
+  };
+  if (taskId !== undefined) mapped.taskId = taskId;
+  if (message.metadata != null) mapped.metadata = message.metadata;
+  if (Array.isArray(message.extensions) && message.extensions.length > 0) mapped.extensions = message.extensions;
+  if (Array.isArray(message.referenceTaskIds) && message.referenceTaskIds.length > 0) mapped.referenceTaskIds = message.referenceTaskIds;
+  return mapped;
+}
+
+export function statusTo10(status: TaskStatus, taskId: string, contextId: string): v10.TaskStatus {
+  const mapped: v10.TaskStatus = { state: STATES[status.state] };
+  if (status.message != null) mapped.message = messageTo10(status.message, taskId, contextId);
+  if (status.timestamp != null) mapped.timestamp = status.timestamp;
+  return mapped;
+}
+
+export function artifactTo10(artifact: Artifact): v10.Artifact {
+  const mapped: v10.Artifact = { artifactId: artifactIdOf(artifact.index), parts: artifact.parts.map(partTo10) };
+  if (artifact.name != null) mapped.name = artifact.name;
+  if (artifact.description != null) mapped.description = artifact.description;
+  if (artifact.metadata != null) mapped.metadata = artifact.metadata;
+  return mapped;
+}
+
+/**
+ * The task as a 1.0 answer carries it. `historyLength` N keeps the last N messages and 0 none;
+ * without it the whole history comes along. `withArtifacts: false` leaves `artifacts` out
+ * (ListTasks without `includeArtifacts`).
+ */
+export function taskTo10(record: TaskRecord, historyLength?: number, withArtifacts = true): v10.Task {
+  const snapshot = taskSnapshot(record, historyLength ?? record.history.length);
+  const { id, contextId } = snapshot;
+  const task: v10.Task = { id, contextId, status: statusTo10(snapshot.status, id, contextId) };
+  if (withArtifacts && snapshot.artifacts) task.artifacts = snapshot.artifacts.map(artifactTo10);
+  if (snapshot.history) task.history = snapshot.history.map((m) => messageTo10(m, id, contextId));
+  if (snapshot.metadata) task.metadata = snapshot.metadata;
+  return task;
+}
+
+/** The answer of a turn that ended with a `reply`: its message alone. */
+export function replyTo10(record: TaskRecord): v10.Message {
+  const { message } = record.task.status;
+  if (!message) throw new Error(`task ${record.task.id} replied without a message`);
+  return messageTo10(message, undefined, record.task.contextId, record.task.id);
+}
+
+/** A stored event as a 1.0 stream sends it (a `StreamResponse`; 1.0 has no `final`: the stream's end says it). */
+export function eventTo10(event: TaskEvent, contextId: string): v10.StreamResponse {
+  const taskId = event.id;
+  if ('status' in event) {
+    const statusUpdate: v10.TaskStatusUpdateEvent = { taskId, contextId, status: statusTo10(event.status, taskId, contextId) };
+    if (event.metadata != null) statusUpdate.metadata = event.metadata;
+    return { statusUpdate };
+  }
+  const { artifact } = event;
+  const artifactUpdate: v10.TaskArtifactUpdateEvent = { taskId, contextId, artifact: artifactTo10(artifact) };
+  if (artifact.append) artifactUpdate.append = true;
+  if (artifact.lastChunk) artifactUpdate.lastChunk = true;
+  if (event.metadata != null) artifactUpdate.metadata = event.metadata;
+  return { artifactUpdate };
+}
+
+/** Renders a stream's stored events as 1.0 events of the task in `contextId`. */
+export function eventsTo10(contextId: string): (stored: StoredEvent) => unknown {
+  return (stored) => eventTo10(stored.event, contextId);
+}
+
+/** The body of a push notification to a webhook set over 1.0: a `StreamResponse` (spec 1.0 4.3.3). */
+export function notification10(record: TaskRecord, status: TaskStatus): v10.StreamResponse {
+  const { id, contextId } = record.task;
+  return { statusUpdate: { taskId: id, contextId, status: statusTo10(status, id, contextId) } };
+}
+
+/** A stored push config as 1.0 shows it, flat, with its task's id; secrets masked. */
+export function pushConfigTo10(config: StoredPushConfig, taskId: string): v10.TaskPushNotificationConfig {
+  const masked = withSecretsMasked(config);
+  const mapped: v10.TaskPushNotificationConfig = { taskId, id: config.id, url: masked.url };
+  if (masked.token != null) mapped.token = masked.token;
+  const scheme = masked.authentication?.schemes[0];
+  if (scheme !== undefined) {
+    mapped.authentication = { scheme };
+    if (masked.authentication?.credentials != null) mapped.authentication.credentials = masked.authentication.credentials;
+  }
+  return mapped;
+}
+
+// ---------------------------------------------------------------------------------------------
+// errors
+
+/** The kit's errors (0.1.0's codes) whose 1.0 code differs, with the ErrorInfo reason 1.0 gives them. */
+const CODES_10: Partial<Record<number, { code: number; reason?: string; message?: string }>> = {
+  [ErrorCode.StreamingNotSupported]: { code: v10.ErrorCode10.UnsupportedOperation, message: 'Streaming is not supported' },
+  // 1.0 has no JSON-RPC code for a refused credential or permission (spec 1.0 3.3.2: a custom
+  // error); -32000, the first code JSON-RPC leaves to servers, with the gRPC name as its reason.
+  [ErrorCode.AuthenticationRequired]: { code: -32000, reason: 'UNAUTHENTICATED' },
+  [ErrorCode.AuthorizationFailed]: { code: -32000, reason: 'PERMISSION_DENIED' },
+  // A message to a task that cannot take one (ended, or still working) is an operation the task
+  // does not support (spec 1.0 3.1.1).
+  [ErrorCode.InvalidTaskState]: { code: v10.ErrorCode10.UnsupportedOperation },
+  [ErrorCode.RateLimitExceeded]: { code: ErrorCode.RateLimitExceeded, reason: 'RATE_LIMIT_EXCEEDED' },
+  [ErrorCode.ResourceUnavailable]: { code: ErrorCode.ResourceUnavailable, reason: 'RESOURCE_UNAVAILABLE' },
+};
+
+/** An error already in 1.0's words: sent as it is. */
+export class A2AError10 extends A2AError {}
+
+/**
+ * An error as a 1.0 client gets it: its 1.0 code, and in `data` the typed details 1.0 carries
+ * (spec 1.0 9.5): a `google.rpc.ErrorInfo` naming the error (what the kit said in `data`, as
+ * its string metadata), and for invalid params a `google.rpc.BadRequest` with each issue.
+ */
+export function errorTo10(error: A2AError): A2AError {
+  if (error instanceof A2AError10) return error;
+  const mapped = CODES_10[error.code];
+  const code = mapped?.code ?? error.code;
+  const reason = mapped?.reason ?? v10.ERROR_BINDINGS_10[code]?.reason ?? 'UNKNOWN';
+  const details: v10.ErrorDetail10[] = [v10.errorInfo(reason, metadataOf(error.data))];
+  const issues = issuesOf(error.data);
+  if (issues) {
+    details.push({
+      '@type': v10.BAD_REQUEST_TYPE,
+      fieldViolations: issues.map((issue) => ({ field: issue.path, description: issue.message, reason: issue.keyword })),
+    });
+  }
+  return new A2AError10(code as ErrorCode, mapped?.message ?? error.message, details);
+}
+
+/** The HTTP status of an error in 1.0's words (the binding table of spec 1.0 5.4; 401/403 for auth). */
+export function httpStatusOf10(error: A2AError): number {
+  const info = (Array.isArray(error.data) ? error.data[0] : undefined) as v10.ErrorInfo | undefined;
+  if (info?.reason === 'UNAUTHENTICATED') return 401;
+  if (info?.reason === 'PERMISSION_DENIED') return 403;
+  if (info?.reason === 'RATE_LIMIT_EXCEEDED') return 429;
+  if (info?.reason === 'RESOURCE_UNAVAILABLE') return 503;
+  return v10.ERROR_BINDINGS_10[error.code]?.httpStatus ?? 500;
+}
+
+function issuesOf(data: unknown): ValidationIssue[] | undefined {
+  const list = Array.isArray(data) ? data : (data as { issues?: unknown } | undefined)?.issues;
+  if (!Array.isArray(list) || !list.every((item) => item && typeof item === 'object' && typeof item.path === 'string')) return undefined;
+  return list as ValidationIssue[];
+}
+
+/** `ErrorInfo.metadata` holds strings: the kit's `data` fields, each as a string. */
+function metadataOf(data: unknown): Record<string, string> | undefined {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    metadata[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return metadata;
+}

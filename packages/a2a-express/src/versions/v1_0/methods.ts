@@ -1,0 +1,264 @@
+// The A2A 1.0 operations, by their JSON-RPC method names: each maps its request to the core's
+// operations (mapping.ts), calls the task service every version calls, and maps the answer back.
+// The HTTP+JSON binding calls the same table. The tasks are the same tasks.
+import { randomUUID } from 'node:crypto';
+import { A2AError, ErrorCode } from 'a2a-types';
+import * as v10 from 'a2a-types/v1.0';
+import { TaskEventStream } from '../../core/event-feed.js';
+import type { Method, MethodCall, StreamingMethod, UnaryMethod } from '../../core/method.js';
+import { isTerminalState, type StoredPushConfig } from '../../core/model.js';
+import type { SendOperation } from '../../core/operations.js';
+import { openResubscription } from '../../core/resubscription.js';
+import { openSendStream } from '../../core/send-stream.js';
+import type { TurnRules } from '../../core/task-engine.js';
+import type { StoredEvent } from '../../store/records.js';
+import { A2AError10, eventsTo10, messageTo10, pushConfigFrom10, pushConfigTo10, replyTo10, sendFrom10, taskTo10 } from './mapping.js';
+
+/**
+ * 1.0 sends: a message with a `taskId` continues that task (unknown → -32001), one without starts
+ * a new one. A task in a terminal state (completed too) takes no more messages: -32004 (spec 1.0
+ * 3.1.1); one waiting for input or authorization continues.
+ */
+const RULES_10: TurnRules = { existingTaskOnly: true, completedIsTerminal: true };
+const NEW_TASK: TurnRules = { completedIsTerminal: true };
+
+const SEND_ID_PATHS: readonly string[] = [
+  '/message/messageId',
+  '/message/taskId',
+  '/message/contextId',
+  '/message/referenceTaskIds/*',
+  '/configuration/taskPushNotificationConfig/id',
+];
+const CONFIG_ID_PATHS: readonly string[] = ['/taskId', '/id'];
+
+/** The rules of a send's turn, after the context check only a message naming its task needs. */
+async function turnRules(params: v10.SendMessageRequest, { service, principal }: MethodCall): Promise<TurnRules> {
+  const { taskId, contextId } = params.message;
+  if (!taskId) return NEW_TASK;
+  if (!contextId) return RULES_10;
+  // The engine refuses an unknown task (and someone else's) atomically; the task is read here to
+  // say a wrong context in 1.0's terms (spec 1.0 3.4.3: MUST be rejected).
+  const record = await service.readTask(taskId, principal);
+  if (contextId !== record.task.contextId) {
+    throw A2AError.invalidParams([
+      {
+        path: '/message/contextId',
+        message: `does not match the context of task ${taskId}`,
+        keyword: 'contextId',
+        params: { expected: record.task.contextId },
+      },
+    ]);
+  }
+  return RULES_10;
+}
+
+const sendOperation = (params: v10.SendMessageRequest): SendOperation => sendFrom10(params, randomUUID);
+
+/**
+ * SendMessage: the Task once the turn ends or waits for input (or after `sendWaitMs`, as it
+ * stands); the Message alone when the handler answered with a `reply`. `returnImmediately`
+ * answers at once, the task `working` (spec 1.0 3.2.2).
+ */
+const sendMessage: UnaryMethod<v10.SendMessageRequest> = {
+  kind: 'unary',
+  operation: 'tasks/send',
+  validateParams: v10.validateSendMessageRequest,
+  idPaths: SEND_ID_PATHS,
+  toOperation: sendOperation,
+  async run(params, call, asOperation) {
+    const send = asOperation as SendOperation;
+    const rules = await turnRules(params, call);
+    const historyLength = params.configuration?.historyLength;
+    if (params.configuration?.returnImmediately === true) {
+      const run = await call.service.startTurn(send, call.principal, rules);
+      return { task: taskTo10(run.started.record, historyLength) };
+    }
+    const record = await call.service.sendAndWait(send, call.principal, rules);
+    return record.replied ? { message: replyTo10(record) } : { task: taskTo10(record, historyLength) };
+  },
+};
+
+/** SendStreamingMessage: `{task}` as the turn opened, then its updates; a `reply` streams `{message}` alone. */
+const sendStreamingMessage: StreamingMethod<v10.SendMessageRequest> = {
+  kind: 'streaming',
+  operation: 'tasks/sendSubscribe',
+  requires: 'streaming',
+  validateParams: v10.validateSendMessageRequest,
+  idPaths: SEND_ID_PATHS,
+  toOperation: sendOperation,
+  async open(params, call, asOperation) {
+    const historyLength = params.configuration?.historyLength;
+    return openSendStream(asOperation as SendOperation, call, await turnRules(params, call), {
+      task: (record) => ({ task: taskTo10(record, historyLength) }),
+      reply: (message, taskId, contextId) => ({ message: messageTo10(message, undefined, contextId, taskId) }),
+      events: (record) => eventsTo10(record.task.contextId),
+    });
+  },
+};
+
+const getTask: UnaryMethod<v10.GetTaskRequest> = {
+  kind: 'unary',
+  operation: 'tasks/get',
+  validateParams: v10.validateGetTaskRequest,
+  toOperation: ({ id, historyLength }) => (historyLength === undefined ? { id } : { id, historyLength }),
+  async run(params, { service, principal }) {
+    return taskTo10(await service.readTask(params.id, principal), params.historyLength);
+  },
+};
+
+const cancelTask: UnaryMethod<v10.CancelTaskRequest> = {
+  kind: 'unary',
+  operation: 'tasks/cancel',
+  validateParams: v10.validateCancelTaskRequest,
+  toOperation: ({ id }) => ({ id }),
+  async run(params, { service, principal }) {
+    return taskTo10(await service.cancel(params.id, principal));
+  },
+};
+
+/**
+ * SubscribeToTask: the task as it stands, then its updates until a turn's final one (spec 1.0
+ * 3.1.6). A task waiting for input stays subscribed through the next turn; a task in a terminal
+ * state has nothing to stream: -32004, as a plain error. With `Last-Event-ID` (the kit's
+ * resumption, docs/streaming.md), the missed events instead.
+ */
+const subscribeToTask: StreamingMethod<v10.SubscribeToTaskRequest> = {
+  kind: 'streaming',
+  operation: 'tasks/resubscribe',
+  requires: 'streaming',
+  validateParams: v10.validateSubscribeToTaskRequest,
+  toOperation: ({ id }) => ({ id }),
+  async open(params, call) {
+    if (call.lastEventId !== undefined && call.lastEventId !== '') {
+      return openResubscription(params.id, call, (record) => eventsTo10(record.task.contextId));
+    }
+    // The feed is open before the task is read, so that no update falls between the two.
+    const feed = await call.service.openFeed(params.id);
+    try {
+      const record = await call.service.readTask(params.id, call.principal);
+      const { state } = record.task.status;
+      if (isTerminalState(state)) throw A2AError.unsupportedOperation(`task ${params.id} is ${state}: it has no more updates`);
+      // The task stands for every event so far; it does not end the stream, even when its turn is over.
+      const snapshot: StoredEvent = { id: record.lastEventId, event: { id: record.task.id, status: record.task.status, final: false } };
+      const render = eventsTo10(record.task.contextId);
+      return new TaskEventStream(feed, [snapshot], record.lastEventId, (stored) =>
+        stored === snapshot ? { task: taskTo10(record) } : render(stored),
+      );
+    } catch (error) {
+      feed.close();
+      throw error;
+    }
+  },
+};
+
+// Push configs: a task has several, each with an id unique within the task; one created without
+// an id gets a new one. Secrets come back masked.
+
+const configNotFound = (taskId: string, configId: string) =>
+  new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', { taskId, pushNotificationConfigId: configId });
+
+/** The params of CreateTaskPushNotificationConfig must name the task (its `taskId` is optional elsewhere). */
+const validateCreateConfig = Object.assign(
+  (params: unknown): params is v10.TaskPushNotificationConfig & { taskId: string } => {
+    if (!v10.validateTaskPushNotificationConfig(params)) return false;
+    return typeof params.taskId === 'string' && params.taskId !== '';
+  },
+  {
+    get issues() {
+      const issues = v10.validateTaskPushNotificationConfig.issues;
+      return issues.length > 0
+        ? issues
+        : [{ path: '', message: "must have required property 'taskId'", keyword: 'required', params: { missingProperty: 'taskId' } }];
+    },
+  },
+);
+
+const createPushConfig: UnaryMethod<v10.TaskPushNotificationConfig & { taskId: string }> = {
+  kind: 'unary',
+  operation: 'tasks/pushNotification/set',
+  requires: 'pushNotifications',
+  validateParams: validateCreateConfig,
+  idPaths: CONFIG_ID_PATHS,
+  toOperation: (config) => ({ id: config.taskId, pushNotificationConfig: pushConfigFrom10(config, randomUUID) }),
+  async run({ taskId }, { service, principal }, asOperation) {
+    const stored = (asOperation as { pushNotificationConfig: StoredPushConfig }).pushNotificationConfig;
+    await service.setPushConfig(taskId, stored, principal);
+    return pushConfigTo10(stored, taskId);
+  },
+};
+
+const getPushConfig: UnaryMethod<v10.GetTaskPushNotificationConfigRequest> = {
+  kind: 'unary',
+  operation: 'tasks/pushNotification/get',
+  requires: 'pushNotifications',
+  validateParams: v10.validateGetTaskPushNotificationConfigRequest,
+  idPaths: CONFIG_ID_PATHS,
+  toOperation: ({ taskId }) => ({ id: taskId }),
+  async run({ taskId, id }, { service, principal }) {
+    const config = (await service.readTask(taskId, principal)).pushConfigs?.find((stored) => stored.id === id);
+    if (!config) throw configNotFound(taskId, id);
+    return pushConfigTo10(config, taskId);
+  },
+};
+
+/** Every config of the task, on one page: a task keeps at most `MAX_PUSH_CONFIGS_PER_TASK`. */
+const listPushConfigs: UnaryMethod<v10.ListTaskPushNotificationConfigsRequest> = {
+  kind: 'unary',
+  operation: 'tasks/pushNotification/get',
+  requires: 'pushNotifications',
+  validateParams: v10.validateListTaskPushNotificationConfigsRequest,
+  idPaths: ['/taskId'],
+  toOperation: ({ taskId }) => ({ id: taskId }),
+  async run({ taskId }, { service, principal }) {
+    const configs = (await service.readTask(taskId, principal)).pushConfigs ?? [];
+    return { configs: configs.map((config) => pushConfigTo10(config, taskId)), nextPageToken: '' };
+  },
+};
+
+/** Deleting a config the task does not have succeeds (spec 1.0 3.1.10: idempotent). */
+const deletePushConfig: UnaryMethod<v10.DeleteTaskPushNotificationConfigRequest> = {
+  kind: 'unary',
+  operation: 'tasks/pushNotification/set',
+  requires: 'pushNotifications',
+  validateParams: v10.validateDeleteTaskPushNotificationConfigRequest,
+  idPaths: CONFIG_ID_PATHS,
+  toOperation: ({ taskId, id }) => ({ id: taskId, pushNotificationConfig: null, pushNotificationConfigId: id }),
+  async run({ taskId, id }, { service, principal }) {
+    await service.deletePushConfig(taskId, id, principal);
+    return {};
+  },
+};
+
+/** The card does not claim an extended card: -32004 (spec 1.0 3.3.4). */
+const getExtendedAgentCard: UnaryMethod<v10.GetExtendedAgentCardRequest | undefined> = {
+  kind: 'unary',
+  validateParams: Object.assign(
+    (params: unknown): params is v10.GetExtendedAgentCardRequest | undefined =>
+      params === undefined || v10.validateGetExtendedAgentCardRequest(params),
+    {
+      get issues() {
+        return v10.validateGetExtendedAgentCardRequest.issues;
+      },
+    },
+  ),
+  idPaths: [],
+  async run() {
+    throw new A2AError10(v10.ErrorCode10.UnsupportedOperation as ErrorCode, 'This agent has no extended agent card', [
+      v10.errorInfo('UNSUPPORTED_OPERATION', { reason: 'the agent card does not declare capabilities.extendedAgentCard' }),
+    ]);
+  },
+};
+
+/** Every A2A 1.0 operation, by its JSON-RPC method name. */
+export const methods10: Readonly<Record<string, Method>> = {
+  SendMessage: sendMessage,
+  SendStreamingMessage: sendStreamingMessage,
+  GetTask: getTask,
+  CancelTask: cancelTask,
+  SubscribeToTask: subscribeToTask,
+  CreateTaskPushNotificationConfig: createPushConfig,
+  GetTaskPushNotificationConfig: getPushConfig,
+  ListTaskPushNotificationConfigs: listPushConfigs,
+  DeleteTaskPushNotificationConfig: deletePushConfig,
+  GetExtendedAgentCard: getExtendedAgentCard,
+};

@@ -1,0 +1,360 @@
+// A2A 1.0 JSON-RPC beside 0.1.0 and 0.3: one router, one handler written for 0.1.0, the same
+// tasks. Every 1.0 answer, event and card is checked against the published 1.0 bundle (strict: no
+// field 1.0 does not define). Both stores.
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { collect, deleteKeys, openStream, redisUrl, requireRedis, rpc, serverPool, uniquePrefix, type OpenStream } from 'a2a-testing';
+import { publishedSchemaValidator } from 'a2a-types';
+import { inputRequired, reply, textOf, working, artifact, completed, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
+import { RedisTaskStore } from '../src/redis.js';
+import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
+import { appWith, expectValid10, gate, message03, message10, userText } from './helpers.js';
+
+const { serve, closeAll } = serverPool();
+const stores: TaskStore[] = [];
+const prefixes: string[] = [];
+afterAll(async () => {
+  await closeAll();
+  await Promise.all(stores.map((s) => s.close()));
+  for (const prefix of prefixes) await deleteKeys(redisUrl(), prefix);
+});
+
+const V1 = { 'a2a-version': '1.0' };
+
+/** Echoes the text as an artifact in two chunks; asks for input on "?"; replies alone on "hi"; waits on `hold` on "wait". */
+let hold = gate();
+const echo: TaskHandler = async function* (ctx) {
+  const text = textOf(ctx.message);
+  if (text === '?') return yield inputRequired('What should I echo?');
+  if (text === 'hi') return yield reply('hello');
+  yield working('echoing');
+  if (text === 'wait') await hold.promise;
+  yield artifact(text.slice(0, 2), { name: 'echo', lastChunk: false });
+  yield artifact(text.slice(2), { append: true, lastChunk: true });
+  yield completed('done');
+};
+
+async function agent(options: Partial<A2ARouterOptions> = {}) {
+  const { app, router } = appWith(echo, options);
+  const server = await serve(app);
+  return { base: server.url, url10: `${server.url}/v1`, url03: `${server.url}/v0.3`, url01: `${server.url}/`, router };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are read after the published schema has vouched for their shape.
+type Json = Record<string, any>;
+const json = async (response: Response): Promise<Json> => (await response.json()) as Json;
+
+async function call10(url: string, method: string, params?: unknown, headers: Record<string, string> = V1) {
+  return rpc<Json>(url, method, params, { headers });
+}
+
+async function send10(url: string, message: object, configuration?: object) {
+  const response = await call10(url, 'SendMessage', { message, ...(configuration ? { configuration } : {}) });
+  if (response.result) expectValid10('Send Message Response', response.result);
+  return response;
+}
+
+async function streamEvents(stream: OpenStream): Promise<Json[]> {
+  const events = await collect(stream);
+  return events.map(({ message }) => {
+    expect(message).toMatchObject({ jsonrpc: '2.0' });
+    expectValid10('Stream Response', message.result);
+    return message.result as unknown as Json;
+  });
+}
+
+/** The ErrorInfo reason of a 1.0 error. */
+const reasonOf = (error: { data?: unknown } | undefined) => (error?.data as { reason?: string }[] | undefined)?.[0]?.reason;
+
+describe('A2A 1.0: the card', () => {
+  test('one 1.0 card lists every interface; 1.0 clients get it at the well-known path, 0.3 clients the 0.3 card', async () => {
+    const { base } = await agent({
+      card: { name: 'Echo', version: '2.0.0', defaultInputModes: ['*/*'], skills: [{ id: 'echo', name: 'Echo' }] },
+    });
+    const card = await json(await fetch(`${base}/.well-known/agent-card.json`, { headers: V1 }));
+    expectValid10('Agent Card', card);
+    expect(card).toEqual({
+      name: 'Echo',
+      description: 'Echo',
+      version: '2.0.0',
+      supportedInterfaces: [
+        { url: `${base}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${base}/v0.3`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      ],
+      capabilities: { streaming: true, pushNotifications: false },
+      defaultInputModes: ['*/*'],
+      defaultOutputModes: ['text/plain'],
+      skills: [{ id: 'echo', name: 'Echo', description: 'Echo', tags: [] }],
+    });
+    // The same card below the interface, for a client given the interface as the agent's base URL
+    // (and to one that cannot send a header), and by the query parameter of spec 1.0 3.6.1.
+    expect(await json(await fetch(`${base}/v1/.well-known/agent-card.json`))).toEqual(card);
+    expect(await json(await fetch(`${base}/.well-known/agent-card.json?A2A-Version=1.0`))).toEqual(card);
+    // No A2A-Version is a 0.3 client (spec 1.0 3.6.2); 0.3 asked for by name too.
+    const card03 = await json(await fetch(`${base}/.well-known/agent-card.json`));
+    expect(card03).toMatchObject({ protocolVersion: '0.3.0', url: `${base}/v0.3` });
+    expect(await json(await fetch(`${base}/.well-known/agent-card.json`, { headers: { 'a2a-version': '0.3' } }))).toEqual(card03);
+    // The 0.1.0 card stays as it was.
+    expect(await json(await fetch(`${base}/.well-known/agent.json`))).toMatchObject({ url: `${base}/`, name: 'Echo' });
+  });
+
+  test('a version no card is served in gets 400 with the 1.0 error body', async () => {
+    const { base } = await agent();
+    const response = await fetch(`${base}/.well-known/agent-card.json`, { headers: { 'a2a-version': '99.0' } });
+    expect(response.status).toBe(400);
+    expect(await json(response)).toMatchObject({
+      error: { code: 400, status: 'FAILED_PRECONDITION', details: [{ reason: 'VERSION_NOT_SUPPORTED', domain: 'a2a-protocol.org' }] },
+    });
+  });
+
+  test('cards are cacheable: ETag, Cache-Control, Vary by A2A-Version, 304 for the card a client has', async () => {
+    const { base } = await agent();
+    const first = await fetch(`${base}/.well-known/agent-card.json`, { headers: V1 });
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(first.headers.get('vary')).toBe('A2A-Version');
+    const again = await fetch(`${base}/.well-known/agent-card.json`, { headers: { ...V1, 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    // The 0.3 card is another card: another ETag, so a cache keeps both.
+    const card03 = await fetch(`${base}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag } });
+    expect(card03.status).toBe(200);
+    expect(card03.headers.get('etag')).not.toBe(etag);
+  });
+
+  test('the card says what the router serves: streaming and push off, no 0.3 when 0.3 is off', async () => {
+    const { base } = await agent({ streaming: false, protocol03: false });
+    const card = await json(await fetch(`${base}/.well-known/agent-card.json`));
+    expectValid10('Agent Card', card);
+    expect(card.supportedInterfaces).toEqual([{ url: `${base}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false });
+  });
+
+  test('API keys and bearer tokens become 1.0 security schemes', async () => {
+    const { base } = await agent({
+      auth: {
+        strategies: [
+          { scheme: 'ApiKey', cardCredentials: { in: 'header', name: 'x-api-key' }, verify: () => ({ id: 'u' }) },
+          { scheme: 'Bearer', verify: () => ({ id: 'u' }) },
+        ],
+      } as never,
+    });
+    const card = await json(await fetch(`${base}/.well-known/agent-card.json`, { headers: V1 }));
+    expectValid10('Agent Card', card);
+    expect(card.securitySchemes).toEqual({
+      apikey: { apiKeySecurityScheme: { location: 'header', name: 'x-api-key' } },
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } },
+    });
+    expect(card.securityRequirements).toEqual([{ schemes: { apikey: { list: [] } } }, { schemes: { bearer: { list: [] } } }]);
+  });
+});
+
+describe('A2A 1.0: versions and framing on the wire', () => {
+  test('A2A-Version: absent is 0.3 and refused here, 1.0 (patch ignored, header or query) is served, 99.0 refused', async () => {
+    const { url10 } = await agent();
+    const absent = await call10(url10, 'GetTask', { id: 'x' }, {});
+    expect(absent.error).toMatchObject({ code: -32009, message: 'Version not supported' });
+    expect(reasonOf(absent.error)).toBe('VERSION_NOT_SUPPORTED');
+    expect((await call10(url10, 'GetTask', { id: 'x' }, { 'a2a-version': '99.0' })).error?.code).toBe(-32009);
+    expect((await call10(url10, 'GetTask', { id: 'x' }, { 'A2A-Version': '1.0.1' })).error?.code).toBe(-32001);
+    expect((await rpc(`${url10}?A2A-Version=1.0`, 'GetTask', { id: 'x' })).error?.code).toBe(-32001);
+  });
+
+  test('a body that is not application/json gets -32005 (1.0 ContentTypeNotSupported), not a parse error', async () => {
+    const { url10 } = await agent();
+    const response = await fetch(url10, { method: 'POST', headers: { ...V1, 'content-type': 'text/plain' }, body: "{'not': json}" });
+    const body = await json(response);
+    expect(body.error).toMatchObject({ code: -32005 });
+    expect(reasonOf(body.error)).toBe('CONTENT_TYPE_NOT_SUPPORTED');
+  });
+
+  test('errors carry exactly code, message and data, data the typed details of spec 1.0 9.5', async () => {
+    const { url10 } = await agent();
+    const missing = await call10(url10, 'GetTask', { id: 'no-such-task' });
+    expect(missing.error).toEqual({
+      code: -32001,
+      message: 'Task not found',
+      data: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'TASK_NOT_FOUND',
+          domain: 'a2a-protocol.org',
+          metadata: { taskId: 'no-such-task' },
+        },
+      ],
+    });
+    const bad = await call10(url10, 'SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } });
+    expect(bad.error).toMatchObject({ code: -32602 });
+    expect(bad.error!.data).toContainEqual({
+      '@type': 'type.googleapis.com/google.rpc.BadRequest',
+      fieldViolations: [{ field: '/message/parts', description: 'must NOT have fewer than 1 items', reason: 'minItems' }],
+    });
+    expect((await call10(url10, 'message/send', { message: message03('x') })).error?.code).toBe(-32601);
+    expect((await call10(url10, 'ListTaskPushNotificationConfigs', { taskId: 'x' })).error).toMatchObject({ code: -32003 });
+  });
+});
+
+describe.each([
+  ['in memory', async () => new InMemoryTaskStore()],
+  [
+    'on Redis',
+    async () => {
+      const prefix = uniquePrefix('v10');
+      prefixes.push(prefix);
+      return new RedisTaskStore({ url: await requireRedis(), prefix });
+    },
+  ],
+])('A2A 1.0 JSON-RPC, tasks %s', (_name, makeStore) => {
+  let agentUrls: Awaited<ReturnType<typeof agent>>;
+  beforeAll(async () => {
+    const store = await makeStore();
+    stores.push(store);
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    agentUrls = await agent({
+      store,
+      pushNotifications: { signingKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), allowlist: ['127.0.0.1'] },
+    });
+  });
+
+  test('SendMessage answers {task} once the turn ends: 1.0 states, roles, parts, artifact ids; snake_case accepted', async () => {
+    const { url10 } = agentUrls;
+    const sent = await send10(url10, message10('hello'));
+    const { task } = sent.result as Json;
+    expect(task).toMatchObject({
+      status: { state: 'TASK_STATE_COMPLETED', message: { role: 'ROLE_AGENT', parts: [{ text: 'done' }] } },
+      // The two chunks, appended (0.1.0 7.2.2, as over every version).
+      artifacts: [{ artifactId: 'artifact-0', name: 'echo', parts: [{ text: 'he' }, { text: 'llo' }] }],
+    });
+    expect(task.status.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    // The user's message, then each status message of the agent's (working, completed).
+    expect(task.history.map((m: Json) => m.role)).toEqual(['ROLE_USER', 'ROLE_AGENT', 'ROLE_AGENT']);
+    // historyLength 0 leaves history out; the proto's field names are read too.
+    const got = await call10(url10, 'GetTask', { id: task.id, history_length: 0 });
+    expectValid10('Task', got.result);
+    expect(got.result).not.toHaveProperty('history');
+    expect(got.result).toMatchObject({ id: task.id, contextId: task.contextId, status: { state: 'TASK_STATE_COMPLETED' } });
+    expect(((await call10(url10, 'GetTask', { id: task.id, historyLength: 1 })).result as Json).history).toHaveLength(1);
+  });
+
+  test('a reply is {message} alone; returnImmediately answers the task as it stands', async () => {
+    const { url10 } = agentUrls;
+    const replied = await send10(url10, message10('hi'));
+    expect(replied.result).toEqual({ message: expect.objectContaining({ role: 'ROLE_AGENT', parts: [{ text: 'hello' }] }) });
+    expect((replied.result as Json).message).not.toHaveProperty('taskId');
+
+    hold = gate();
+    const early = await send10(url10, message10('wait'), { returnImmediately: true });
+    expect((early.result as Json).task.status.state).toBe('TASK_STATE_WORKING');
+    hold.open();
+  });
+
+  test('multi-turn: input-required, continued by task id alone; a completed task takes no more (-32004)', async () => {
+    const { url10 } = agentUrls;
+    const asked = ((await send10(url10, message10('?'))).result as Json).task;
+    expect(asked.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const wrongContext = await send10(url10, message10('more', { taskId: asked.id, contextId: 'another' }));
+    expect(wrongContext.error).toMatchObject({ code: -32602 });
+    const done = ((await send10(url10, message10('echo me', { taskId: asked.id }))).result as Json).task;
+    expect(done).toMatchObject({ id: asked.id, contextId: asked.contextId, status: { state: 'TASK_STATE_COMPLETED' } });
+    const again = await send10(url10, message10('again', { taskId: asked.id }));
+    expect(again.error).toMatchObject({ code: -32004 });
+    expect(reasonOf(again.error)).toBe('UNSUPPORTED_OPERATION');
+    expect((await send10(url10, message10('x', { taskId: 'no-such-task' }))).error).toMatchObject({ code: -32001 });
+  });
+
+  test('SendStreamingMessage: {task} first, then statusUpdate and artifactUpdate, no `final`; the stream closes at the end', async () => {
+    const { url10 } = agentUrls;
+    const stream = await openStream(url10, 'SendStreamingMessage', { message: message10('stream me') }, { headers: V1 });
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = await streamEvents(stream);
+    expect(events.map((e) => Object.keys(e)[0])).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
+    expect(events[2]!.artifactUpdate).toMatchObject({ artifact: { artifactId: 'artifact-0', parts: [{ text: 'st' }] } });
+    expect(events[3]!.artifactUpdate).toMatchObject({ append: true, lastChunk: true, artifact: { parts: [{ text: 'ream me' }] } });
+    expect(events.at(-1)!.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    const replyStream = await streamEvents(await openStream(url10, 'SendStreamingMessage', { message: message10('hi') }, { headers: V1 }));
+    expect(replyStream).toEqual([{ message: expect.objectContaining({ parts: [{ text: 'hello' }] }) }]);
+  });
+
+  test('SubscribeToTask: the task first, then its updates; a task that has ended gets -32004 as plain JSON', async () => {
+    const { url10 } = agentUrls;
+    const asked = ((await send10(url10, message10('?'))).result as Json).task;
+    const stream = await openStream(url10, 'SubscribeToTask', { id: asked.id }, { headers: V1 });
+    const reading = streamEvents(stream);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await send10(url10, message10('then this', { taskId: asked.id }));
+    const events = await reading;
+    expect(events[0]).toEqual({
+      task: expect.objectContaining({ id: asked.id, status: expect.objectContaining({ state: 'TASK_STATE_INPUT_REQUIRED' }) }),
+    });
+    expect(events.at(-1)!.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+
+    const ended = await fetch(url10, {
+      method: 'POST',
+      headers: { ...V1, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'SubscribeToTask', params: { id: asked.id } }),
+    });
+    expect(ended.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await json(ended)).error).toMatchObject({ code: -32004 });
+  });
+
+  test('CancelTask: the canceled task; a task that has ended cannot be canceled (-32002)', async () => {
+    const { url10 } = agentUrls;
+    const asked = ((await send10(url10, message10('?'))).result as Json).task;
+    const canceled = await call10(url10, 'CancelTask', { id: asked.id });
+    expectValid10('Task', canceled.result);
+    expect((canceled.result as Json).status.state).toBe('TASK_STATE_CANCELED');
+    const again = await call10(url10, 'CancelTask', { id: asked.id });
+    expect(again.error).toMatchObject({ code: -32002 });
+    expect(reasonOf(again.error)).toBe('TASK_NOT_CANCELABLE');
+  });
+
+  test('push configs: create (the client id kept, or a new one), get, list, delete twice; on a completed task too', async () => {
+    const { url10 } = agentUrls;
+    const done = ((await send10(url10, message10('finished'))).result as Json).task;
+    const hook = 'http://127.0.0.1:9/hook';
+    const created = await call10(url10, 'CreateTaskPushNotificationConfig', {
+      task_id: done.id,
+      id: 'mine',
+      url: hook,
+      authentication: { scheme: 'Bearer', credentials: 'secret' },
+    });
+    expectValid10('Task Push Notification Config', created.result);
+    expect(created.result).toEqual({
+      taskId: done.id,
+      id: 'mine',
+      url: hook,
+      authentication: { scheme: 'Bearer', credentials: '********' },
+    });
+    const unnamed = (await call10(url10, 'CreateTaskPushNotificationConfig', { taskId: done.id, url: hook })).result as Json;
+    expect(unnamed.id).toMatch(/^[\w-]{20,}$/);
+    expect((await call10(url10, 'GetTaskPushNotificationConfig', { taskId: done.id, id: 'mine' })).result).toEqual(created.result);
+    const listed = await call10(url10, 'ListTaskPushNotificationConfigs', { taskId: done.id });
+    expect(listed.result).toEqual({ configs: [created.result, unnamed], nextPageToken: '' });
+    expect((await call10(url10, 'DeleteTaskPushNotificationConfig', { taskId: done.id, id: 'mine' })).result).toEqual({});
+    expect((await call10(url10, 'DeleteTaskPushNotificationConfig', { taskId: done.id, id: 'mine' })).result).toEqual({});
+    expect((await call10(url10, 'GetTaskPushNotificationConfig', { taskId: done.id, id: 'mine' })).error).toMatchObject({ code: -32001 });
+    expect((await call10(url10, 'CreateTaskPushNotificationConfig', { url: hook })).error).toMatchObject({ code: -32602 });
+  });
+
+  test('one task, every version: started over 1.0, read over 0.3 and 0.1.0; started over 0.1.0, continued over 1.0', async () => {
+    const { url10, url03, url01 } = agentUrls;
+    const task = ((await send10(url10, message10('?'))).result as Json).task;
+    const over03 = await rpc<Json>(url03, 'tasks/get', { id: task.id });
+    expect(over03.result).toMatchObject({ kind: 'task', id: task.id, contextId: task.contextId, status: { state: 'input-required' } });
+    const over01 = await rpc<Json>(url01, 'tasks/get', { id: task.id });
+    expect(publishedSchemaValidator('GetTaskResponse')(over01)).toBe(true);
+    expect(over01.result).toMatchObject({ id: task.id, sessionId: task.contextId, status: { state: 'input-required' } });
+
+    const id01 = randomUUID();
+    await rpc(url01, 'tasks/send', { id: id01, message: userText('?') });
+    const continued = await send10(url10, message10('from 1.0', { taskId: id01 }));
+    expect((continued.result as Json).task).toMatchObject({ id: id01, status: { state: 'TASK_STATE_COMPLETED' } });
+    const canceled03 = ((await send10(url10, message10('?'))).result as Json).task;
+    expect((await rpc<Json>(url03, 'tasks/cancel', { id: canceled03.id })).result).toMatchObject({ status: { state: 'canceled' } });
+    expect(((await call10(url10, 'GetTask', { id: canceled03.id })).result as Json).status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  test('GetExtendedAgentCard: the card claims none, so -32004', async () => {
+    const { url10 } = agentUrls;
+    expect((await call10(url10, 'GetExtendedAgentCard')).error).toMatchObject({ code: -32004 });
+  });
+});
