@@ -312,6 +312,23 @@ describe("the SDK's newest client (1.x) as its README makes it, over A2A 1.0", (
     await expect(client.cancelTask({ id: waiting.id } as never)).rejects.toBeInstanceOf(TaskNotCancelableError1);
   });
 
+  test('lists the tasks of a context, a page at a time', async () => {
+    const client = await new ClientFactory1().createFromUrl(echo.url);
+    const contextId = crypto.randomUUID();
+    const sent: string[] = [];
+    for (const text of ['first', 'second', 'third'])
+      sent.push(((await client.sendMessage(request(text, { contextId }))) as unknown as SdkTask).id);
+    const page = (pageToken: string) =>
+      client.listTasks({ tenant: '', contextId, status: 0, pageSize: 2, pageToken, includeArtifacts: true } as never);
+    const first = await page('');
+    expect(first.tasks.map((t) => t.id)).toEqual([sent[2], sent[1]]);
+    expect(first).toMatchObject({ pageSize: 2, totalSize: 3 });
+    expect(textOfParts(first.tasks[0]!.artifacts[0]!.parts as never)).toBe('third');
+    const second = await page(first.nextPageToken);
+    expect(second.tasks.map((t) => t.id)).toEqual([sent[0]]);
+    expect(second.nextPageToken).toBe('');
+  });
+
   test('push configs: create, get, list and delete', async () => {
     const client = await new ClientFactory1().createFromUrl(echo.url);
     const asked = (await client.sendMessage(request(' '))) as unknown as SdkTask;

@@ -4,7 +4,17 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { collect, deleteKeys, openStream, redisUrl, requireRedis, rpc, serverPool, uniquePrefix, type OpenStream } from 'a2a-testing';
 import { publishedSchemaValidator } from 'a2a-types';
-import { inputRequired, reply, textOf, working, artifact, completed, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
+import {
+  apiKey,
+  inputRequired,
+  reply,
+  textOf,
+  working,
+  artifact,
+  completed,
+  type A2ARouterOptions,
+  type TaskHandler,
+} from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 import { appWith, expectValid10, gate, message03, message10, userText } from './helpers.js';
@@ -130,21 +140,28 @@ describe('A2A 1.0: the card', () => {
   });
 
   test('API keys and bearer tokens become 1.0 security schemes', async () => {
-    const { base } = await agent({
-      auth: {
-        strategies: [
-          { scheme: 'ApiKey', cardCredentials: { in: 'header', name: 'x-api-key' }, verify: () => ({ id: 'u' }) },
-          { scheme: 'Bearer', verify: () => ({ id: 'u' }) },
-        ],
-      } as never,
-    });
+    const bearer = { scheme: 'Bearer', challenge: 'Bearer', authenticate: async () => undefined };
+    const { base } = await agent({ auth: { strategies: [apiKey({ keys: { 'key-a': 'alice' } }), bearer] } });
     const card = await json(await fetch(`${base}/.well-known/agent-card.json`, { headers: V1 }));
     expectValid10('Agent Card', card);
     expect(card.securitySchemes).toEqual({
-      apikey: { apiKeySecurityScheme: { location: 'header', name: 'x-api-key' } },
+      apikey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } },
       bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } },
     });
     expect(card.securityRequirements).toEqual([{ schemes: { apikey: { list: [] } } }, { schemes: { bearer: { list: [] } } }]);
+  });
+});
+
+describe('A2A 1.0: ListTasks with authentication', () => {
+  test("a caller lists its own tasks only; another's are not counted either", async () => {
+    const { url10 } = await agent({ auth: { strategies: [apiKey({ keys: { 'key-a': 'alice', 'key-b': 'bob' } })] } });
+    const as = (key: string) => ({ ...V1, 'x-api-key': key });
+    const alices = (await call10(url10, 'SendMessage', { message: message10('mine') }, as('key-a'))).result as Json;
+    await call10(url10, 'SendMessage', { message: message10('theirs') }, as('key-b'));
+    const listed = (await call10(url10, 'ListTasks', {}, as('key-a'))).result as Json;
+    expect(listed.tasks.map((t: Json) => t.id)).toEqual([alices.task.id]);
+    expect(listed.totalSize).toBe(1);
+    expect((await call10(url10, 'ListTasks', {}, V1)).error).toMatchObject({ code: -32000, data: [{ reason: 'UNAUTHENTICATED' }] });
   });
 });
 
@@ -351,6 +368,42 @@ describe.each([
     const canceled03 = ((await send10(url10, message10('?'))).result as Json).task;
     expect((await rpc<Json>(url03, 'tasks/cancel', { id: canceled03.id })).result).toMatchObject({ status: { state: 'canceled' } });
     expect(((await call10(url10, 'GetTask', { id: canceled03.id })).result as Json).status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  test("ListTasks: a context's tasks, newest first, a page at a time; artifacts only when asked; bad tokens and sizes refused", async () => {
+    const { url10 } = agentUrls;
+    const contextId = randomUUID();
+    const sentIds: string[] = [];
+    for (const text of ['one', 'two', '?']) sentIds.push(((await send10(url10, message10(text, { contextId }))).result as Json).task.id);
+    const list = async (params: object) => {
+      const response = await call10(url10, 'ListTasks', params);
+      if (response.result) expectValid10('List Tasks Response', response.result);
+      return response;
+    };
+    const all = (await list({ contextId })).result as Json;
+    expect(all.tasks.map((t: Json) => t.id)).toEqual([...sentIds].reverse());
+    expect(all).toMatchObject({ nextPageToken: '', pageSize: 50, totalSize: 3 });
+    for (const task of all.tasks) {
+      expect(task).not.toHaveProperty('artifacts');
+      expect(task).not.toHaveProperty('history');
+    }
+    // The conformance kit's spelling: the proto's field names.
+    const first = (await list({ context_id: contextId, page_size: 2, include_artifacts: true, history_length: 1 })).result as Json;
+    expect(first.tasks.map((t: Json) => t.id)).toEqual([sentIds[2], sentIds[1]]);
+    expect(first.tasks[1].artifacts[0].artifactId).toBe('artifact-0');
+    expect(first.tasks[1].history).toHaveLength(1);
+    expect(first.nextPageToken).not.toBe('');
+    const second = (await list({ contextId, pageSize: 2, pageToken: first.nextPageToken })).result as Json;
+    expect(second).toMatchObject({ tasks: [{ id: sentIds[0] }], nextPageToken: '', pageSize: 2, totalSize: 3 });
+    const waiting = (await list({ contextId, status: 'TASK_STATE_INPUT_REQUIRED' })).result as Json;
+    expect(waiting.tasks.map((t: Json) => t.id)).toEqual([sentIds[2]]);
+    expect(waiting.totalSize).toBe(1);
+    const later = (await list({ contextId, statusTimestampAfter: new Date(Date.now() + 60_000).toISOString() })).result as Json;
+    expect(later).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
+
+    expect((await list({ contextId, pageToken: 'not-a-token' })).error).toMatchObject({ code: -32602 });
+    expect((await list({ contextId, pageSize: 101 })).error).toMatchObject({ code: -32602 });
+    expect((await list({ status: 'TASK_STATE_DONE' })).error).toMatchObject({ code: -32602 });
   });
 
   test('GetExtendedAgentCard: the card claims none, so -32004', async () => {

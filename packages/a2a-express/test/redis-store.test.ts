@@ -73,7 +73,7 @@ const addMessage =
     return { record: { ...record, history: [...record.history, { role: 'user', parts: [{ type: 'text', text }] }] }, events: [] };
   };
 
-test('keys live under the prefix, one per growing part of a task; another prefix sees nothing', async () => {
+test('keys live under the prefix, one per growing part of a task, and the list indexes; another prefix sees nothing', async () => {
   const store = oneStore();
   const other = oneStore();
   await store.update('namespaced', addMessage('namespaced', 'hello'));
@@ -81,9 +81,17 @@ test('keys live under the prefix, one per growing part of a task; another prefix
   await store.update('namespaced', addChunk('namespaced', 1, 'b', false));
   const keys = await admin.keys(`${store.prefix}*`);
   expect(keys.sort()).toEqual(
-    ['events:namespaced', 'history:namespaced', 'leases', 'parts:namespaced:0', 'parts:namespaced:1', 'task:namespaced'].map(
-      (key) => `${store.prefix}${key}`,
-    ),
+    [
+      'events:namespaced',
+      'history:namespaced',
+      'leases',
+      // The tasks created without authentication, all and in the task's context (ListTasks).
+      'list:-',
+      'list:-:c:s',
+      'parts:namespaced:0',
+      'parts:namespaced:1',
+      'task:namespaced',
+    ].map((key) => `${store.prefix}${key}`),
   );
   expect(await other.get('namespaced')).toBeUndefined();
   expect(await other.eventsAfter('namespaced', 0)).toBeUndefined();
@@ -189,6 +197,23 @@ test('a running task has no expiry and holds a lease; once finished all its keys
   await store.update('retained', addMessage('retained', 'more'));
   await store.update('retained', (current) => ({ record: current!, events: [statusEvent('retained', 'working')] }));
   for (const key of keys) expect(await admin.pttl(key)).toBe(-1);
+});
+
+test('a task leaves the list indexes when its keys expire; a new turn keeps it listed', async () => {
+  const store = oneStore({ retentionMs: 100 });
+  const finish = (taskId: string) => store.update(taskId, (current) => ({ record: current!, events: [statusEvent(taskId, 'completed')] }));
+  for (const taskId of ['gone', 'reopened', 'running']) await store.update(taskId, addMessage(taskId, 'hello'));
+  await finish('gone');
+  await finish('reopened');
+  await store.update('reopened', (current) => ({ record: current!, events: [statusEvent('reopened', 'working')] }));
+  const list = () => store.listTasks({ owner: undefined, pageSize: 10 });
+  expect((await list()).total).toBe(3);
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  const after = await list();
+  expect(after.records.map((r) => r.task.id).sort()).toEqual(['reopened', 'running']);
+  expect(after.total).toBe(2);
+  expect((await admin.zrange(`${store.prefix}list:-`, 0, -1)).sort()).toEqual(['reopened', 'running']);
+  expect(await admin.zcard(`${store.prefix}list-expiry`)).toBe(0);
 });
 
 test('the event log is bounded; a replay from before its start is refused (undefined), one within it is exact', async () => {

@@ -77,6 +77,46 @@ const chunk = (taskId: string, artifactChunk: Artifact): TaskEvent => ({ id: tas
 const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 describe.each([memory, redis])('$name keeps the TaskStore contract', (kind) => {
+  test("listTasks: one owner's tasks, newest status first, filtered by context, state and time, a page at a time", async () => {
+    const store = await kind.make();
+    const at = (minute: number) => `2026-11-24T00:${String(minute).padStart(2, '0')}:00.000Z`;
+    /** A task of `owner` in `contextId` whose status is `state` at `minute`. */
+    const put = (taskId: string, minute: number, state: 'working' | 'completed', owner?: string, contextId = 'ctx-a') =>
+      store.update(taskId, (current) => {
+        const record = current ?? { ...created(taskId), owner, task: { ...created(taskId).task, contextId } };
+        return { record, events: [{ id: taskId, status: { state, timestamp: at(minute) }, final: state === 'completed' }] };
+      });
+    await put('t1', 1, 'completed');
+    await put('t2', 2, 'working');
+    await put('t3', 3, 'completed', undefined, 'ctx-b');
+    await put('t4', 4, 'working');
+    await put('theirs', 5, 'working', 'someone');
+    const list = (query: Partial<Parameters<NonNullable<TaskStore['listTasks']>>[0]> = {}) =>
+      store.listTasks!({ owner: undefined, pageSize: 50, ...query });
+    const ids = async (query = {}) => (await list(query)).records.map((r) => r.task.id);
+
+    expect(await ids()).toEqual(['t4', 't3', 't2', 't1']);
+    expect((await list()).total).toBe(4);
+    expect(await ids({ owner: 'someone' })).toEqual(['theirs']);
+    expect(await ids({ contextId: 'ctx-b' })).toEqual(['t3']);
+    expect(await ids({ state: 'working' })).toEqual(['t4', 't2']);
+    expect(await ids({ statusAtOrAfterMs: Date.parse(at(2)) })).toEqual(['t4', 't3', 't2']);
+    // A status change moves a task to the front; a chunk does not.
+    await put('t1', 6, 'completed');
+    await store.update('t2', adding('t2', chunk('t2', { index: 0, parts: [text('x')] })));
+    expect(await ids()).toEqual(['t1', 't4', 't3', 't2']);
+
+    const first = await list({ pageSize: 3 });
+    expect(first.records.map((r) => r.task.id)).toEqual(['t1', 't4', 't3']);
+    expect(first).toMatchObject({ total: 4, next: { taskId: 't3', statusMs: Date.parse(at(3)) } });
+    const second = await list({ pageSize: 3, after: first.next });
+    expect(second.records.map((r) => r.task.id)).toEqual(['t2']);
+    expect(second.total).toBe(4);
+    expect(second.next).toBeUndefined();
+    // Whole records, as get returns them.
+    expect(asJson(second.records[0])).toEqual(asJson(await store.get('t2')));
+  });
+
   test('get answers undefined for an unknown task; update creates it, numbering its events from 1', async () => {
     const store = await kind.make();
     expect(await store.get('new')).toBeUndefined();

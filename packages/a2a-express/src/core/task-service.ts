@@ -7,11 +7,11 @@ import type { Principal } from './auth.js';
 import { EventFeed } from './event-feed.js';
 import type { StoredPushConfig } from './model.js';
 import type { SendOperation } from './operations.js';
-import { readOwnTask } from './ownership.js';
+import { ownerOf, readOwnTask } from './ownership.js';
 import type { PushNotifier } from '../push/push-notifier.js';
 import { ownCopy } from '../store/own-copy.js';
-import type { StoredEvent, TaskRecord } from '../store/records.js';
-import type { TaskStore } from '../store/task-store.js';
+import { upgradeRecord, type StoredEvent, type TaskRecord } from '../store/records.js';
+import type { TaskListPage, TaskListQuery, TaskStore } from '../store/task-store.js';
 import { assertRoomForPushConfig, type RunningTurn, type TaskEngine, type TurnRules } from './task-engine.js';
 
 export class TaskService {
@@ -26,6 +26,16 @@ export class TaskService {
   /** The task, if it exists and the caller may see it; -32001 otherwise. */
   readTask(taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
     return readOwnTask(this.store, taskId, principal);
+  }
+
+  /**
+   * A page of the caller's tasks (those its principal created; without authentication, those
+   * created without it), newest status first. -32004 for a store that cannot list tasks.
+   */
+  async listTasks(query: Omit<TaskListQuery, 'owner'>, principal: Principal | undefined): Promise<TaskListPage> {
+    if (!this.store.listTasks) throw A2AError.unsupportedOperation('the task store of this agent does not list tasks');
+    const page = await this.store.listTasks({ ...query, owner: ownerOf(principal) });
+    return { ...page, records: page.records.map(upgradeRecord) };
   }
 
   /** Starts or continues the task with the message, and runs the turn's handler in the background. */

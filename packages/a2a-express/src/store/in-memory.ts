@@ -8,7 +8,7 @@ import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { ownCopy } from './own-copy.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
-import type { TaskStore } from './task-store.js';
+import { listedBefore, statusMsOf, type TaskListCursor, type TaskListPage, type TaskListQuery, type TaskStore } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** Most tasks kept at once; idle tasks are evicted oldest first to make room. Default 10,000. */
@@ -134,6 +134,27 @@ export class InMemoryTaskStore implements TaskStore {
     if (this.heldBytes > this.maxBytes) this.evictIdle(() => this.heldBytes > this.maxBytes, 'maxBytes');
     this.notify(taskId, stored);
     return { record: saved, events: stored };
+  }
+
+  /** Reads every task held (the store is bounded by `maxTasks`): no index to keep. */
+  async listTasks(query: TaskListQuery): Promise<TaskListPage> {
+    const matching: { at: TaskListCursor; record: TaskRecord }[] = [];
+    for (const taskId of [...this.entries.keys()]) {
+      const record = this.live(taskId)?.record;
+      if (!record || record.owner !== query.owner) continue;
+      if (query.contextId !== undefined && record.task.contextId !== query.contextId) continue;
+      if (query.state !== undefined && record.task.status.state !== query.state) continue;
+      const at = { statusMs: statusMsOf(record), taskId };
+      if (query.statusAtOrAfterMs !== undefined && at.statusMs < query.statusAtOrAfterMs) continue;
+      matching.push({ at, record });
+    }
+    matching.sort((a, b) => (listedBefore(a.at, b.at) ? -1 : 1));
+    const after = query.after;
+    const start = after ? matching.findIndex((entry) => listedBefore(after, entry.at)) : 0;
+    const page = start < 0 ? [] : matching.slice(start, start + query.pageSize);
+    const last = page[page.length - 1];
+    const more = start >= 0 && start + query.pageSize < matching.length;
+    return { records: page.map((entry) => ownCopy(entry.record)), total: matching.length, next: more && last ? last.at : undefined };
   }
 
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {

@@ -1,11 +1,13 @@
 // The Lua scripts of the Redis store. Each runs atomically in Redis: that is what makes a
 // compare-and-set update, a lease renewal or a lease claim safe with several replicas.
 
-// KEYS: task hash, events stream, leases sorted set, history list.
+// KEYS: task hash, events stream, leases sorted set, history list, the owner's list index, the
+// owner's list index of the task's context, the list expiry sorted set (see redis-layout.ts).
 // ARGV: 1 expected revision, 2 head JSON, 3 last event id, 4 final (1/0), 5 retention ms,
 // 6 lease ms, 7 stream max length, 8 task id, 9 events channel, 10 turn-ended channel,
 // 11 turn-ended payload, 12 parts key prefix, 13 artifact indexes, 14 rewrite (1/0),
-// 15 event count n, then n pairs of stream id and event JSON, then the layout ops (see
+// 15 the task's status time in ms when the status changed (its list score), else '',
+// 16 event count n, then n pairs of stream id and event JSON, then the layout ops (see
 // redis-layout.ts). The parts lists' keys are made here from their prefix and the indexes, which
 // is why the store is for standalone Redis, not Cluster.
 // Publishes the events as "<last event id>\n<JSON array of {id, event}>": a subscriber that has
@@ -22,8 +24,8 @@ if ARGV[14] == '1' then
   if old then for index in string.gmatch(old, '%S+') do redis.call('DEL', prefix .. index) end end
   redis.call('HDEL', KEYS[1], 'record')
 end
-local i = 16
-local eventsEnd = 16 + 2 * tonumber(ARGV[15])
+local i = 17
+local eventsEnd = 17 + 2 * tonumber(ARGV[16])
 local published = {}
 while i < eventsEnd do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], ARGV[i], 'e', ARGV[i + 1])
@@ -46,13 +48,21 @@ end
 redis.call('HSET', KEYS[1], 'rev', rev + 1, 'head', ARGV[2], 'last', ARGV[3], 'artifacts', ARGV[13])
 local keys = {KEYS[1], KEYS[2], KEYS[4]}
 for index in string.gmatch(ARGV[13], '%S+') do keys[#keys + 1] = prefix .. index end
+if ARGV[15] ~= '' then
+  redis.call('ZADD', KEYS[5], ARGV[15], ARGV[8])
+  redis.call('ZADD', KEYS[6], ARGV[15], ARGV[8])
+end
+local t = redis.call('TIME')
+local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
+local listed = KEYS[5] .. '\\n' .. KEYS[6] .. '\\n' .. ARGV[8]
 if ARGV[4] == '1' then
   for _, key in ipairs(keys) do redis.call('PEXPIRE', key, ARGV[5]) end
   redis.call('ZREM', KEYS[3], ARGV[8])
+  redis.call('ZADD', KEYS[7], nowMs + tonumber(ARGV[5]), listed)
 else
   for _, key in ipairs(keys) do redis.call('PERSIST', key) end
-  local t = redis.call('TIME')
-  redis.call('ZADD', KEYS[3], t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[6]), ARGV[8])
+  redis.call('ZADD', KEYS[3], nowMs + tonumber(ARGV[6]), ARGV[8])
+  redis.call('ZREM', KEYS[7], listed)
 end
 if #published > 0 then redis.call('PUBLISH', ARGV[9], ARGV[3] .. '\\n[' .. table.concat(published, ',') .. ']') end
 if ARGV[11] ~= '' then redis.call('PUBLISH', ARGV[10], ARGV[11]) end
@@ -97,4 +107,22 @@ for _, id in ipairs(expired) do
   end
 end
 return claimed
+`;
+
+// KEYS: the list expiry sorted set. ARGV: batch size. Takes the tasks whose keys have expired
+// (finished for longer than the retention) out of the list indexes they are in, at most a batch.
+// Returns how many it took out.
+export const PRUNE_LIST_SCRIPT = `
+local t = redis.call('TIME')
+local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', nowMs, 'LIMIT', 0, tonumber(ARGV[1]))
+for _, listed in ipairs(expired) do
+  local a = string.find(listed, '\\n', 1, true)
+  local b = string.find(listed, '\\n', a + 1, true)
+  local id = string.sub(listed, b + 1)
+  redis.call('ZREM', string.sub(listed, 1, a - 1), id)
+  redis.call('ZREM', string.sub(listed, a + 1, b - 1), id)
+  redis.call('ZREM', KEYS[1], listed)
+end
+return #expired
 `;

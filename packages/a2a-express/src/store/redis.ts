@@ -22,8 +22,15 @@ import {
   type TaskUpdateResult,
 } from './records.js';
 import { headOf, planWrite, recordFromLayout } from './redis-layout.js';
-import { CLAIM_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
-import type { SharedTaskStore, TurnEnded } from './task-store.js';
+import { CLAIM_SCRIPT, PRUNE_LIST_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
+import {
+  statusMsOf,
+  type SharedTaskStore,
+  type TaskListCursor,
+  type TaskListPage,
+  type TaskListQuery,
+  type TurnEnded,
+} from './task-store.js';
 
 export interface RedisTaskStoreOptions {
   /** Where Redis is: a `redis://` or `rediss://` URL. Default `redis://127.0.0.1:6379`. */
@@ -65,12 +72,15 @@ const MAX_UPDATE_ATTEMPTS = 200;
 const MAX_CACHED_RECORDS = 10_000;
 /** Most expired leases claimed in one sweep. */
 const CLAIM_BATCH = 100;
+/** Index entries read (or pruned) at a time when listing tasks. */
+const LIST_BATCH = 200;
 
 interface ScriptedRedis extends Redis {
   a2aUpdate(...args: (string | number)[]): Promise<[number, number]>;
   a2aRead(...args: string[]): Promise<[string, string | null, string | null, string[]?, string[][]?]>;
   a2aRenew(...args: (string | number)[]): Promise<number>;
   a2aClaim(...args: (string | number)[]): Promise<string[]>;
+  a2aPruneList(...args: (string | number)[]): Promise<number>;
 }
 
 /** A revision of a task as some process read or wrote it. */
@@ -111,6 +121,7 @@ export class RedisTaskStore implements SharedTaskStore {
   private readonly channels = new Map<string, Channel>();
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
   private readonly leasesKey: string;
+  private readonly listExpiryKey: string;
   private readonly turnEndedChannel: string;
 
   constructor(options: RedisTaskStoreOptions = {}) {
@@ -136,11 +147,13 @@ export class RedisTaskStore implements SharedTaskStore {
     // ioredis would print every failed reconnection attempt.
     this.redis.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);
-    this.redis.defineCommand('a2aUpdate', { numberOfKeys: 4, lua: UPDATE_SCRIPT });
+    this.redis.defineCommand('a2aUpdate', { numberOfKeys: 7, lua: UPDATE_SCRIPT });
+    this.redis.defineCommand('a2aPruneList', { numberOfKeys: 1, lua: PRUNE_LIST_SCRIPT });
     this.redis.defineCommand('a2aRead', { numberOfKeys: 2, lua: READ_SCRIPT });
     this.redis.defineCommand('a2aRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
     this.redis.defineCommand('a2aClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
     this.leasesKey = `${this.prefix}leases`;
+    this.listExpiryKey = `${this.prefix}list-expiry`;
     this.turnEndedChannel = `${this.prefix}turn-ended`;
     this.subscriber.on('message', (channel: string, message: string) => this.receive(channel, message));
     // Messages published while the connection was down are lost; read them from the streams.
@@ -188,6 +201,9 @@ export class RedisTaskStore implements SharedTaskStore {
         this.eventsKey(taskId),
         this.leasesKey,
         this.historyKey(taskId),
+        this.listKey(saved.owner),
+        this.listKey(saved.owner, saved.task.contextId),
+        this.listExpiryKey,
         known.rev,
         headOf(saved),
         saved.lastEventId,
@@ -202,6 +218,8 @@ export class RedisTaskStore implements SharedTaskStore {
         this.partsKeyPrefix(taskId),
         layout.artifactIndexes,
         layout.rewrite ? 1 : 0,
+        // The list indexes move a task when its status changes, not with each chunk.
+        known.record?.task.status === saved.task.status ? '' : statusMsOf(saved),
         stored.length,
       ];
       for (const { id, event } of stored) args.push(`0-${id}`, JSON.stringify(event));
@@ -316,6 +334,76 @@ export class RedisTaskStore implements SharedTaskStore {
       });
     }
     await connection.subscribe(channel);
+  }
+
+  /**
+   * A page of an owner's tasks from the list indexes this store keeps with each change (sorted
+   * sets by status time, one per owner and one per owner and context): never a scan of the keys.
+   * A state filter reads the head of each task in the index's range.
+   */
+  async listTasks(query: TaskListQuery): Promise<TaskListPage> {
+    while ((await this.command(() => this.redis.a2aPruneList(this.listExpiryKey, LIST_BATCH))) === LIST_BATCH);
+    const index = this.listKey(query.owner, query.contextId);
+    const min = query.statusAtOrAfterMs ?? '-inf';
+    const matches = query.state === undefined ? undefined : (ids: string[]) => this.inState(ids, query.state!);
+    const total = matches ? await this.countMatching(index, min, matches) : await this.command(() => this.redis.zcount(index, min, '+inf'));
+    const records: TaskRecord[] = [];
+    let lastAt: TaskListCursor | undefined;
+    const after = query.after;
+    for (let offset = 0; records.length <= query.pageSize; offset += LIST_BATCH) {
+      const batch = await this.command(() =>
+        this.redis.zrevrangebyscore(index, after ? after.statusMs : '+inf', min, 'WITHSCORES', 'LIMIT', offset, LIST_BATCH),
+      );
+      if (batch.length === 0) break;
+      let candidates: TaskListCursor[] = [];
+      for (let i = 0; i < batch.length; i += 2) candidates.push({ taskId: batch[i]!, statusMs: Number(batch[i + 1]) });
+      if (after)
+        candidates = candidates.filter(
+          (at) => at.statusMs < after.statusMs || Buffer.compare(Buffer.from(at.taskId), Buffer.from(after.taskId)) < 0,
+        );
+      const kept = matches ? new Set(await matches(candidates.map((at) => at.taskId))) : undefined;
+      for (const at of candidates) {
+        if (kept && !kept.has(at.taskId)) continue;
+        const record = await this.get(at.taskId);
+        if (!record) continue;
+        // One more task than the page holds: there is a next page, after the page's last task.
+        if (records.length === query.pageSize) return { records, total, next: lastAt };
+        records.push(record);
+        lastAt = at;
+      }
+      if (batch.length < 2 * LIST_BATCH) break;
+    }
+    return { records, total };
+  }
+
+  /** The ids of these tasks that are in `state`, read from their heads. */
+  private async inState(taskIds: string[], state: string): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const taskId of taskIds) pipeline.hget(this.taskKey(taskId), 'head');
+    const heads = ((await this.command(() => pipeline.exec())) ?? []) as [unknown, string | null][];
+    return taskIds.filter((_, i) => {
+      const head = heads[i]?.[1];
+      return head != null && (JSON.parse(head) as TaskRecord).task.status.state === state;
+    });
+  }
+
+  /** How many tasks of the index from `min` on pass `matches`: the index's range, a batch at a time. */
+  private async countMatching(index: string, min: number | string, matches: (ids: string[]) => Promise<string[]>): Promise<number> {
+    let count = 0;
+    for (let offset = 0; ; offset += LIST_BATCH) {
+      const ids = await this.command(() => this.redis.zrevrangebyscore(index, '+inf', min, 'LIMIT', offset, LIST_BATCH));
+      count += (await matches(ids)).length;
+      if (ids.length < LIST_BATCH) return count;
+    }
+  }
+
+  /** The list index of an owner's tasks (undefined: tasks created without authentication), or of its tasks in one context. */
+  private listKey(owner: string | undefined, contextId?: string): string {
+    const ownerPart = owner === undefined ? '-' : `o:${encodeURIComponent(owner)}`;
+    return contextId === undefined
+      ? `${this.prefix}list:${ownerPart}`
+      : `${this.prefix}list:${ownerPart}:c:${encodeURIComponent(contextId)}`;
   }
 
   private taskKey(taskId: string): string {

@@ -1,6 +1,7 @@
 // What every task store promises. The router needs only these operations, so a networked store
 // (Redis, a database) can replace the in-memory one; test/store-contract.test.ts holds both
 // built-in stores to every promise below.
+import type { TaskState } from '../core/model.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
 
 /**
@@ -41,6 +42,13 @@ export interface TaskStore {
   eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined>;
   /** Calls `listener` with each event appended to the task's log from now on. */
   subscribe(taskId: string, listener: EventListener): Promise<() => void>;
+  /**
+   * A page of the tasks of one owner, newest status first (see {@link TaskListQuery}). Optional:
+   * without it, listing tasks (A2A 1.0 `ListTasks`) answers that this agent does not list them.
+   * The built-in stores have it: the in-memory one reads its tasks, the Redis one an index it
+   * keeps with each change.
+   */
+  listTasks?(query: TaskListQuery): Promise<TaskListPage>;
   /** Releases timers and connections. */
   close(): Promise<void>;
   /** Where the tasks are kept, in a few words, for `serveAgent`'s start-up line. */
@@ -78,4 +86,45 @@ export interface SharedTaskStore extends TaskStore {
 
 export function isSharedTaskStore(store: TaskStore): store is SharedTaskStore {
   return typeof (store as Partial<SharedTaskStore>).claimExpiredLeases === 'function';
+}
+
+/** Where a page of tasks starts: after the task of this status time (milliseconds) and id. */
+export interface TaskListCursor {
+  readonly statusMs: number;
+  readonly taskId: string;
+}
+
+/**
+ * Which tasks to list. Tasks are ordered by the time of their status, newest first, then by id
+ * (descending); a page holds the first `pageSize` after `after`.
+ */
+export interface TaskListQuery {
+  /** The tasks' owner (`TaskRecord.owner`); undefined: tasks created without authentication. */
+  readonly owner: string | undefined;
+  readonly contextId?: string;
+  readonly state?: TaskState;
+  /** Only tasks whose status time is at or after this (milliseconds since the epoch). */
+  readonly statusAtOrAfterMs?: number;
+  readonly pageSize: number;
+  readonly after?: TaskListCursor;
+}
+
+export interface TaskListPage {
+  readonly records: TaskRecord[];
+  /** How many tasks match the query, on every page. */
+  readonly total: number;
+  /** Where the next page starts; undefined on the last page. */
+  readonly next?: TaskListCursor;
+}
+
+/** A task's place in the listing order: the time of its status, in milliseconds (0 when it has none). */
+export function statusMsOf(record: TaskRecord): number {
+  const at = record.task.status.timestamp;
+  const ms = at ? Date.parse(at) : 0;
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+/** Whether task `a` comes before task `b` in the listing order (newest status first, then greater id). */
+export function listedBefore(a: TaskListCursor, b: TaskListCursor): boolean {
+  return a.statusMs !== b.statusMs ? a.statusMs > b.statusMs : a.taskId > b.taskId;
 }

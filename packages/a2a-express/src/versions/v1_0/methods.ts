@@ -12,7 +12,18 @@ import { openResubscription } from '../../core/resubscription.js';
 import { openSendStream } from '../../core/send-stream.js';
 import type { TurnRules } from '../../core/task-engine.js';
 import type { StoredEvent } from '../../store/records.js';
-import { A2AError10, eventsTo10, messageTo10, pushConfigFrom10, pushConfigTo10, replyTo10, sendFrom10, taskTo10 } from './mapping.js';
+import type { TaskListCursor } from '../../store/task-store.js';
+import {
+  A2AError10,
+  eventsTo10,
+  messageTo10,
+  pushConfigFrom10,
+  pushConfigTo10,
+  replyTo10,
+  sendFrom10,
+  stateFrom10,
+  taskTo10,
+} from './mapping.js';
 
 /**
  * 1.0 sends: a message with a `taskId` continues that task (unknown → -32001), one without starts
@@ -105,6 +116,60 @@ const getTask: UnaryMethod<v10.GetTaskRequest> = {
     return taskTo10(await service.readTask(params.id, principal), params.historyLength);
   },
 };
+
+/** Tasks a page holds when the client names no size (spec 1.0 3.1.4). */
+const DEFAULT_PAGE_SIZE = 50;
+
+/**
+ * ListTasks: the caller's tasks, newest status first, filtered by context, state and status time,
+ * a page at a time. Without `historyLength` a task comes without its history (the server's default
+ * of spec 1.0 3.2.4: a list is for finding tasks, GetTask for reading one); artifacts only with
+ * `includeArtifacts`.
+ */
+const listTasks: UnaryMethod<v10.ListTasksRequest> = {
+  kind: 'unary',
+  validateParams: v10.validateListTasksRequest,
+  idPaths: ['/contextId'],
+  async run(params, { service, principal }) {
+    const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    const page = await service.listTasks(
+      {
+        contextId: params.contextId || undefined,
+        state: params.status === undefined ? undefined : stateFrom10(params.status),
+        statusAtOrAfterMs: params.statusTimestampAfter === undefined ? undefined : Date.parse(params.statusTimestampAfter),
+        pageSize,
+        after: params.pageToken ? cursorOf(params.pageToken) : undefined,
+      },
+      principal,
+    );
+    return {
+      tasks: page.records.map((record) => taskTo10(record, params.historyLength ?? 0, params.includeArtifacts === true)),
+      nextPageToken: page.next ? pageTokenOf(page.next) : '',
+      pageSize,
+      totalSize: page.total,
+    };
+  },
+};
+
+/** A page token: where the next page starts, opaque to the client. */
+function pageTokenOf(cursor: TaskListCursor): string {
+  return Buffer.from(`${cursor.statusMs}:${cursor.taskId}`).toString('base64url');
+}
+
+function cursorOf(token: string): TaskListCursor {
+  const match = /^(\d{1,15}):(.+)$/s.exec(Buffer.from(token, 'base64url').toString());
+  if (!match || Buffer.from(match[0]).toString('base64url') !== token) {
+    throw A2AError.invalidParams([
+      {
+        path: '/pageToken',
+        message: 'is not a page token this agent gave: pass nextPageToken as it came',
+        keyword: 'pageToken',
+        params: {},
+      },
+    ]);
+  }
+  return { statusMs: Number(match[1]), taskId: match[2]! };
+}
 
 const cancelTask: UnaryMethod<v10.CancelTaskRequest> = {
   kind: 'unary',
@@ -254,6 +319,7 @@ export const methods10: Readonly<Record<string, Method>> = {
   SendMessage: sendMessage,
   SendStreamingMessage: sendStreamingMessage,
   GetTask: getTask,
+  ListTasks: listTasks,
   CancelTask: cancelTask,
   SubscribeToTask: subscribeToTask,
   CreateTaskPushNotificationConfig: createPushConfig,
