@@ -8,6 +8,7 @@ import { ClientFactory, JsonRpcTransportFactory, TaskNotCancelableError, TaskNot
 import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import {
   ClientFactory as ClientFactory1,
+  ClientFactoryOptions as ClientFactoryOptions1,
   DefaultAgentCardResolver as DefaultAgentCardResolver1,
   JsonRpcTransportFactory as JsonRpcTransportFactory1,
 } from 'a2a-sdk-1/client';
@@ -245,7 +246,17 @@ describe("the SDK's newest client (1.x), with its v0.3 compatibility on", () => 
   });
 });
 
-describe("the SDK's newest client (1.x) as its README makes it, over A2A 1.0", () => {
+describe.each([
+  ['JSON-RPC', undefined],
+  ['HTTP+JSON', 'HTTP+JSON'],
+])("the SDK's newest client (1.x) as its README makes it, over A2A 1.0 %s", (_binding, preferred) => {
+  /** The default client (JSON-RPC, the card's first interface), or one preferring HTTP+JSON, as the SDK's README shows. */
+  const connect = (url: string) =>
+    (preferred
+      ? new ClientFactory1(ClientFactoryOptions1.createFrom(ClientFactoryOptions1.default, { preferredTransports: [preferred] }))
+      : new ClientFactory1()
+    ).createFromUrl(url);
+  const expectedTransport = preferred ? /^_?RestTransport$/ : /^_?JsonRpcTransport$/;
   let echo: SpawnedAgent;
   let slowEcho: SpawnedAgent;
   beforeAll(async () => {
@@ -262,11 +273,13 @@ describe("the SDK's newest client (1.x) as its README makes it, over A2A 1.0", (
   type SdkTask = { id: string; contextId: string; status: { state: number }; artifacts: { parts: { content: { value: string } }[] }[] };
   const textOfParts = (parts: { content: { value: string } }[]) => parts.map((p) => p.content.value).join('');
 
-  test('finds the 1.0 JSON-RPC interface in the card, then sends, gets and streams', async () => {
-    const client = await new ClientFactory1().createFromUrl(echo.url);
+  test('finds its 1.0 interface in the card, then sends, gets and streams', async () => {
+    const client = await connect(echo.url);
     const card = await client.getAgentCard();
     expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion])).toContainEqual(['JSONRPC', '1.0']);
-    expect((client as unknown as { transport: { protocolVersion: string } }).transport.protocolVersion).toBe('1.0');
+    const { transport } = client as unknown as { transport: { protocolVersion: string; constructor: { name: string } } };
+    expect(transport.protocolVersion).toBe('1.0');
+    expect(transport.constructor.name).toMatch(expectedTransport);
 
     const sent = (await client.sendMessage(request('hello from 1.0'))) as unknown as SdkTask;
     expect(sent.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -290,7 +303,7 @@ describe("the SDK's newest client (1.x) as its README makes it, over A2A 1.0", (
   });
 
   test('cancels, continues a task waiting for input, and subscribes to a running one', async () => {
-    const client = await new ClientFactory1().createFromUrl(slowEcho.url);
+    const client = await connect(slowEcho.url);
     const running = (await client.sendMessage({
       ...request('a b c d e f'),
       configuration: { returnImmediately: true },
@@ -313,7 +326,7 @@ describe("the SDK's newest client (1.x) as its README makes it, over A2A 1.0", (
   });
 
   test('lists the tasks of a context, a page at a time', async () => {
-    const client = await new ClientFactory1().createFromUrl(echo.url);
+    const client = await connect(echo.url);
     const contextId = crypto.randomUUID();
     const sent: string[] = [];
     for (const text of ['first', 'second', 'third'])
@@ -330,7 +343,7 @@ describe("the SDK's newest client (1.x) as its README makes it, over A2A 1.0", (
   });
 
   test('push configs: create, get, list and delete', async () => {
-    const client = await new ClientFactory1().createFromUrl(echo.url);
+    const client = await connect(echo.url);
     const asked = (await client.sendMessage(request(' '))) as unknown as SdkTask;
     const config = { taskId: asked.id, id: 'sdk1-hook', url: 'http://127.0.0.1:9/hook', token: 'tok', tenant: '' };
     const created = await client.createTaskPushNotificationConfig(config as never);
@@ -342,7 +355,7 @@ describe("the SDK's newest client (1.x) as its README makes it, over A2A 1.0", (
   });
 
   test('errors reach the SDK as its own error types', async () => {
-    const client = await new ClientFactory1().createFromUrl(echo.url);
+    const client = await connect(echo.url);
     await expect(client.getTask({ id: 'no-such-task' } as never)).rejects.toBeInstanceOf(TaskNotFoundError1);
     const done = (await client.sendMessage(request('done'))) as unknown as SdkTask;
     await expect(client.sendMessage(request('again', { taskId: done.id }))).rejects.toBeInstanceOf(UnsupportedOperationError1);

@@ -8,6 +8,7 @@ import { createAgentCore, type DrainReport } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
 import type { TaskHandler } from './core/handler.js';
 import { createRpcEndpoint, requestedVersion, sendJson, sendUnauthenticated } from './transports/http.js';
+import { createRestEndpoint } from './transports/rest.js';
 import { speaks10 } from './versions/v1_0/index.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
@@ -184,6 +185,22 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
       }),
     );
     router.all(endpoint.path, postOnly);
+    if (endpoint.rest) {
+      router.use(
+        endpoint.path,
+        refuseWhileDraining,
+        createRestEndpoint({
+          ...resolved,
+          binding: endpoint.rest,
+          dispatch: endpoint.dispatch,
+          logger,
+          wireError: version.wireError ?? ((error) => error),
+          protocol: version.name,
+          refusesVersion: endpoint.refusesVersion,
+          contentTypeError: endpoint.contentTypeError,
+        }),
+      );
+    }
   }
 
   return Object.assign(router, {

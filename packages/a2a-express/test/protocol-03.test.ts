@@ -113,7 +113,7 @@ describe('A2A 0.3 beside 0.1.0: cards and endpoints', () => {
     const card10 = (await (await fetch(`${only10}/.well-known/agent-card.json`)).json()) as {
       supportedInterfaces: { protocolVersion: string }[];
     };
-    expect(card10.supportedInterfaces.map((i) => i.protocolVersion)).toEqual(['1.0']);
+    expect(card10.supportedInterfaces.map((i) => i.protocolVersion)).toEqual(['1.0', '1.0']);
   });
 
   test('a 0.3 call is logged like a 0.1.0 one, each line naming its protocol version', async () => {

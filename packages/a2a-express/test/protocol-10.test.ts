@@ -88,6 +88,7 @@ describe('A2A 1.0: the card', () => {
       version: '2.0.0',
       supportedInterfaces: [
         { url: `${base}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${base}/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
         { url: `${base}/v0.3`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
       ],
       capabilities: { streaming: true, pushNotifications: false },
@@ -135,7 +136,10 @@ describe('A2A 1.0: the card', () => {
     const { base } = await agent({ streaming: false, protocol03: false });
     const card = await json(await fetch(`${base}/.well-known/agent-card.json`));
     expectValid10('Agent Card', card);
-    expect(card.supportedInterfaces).toEqual([{ url: `${base}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    expect(card.supportedInterfaces).toEqual([
+      { url: `${base}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${base}/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ]);
     expect(card.capabilities).toEqual({ streaming: false, pushNotifications: false });
   });
 

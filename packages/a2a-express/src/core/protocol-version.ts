@@ -33,6 +33,32 @@ export interface VersionEndpoint {
    * for a version that names that case itself (1.0: -32005).
    */
   readonly contentTypeError?: (reason: string) => A2AError;
+  /** The version's HTTP+JSON binding, served below `path` beside its JSON-RPC endpoint. */
+  readonly rest?: RestBinding;
+}
+
+/**
+ * An HTTP+JSON binding: which operation each route calls (by its JSON-RPC method name in the
+ * version's table, so both bindings run the same methods), and how an error is answered.
+ */
+export interface RestBinding {
+  readonly routes: readonly RestRoute[];
+  /** The HTTP status and body of an error, given in the version's words (its JSON-RPC error object). */
+  errorAnswer(error: { code: number; message: string; data?: unknown }): { status: number; body: unknown };
+  /** The media types a request body may have; the first is the binding's own. */
+  readonly mediaTypes: readonly string[];
+}
+
+export interface RestRoute {
+  readonly verb: 'GET' | 'POST' | 'DELETE';
+  /** Matched against the path below the interface; its groups are the path's parameters, URL-decoded. */
+  readonly path: RegExp;
+  /** The method of the version's table this route calls. */
+  readonly method: string;
+  /** Whether the request carries a JSON body (an empty one reads as `{}`). */
+  readonly hasBody?: boolean;
+  /** The method's params from the path's parameters, the query and the body. */
+  params(pathParams: string[], query: Readonly<Record<string, unknown>>, body: Record<string, unknown>): unknown;
 }
 
 export interface ProtocolVersion {

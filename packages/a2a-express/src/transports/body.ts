@@ -15,7 +15,15 @@ export class TransportError extends Error {
 
 export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 
-export function createBodyReader(limit: number | string, maxDepth: number): BodyReader {
+export interface BodyReaderOptions {
+  /** The media types a body may have. Default: `application/json` only. */
+  readonly mediaTypes?: readonly string[];
+  /** What an empty body (none at all, or no bytes) reads as; without it, an empty body is a parse error. */
+  readonly empty?: () => unknown;
+}
+
+export function createBodyReader(limit: number | string, maxDepth: number, options: BodyReaderOptions = {}): BodyReader {
+  const mediaTypes = options.mediaTypes ?? ['application/json'];
   // express.raw (body-parser) streams the body with the size limit, content encodings and
   // aborted requests handled; it leaves a body the host already parsed untouched.
   const raw = express.raw({ type: () => true, limit });
@@ -26,8 +34,9 @@ export function createBodyReader(limit: number | string, maxDepth: number): Body
     // Spec 3.2 / 7: requests are application/json. Refusing other types also keeps browsers from
     // sending cross-site "simple" POSTs (text/plain, forms) that skip CORS preflight.
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') {
-      throw new TransportError(415, A2AError.invalidRequest({ reason: 'Content-Type must be application/json' }));
+    if (options.empty && type === '' && !hasBody(req)) return options.empty();
+    if (!mediaTypes.includes(type)) {
+      throw new TransportError(415, A2AError.invalidRequest({ reason: `Content-Type must be ${mediaTypes.join(' or ')}` }));
     }
     // A body the host read already (with any parser) has been consumed from the stream.
     const readByHost = req.readableEnded;
@@ -36,7 +45,7 @@ export function createBodyReader(limit: number | string, maxDepth: number): Body
     } catch (error) {
       throw bodyError(error, limit);
     }
-    const value = parse(req.body);
+    const value = options.empty && isEmpty(req.body) ? options.empty() : parse(req.body);
     // The raw bytes are ours (the host had not read the body): leave the parsed request in
     // their place, as express.json would: a long stream keeps its request alive, and a small
     // Buffer holds on to the whole slab of Node's pool it was cut from.
@@ -46,6 +55,16 @@ export function createBodyReader(limit: number | string, maxDepth: number): Body
     }
     return value;
   };
+}
+
+/** Whether the request announces a body (a length above zero, or chunks). */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function isEmpty(body: unknown): boolean {
+  return body === undefined || (Buffer.isBuffer(body) && body.length === 0) || body === '';
 }
 
 function parse(body: unknown): unknown {

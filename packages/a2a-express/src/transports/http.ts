@@ -4,11 +4,10 @@ import { A2AError, ErrorCode, type JSONRPCId, type JSONRPCResponse } from 'a2a-t
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome } from '../core/auth.js';
-import { SeveralEvents } from '../core/event-feed.js';
-import type { StoredEvent } from '../store/records.js';
 import { createBodyReader, TransportError } from './body.js';
 import { errorResponse, idOf, type CallContext, type Dispatch, type StreamAnswer } from './json-rpc.js';
-import { EVENT_IDS_PREFERENCE, eventIdsFor, SseStream, type StreamEventIds } from './sse.js';
+import { asksForEventStream, serializeAnswer, writeEventStream } from './event-stream.js';
+import { SseStream, type StreamEventIds } from './sse.js';
 
 export interface EndpointSettings {
   readonly dispatch: Dispatch;
@@ -107,30 +106,9 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
    * carry, or one longer than `maxResponseBytes`, is never half-written.
    */
   function sendAnswer(res: Response, status: number, payload: unknown, id: JSONRPCId): void {
-    const serialized = serialize(() => payload, id);
+    const serialized = serializeAnswer(() => payload, settings);
     if (serialized.ok) sendJsonText(res, status, serialized.text);
-    else sendJsonText(res, 200, serialized.errorText);
-  }
-
-  /**
-   * JSON text of one response or event, or the JSON-RPC error that replaces it. Building it can
-   * fail (a value JSON cannot carry, past V8's longest string, a rendering that throws), and a
-   * body past the limit is refused rather than sent; either is the agent's fault, not the
-   * client's: -32603 with a reason, logged.
-   */
-  function serialize(build: () => unknown, id: JSONRPCId): Serialized {
-    let reason: string;
-    let cause: unknown;
-    try {
-      const text = JSON.stringify(build());
-      if (text.length <= settings.maxResponseBytes) return { ok: true, text };
-      reason = `the answer is ${text.length} characters, more than this agent sends in one (maxResponseBytes ${settings.maxResponseBytes})`;
-    } catch (error) {
-      reason = 'the answer could not be serialized';
-      cause = error;
-    }
-    logger.error({ err: cause, reason }, 'answer refused');
-    return { ok: false, errorText: JSON.stringify(errorResponse(id, A2AError.internalError(reason))) };
+    else sendJsonText(res, 200, JSON.stringify(errorResponse(id, serialized.error)));
   }
 
   /**
@@ -140,79 +118,23 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
   function writeError(res: Response, response: JSONRPCResponse): void {
     const stream = new SseStream(res, { heartbeatMs: settings.heartbeatMs, maxQueuedBytes: settings.maxStreamQueueBytes, eventIds: false });
     stream.open({});
-    const serialized = serialize(() => response, response.id);
-    stream.send(0, serialized.ok ? serialized.text : serialized.errorText);
+    const serialized = serializeAnswer(() => response, settings);
+    stream.send(0, serialized.ok ? serialized.text : JSON.stringify(errorResponse(response.id, serialized.error)));
     stream.end();
   }
 
-  /**
-   * A stream's event as its version renders it, serialized; or, when the version sends several
-   * things for it, those (each serialized as it is sent). A render that throws is an answer that
-   * cannot be sent, as in `serialize`.
-   */
-  function renderSafely(render: (stored: StoredEvent) => unknown, stored: StoredEvent, id: JSONRPCId): Serialized | SeveralEvents {
-    let several: SeveralEvents | undefined;
-    const serialized = serialize(() => {
-      const rendered = render(stored);
-      if (!(rendered instanceof SeveralEvents)) return rendered;
-      several = rendered;
-      return null;
-    }, id);
-    return several ?? serialized;
-  }
-
-  /**
-   * Sends a stream's events as SSE until its final event, or until the client goes away. An
-   * event that cannot be sent (see `serialize`) ends the stream with that error as its last
-   * event, and the stream lets go of the task's feed.
-   */
+  /** Each event is a JSON-RPC response with the request's id; an event that cannot be sent, its error. */
   function writeStream(req: Request, res: Response, { id, events, finished }: StreamAnswer): void {
-    const { eventIds, preferred } = eventIdsFor(req, settings.streamEventIds);
-    const stream = new SseStream(res, { heartbeatMs: settings.heartbeatMs, maxQueuedBytes: settings.maxStreamQueueBytes, eventIds });
-    stream.open(preferred ? { 'Preference-Applied': EVENT_IDS_PREFERENCE } : {});
-    stream.onClose((reason) => {
-      events.close();
-      finished({ events: stream.sent, stream: reason });
-    });
-    // Each event is a JSON-RPC response with the request's id. The envelope is the same for the
-    // whole stream, so only the event is encoded per event.
+    // The envelope is the same for the whole stream, so only the event is encoded per event.
     const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-    const { render } = events;
-    const sendEvent = (eventId: number, serialized: Serialized) => {
-      if (!serialized.ok) throw new UnsendableEvent(eventId, serialized.errorText);
-      stream.send(eventId, `${envelope}${serialized.text}}`);
-    };
-    events.start(
-      (stored) => {
-        const rendered = renderSafely(render, stored, id);
-        if (!(rendered instanceof SeveralEvents)) return sendEvent(stored.id, rendered);
-        for (const { eventId, value } of rendered.values)
-          sendEvent(
-            eventId,
-            serialize(() => value, id),
-          );
-      },
-      (failure) => {
-        // An event that could not be sent is the stream's last: its error says why the stream
-        // ends, so the client is not left waiting for a final event.
-        if (failure?.error instanceof UnsendableEvent) stream.send(failure.error.eventId, failure.error.errorText);
-        else if (failure) logger.error({ err: failure.error }, 'a stream failed');
-        stream.end();
-      },
+    writeEventStream(
+      req,
+      res,
+      events,
+      settings,
+      { event: (text) => `${envelope}${text}}`, failure: (error) => ({ data: JSON.stringify(errorResponse(id, error)) }) },
+      finished,
     );
-  }
-}
-
-/** An answer as text, or the JSON-RPC error to send in its place. */
-type Serialized = { ok: true; text: string } | { ok: false; errorText: string };
-
-/** An event a stream could not send, and the JSON-RPC error it sends in its place. */
-class UnsendableEvent extends Error {
-  constructor(
-    readonly eventId: number,
-    readonly errorText: string,
-  ) {
-    super('a stream event could not be sent');
   }
 }
 
@@ -222,11 +144,6 @@ export function requestedVersion(req: Request): string | undefined {
   if (header !== undefined && header.trim() !== '') return header.trim();
   const query = req.query['A2A-Version'] ?? req.query['a2a-version'];
   return typeof query === 'string' && query.trim() !== '' ? query.trim() : undefined;
-}
-
-/** A client that names `text/event-stream` in its Accept header (not one that takes anything). */
-function asksForEventStream(req: Request): boolean {
-  return /(^|[\s,])text\/event-stream\b/i.test(req.get('accept') ?? '');
 }
 
 function isAuthorizationRefusal(response: JSONRPCResponse): boolean {

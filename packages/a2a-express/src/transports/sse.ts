@@ -151,11 +151,12 @@ export class SseStream {
     return this.closedWith !== undefined || this.endRequested;
   }
 
-  /** Queues one event; `data` must be one line (JSON.stringify output is). */
-  send(id: number | string, data: string): void {
+  /** Queues one event; `data` must be one line (JSON.stringify output is). `type` names its SSE event type. */
+  send(id: number | string, data: string, type?: string): void {
     if (this.closed) return;
     this.sent++;
-    const frame = this.options.eventIds ? `id: ${id}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+    const named = type === undefined ? '' : `event: ${type}\n`;
+    const frame = this.options.eventIds ? `${named}id: ${id}\ndata: ${data}\n\n` : `${named}data: ${data}\n\n`;
     this.unwritten += frame;
     if (this.waitingForDrain) {
       // Counted in bytes, as the option says (a frame of non-ASCII text is up to three times

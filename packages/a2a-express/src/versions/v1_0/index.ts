@@ -6,6 +6,7 @@ import type { ProtocolVersion, VersionEndpoint } from '../../core/protocol-versi
 import { agentCard10, checkAgentCard10, type AgentCard10Input } from './card.js';
 import { A2AError10, errorTo10, notification10, PROTOCOL_NAME_10, PROTOCOL_VERSION_10 } from './mapping.js';
 import { methods10 } from './methods.js';
+import { rest10 } from './rest.js';
 
 export const protocol10: ProtocolVersion = {
   name: PROTOCOL_NAME_10,
@@ -20,7 +21,8 @@ export const protocol10: ProtocolVersion = {
 export type OtherInterface = { protocolVersion: string; url: (mountUrl: string) => string };
 
 /**
- * 1.0 on its own path: JSON-RPC at `path`, its card at `${path}/.well-known/agent-card.json` (for
+ * 1.0 on its own path: JSON-RPC at `path` itself, HTTP+JSON below it (`${path}/message:send`, ...),
+ * one URL for both interfaces; its card at `${path}/.well-known/agent-card.json` (for
  * a client given the interface itself as the agent's base URL). The card lists 1.0 JSON-RPC and
  * every other interface given; it is checked against the published 1.0 schema when the router is
  * made.
@@ -36,8 +38,10 @@ export function endpoint10(
     path,
     cardPaths: [`${path}/.well-known/agent-card.json`],
     card: (agentCard) => {
+      const url = endpointUrl10(agentCard.url, path);
       const interfaces: AgentInterface[] = [
-        { url: endpointUrl10(agentCard.url, path), protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION_10 },
+        { url, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION_10 },
+        { url, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION_10 },
         ...others.map((other) => ({ url: other.url(agentCard.url), protocolBinding: 'JSONRPC', protocolVersion: other.protocolVersion })),
       ];
       return agentCard10(agentCard, interfaces, auth, overrides);
@@ -45,6 +49,7 @@ export function endpoint10(
     checkCard: (card) => checkAgentCard10(card as Parameters<typeof checkAgentCard10>[0]),
     refusesVersion: (requested) => (speaks10(requested) ? undefined : versionNotSupported(requested)),
     contentTypeError: (reason) => errorTo10(A2AError.contentTypeNotSupported({ reason })),
+    rest: rest10,
   };
 }
 

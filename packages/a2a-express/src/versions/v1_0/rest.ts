@@ -1,0 +1,86 @@
+// The A2A 1.0 HTTP+JSON binding (spec 1.0 11): each route and the 1.0 operation it calls, and
+// errors as the `google.rpc.Status` body of 11.6 with the HTTP statuses of 5.4. The routes are
+// those of the proto's `google.api.http` annotations, below the interface's URL; subscribing is
+// served on GET (the proto) and POST (the specification text). Tenants are not served: the card
+// declares none, so no client sends one.
+import { ERROR_BINDINGS_10, ERROR_INFO_TYPE, type ErrorBody10, type ErrorDetail10 } from 'a2a-types/v1.0';
+import type { RestBinding, RestRoute } from '../../core/protocol-version.js';
+
+/** The query as the method's params: a single value per name, `true`/`false` as booleans. */
+function fromQuery(query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (name === 'A2A-Version' || name === 'a2a-version') continue;
+    const single = Array.isArray(value) ? value[value.length - 1] : value;
+    params[name] = single === 'true' ? true : single === 'false' ? false : single;
+  }
+  return params;
+}
+
+const TASK = '([^/]+?)';
+const CONFIGS = `^/tasks/${TASK}/pushNotificationConfigs`;
+
+const routes: RestRoute[] = [
+  { verb: 'POST', path: /^\/message:send$/, method: 'SendMessage', hasBody: true, params: (_path, _query, body) => body },
+  { verb: 'POST', path: /^\/message:stream$/, method: 'SendStreamingMessage', hasBody: true, params: (_path, _query, body) => body },
+  {
+    verb: 'POST',
+    path: new RegExp(`^/tasks/${TASK}:cancel$`),
+    method: 'CancelTask',
+    hasBody: true,
+    params: ([id], _query, body) => ({ ...body, id }),
+  },
+  { verb: 'GET', path: new RegExp(`^/tasks/${TASK}:subscribe$`), method: 'SubscribeToTask', params: ([id]) => ({ id }) },
+  { verb: 'POST', path: new RegExp(`^/tasks/${TASK}:subscribe$`), method: 'SubscribeToTask', hasBody: true, params: ([id]) => ({ id }) },
+  {
+    verb: 'POST',
+    path: new RegExp(`${CONFIGS}$`),
+    method: 'CreateTaskPushNotificationConfig',
+    hasBody: true,
+    params: ([taskId], _query, body) => ({ ...body, taskId }),
+  },
+  {
+    verb: 'GET',
+    path: new RegExp(`${CONFIGS}$`),
+    method: 'ListTaskPushNotificationConfigs',
+    params: ([taskId], query) => ({ ...fromQuery(query), taskId }),
+  },
+  {
+    verb: 'GET',
+    path: new RegExp(`${CONFIGS}/([^/]+)$`),
+    method: 'GetTaskPushNotificationConfig',
+    params: ([taskId, id]) => ({ taskId, id }),
+  },
+  {
+    verb: 'DELETE',
+    path: new RegExp(`${CONFIGS}/([^/]+)$`),
+    method: 'DeleteTaskPushNotificationConfig',
+    params: ([taskId, id]) => ({ taskId, id }),
+  },
+  { verb: 'GET', path: /^\/tasks\/([^/]+)$/, method: 'GetTask', params: ([id], query) => ({ ...fromQuery(query), id }) },
+  { verb: 'GET', path: /^\/tasks$/, method: 'ListTasks', params: (_path, query) => fromQuery(query) },
+  { verb: 'GET', path: /^\/extendedAgentCard$/, method: 'GetExtendedAgentCard', params: () => ({}) },
+];
+
+/** What the reason of an error the kit adds to 1.0's (auth, limits) is over HTTP and gRPC. */
+const KIT_REASONS: Readonly<Record<string, { httpStatus: number; grpcStatus: string }>> = {
+  UNAUTHENTICATED: { httpStatus: 401, grpcStatus: 'UNAUTHENTICATED' },
+  PERMISSION_DENIED: { httpStatus: 403, grpcStatus: 'PERMISSION_DENIED' },
+  RATE_LIMIT_EXCEEDED: { httpStatus: 429, grpcStatus: 'RESOURCE_EXHAUSTED' },
+  RESOURCE_UNAVAILABLE: { httpStatus: 503, grpcStatus: 'UNAVAILABLE' },
+};
+
+/** A 1.0 error (its JSON-RPC form, details in `data`) as the HTTP+JSON binding answers it. */
+export function errorAnswer10(error: { code: number; message: string; data?: unknown }): { status: number; body: ErrorBody10 } {
+  const details = (Array.isArray(error.data) ? error.data : []) as ErrorDetail10[];
+  const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
+  const binding = (reason !== undefined ? KIT_REASONS[reason] : undefined) ?? ERROR_BINDINGS_10[error.code];
+  const status = binding?.httpStatus ?? 500;
+  return { status, body: { error: { code: status, status: binding?.grpcStatus ?? 'INTERNAL', message: error.message, details } } };
+}
+
+export const rest10: RestBinding = {
+  routes,
+  errorAnswer: errorAnswer10,
+  mediaTypes: ['application/a2a+json', 'application/json'],
+};
