@@ -52,12 +52,10 @@ export interface ServedEndpoint extends VersionEndpoint {
   readonly dispatch: Dispatch;
 }
 
-/** Every version's push body, by the version a webhook is set over. */
-const PUSH_BODIES = {
-  [protocol01.name]: protocol01.pushBody,
-  [protocol03.name]: protocol03.pushBody,
-  [protocol10.name]: protocol10.pushBody,
-};
+/** Every version's push format, by the version a webhook is set over. */
+const PUSH_BODIES = Object.fromEntries(
+  [protocol01, protocol03, protocol10].map((version) => [version.name, { ...version.pushDelivery, body: version.pushBody }]),
+);
 
 /** Builds an agent from its handler and the router's options. Throws TypeError for a bad option. */
 export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions): AgentCore {
@@ -85,7 +83,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
   if (options03) versions.push(endpoint03(options03.path, resolved.auth, options03.card));
   if (options10) {
     const others = options03 ? [{ protocolVersion: '0.3', url: (mountUrl: string) => endpointUrl03(mountUrl, options03.path) }] : [];
-    versions.push(endpoint10(options10.path, resolved.auth, options10.card, others));
+    versions.push(endpoint10(options10.path, resolved.auth, options10.card, others, resolved.extendedCard));
   }
   const endpoints = versions.map((endpoint) => ({
     ...endpoint,

@@ -5,7 +5,7 @@ import type { StreamEventIds } from './transports/sse.js';
 import type { TaskStore } from './store/task-store.js';
 import type { AgentCardInput } from './versions/v0_1/index.js';
 import type { AgentCard03Input } from './versions/v0_3/index.js';
-import type { AgentCard10Input } from './versions/v1_0/index.js';
+import type { AgentCard10Input, ExtendedCardOption } from './versions/v1_0/index.js';
 
 export type { AgentCardInput };
 
@@ -90,6 +90,14 @@ export interface A2ARouterOptions {
    * `GET /.well-known/agent-card.json`. Default on; `false` leaves 1.0 out.
    */
   protocol10?: boolean | Protocol10Options;
+  /**
+   * A fuller card for authenticated callers (A2A 1.0 `GetExtendedAgentCard`, `GET
+   * /extendedAgentCard`): fields to add to, or replace in, the 1.0 card (more skills, say), or a
+   * function of the caller that gives them. The public card then says
+   * `capabilities.extendedAgentCard: true`. Needs `auth`: the extended card is for callers who
+   * authenticated (spec 1.0 3.1.11).
+   */
+  extendedCard?: ExtendedCardOption;
 }
 
 /** Options of the A2A 1.0 bindings. */
@@ -134,6 +142,7 @@ export interface ResolvedOptions {
   readonly protocol03: Required<Protocol03Options> | undefined;
   /** The 1.0 bindings' settings; undefined when they are off. */
   readonly protocol10: Required<Protocol10Options> | undefined;
+  readonly extendedCard: ExtendedCardOption | undefined;
 }
 
 /** Well within V8's longest string (2^29 - 24 characters), which one answer must fit in. */
@@ -170,6 +179,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     auth: checkedAuth(options.auth),
     protocol03,
     protocol10,
+    extendedCard: checkedExtendedCard(options),
   };
 }
 
@@ -205,6 +215,18 @@ function protocol10Of(option: boolean | Protocol10Options): Required<Protocol10O
     throw new TypeError(`a2aRouter: options.protocol10.path must be a path below the mount such as '/v1', got ${JSON.stringify(path)}`);
   }
   return { path, card };
+}
+
+function checkedExtendedCard(options: A2ARouterOptions): ExtendedCardOption | undefined {
+  const { extendedCard } = options;
+  if (extendedCard === undefined) return undefined;
+  if (typeof extendedCard !== 'function' && (extendedCard === null || typeof extendedCard !== 'object')) {
+    throw new TypeError('a2aRouter: options.extendedCard must be card fields or a function of the caller that gives them');
+  }
+  if (!options.auth) throw new TypeError('a2aRouter: options.extendedCard is for authenticated callers: it needs options.auth');
+  if (options.protocol10 === false)
+    throw new TypeError('a2aRouter: options.extendedCard is served over A2A 1.0, which protocol10: false turns off');
+  return extendedCard;
 }
 
 function checkedAuth(auth: AuthOptions | undefined): AuthOptions | undefined {

@@ -2,7 +2,7 @@ import { A2AError } from 'a2a-types';
 import { createHash } from 'node:crypto';
 import { errorInfo } from 'a2a-types/v1.0';
 import express, { type Request, type Router } from 'express';
-import { authenticate, cardAuthentication } from './core/auth.js';
+import { authenticate, cardAuthentication, type Principal } from './core/auth.js';
 import { prepareCard } from './versions/v0_1/index.js';
 import { createAgentCore, type DrainReport } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
@@ -33,6 +33,12 @@ class CardVersionRefused extends Error {
       },
     };
   }
+}
+
+/** The request as seen from the router's mount, for one routed below `path` (whose `baseUrl` ends with it). */
+function atMount(req: Request, path: string): Request {
+  const baseUrl = req.baseUrl.endsWith(path) ? req.baseUrl.slice(0, -path.length) : req.baseUrl;
+  return Object.create(req, { baseUrl: { value: baseUrl } }) as Request;
 }
 
 /** Whether the client's `If-None-Match` names `etag` (or `*`). */
@@ -170,6 +176,8 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     const { version } = endpoint;
     const card = (req?: Request) => endpoint.card(cardFor(req));
     endpoint.checkCard?.(card());
+    const { extendedCard: extendedCardOf } = endpoint;
+    const extendedCard = extendedCardOf && ((req: Request, principal: Principal) => extendedCardOf(cardFor(req), principal));
     router.get([...endpoint.cardPaths], serveCard(card, version.wireError));
     router.post(
       endpoint.path,
@@ -182,6 +190,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
         protocol: version.name,
         refusesVersion: endpoint.refusesVersion,
         contentTypeError: endpoint.contentTypeError,
+        extendedCardFor: extendedCard,
       }),
     );
     router.all(endpoint.path, postOnly);
@@ -198,6 +207,8 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
           protocol: version.name,
           refusesVersion: endpoint.refusesVersion,
           contentTypeError: endpoint.contentTypeError,
+          // Below the interface's path, the request's base URL is the interface's: the card is the mount's.
+          extendedCardFor: extendedCard && ((req, principal) => extendedCard(atMount(req, endpoint.path), principal)),
         }),
       );
     }

@@ -17,7 +17,15 @@ import {
 } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
-import { appWith, expectValid10, gate, message03, message10, userText } from './helpers.js';
+import { createPushNotificationVerifier } from 'a2a-push-receiver';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from 'a2a-sdk-1/client';
+import { appWith, eventually, expectValid10, gate, message03, message10, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -166,6 +174,63 @@ describe('A2A 1.0: ListTasks with authentication', () => {
     expect(listed.tasks.map((t: Json) => t.id)).toEqual([alices.task.id]);
     expect(listed.totalSize).toBe(1);
     expect((await call10(url10, 'ListTasks', {}, V1)).error).toMatchObject({ code: -32000, data: [{ reason: 'UNAUTHENTICATED' }] });
+  });
+});
+
+describe('A2A 1.0: the extended card', () => {
+  test('an authenticated caller gets the fuller card over JSON-RPC and HTTP+JSON; the public card says there is one', async () => {
+    const { base, url10 } = await agent({
+      auth: { strategies: [apiKey({ keys: { 'key-a': 'alice' } })] },
+      extendedCard: (principal) => ({ skills: [{ id: 'private', name: 'Private', description: `for ${principal.id}`, tags: ['vip'] }] }),
+    });
+    const card = await json(await fetch(`${base}/.well-known/agent-card.json`, { headers: V1 }));
+    expect(card.capabilities.extendedAgentCard).toBe(true);
+    expect(card.skills).toEqual([]);
+    const alice = { ...V1, 'x-api-key': 'key-a' };
+    const extended = (await call10(url10, 'GetExtendedAgentCard', {}, alice)).result as Json;
+    expectValid10('Agent Card', extended);
+    expect(extended).toMatchObject({
+      name: card.name,
+      supportedInterfaces: card.supportedInterfaces,
+      skills: [{ id: 'private', description: 'for alice' }],
+    });
+    const overRest = await fetch(`${url10}/extendedAgentCard`, { headers: alice });
+    expect(await json(overRest)).toEqual(extended);
+    expect((await fetch(`${url10}/extendedAgentCard`, { headers: V1 })).status).toBe(401);
+    expect((await call10(url10, 'GetExtendedAgentCard', {}, V1)).error).toMatchObject({
+      code: -32000,
+      data: [{ reason: 'UNAUTHENTICATED' }],
+    });
+  });
+
+  test('the official SDK client (1.x) reads the extended card of an authenticated caller', async () => {
+    const { base } = await agent({
+      auth: { strategies: [apiKey({ keys: { 'key-a': 'alice' } })] },
+      extendedCard: { description: 'The fuller card' },
+    });
+    const withKey: typeof fetch = (input, init) =>
+      fetch(input, { ...init, headers: { ...(init?.headers as object), 'x-api-key': 'key-a' } });
+    for (const preferredTransports of [['JSONRPC'], ['HTTP+JSON']]) {
+      const client = await new ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+          transports: [new JsonRpcTransportFactory({ fetchImpl: withKey }), new RestTransportFactory({ fetchImpl: withKey })],
+          cardResolver: new DefaultAgentCardResolver({ fetchImpl: withKey }),
+          preferredTransports,
+        }),
+      ).createFromUrl(base);
+      expect((await client.getAgentCard()).description).toBe('The fuller card');
+    }
+  });
+
+  test('an extended card the published schema refuses is an internal error, not sent; one without auth is refused at start', async () => {
+    const { url10 } = await agent({
+      auth: { strategies: [apiKey({ keys: { 'key-a': 'alice' } })] },
+      // A skill with a field 1.0 does not define.
+      extendedCard: () => ({ skills: [{ id: 'x', name: 'X', description: 'x', tags: [], kind: 'skill' }] }) as never,
+    });
+    const refused = await call10(url10, 'GetExtendedAgentCard', {}, { ...V1, 'x-api-key': 'key-a' });
+    expect(refused.error).toMatchObject({ code: -32603 });
+    expect(() => appWith(echo, { extendedCard: { name: 'x' } })).toThrow(/needs options.auth/);
   });
 });
 
@@ -354,6 +419,49 @@ describe.each([
     expect((await call10(url10, 'DeleteTaskPushNotificationConfig', { taskId: done.id, id: 'mine' })).result).toEqual({});
     expect((await call10(url10, 'GetTaskPushNotificationConfig', { taskId: done.id, id: 'mine' })).error).toMatchObject({ code: -32001 });
     expect((await call10(url10, 'CreateTaskPushNotificationConfig', { url: hook })).error).toMatchObject({ code: -32602 });
+  });
+
+  test("push: a 1.0 webhook gets StreamResponse bodies as application/a2a+json, with the client's credentials and the kit's signature", async () => {
+    const { url10, base } = agentUrls;
+    const received: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
+    const { url: hook } = await serve((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(200).end();
+      });
+    });
+    const withCredentials = { id: 'with', url: `${hook}/with`, authentication: { scheme: 'Bearer', credentials: 'client-token' } };
+    const asked = ((await send10(url10, message10('?'), { taskPushNotificationConfig: withCredentials })).result as Json).task;
+    await call10(url10, 'CreateTaskPushNotificationConfig', { taskId: asked.id, id: 'without', url: `${hook}/without` });
+    await send10(url10, message10('go on', { taskId: asked.id }));
+    await eventually(async () => (received.filter((r) => r.body.includes('TASK_STATE_COMPLETED')).length === 2 ? true : undefined));
+
+    const verifier = createPushNotificationVerifier<Json>({ jwksUrl: `${base}/.well-known/jwks.json` });
+    for (const notification of received) {
+      expect(notification.headers['content-type']).toBe('application/a2a+json');
+      expect(notification.headers['content-length']).toBe(String(notification.body.length));
+      const { payload } = await verifier.verify(notification);
+      expectValid10('Stream Response', payload);
+      expect(payload.statusUpdate).toMatchObject({ taskId: asked.id, contextId: asked.contextId });
+    }
+    const authorizations = new Set(received.map((r) => r.headers.authorization));
+    // The config with credentials gets them (spec 1.0 4.3.3); the other the kit's signature as Bearer.
+    expect(authorizations.has('Bearer client-token')).toBe(true);
+    expect(
+      [...authorizations].filter((a) => a !== 'Bearer client-token').every((a) => /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/.test(String(a))),
+    ).toBe(true);
+    const states = received
+      .filter((r) => r.headers.authorization === 'Bearer client-token')
+      .map((r) => JSON.parse(r.body.toString()).statusUpdate.status.state);
+    expect(states).toEqual([
+      'TASK_STATE_WORKING',
+      'TASK_STATE_INPUT_REQUIRED',
+      'TASK_STATE_WORKING',
+      'TASK_STATE_WORKING',
+      'TASK_STATE_COMPLETED',
+    ]);
   });
 
   test('one task, every version: started over 1.0, read over 0.3 and 0.1.0; started over 0.1.0, continued over 1.0', async () => {

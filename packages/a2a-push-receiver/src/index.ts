@@ -67,6 +67,9 @@ export interface PushVerifier<P = PushNotificationPayload> {
   verify(notification: IncomingNotification): Promise<VerifiedNotification<P>>;
 }
 
+/** Where an A2A 1.0 notification's signature is (a2a-express 1.0 deliveries). */
+export const SIGNATURE_HEADER = 'a2a-notification-signature';
+
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 export function createPushNotificationVerifier<P = PushNotificationPayload>(options: PushVerifierOptions<P>): PushVerifier<P> {
@@ -77,9 +80,13 @@ export function createPushNotificationVerifier<P = PushNotificationPayload>(opti
 
   return {
     async verify({ headers, body }: IncomingNotification): Promise<VerifiedNotification<P>> {
+      // A2A 1.0 notifications carry the client's own credentials in Authorization (spec 1.0
+      // 4.3.3), so the kit signs them in a header of their own; older ones in Authorization.
+      const signature = header(headers, SIGNATURE_HEADER);
       const authorization = header(headers, 'authorization');
-      const jwt = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(authorization ?? '')?.[1];
-      if (!jwt) throw new PushVerificationError('missing-authorization', 'no Bearer token in Authorization');
+      const jwt = signature !== undefined ? signature.trim() : /^Bearer ([A-Za-z0-9_.-]+)$/.exec(authorization ?? '')?.[1];
+      if (!jwt)
+        throw new PushVerificationError('missing-authorization', `no ${SIGNATURE_HEADER} header and no Bearer token in Authorization`);
       let claims: JWTPayload;
       try {
         ({ payload: claims } = await jwtVerify(jwt, keys, {

@@ -10,6 +10,8 @@ export interface MethodCall {
   readonly principal: Principal | undefined;
   /** The `Last-Event-ID` the client sent (a resubscription), as it came. */
   readonly lastEventId: string | undefined;
+  /** The version's extended agent card for this caller; absent when the agent has none. */
+  readonly extendedCard?: () => Promise<unknown>;
 }
 
 /** The capability a method needs; without it the method answers that capability's error. */

@@ -2,7 +2,8 @@
 // look, and the body of its push notifications. A transport takes any version's table; the
 // core never knows which versions there are.
 import type { A2AError, AgentCard } from 'a2a-types';
-import type { PushBody } from '../push/push-notifier.js';
+import type { PushBody, PushFormat } from '../push/push-notifier.js';
+import type { Principal } from './auth.js';
 import type { Method } from './method.js';
 
 /**
@@ -33,6 +34,11 @@ export interface VersionEndpoint {
    * for a version that names that case itself (1.0: -32005).
    */
   readonly contentTypeError?: (reason: string) => A2AError;
+  /**
+   * The version's extended card for an authenticated caller, made from the agent's card as served
+   * for the request; absent when the agent has no extended card.
+   */
+  extendedCard?(agentCard: AgentCard, principal: Principal): Promise<unknown>;
   /** The version's HTTP+JSON binding, served below `path` beside its JSON-RPC endpoint. */
   readonly rest?: RestBinding;
 }
@@ -72,6 +78,8 @@ export interface ProtocolVersion {
   readonly methodNotFound?: (method: string) => A2AError;
   /** The body of a push notification to a webhook set over this version. */
   readonly pushBody: PushBody;
+  /** How its notifications are sent (media type, credentials); see `PushFormat`. Default: 0.1.0's way. */
+  readonly pushDelivery?: Omit<PushFormat, 'body'>;
   /**
    * Answer a notification (a request without `id`) that fails, with `id: null`, where JSON-RPC
    * alone would answer nothing. For a version that defines no notification: every one of its

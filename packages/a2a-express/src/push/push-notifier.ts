@@ -55,8 +55,21 @@ export interface PushNotificationOptions {
  */
 export type PushBody = (record: TaskRecord, event: TaskStatusUpdateEvent, eventId: number) => object;
 
-/** The versions' push bodies, by the version a config was set over. */
-export type PushBodies = Readonly<Record<string, PushBody>>;
+/** How a version delivers its notifications. */
+export interface PushFormat {
+  readonly body: PushBody;
+  /** The body's media type. Default `application/json`. */
+  readonly contentType?: string;
+  /**
+   * Send the config's own credentials (`authentication`: scheme and credentials) in
+   * `Authorization`, as A2A 1.0 requires (4.3.3), and the kit's signature in
+   * `A2A-Notification-Signature`. Default false: the signature in `Authorization`, as `Bearer`.
+   */
+  readonly credentialsInAuthorization?: boolean;
+}
+
+/** The versions' push formats, by the version a config was set over. */
+export type PushBodies = Readonly<Record<string, PushFormat>>;
 
 interface Queue {
   tail: Promise<void>;
@@ -118,24 +131,24 @@ export class PushNotifier {
       // One body per version for all the webhooks set over it.
       const bodies = new Map<string, object>();
       for (const config of configs) {
+        const format = this.formatFor(config, record.task.id);
+        if (!format) continue;
         let body = bodies.get(config.protocol);
         if (!body) {
-          const make = this.bodyFor(config, record.task.id);
-          if (!make) continue;
-          body = make(record, event, id);
+          body = format.body(record, event, id);
           bodies.set(config.protocol, body);
         }
-        this.enqueue(record.task.id, id, config, body);
+        this.enqueue(record.task.id, id, config, body, format);
       }
     }
   }
 
   /** A config set over a version this process does not serve (a newer replica's) is not notified here. */
-  private bodyFor(config: StoredPushConfig, taskId: string): PushBody | undefined {
+  private formatFor(config: StoredPushConfig, taskId: string): PushFormat | undefined {
     const version = config.protocol;
-    const body = Object.hasOwn(this.bodies, version) ? this.bodies[version] : undefined;
-    if (!body) this.logger.error({ taskId, protocol: version }, 'push notification skipped: no body for its protocol version');
-    return body;
+    const format = Object.hasOwn(this.bodies, version) ? this.bodies[version] : undefined;
+    if (!format) this.logger.error({ taskId, protocol: version }, 'push notification skipped: no body for its protocol version');
+    return format;
   }
 
   /** Settles once every notification queued now is delivered (or given up), or when `deadline` settles first. */
@@ -148,7 +161,7 @@ export class PushNotifier {
     this.stopping.abort();
   }
 
-  private enqueue(taskId: string, eventId: number, config: StoredPushConfig, body: object): void {
+  private enqueue(taskId: string, eventId: number, config: StoredPushConfig, body: object, format: PushFormat): void {
     // One chain per webhook of a task keeps its notifications in order; a slow webhook holds up
     // no other (of this task or another).
     const key = `${taskId}\0${config.id}`;
@@ -160,7 +173,7 @@ export class PushNotifier {
     queue.pending++;
     this.queues.set(key, queue);
     queue.tail = queue.tail
-      .then(() => this.deliver(config, body, { taskId, pushConfigId: config.id, eventId }))
+      .then(() => this.deliver(config, body, format, { taskId, pushConfigId: config.id, eventId }))
       .catch((error: unknown) => this.logger.error({ err: error, taskId }, 'push notification failed unexpectedly'))
       .finally(() => {
         queue.pending--;
@@ -171,6 +184,7 @@ export class PushNotifier {
   private async deliver(
     config: PushNotificationConfig,
     payload: object,
+    format: PushFormat,
     about: { taskId: string; pushConfigId: string; eventId: number },
   ): Promise<void> {
     const body = Buffer.from(JSON.stringify(payload));
@@ -180,10 +194,14 @@ export class PushNotifier {
       try {
         // Checked again at each delivery: a host name may resolve elsewhere than at `set` time.
         const addresses = await this.guard.check(config.url);
-        const headers: Record<string, string> = {
-          'Content-Type': 'application/json',
-          Authorization: `Bearer ${await this.signer.sign(body)}`,
-        };
+        const signature = await this.signer.sign(body);
+        const headers: Record<string, string> = { 'Content-Type': format.contentType ?? 'application/json' };
+        const credentials = format.credentialsInAuthorization ? authorizationOf(config) : undefined;
+        if (credentials === undefined) headers.Authorization = `Bearer ${signature}`;
+        else {
+          headers.Authorization = credentials;
+          headers['A2A-Notification-Signature'] = signature;
+        }
         if (config.token != null) headers['X-A2A-Notification-Token'] = config.token;
         const { status } = await this.request('POST', config.url, addresses, headers, body);
         if (status >= 200 && status < 300) {
@@ -289,4 +307,11 @@ function count(value: number, name: string, min: number): number {
     throw new TypeError(`a2aRouter: options.pushNotifications.${name} must be an integer ≥ ${min}, got ${String(value)}`);
   }
   return value;
+}
+
+/** `Authorization` from a config's own credentials (its first scheme), when it has any. */
+function authorizationOf(config: PushNotificationConfig): string | undefined {
+  const scheme = config.authentication?.schemes[0];
+  const credentials = config.authentication?.credentials;
+  return scheme !== undefined && credentials != null && credentials !== '' ? `${scheme} ${credentials}` : undefined;
 }

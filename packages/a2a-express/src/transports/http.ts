@@ -3,7 +3,7 @@
 import { A2AError, ErrorCode, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { authenticate, type AuthOptions, type AuthOutcome } from '../core/auth.js';
+import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
 import { createBodyReader, TransportError } from './body.js';
 import { errorResponse, idOf, type CallContext, type Dispatch, type StreamAnswer } from './json-rpc.js';
 import { asksForEventStream, serializeAnswer, writeEventStream } from './event-stream.js';
@@ -28,6 +28,8 @@ export interface EndpointSettings {
   readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
   /** See `VersionEndpoint.contentTypeError`. */
   readonly contentTypeError?: (reason: string) => A2AError;
+  /** The version's extended card for this request and caller; absent when the agent has none. */
+  readonly extendedCardFor?: (req: Request, principal: Principal) => Promise<unknown>;
 }
 
 export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
@@ -78,6 +80,7 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
       principal,
       lastEventId: req.get('last-event-id'),
       authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
+      extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
     };
     const answer = await dispatch(body, context);
     switch (answer.kind) {

@@ -32,6 +32,8 @@ export interface CallContext {
    * as sent; false → -32008.
    */
   readonly authorize?: (call: OperationCall) => boolean | Promise<boolean>;
+  /** The version's extended agent card for this caller; absent when the agent has none. */
+  readonly extendedCard?: () => Promise<unknown>;
 }
 
 /** A call as the authorization hook is asked about it. */
@@ -144,7 +146,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       ) {
         throw A2AError.authorizationFailed();
       }
-      const methodCall = { service, principal: context.principal, lastEventId: context.lastEventId };
+      const methodCall = { service, principal: context.principal, lastEventId: context.lastEventId, extendedCard: context.extendedCard };
       if (method.kind === 'unary') {
         const result = await method.run(request.params, methodCall, asOperation);
         return isNotification ? logged(log) : respond(log, rpcId, undefined, result);

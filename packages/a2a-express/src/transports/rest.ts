@@ -6,7 +6,7 @@
 import { A2AError, ErrorCode } from 'a2a-types';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { authenticate, type AuthOptions } from '../core/auth.js';
+import { authenticate, type AuthOptions, type Principal } from '../core/auth.js';
 import type { RestBinding, RestRoute } from '../core/protocol-version.js';
 import { createBodyReader, TransportError } from './body.js';
 import { serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
@@ -26,6 +26,8 @@ export interface RestEndpointSettings extends AnswerLimits {
   readonly protocol: string;
   readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
   readonly contentTypeError?: (reason: string) => A2AError;
+  /** The version's extended card for this request and caller; absent when the agent has none. */
+  readonly extendedCardFor?: (req: Request, principal: Principal) => Promise<unknown>;
 }
 
 /** Serves the binding's routes; a path that is none of them goes on to the host app. */
@@ -82,6 +84,7 @@ export function createRestEndpoint(settings: RestEndpointSettings): RequestHandl
       principal,
       lastEventId: req.get('last-event-id'),
       authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
+      extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
     };
     const params = route.params(pathParams, req.query as Record<string, unknown>, body);
     const answer = await settings.dispatch({ jsonrpc: '2.0', id: 0, method: route.method, params }, context);

@@ -1,7 +1,8 @@
 // A2A 1.0 as a plug-in: its operations, its errors, its push body and its card.
 import { A2AError, type ErrorCode } from 'a2a-types';
 import { ErrorCode10, errorInfo, type AgentInterface } from 'a2a-types/v1.0';
-import type { AuthOptions } from '../../core/auth.js';
+import type { AgentCard } from 'a2a-types';
+import type { AuthOptions, Principal } from '../../core/auth.js';
 import type { ProtocolVersion, VersionEndpoint } from '../../core/protocol-version.js';
 import { agentCard10, checkAgentCard10, type AgentCard10Input } from './card.js';
 import { A2AError10, errorTo10, notification10, PROTOCOL_NAME_10, PROTOCOL_VERSION_10 } from './mapping.js';
@@ -13,9 +14,14 @@ export const protocol10: ProtocolVersion = {
   methods: methods10,
   wireError: errorTo10,
   pushBody: (record, event) => notification10(record, event.status),
+  // Spec 1.0 4.3.3: a StreamResponse as application/a2a+json, with the client's credentials.
+  pushDelivery: { contentType: 'application/a2a+json', credentialsInAuthorization: true },
   // 1.0's methods all return something: a call without an id is a client's mistake to hear of.
   answersFailedNotifications: true,
 };
+
+/** Fields a caller's extended card adds to the 1.0 card, or a function of the caller that gives them. */
+export type ExtendedCardOption = AgentCard10Input | ((principal: Principal) => AgentCard10Input | Promise<AgentCard10Input>);
 
 /** Another interface the card lists beside 1.0's (the 0.3 endpoint), as a URL for the request's mount. */
 export type OtherInterface = { protocolVersion: string; url: (mountUrl: string) => string };
@@ -32,20 +38,34 @@ export function endpoint10(
   auth: AuthOptions | undefined,
   overrides: AgentCard10Input,
   others: readonly OtherInterface[],
+  extended?: ExtendedCardOption,
 ): VersionEndpoint {
+  const card = (agentCard: AgentCard) => {
+    const url = endpointUrl10(agentCard.url, path);
+    const interfaces: AgentInterface[] = [
+      { url, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION_10 },
+      { url, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION_10 },
+      ...others.map((other) => ({ url: other.url(agentCard.url), protocolBinding: 'JSONRPC', protocolVersion: other.protocolVersion })),
+    ];
+    const card10 = agentCard10(agentCard, interfaces, auth, overrides);
+    if (extended) card10.capabilities = { ...card10.capabilities, extendedAgentCard: true };
+    return card10;
+  };
   return {
     version: protocol10,
     path,
     cardPaths: [`${path}/.well-known/agent-card.json`],
-    card: (agentCard) => {
-      const url = endpointUrl10(agentCard.url, path);
-      const interfaces: AgentInterface[] = [
-        { url, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION_10 },
-        { url, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION_10 },
-        ...others.map((other) => ({ url: other.url(agentCard.url), protocolBinding: 'JSONRPC', protocolVersion: other.protocolVersion })),
-      ];
-      return agentCard10(agentCard, interfaces, auth, overrides);
-    },
+    card,
+    extendedCard:
+      extended &&
+      (async (agentCard, principal) => {
+        const fields = typeof extended === 'function' ? await extended(principal) : extended;
+        const full = { ...card(agentCard), ...fields };
+        // Checked on each call when a function makes it: a card the published schema refuses is
+        // the agent's mistake, answered -32603 (logged) rather than sent.
+        checkAgentCard10(full as Parameters<typeof checkAgentCard10>[0]);
+        return full;
+      }),
     checkCard: (card) => checkAgentCard10(card as Parameters<typeof checkAgentCard10>[0]),
     refusesVersion: (requested) => (speaks10(requested) ? undefined : versionNotSupported(requested)),
     contentTypeError: (reason) => errorTo10(A2AError.contentTypeNotSupported({ reason })),

@@ -294,7 +294,11 @@ const deletePushConfig: UnaryMethod<v10.DeleteTaskPushNotificationConfigRequest>
   },
 };
 
-/** The card does not claim an extended card: -32004 (spec 1.0 3.3.4). */
+/**
+ * GetExtendedAgentCard: the fuller card of `extendedCard` for an authenticated caller; -32004 when
+ * the card claims none (spec 1.0 3.3.4). The router authenticates every call when `auth` is on,
+ * which `extendedCard` requires.
+ */
 const getExtendedAgentCard: UnaryMethod<v10.GetExtendedAgentCardRequest | undefined> = {
   kind: 'unary',
   validateParams: Object.assign(
@@ -307,10 +311,13 @@ const getExtendedAgentCard: UnaryMethod<v10.GetExtendedAgentCardRequest | undefi
     },
   ),
   idPaths: [],
-  async run() {
-    throw new A2AError10(v10.ErrorCode10.UnsupportedOperation as ErrorCode, 'This agent has no extended agent card', [
-      v10.errorInfo('UNSUPPORTED_OPERATION', { reason: 'the agent card does not declare capabilities.extendedAgentCard' }),
-    ]);
+  async run(_params, call) {
+    if (!call.extendedCard) {
+      throw new A2AError10(v10.ErrorCode10.UnsupportedOperation as ErrorCode, 'This agent has no extended agent card', [
+        v10.errorInfo('UNSUPPORTED_OPERATION', { reason: 'the agent card does not declare capabilities.extendedAgentCard' }),
+      ]);
+    }
+    return call.extendedCard();
   },
 };
 
