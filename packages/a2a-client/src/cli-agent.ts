@@ -17,9 +17,10 @@ import {
 } from 'a2a-types/v0.3';
 import { A2AClient } from './client.js';
 import { A2AClient03 } from './client-03.js';
-import type { A2AClientOptions } from './transport.js';
+import { A2AClient10, endsStream10, type A2AClient10Options } from './client-10.js';
+import type * as v10 from 'a2a-types/v1.0';
 
-export type Protocol = '0.1.0' | '0.3';
+export type Protocol = '0.1.0' | '0.3' | '1.0';
 
 /** Which task a message goes to, and what to send with it. */
 export interface Addressing {
@@ -53,26 +54,38 @@ export interface AgentApi {
 }
 
 /**
- * The protocol an agent speaks, from its cards: 0.1.0 when it serves `/.well-known/agent.json`
- * (a kit agent serves both, and 0.1.0 is the kit's own), else 0.3 when it serves
- * `/.well-known/agent-card.json`, else 0.1.0 (whose errors then say what answered).
+ * The protocol an agent speaks, newest first, from its cards: 1.0 when the card at
+ * `/.well-known/agent-card.json`, asked for in 1.0, lists a 1.0 interface over JSON-RPC or
+ * HTTP+JSON; else 0.1.0 when it serves `/.well-known/agent.json`; else 0.3 when it serves
+ * `/.well-known/agent-card.json`; else 0.1.0 (whose errors then say what answered).
  */
 export async function detectProtocol(baseUrl: string, headers: Record<string, string>): Promise<Protocol> {
   const base = baseUrl.replace(/\/+$/, '');
-  const answers = async (path: string) => {
+  const fetchCard = async (path: string, extra: Record<string, string> = {}) => {
     try {
-      const response = await fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
-      await response.body?.cancel();
-      return response.ok;
+      const response = await fetch(`${base}${path}`, { headers: { ...headers, ...extra }, signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) {
+        await response.body?.cancel();
+        return undefined;
+      }
+      return ((await response.json().catch(() => ({}))) ?? {}) as {
+        supportedInterfaces?: { protocolBinding?: unknown; protocolVersion?: unknown }[];
+      };
     } catch {
-      return false;
+      return undefined;
     }
   };
-  if (await answers('/.well-known/agent.json')) return '0.1.0';
-  return (await answers('/.well-known/agent-card.json')) ? '0.3' : '0.1.0';
+  const card = await fetchCard('/.well-known/agent-card.json', { 'A2A-Version': '1.0' });
+  const speaks10 = card?.supportedInterfaces?.some(
+    (i) => /^(JSONRPC|HTTP\+JSON)$/i.test(String(i.protocolBinding)) && /^1\.0(\.\d+)?$/.test(String(i.protocolVersion)),
+  );
+  if (speaks10) return '1.0';
+  if (await fetchCard('/.well-known/agent.json')) return '0.1.0';
+  return card ? '0.3' : '0.1.0';
 }
 
-export function agentApi(protocol: Protocol, baseUrl: string, options: A2AClientOptions): AgentApi {
+export function agentApi(protocol: Protocol, baseUrl: string, options: A2AClient10Options): AgentApi {
+  if (protocol === '1.0') return api10(new A2AClient10(baseUrl, options));
   return protocol === '0.3' ? api03(new A2AClient03(baseUrl, options)) : api01(new A2AClient(baseUrl, options));
 }
 
@@ -143,6 +156,133 @@ function api03(client: A2AClient03): AgentApi {
     setPush: (taskId, config) => client.setPushNotificationConfig({ taskId, pushNotificationConfig: config }),
     getPush: (id) => client.getPushNotificationConfig({ id }),
   };
+}
+
+function api10(client: A2AClient10): AgentApi {
+  const message10 = (message: Message, to: Addressing): v10.Message => ({
+    messageId: randomUUID(),
+    role: message.role === 'agent' ? 'ROLE_AGENT' : 'ROLE_USER',
+    parts: message.parts.map(partTo10),
+    ...(to.taskId ? { taskId: to.taskId } : {}),
+    ...(to.sessionId ? { contextId: to.sessionId } : {}),
+  });
+  // Without --history, no history: 0.1.0's default, which the printers expect.
+  const sendParams = (message: Message, to: Addressing) => ({
+    message: message10(message, to),
+    configuration: { historyLength: to.historyLength ?? 0 },
+  });
+  const answer = (result: v10.SendMessageResponse | v10.Task): Answer => ({
+    raw: result,
+    task: 'message' in result ? taskOfMessage10(result.message) : taskFrom10('task' in result ? result.task : result),
+  });
+  const events = async function* (stream: AsyncIterable<{ id: string | undefined; event: v10.StreamResponse }>): AsyncIterable<Event> {
+    for await (const { id, event } of stream) yield { id, raw: event, event: eventFrom10(event) };
+  };
+  return {
+    protocol: '1.0',
+    card: async () => {
+      const card = await client.getCard();
+      return { raw: card, view: cardFrom10(card, (await client.agentInterface()).url) };
+    },
+    send: async (message, to, signal) => answer(await client.sendMessage(sendParams(message, to), { signal })),
+    stream: (message, to, signal) => events(client.streamMessage(sendParams(message, to), { signal })),
+    get: async (id, historyLength) => answer(await client.getTask({ id, historyLength: historyLength ?? 0 })),
+    cancel: async (id) => answer(await client.cancelTask({ id })),
+    resubscribe: (id, lastEventId) => events(client.subscribe({ id }, lastEventId ? { lastEventId } : {})),
+    setPush: (taskId, config) => client.createPushNotificationConfig({ taskId, ...config }),
+    getPush: async (taskId) => (await client.listPushNotificationConfigs({ taskId })).configs,
+  };
+}
+
+// 1.0 answers in 0.1.0's terms, for the printers (`--json` prints them as they came).
+
+function partTo10(part: Message['parts'][number]): v10.Part {
+  if (part.type === 'text') return { text: part.text };
+  if (part.type === 'data') return { data: part.data };
+  const { file } = part;
+  const content = file.uri != null ? { url: file.uri } : { raw: file.bytes ?? '' };
+  return { ...content, ...(file.mimeType ? { mediaType: file.mimeType } : {}), ...(file.name ? { filename: file.name } : {}) };
+}
+
+function partFrom10(part: v10.Part): Message['parts'][number] {
+  if ('text' in part) return { type: 'text', text: part.text };
+  if ('data' in part) return { type: 'data', data: part.data as Record<string, unknown> };
+  const file = {
+    ...('url' in part ? { uri: part.url } : { bytes: (part as { raw: string }).raw }),
+    ...(part.mediaType ? { mimeType: part.mediaType } : {}),
+    ...(part.filename ? { name: part.filename } : {}),
+  };
+  return { type: 'file', file };
+}
+
+/** `TASK_STATE_INPUT_REQUIRED` as 0.1.0 names it: `input-required`. */
+function stateFrom10(state: v10.TaskState): TaskStatus['state'] {
+  return state
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replaceAll('_', '-')
+    .replace('unspecified', 'unknown') as TaskStatus['state'];
+}
+
+function messageFrom10(message: v10.Message): Message {
+  return { role: message.role === 'ROLE_AGENT' ? 'agent' : 'user', parts: message.parts.map(partFrom10) };
+}
+
+function statusFrom10(status: v10.TaskStatus): TaskStatus {
+  return {
+    state: stateFrom10(status.state),
+    ...(status.message ? { message: messageFrom10(status.message) } : {}),
+    ...(status.timestamp ? { timestamp: status.timestamp } : {}),
+  };
+}
+
+/** An artifact's index: the kit names artifacts `artifact-<index>`; others by their id, in order met. */
+function artifactFrom10(artifact: v10.Artifact): Artifact {
+  const index = /^artifact-(\d+)$/.exec(artifact.artifactId)?.[1];
+  return {
+    ...(artifact.name ? { name: artifact.name } : {}),
+    ...(artifact.description ? { description: artifact.description } : {}),
+    parts: artifact.parts.map(partFrom10),
+    index: index === undefined ? 0 : Number(index),
+  };
+}
+
+function taskFrom10(task: v10.Task): Task {
+  return {
+    id: task.id,
+    sessionId: task.contextId,
+    status: statusFrom10(task.status),
+    ...(task.artifacts ? { artifacts: task.artifacts.map(artifactFrom10) } : {}),
+    ...(task.history ? { history: task.history.map(messageFrom10) } : {}),
+  };
+}
+
+function taskOfMessage10(message: v10.Message): Task {
+  return { id: message.taskId ?? '', sessionId: message.contextId, status: { state: 'completed', message: messageFrom10(message) } };
+}
+
+function eventFrom10(event: v10.StreamResponse): TaskEvent {
+  if ('task' in event) return { id: event.task.id, status: statusFrom10(event.task.status), final: false };
+  if ('message' in event) return { id: event.message.taskId ?? '', status: taskOfMessage10(event.message).status, final: true };
+  if ('statusUpdate' in event) {
+    return { id: event.statusUpdate.taskId, status: statusFrom10(event.statusUpdate.status), final: endsStream10(event) };
+  }
+  const { artifactUpdate } = event;
+  return {
+    id: artifactUpdate.taskId,
+    artifact: { ...artifactFrom10(artifactUpdate.artifact), append: artifactUpdate.append, lastChunk: artifactUpdate.lastChunk },
+  };
+}
+
+/** The 1.0 card as the card printer reads it: the interface in use as its `url`, its security schemes as `authentication`. */
+function cardFrom10(card: v10.AgentCard, url: string): AgentCard {
+  const schemes = Object.keys(card.securitySchemes ?? {});
+  return {
+    ...card,
+    url,
+    capabilities: { streaming: card.capabilities.streaming === true, pushNotifications: card.capabilities.pushNotifications === true },
+    ...(schemes.length ? { authentication: { schemes } } : {}),
+  } as unknown as AgentCard;
 }
 
 // 0.3 answers in 0.1.0's terms, for the printers (`--json` prints them as they came).

@@ -37,16 +37,19 @@ Commands:
 
 Common options:
   -H, --header "Name: value"          add a request header (repeatable), e.g. for authentication
-  --protocol 0.1|0.3|auto             the A2A version to speak (default auto: 0.1.0 if the agent
-                                      serves /.well-known/agent.json, else 0.3 if it serves
-                                      /.well-known/agent-card.json)
+  --protocol 0.1|0.3|1.0|auto         the A2A version to speak (default auto: the newest the agent
+                                      serves: 1.0 if its /.well-known/agent-card.json lists a 1.0
+                                      interface, else 0.1.0 if it serves /.well-known/agent.json,
+                                      else 0.3)
+  --binding jsonrpc|rest              over A2A 1.0, the binding to use when the card lists both
+                                      (default: the card's first)
   --json                              print the raw JSON responses (for scripts)
   --strict                            an answer that departs from the A2A spec is an error (exit 1);
                                       by default it is shown, with a warning on stderr per departure
   -h, --help                          help for a command (a2a send --help)`,
   card: `a2a card <url> [--json] [--header "Name: value"]
 
-Fetches <url>/.well-known/agent.json (with --protocol 0.3: agent-card.json), checks it against
+Fetches the agent card of the version spoken (1.0 and 0.3: <url>/.well-known/agent-card.json; 0.1.0: agent.json), checks it against
 the A2A schema and shows the agent's skills, capabilities and authentication. Each way the card
 departs from the schema is a warning on stderr, and then the exit code is 1: checking is this
 command's job.`,
@@ -91,6 +94,7 @@ const OPTIONS = {
   'last-event-id': { type: 'string' },
   strict: { type: 'boolean' },
   protocol: { type: 'string' },
+  binding: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -130,6 +134,7 @@ async function main(argv: string[]): Promise<number> {
   const protocol = await protocolOf(values.protocol, base, headers);
   const agent = agentApi(protocol, base, {
     headers,
+    ...(values.binding !== undefined ? { preferredBinding: bindingOf(values.binding) } : {}),
     validateResponses: values.strict ? 'strict' : 'warn',
     onDeparture: ({ what, issues }) => {
       departures += issues.length;
@@ -169,9 +174,19 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The A2A 1.0 binding --binding names. */
+function bindingOf(option: string): 'JSONRPC' | 'HTTP+JSON' {
+  if (/^(jsonrpc|json-rpc)$/i.test(option)) return 'JSONRPC';
+  if (/^(rest|http\+json|http-json)$/i.test(option)) return 'HTTP+JSON';
+  throw new UsageError(`--binding takes jsonrpc or rest, got ${JSON.stringify(option)}`);
+}
+
 /** The protocol --protocol names, or the one the agent's cards show. */
 async function protocolOf(option: string | undefined, base: string, headers: Record<string, string>): Promise<Protocol> {
   switch (option ?? 'auto') {
+    case '1':
+    case '1.0':
+      return '1.0';
     case '0.1':
     case '0.1.0':
       return '0.1.0';
@@ -181,7 +196,7 @@ async function protocolOf(option: string | undefined, base: string, headers: Rec
     case 'auto':
       return detectProtocol(base, headers);
     default:
-      throw new UsageError(`--protocol takes 0.1, 0.3 or auto, got ${JSON.stringify(option)}`);
+      throw new UsageError(`--protocol takes 0.1, 0.3, 1.0 or auto, got ${JSON.stringify(option)}`);
   }
 }
 

@@ -168,6 +168,68 @@ export class JsonRpcHttp {
     }
   }
 
+  /**
+   * One HTTP+JSON call (A2A 1.0 11): its answer, held to `check`; an error answer (a
+   * `google.rpc.Status` body) becomes the JsonRpcError of the same A2A error, `codeOf` naming its
+   * code from the body's ErrorInfo reason.
+   */
+  async rest(
+    verb: string,
+    url: string,
+    body: unknown,
+    check: Check,
+    codeOf: (reason: string | undefined, status: number) => number,
+    call: CallOptions = {},
+  ): Promise<unknown> {
+    const init: RequestInit = { method: verb, headers: { accept: 'application/json' } };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { ...(init.headers as Record<string, string>), 'content-type': 'application/json' };
+    }
+    const { response, text } = await this.fetchText(url, init, call);
+    if (!response.ok) throw restError(response, text, codeOf);
+    const value = text === '' ? {} : parseJson(text, 'the response', response);
+    this.hold(value, check, `${verb} ${new URL(url).pathname} result`);
+    return value;
+  }
+
+  /** An HTTP+JSON stream: each event bare (no envelope), until the server ends it or `isFinal`. */
+  async *restStream(
+    verb: string,
+    url: string,
+    body: unknown,
+    check: Check,
+    isFinal: (event: unknown) => boolean,
+    codeOf: (reason: string | undefined, status: number) => number,
+    call: CallOptions = {},
+  ): AsyncGenerator<StreamAnswer> {
+    const headers: Record<string, string> = { accept: 'text/event-stream', prefer: EVENT_IDS_PREFERENCE };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const init: RequestInit = { method: verb, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+    const response = await this.timed(url, init, call, async (r) => r);
+    if (!response.ok) throw restError(response, await response.text(), codeOf);
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.startsWith('text/event-stream')) {
+      await response.body?.cancel();
+      throw new InvalidResponseError(`expected text/event-stream, got ${type || 'no content type'}`);
+    }
+    try {
+      for await (const sse of readSse(response.body!)) {
+        const value = parseJson(sse.data, 'a stream event');
+        if (sse.event === 'error')
+          throw restErrorOf(value, 200, codeOf) ?? new InvalidResponseError('an error event without an error object');
+        this.hold(value, check, 'stream event');
+        yield { id: sse.id, result: value };
+        if (isFinal(value)) return;
+      }
+    } catch (error) {
+      if (error instanceof A2AClientError) throw error;
+      throw new NetworkError(`the stream broke: ${(error as Error).message}`, { cause: error });
+    } finally {
+      await response.body?.cancel().catch(() => undefined);
+    }
+  }
+
   /** Holds an answer to the schema as `validateResponses` says: throw, report, or let it be. */
   hold(value: unknown, { validate, allIssues }: Check, what: string): void {
     const mode = this.options.validateResponses;
@@ -231,6 +293,30 @@ function checkMode(option: A2AClientOptions['validateResponses']): 'strict' | 'w
 
 function postInit(body: unknown, accept: string, headers: Record<string, string> = {}): RequestInit {
   return { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', accept, ...headers } };
+}
+
+/** An HTTP+JSON error answer: the A2A error its body names, or the HTTP status alone when it names none. */
+function restError(response: Response, text: string, codeOf: (reason: string | undefined, status: number) => number): A2AClientError {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return httpError(response, text);
+  }
+  return restErrorOf(body, response.status, codeOf) ?? httpError(response, text);
+}
+
+function restErrorOf(
+  body: unknown,
+  status: number,
+  codeOf: (reason: string | undefined, status: number) => number,
+): JsonRpcError | undefined {
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  if (!error || typeof error !== 'object') return undefined;
+  const details = Array.isArray(error.details) ? error.details : [];
+  const reason = (details.find((d) => (d as { reason?: unknown })?.reason !== undefined) as { reason?: string } | undefined)?.reason;
+  const message = typeof error.message === 'string' ? error.message : `HTTP ${status}`;
+  return new JsonRpcError({ code: codeOf(reason, status), message, data: details });
 }
 
 function httpError(response: Response, text: string): HttpError {

@@ -118,10 +118,15 @@ describe('a2a', () => {
     expect(stdout).toBe('[working]\n[working] Echoing your message…\none two three four five six\n[completed]\n');
   });
 
-  test('send --json prints the raw Task, for scripts', async () => {
-    const { code, stdout } = await a2a(['send', '--json', '--task', 'cli-json', echo.url, 'json please']);
+  test('send --json prints the raw answer, for scripts: the 1.0 one by default, the 0.1.0 Task with --protocol 0.1', async () => {
+    const { code, stdout } = await a2a(['send', '--json', echo.url, 'json please']);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ id: 'cli-json', status: { state: 'completed' }, artifacts: [{ name: 'echo' }] });
+    expect(JSON.parse(stdout)).toMatchObject({
+      task: { status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'artifact-0', name: 'echo' }] },
+    });
+    // 0.1.0 lets the client name a new task.
+    const named = await a2a(['send', '--protocol', '0.1', '--json', '--task', 'cli-json', echo.url, 'json please']);
+    expect(JSON.parse(named.stdout)).toMatchObject({ id: 'cli-json', status: { state: 'completed' }, artifacts: [{ name: 'echo' }] });
   });
 
   test('send --file attaches a file; files received are saved under their own name only', async () => {
@@ -136,7 +141,9 @@ describe('a2a', () => {
     expect(readFileSync(join(out, 'greeting.txt'), 'utf8')).toBe('hi');
     const attach = join(out, 'greeting.txt');
     const echoed = await a2a(['send', '--json', echo.url, '--file', attach]);
-    expect(JSON.parse(echoed.stdout).artifacts[0].parts).toEqual([
+    expect(JSON.parse(echoed.stdout).task.artifacts[0].parts).toEqual([{ raw: 'aGk=', mediaType: 'text/plain', filename: 'greeting.txt' }]);
+    const echoed01 = await a2a(['send', '--protocol', '0.1', '--json', echo.url, '--file', attach]);
+    expect(JSON.parse(echoed01.stdout).artifacts[0].parts).toEqual([
       { type: 'file', file: { name: 'greeting.txt', bytes: 'aGk=', mimeType: 'text/plain' } },
     ]);
   });
@@ -195,14 +202,30 @@ describe('a2a', () => {
   });
 
   test('get, cancel and push', async () => {
-    await a2a(['send', '--task', 'cli-get', echo.url, 'kept']);
-    const got = await a2a(['get', '--history', '1', echo.url, 'cli-get']);
+    const sent = JSON.parse((await a2a(['send', '--json', echo.url, 'kept'])).stdout) as { task: { id: string } };
+    const id = sent.task.id;
+    const got = await a2a(['get', '--history', '1', echo.url, id]);
     expect(got.stdout).toContain('kept');
-    const cancel = await a2a(['cancel', echo.url, 'cli-get']);
+    const cancel = await a2a(['cancel', echo.url, id]);
     expect(cancel.stderr).toMatch(/error -32002: Task cannot be canceled/);
-    const push = await a2a(['push', 'get', echo.url, 'cli-get']);
-    expect(push.code).toBe(1);
-    expect(push.stderr).toMatch(/error -32001 \(Task not found\): Push notification config not found/);
+    const push = await a2a(['push', 'get', '--json', echo.url, id]);
+    expect(push).toMatchObject({ code: 0, stdout: '[]\n' });
+    // Over 0.1.0, a task has one config: none set is an error.
+    await a2a(['send', '--protocol', '0.1', '--task', 'cli-get', echo.url, 'kept']);
+    const push01 = await a2a(['push', 'get', '--protocol', '0.1', echo.url, 'cli-get']);
+    expect(push01.code).toBe(1);
+    expect(push01.stderr).toMatch(/error -32001 \(Task not found\): Push notification config not found/);
+  });
+
+  test('over A2A 1.0 HTTP+JSON (--binding rest): send, stream, get and errors with their codes', async () => {
+    const sent = await a2a(['send', '--binding', 'rest', '--json', echo.url, 'over rest']);
+    const { task } = JSON.parse(sent.stdout) as { task: { id: string } };
+    expect((await a2a(['get', '--binding', 'rest', echo.url, task.id])).stdout).toContain('[completed]');
+    const streamed = await a2a(['send', '--binding', 'rest', '--stream', echo.url, 'one two three']);
+    expect(streamed.stdout).toContain('one two three');
+    const missing = await a2a(['get', '--binding', 'rest', echo.url, 'no-such-task']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/error -32001/);
   });
 });
 
@@ -399,13 +422,14 @@ describe('a2a over A2A 0.3', () => {
     expect(JSON.parse(got.stdout)).toMatchObject({ kind: 'task', id: task.id, contextId: expect.any(String) });
   });
 
-  test('auto: an agent with only a 0.3 card is spoken to in 0.3; a kit agent in 0.1.0', async () => {
+  test('auto: an agent with only a 0.3 card is spoken to in 0.3; a kit agent in 1.0, the newest it serves', async () => {
     const sdk = await sdkAgent();
     const card = await a2a(['card', sdk]);
     expect(card.stdout).toContain('(A2A 0.3)');
     const sent = await a2a(['send', sdk, 'hi']);
     expect(sent).toMatchObject({ code: 0, stdout: '[completed] you said hi\n' });
-    expect((await a2a(['card', echo.url])).stdout).toContain('(A2A 0.1.0)');
+    expect((await a2a(['card', echo.url])).stdout).toContain(`endpoint  ${echo.url}/v1 (A2A 1.0)`);
+    expect((await a2a(['card', '--protocol', '0.1', echo.url])).stdout).toContain('(A2A 0.1.0)');
   });
 
   test('chat over 0.3: the agent names the new task, and the answer to its question continues it', async () => {
@@ -419,9 +443,12 @@ describe('a2a over A2A 0.3', () => {
     expect(second!.task.id).toBe(first!.task.id);
   });
 
-  test('--protocol takes 0.1, 0.3 or auto', async () => {
+  test('--protocol takes 0.1, 0.3, 1.0 or auto; --binding jsonrpc or rest', async () => {
     const bad = await a2a(['card', '--protocol', '2', echo.url]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--protocol takes 0.1, 0.3 or auto, got "2"');
+    expect(bad.stderr).toContain('--protocol takes 0.1, 0.3, 1.0 or auto, got "2"');
+    const badBinding = await a2a(['card', '--binding', 'grpc', echo.url]);
+    expect(badBinding.code).toBe(2);
+    expect(badBinding.stderr).toContain('--binding takes jsonrpc or rest, got "grpc"');
   });
 });
