@@ -9,7 +9,6 @@ import { errorResponse } from './transports/json-rpc.js';
 import type { TaskHandler } from './core/handler.js';
 import { createRpcEndpoint, requestedVersion, sendJson, sendUnauthenticated } from './transports/http.js';
 import { createRestEndpoint } from './transports/rest.js';
-import { speaks10 } from './versions/v1_0/index.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
 
@@ -39,6 +38,13 @@ class CardVersionRefused extends Error {
 function atMount(req: Request, path: string): Request {
   const baseUrl = req.baseUrl.endsWith(path) ? req.baseUrl.slice(0, -path.length) : req.baseUrl;
   return Object.create(req, { baseUrl: { value: baseUrl } }) as Request;
+}
+
+/** Whether the client's `If-Modified-Since` is at or after `sinceMs`. */
+function notModifiedSince(req: Request, sinceMs: number): boolean {
+  const header = req.get('if-modified-since');
+  const at = header ? Date.parse(header) : Number.NaN;
+  return Number.isFinite(at) && at >= sinceMs;
 }
 
 /** Whether the client's `If-None-Match` names `etag` (or `*`). */
@@ -96,6 +102,9 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const cardFor = prepareCard(options.card, { ...resolved, authentication: auth && cardAuthentication(auth) });
 
   const router = express.Router();
+  // HTTP dates have whole seconds.
+  const cardsSinceMs = Math.floor(Date.now() / 1000) * 1000;
+  const cardsSince = new Date(cardsSinceMs).toUTCString();
   /** Serves a card; with `protectCard`, to authenticated clients only. */
   const serveCard =
     (card: (req: Request) => unknown, wireError?: (error: A2AError) => A2AError): express.RequestHandler =>
@@ -109,7 +118,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
         .catch(next);
     };
   /**
-   * A card with the caching headers of spec 1.0 8.6.1: an `ETag` of its content, `Cache-Control`
+   * A card with the caching headers of spec 1.0 8.6.1: an `ETag` of its content, `Last-Modified`, `Cache-Control`
    * (private when the card is for authenticated clients only), `Vary: A2A-Version` where the card
    * depends on it, and 304 to a client that has this one.
    */
@@ -130,9 +139,11 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     }
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     res.setHeader('ETag', etag);
+    // The cards change when the agent is redeployed: the router's start is when they last did.
+    res.setHeader('Last-Modified', cardsSince);
     res.setHeader('Cache-Control', `${auth?.protectCard ? 'private' : 'public'}, max-age=${CARD_MAX_AGE_SECONDS}`);
     if (req.path === WELL_KNOWN_CARD) res.setHeader('Vary', auth?.protectCard ? 'A2A-Version, Authorization' : 'A2A-Version');
-    if (ifNoneMatch(req, etag)) {
+    if (ifNoneMatch(req, etag) || (req.get('if-none-match') === undefined && notModifiedSince(req, cardsSinceMs))) {
       res.status(304).end();
       return;
     }
@@ -146,17 +157,22 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   // While draining, the work of this process is ending: a new call is refused at once, so that a
   // load balancer or a client tries another replica rather than waiting here. Only the A2A
   // endpoint: the host app's own routes are not ours to refuse.
-  const refuseWhileDraining: express.RequestHandler = (_req, res, next) => {
-    if (!draining) return next();
-    res.setHeader('Connection', 'close');
-    res.setHeader('Retry-After', '1');
-    sendJson(res, 503, errorResponse(null, A2AError.resourceUnavailable('the agent is shutting down')));
-  };
-  const postOnly: express.RequestHandler = (_req, res) => {
-    res.setHeader('Allow', 'POST');
-    const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
-    sendJson(res, 405, errorResponse(null, A2AError.invalidRequest({ reason })));
-  };
+  const asIs = (error: A2AError) => error;
+  const refuseWhileDraining =
+    (wire: (error: A2AError) => A2AError = asIs): express.RequestHandler =>
+    (_req, res, next) => {
+      if (!draining) return next();
+      res.setHeader('Connection', 'close');
+      res.setHeader('Retry-After', '1');
+      sendJson(res, 503, errorResponse(null, wire(A2AError.resourceUnavailable('the agent is shutting down'))));
+    };
+  const postOnly =
+    (wire: (error: A2AError) => A2AError = asIs): express.RequestHandler =>
+    (_req, res) => {
+      res.setHeader('Allow', 'POST');
+      const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
+      sendJson(res, 405, errorResponse(null, wire(A2AError.invalidRequest({ reason }))));
+    };
   // `/.well-known/agent-card.json` is read by 0.3 and 1.0 clients alike: each gets the card of the
   // version it asks for (`A2A-Version`; none means 0.3, spec 1.0 3.6.2).
   const endpoint03 = core.endpoints.find((endpoint) => endpoint.version.name === '0.3');
@@ -166,8 +182,10 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
       WELL_KNOWN_CARD,
       serveCard((req) => {
         const requested = req && requestedVersion(req);
-        if (speaks10(requested) || !endpoint03) return endpoint10.card(cardFor(req));
-        if (requested === undefined || /^0\.3(\.\d+)?$/.test(requested)) return endpoint03.card(cardFor(req));
+        // A later 1.x client reads the 1.0 card (minor versions add, §3.6), and any 0.x the 0.3 one.
+        if (requested !== undefined && /^1\.\d+(\.\d+)?$/.test(requested)) return endpoint10.card(cardFor(req));
+        if (!endpoint03 && (requested === undefined || /^0\.\d+(\.\d+)?$/.test(requested))) return endpoint10.card(cardFor(req));
+        if (requested === undefined || /^0\.\d+(\.\d+)?$/.test(requested)) return endpoint03!.card(cardFor(req));
         throw new CardVersionRefused(requested);
       }),
     );
@@ -181,7 +199,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     router.get([...endpoint.cardPaths], serveCard(card, version.wireError));
     router.post(
       endpoint.path,
-      refuseWhileDraining,
+      refuseWhileDraining(version.wireError),
       createRpcEndpoint({
         ...resolved,
         dispatch: endpoint.dispatch,
@@ -193,11 +211,18 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
         extendedCardFor: extendedCard,
       }),
     );
-    router.all(endpoint.path, postOnly);
+    router.all(endpoint.path, postOnly(version.wireError));
     if (endpoint.rest) {
+      const rest = endpoint.rest;
+      const wire = version.wireError ?? ((error: A2AError) => error);
       router.use(
         endpoint.path,
-        refuseWhileDraining,
+        (_req, res, next) => {
+          if (!draining) return next();
+          res.setHeader('Connection', 'close');
+          res.setHeader('Retry-After', '1');
+          sendJson(res, 503, rest.errorAnswer(wire(A2AError.resourceUnavailable('the agent is shutting down')).toJSON()).body);
+        },
         createRestEndpoint({
           ...resolved,
           binding: endpoint.rest,

@@ -201,8 +201,11 @@ describe('A2A 1.0 over HTTP+JSON', () => {
     expect(wrongVerb.status).toBe(405);
     expect(wrongVerb.body.error.code).toBe(405);
     expectError(await call(url, 'GET', '/extendedAgentCard'), 400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION');
-    // A path that is none of the binding's goes on to the host app.
-    expect((await fetch(`${url}/not-a2a`)).status).toBe(404);
+    // Below the interface every path is the binding's: one it does not serve (a tenant's, say) is
+    // a JSON 404; a path that is not valid percent-encoding a 400; the path names the resource.
+    expect((await call(url, 'POST', '/some-tenant/message:send', {})).status).toBe(404);
+    expect((await call(url, 'GET', '/tasks/%E0%A4%A')).status).toBe(400);
+    expect((await call(url, 'GET', '/tasks?contextId=true')).status).toBe(200);
   });
 });
 
@@ -215,4 +218,12 @@ test('with authentication: 401 with WWW-Authenticate and UNAUTHENTICATED; the ca
   await call(url, 'POST', '/message:send', { message: message10('theirs') }, { 'x-api-key': 'key-b' });
   expect((await call(url, 'GET', '/tasks', undefined, alice)).body).toMatchObject({ tasks: [{ id: mine.id }], totalSize: 1 });
   expectError(await call(url, 'GET', `/tasks/${mine.id}`, undefined, { 'x-api-key': 'key-b' }), 404, 'NOT_FOUND', 'TASK_NOT_FOUND');
+});
+
+test('while the agent drains, HTTP+JSON calls get 503 with the 1.0 error body', async () => {
+  const { app, router } = appWith(echo);
+  const { url } = await serve(app);
+  await router.drain({ deadlineMs: 10 });
+  expectError(await call(`${url}/v1`, 'GET', '/tasks'), 503, 'UNAVAILABLE', 'RESOURCE_UNAVAILABLE');
+  await router.close();
 });

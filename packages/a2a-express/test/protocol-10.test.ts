@@ -134,6 +134,11 @@ describe('A2A 1.0: the card', () => {
     expect(first.headers.get('vary')).toBe('A2A-Version');
     const again = await fetch(`${base}/.well-known/agent-card.json`, { headers: { ...V1, 'if-none-match': etag } });
     expect(again.status).toBe(304);
+    const lastModified = first.headers.get('last-modified')!;
+    expect(Date.parse(lastModified)).toBeLessThanOrEqual(Date.now());
+    expect((await fetch(`${base}/.well-known/agent-card.json`, { headers: { ...V1, 'if-modified-since': lastModified } })).status).toBe(
+      304,
+    );
     // The 0.3 card is another card: another ETag, so a cache keeps both.
     const card03 = await fetch(`${base}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag } });
     expect(card03.status).toBe(200);
@@ -194,6 +199,8 @@ describe('A2A 1.0: the extended card', () => {
       supportedInterfaces: card.supportedInterfaces,
       skills: [{ id: 'private', description: 'for alice' }],
     });
+    // The extended card keeps what the router serves: its interfaces and capabilities.
+    expect(extended.capabilities).toEqual(card.capabilities);
     const overRest = await fetch(`${url10}/extendedAgentCard`, { headers: alice });
     expect(await json(overRest)).toEqual(extended);
     expect((await fetch(`${url10}/extendedAgentCard`, { headers: V1 })).status).toBe(401);
@@ -243,6 +250,27 @@ describe('A2A 1.0: versions and framing on the wire', () => {
     expect((await call10(url10, 'GetTask', { id: 'x' }, { 'a2a-version': '99.0' })).error?.code).toBe(-32009);
     expect((await call10(url10, 'GetTask', { id: 'x' }, { 'A2A-Version': '1.0.1' })).error?.code).toBe(-32001);
     expect((await rpc(`${url10}?A2A-Version=1.0`, 'GetTask', { id: 'x' })).error?.code).toBe(-32001);
+  });
+
+  test('framing errors on the 1.0 endpoint carry 1.0 details too: a bad envelope, bad JSON, a GET', async () => {
+    const { url10 } = await agent();
+    const post = async (body: string) =>
+      json(await fetch(url10, { method: 'POST', headers: { ...V1, 'content-type': 'application/json' }, body }));
+    for (const body of ['{"jsonrpc":"1.0","id":1,"method":"GetTask"}', '[]', '{bad']) {
+      const answer = await post(body);
+      expect(answer.error.data[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', domain: 'a2a-protocol.org' });
+    }
+    const get = await fetch(url10, { headers: V1 });
+    expect(get.status).toBe(405);
+    expect((await json(get)).error.data[0]).toMatchObject({ reason: 'INVALID_REQUEST' });
+  });
+
+  test('a later 1.x client reads the 1.0 card, any 0.x client the 0.3 one', async () => {
+    const { base } = await agent();
+    const card = async (version: string) =>
+      json(await fetch(`${base}/.well-known/agent-card.json`, { headers: { 'a2a-version': version } }));
+    expect((await card('1.1')).supportedInterfaces).toBeDefined();
+    expect((await card('0.2')).protocolVersion).toBe('0.3.0');
   });
 
   test('a body that is not application/json gets -32005 (1.0 ContentTypeNotSupported), not a parse error', async () => {
@@ -516,6 +544,31 @@ describe.each([
     expect((await list({ contextId, pageToken: 'not-a-token' })).error).toMatchObject({ code: -32602 });
     expect((await list({ contextId, pageSize: 101 })).error).toMatchObject({ code: -32602 });
     expect((await list({ status: 'TASK_STATE_DONE' })).error).toMatchObject({ code: -32602 });
+  });
+
+  test("a webhook sent with every message of a task without an id is one config, the task's; header-breaking credentials are refused", async () => {
+    const { url10 } = agentUrls;
+    const config = { url: 'http://127.0.0.1:9/hook', authentication: { scheme: 'Bearer', credentials: 'c' } };
+    const asked = ((await send10(url10, message10('?'), { taskPushNotificationConfig: config })).result as Json).task;
+    await send10(url10, message10('?', { taskId: asked.id }), { taskPushNotificationConfig: config });
+    const listed = (await call10(url10, 'ListTaskPushNotificationConfigs', { taskId: asked.id })).result as Json;
+    expect(listed.configs.map((c: Json) => c.id)).toEqual([asked.id]);
+    const broken = await send10(url10, message10('x'), {
+      taskPushNotificationConfig: { url: 'http://127.0.0.1:9/hook', authentication: { scheme: 'Bearer', credentials: 'a\r\nX-Evil: 1' } },
+    });
+    expect(broken.error).toMatchObject({ code: -32602 });
+    expect(JSON.stringify(broken.error!.data)).toContain('/configuration/taskPushNotificationConfig/authentication/credentials');
+    const noUrl = await call10(url10, 'CreateTaskPushNotificationConfig', { taskId: asked.id });
+    expect(JSON.stringify(noUrl.error!.data)).toContain("must have required property 'url'");
+  });
+
+  test('ListTasks leaves out tasks answered by a reply alone; a leap-second time is refused, not ignored', async () => {
+    const { url10 } = agentUrls;
+    const contextId = randomUUID();
+    await send10(url10, message10('hi', { contextId }));
+    expect(((await call10(url10, 'ListTasks', { contextId })).result as Json).totalSize).toBe(0);
+    const leap = await call10(url10, 'ListTasks', { statusTimestampAfter: '2016-12-31T23:59:60Z' });
+    expect(leap.error).toMatchObject({ code: -32602 });
   });
 
   test('GetExtendedAgentCard: the card claims none, so -32004', async () => {

@@ -111,6 +111,17 @@ const fixes = {
     set(pointer('List Tasks Request', 'properties', 'pageSize', 'maximum'), 100);
     set(pointer('List Task Push Notification Configs Request', 'properties', 'pageSize', 'minimum'), 1);
   },
+  // 6. An enum in a request is one of its names (a number is read as its name first): a number
+  //    outside the enum is refused rather than read as no filter.
+  'H6 request enums are their names'() {
+    const states = defs['Task Status'].properties.state.anyOf;
+    const names = ['TASK_STATE_UNSPECIFIED', ...states.find((branch) => Array.isArray(branch.enum)).enum];
+    set(pointer('List Tasks Request', 'properties', 'status', 'enum'), names);
+  },
+  // 7. Bytes may be in URL-safe base64, which ProtoJSON parsers read too.
+  'H7 raw bytes in either base64 alphabet'() {
+    set(pointer('Part', 'properties', 'raw', 'pattern'), '^[A-Za-z0-9+/_-]*={0,2}$');
+  },
   // 5. A request field this version does not know is ignored (spec 5.7: SHOULD ignore), so that a
   //    client of a later minor version is served.
   'H5 unknown request fields are ignored'() {

@@ -1,5 +1,5 @@
 // The 1.0 schema the 1.0 binding validates requests against: the published bundle plus the fixes
-// H0-H5 (SCHEMA-FIXES.md), each shown failing on the published bundle and holding on ours; requests
+// H0-H7 (SCHEMA-FIXES.md), each shown failing on the published bundle and holding on ours; requests
 // read as ProtoJSON allows (snake_case names, int32 strings, enum numbers); and the published
 // bundle rebuilt from ours, exact to the hash of its canonical JSON.
 import { canonicalSha256 } from './canonical.js';
@@ -24,7 +24,7 @@ const send = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
 });
 const publishedSend = () => publishedSchemaValidator10('Send Message Request');
 
-describe('the project 1.0 schema (published 1.0 bundle + H0-H5)', () => {
+describe('the project 1.0 schema (published 1.0 bundle + H0-H7)', () => {
   test('the published bundle rebuilt from ours is the published file', () => {
     expect(canonicalSha256(publishedSchema10())).toBe(PUBLISHED_SHA256);
   });
@@ -73,6 +73,27 @@ describe('the project 1.0 schema (published 1.0 bundle + H0-H5)', () => {
     expect(validateListTasksRequest.issues[0]).toMatchObject({ path: '/pageSize', keyword: 'maximum' });
     expect(validateListTasksRequest({ pageSize: 0 })).toBe(false);
     expect(validateListTasksRequest({ pageSize: 100 })).toBe(true);
+  });
+
+  test('H6 a status filter is a state: a number outside the enum is refused, not read as no filter', () => {
+    expect(publishedSchemaValidator10('List Tasks Request')({ status: 42 })).toBe(true);
+    expect(validateListTasksRequest({ status: 42 })).toBe(false);
+    expect(validateListTasksRequest.issues[0]).toMatchObject({ path: '/status', keyword: 'enum' });
+    const fromQuery = { status: '3' };
+    expect(validateListTasksRequest(fromQuery)).toBe(true);
+    expect(fromQuery).toEqual({ status: 'TASK_STATE_COMPLETED' });
+  });
+
+  test('H7 raw bytes in URL-safe base64 are taken', () => {
+    const urlSafe = send([{ raw: 'dGNr-_8=' }]);
+    expect(publishedSend()(structuredClone(urlSafe))).toBe(false);
+    expect(validateSendMessageRequest(urlSafe)).toBe(true);
+  });
+
+  test('booleans from a query string: only in boolean fields', () => {
+    const query = { contextId: 'true', includeArtifacts: 'false' };
+    expect(validateListTasksRequest(query)).toBe(true);
+    expect(query).toEqual({ contextId: 'true', includeArtifacts: false });
   });
 
   test('H5 unknown request fields are ignored, as spec 1.0 5.7 asks', () => {

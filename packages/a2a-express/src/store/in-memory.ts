@@ -141,7 +141,8 @@ export class InMemoryTaskStore implements TaskStore {
     const matching: { at: TaskListCursor; record: TaskRecord }[] = [];
     for (const taskId of [...this.entries.keys()]) {
       const record = this.live(taskId)?.record;
-      if (!record || record.owner !== query.owner) continue;
+      // A task answered by a reply alone was never shown to its client as a task.
+      if (!record || record.owner !== query.owner || record.replied) continue;
       if (query.contextId !== undefined && record.task.contextId !== query.contextId) continue;
       if (query.state !== undefined && record.task.status.state !== query.state) continue;
       const at = { statusMs: statusMsOf(record), taskId };

@@ -6,7 +6,8 @@
 // ARGV: 1 expected revision, 2 head JSON, 3 last event id, 4 final (1/0), 5 retention ms,
 // 6 lease ms, 7 stream max length, 8 task id, 9 events channel, 10 turn-ended channel,
 // 11 turn-ended payload, 12 parts key prefix, 13 artifact indexes, 14 rewrite (1/0),
-// 15 the task's status time in ms when the status changed (its list score), else '',
+// 15 the task's status time in ms when the status changed (its list score), 'x' to take it out
+// of the list indexes (a task answered by a reply alone), else '',
 // 16 event count n, then n pairs of stream id and event JSON, then the layout ops (see
 // redis-layout.ts). The parts lists' keys are made here from their prefix and the indexes, which
 // is why the store is for standalone Redis, not Cluster.
@@ -48,7 +49,10 @@ end
 redis.call('HSET', KEYS[1], 'rev', rev + 1, 'head', ARGV[2], 'last', ARGV[3], 'artifacts', ARGV[13])
 local keys = {KEYS[1], KEYS[2], KEYS[4]}
 for index in string.gmatch(ARGV[13], '%S+') do keys[#keys + 1] = prefix .. index end
-if ARGV[15] ~= '' then
+if ARGV[15] == 'x' then
+  redis.call('ZREM', KEYS[5], ARGV[8])
+  redis.call('ZREM', KEYS[6], ARGV[8])
+elseif ARGV[15] ~= '' then
   redis.call('ZADD', KEYS[5], ARGV[15], ARGV[8])
   redis.call('ZADD', KEYS[6], ARGV[15], ARGV[8])
 end

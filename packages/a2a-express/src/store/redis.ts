@@ -218,8 +218,9 @@ export class RedisTaskStore implements SharedTaskStore {
         this.partsKeyPrefix(taskId),
         layout.artifactIndexes,
         layout.rewrite ? 1 : 0,
-        // The list indexes move a task when its status changes, not with each chunk.
-        known.record?.task.status === saved.task.status ? '' : statusMsOf(saved),
+        // The list indexes move a task when its status changes, not with each chunk; a task
+        // answered by a reply alone leaves them (its client never saw a task).
+        saved.replied ? 'x' : known.record?.task.status === saved.task.status ? '' : statusMsOf(saved),
         stored.length,
       ];
       for (const { id, event } of stored) args.push(`0-${id}`, JSON.stringify(event));
@@ -365,7 +366,11 @@ export class RedisTaskStore implements SharedTaskStore {
       for (const at of candidates) {
         if (kept && !kept.has(at.taskId)) continue;
         const record = await this.get(at.taskId);
-        if (!record) continue;
+        if (!record) {
+          // Gone without its expiry being recorded (evicted by Redis, deleted by hand): out of the list too.
+          await this.command(() => this.redis.zrem(index, at.taskId));
+          continue;
+        }
         // One more task than the page holds: there is a next page, after the page's last task.
         if (records.length === query.pageSize) return { records, total, next: lastAt };
         records.push(record);

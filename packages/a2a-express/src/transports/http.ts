@@ -62,7 +62,10 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
       }
       if (error.status === 413) res.setHeader('Connection', 'close');
       const reason = (error.error.data as { reason?: string } | undefined)?.reason ?? 'Content-Type must be application/json';
-      const refusal = error.status === 415 && settings.contentTypeError ? settings.contentTypeError(reason) : error.error;
+      const refusal =
+        error.status === 415 && settings.contentTypeError
+          ? settings.contentTypeError(reason)
+          : (settings.wireError?.(error.error) ?? error.error);
       logger.info({ outcome: 'error', code: refusal.code, status: error.status }, 'a2a call refused');
       sendJson(res, error.status, errorResponse(null, refusal));
       return;

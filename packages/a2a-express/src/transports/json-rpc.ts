@@ -109,7 +109,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     // A batch is answered with an array of the non-notification responses, in request order.
     if (body.length === 0 || body.length > settings.maxBatchSize) {
       const reason = body.length === 0 ? 'an empty batch' : `a batch holds at most ${settings.maxBatchSize} requests`;
-      return { kind: 'response', response: errorResponse(null, A2AError.invalidRequest({ reason })) };
+      return { kind: 'response', response: errorResponse(null, wireError(A2AError.invalidRequest({ reason }))) };
     }
     const outcomes = await Promise.all(body.map((item) => call(item, false, context)));
     const responses = outcomes.flatMap((o) => (o.kind === 'response' ? [o.response] : []));
@@ -120,7 +120,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
   async function call(request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
     const log: CallLog = { principal: context.principal?.id, method: '', rpcId: undefined, taskId: undefined, started: performance.now() };
     if (!validateJSONRPCRequest(request)) {
-      return respond(log, idOf(request), A2AError.invalidRequest(validateJSONRPCRequest.issues));
+      return respond(log, idOf(request), wireError(A2AError.invalidRequest(validateJSONRPCRequest.issues)));
     }
     const isNotification = !('id' in request);
     const rpcId = request.id ?? null;

@@ -30,14 +30,18 @@ export interface RestEndpointSettings extends AnswerLimits {
   readonly extendedCardFor?: (req: Request, principal: Principal) => Promise<unknown>;
 }
 
-/** Serves the binding's routes; a path that is none of them goes on to the host app. */
+/** Serves the binding's routes, below the interface's path. */
 export function createRestEndpoint(settings: RestEndpointSettings): RequestHandler {
   const { binding, logger } = settings;
   const readBody = createBodyReader(settings.bodyLimit, settings.maxJsonDepth, { mediaTypes: binding.mediaTypes, empty: () => ({}) });
 
-  return (req, res, next) => {
+  return (req, res) => {
     const found = routeOf(binding.routes, req);
-    if (found === undefined) return next();
+    // Everything below the interface is the binding's: a path that is none of its routes (a
+    // tenant's, say, which the card does not declare) is answered in its words, not the host's.
+    if (found === undefined) return sendError(req, res, A2AError.methodNotFound(`${req.method} ${req.path}`), 404);
+    if (found === 'bad-path')
+      return sendError(req, res, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }), 400);
     if (found === 'other-verb') {
       res.setHeader('Allow', allowedVerbs(binding.routes, req.path).join(', '));
       return sendError(req, res, A2AError.methodNotFound(`${req.method} ${req.path}`), 405);
@@ -137,7 +141,10 @@ function withCode(body: unknown, status: number): unknown {
 }
 
 /** The route of the request and its path parameters; 'other-verb' for a path served with other verbs. */
-function routeOf(routes: readonly RestRoute[], req: Request): { route: RestRoute; pathParams: string[] } | 'other-verb' | undefined {
+function routeOf(
+  routes: readonly RestRoute[],
+  req: Request,
+): { route: RestRoute; pathParams: string[] } | 'other-verb' | 'bad-path' | undefined {
   let pathMatched = false;
   for (const route of routes) {
     const match = route.path.exec(req.path);
@@ -147,7 +154,7 @@ function routeOf(routes: readonly RestRoute[], req: Request): { route: RestRoute
     try {
       return { route, pathParams: match.slice(1).map((segment) => decodeURIComponent(segment)) };
     } catch {
-      return undefined;
+      return 'bad-path';
     }
   }
   return pathMatched ? 'other-verb' : undefined;

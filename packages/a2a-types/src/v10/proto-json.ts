@@ -1,7 +1,7 @@
 // ProtoJSON as a client may send it, read the way the 1.0 proto allows (spec 1.0 5.5: parsers
 // accept a field's proto name as well as its JSON name): a snake_case field name becomes its
 // camelCase one, an int32 sent as a decimal string becomes a number, an enum sent as its number
-// becomes its name, a null is an absent field. Guided by the project schema, so that only the fields of A2A objects are
+// becomes its name, a null is an absent field, `"true"`/`"false"` in a boolean field a boolean. Guided by the project schema, so that only the fields of A2A objects are
 // renamed: what a client put in `metadata` or a data part is never touched.
 import type { ValidationIssue } from '../compile.js';
 
@@ -62,13 +62,19 @@ export function normalizeProtoJson(
   return issues;
 }
 
-/** An int32 given as a decimal string, as its number; an enum given as its number, as its name. */
+/**
+ * An int32 given as a decimal string, as its number; an enum given as its number (or its number
+ * as a string, as a query parameter carries it), as its name; a boolean given as `"true"` or
+ * `"false"` (a query parameter), as the boolean.
+ */
 function scalar(field: unknown, schema: SchemaNode): unknown {
+  if (schema.type === 'boolean' && (field === 'true' || field === 'false')) return field === 'true';
   const branches = schema.anyOf as SchemaNode[] | undefined;
   if (!branches) return field;
   if (typeof field === 'string' && /^-?[0-9]+$/.test(field) && branches.some((b) => b.type === 'integer')) {
     const enumNames = branches.find((b) => Array.isArray(b.enum));
     if (!enumNames) return Number(field);
+    field = Number(field);
   }
   if (typeof field === 'number' && Number.isInteger(field)) {
     const unspecified = branches.find((b) => typeof b.pattern === 'string' && /_UNSPECIFIED\$$/.test(b.pattern as string));

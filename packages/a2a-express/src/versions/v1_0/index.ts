@@ -60,7 +60,15 @@ export function endpoint10(
       extended &&
       (async (agentCard, principal) => {
         const fields = typeof extended === 'function' ? await extended(principal) : extended;
-        const full = { ...card(agentCard), ...fields };
+        const base = card(agentCard);
+        // What the router serves stays as the public card says it: the interfaces, and the
+        // capabilities (which the extended card may add to, not take from).
+        const full = {
+          ...base,
+          ...fields,
+          supportedInterfaces: base.supportedInterfaces,
+          capabilities: { ...fields.capabilities, ...base.capabilities },
+        };
         // Checked on each call when a function makes it: a card the published schema refuses is
         // the agent's mistake, answered -32603 (logged) rather than sent.
         checkAgentCard10(full as Parameters<typeof checkAgentCard10>[0]);

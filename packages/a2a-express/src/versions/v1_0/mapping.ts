@@ -61,7 +61,8 @@ function partFrom10(part: v10.Part, at: string, issues: ValidationIssue[]): Part
     }
     return { type: 'data', data: part.data as Record<string, unknown>, ...common, ...besides(mediaType, filename) } as Part;
   }
-  const file: Record<string, unknown> = 'raw' in part ? { bytes: part.raw } : { uri: part.url };
+  // Bytes in URL-safe base64 (which ProtoJSON parsers read too) are kept in the standard alphabet.
+  const file: Record<string, unknown> = 'raw' in part ? { bytes: part.raw.replaceAll('-', '+').replaceAll('_', '/') } : { uri: part.url };
   if (mediaType !== undefined) file.mimeType = mediaType;
   if (filename !== undefined) file.name = filename;
   return { type: 'file', file, ...common } as Part;
@@ -88,9 +89,23 @@ export function messageFrom10(message: v10.Message, at = '/message'): Message {
   return mapped;
 }
 
-/** A 1.0 push config as the store keeps it; without an id, it gets a new one (spec 1.0 3.1.7). */
-export function pushConfigFrom10(config: v10.TaskPushNotificationConfig, newId: () => string): StoredPushConfig {
-  const stored: StoredPushConfig = { url: config.url, id: config.id || newId(), protocol: PROTOCOL_NAME_10 };
+/**
+ * A 1.0 push config as the store keeps it; without an id, it gets `defaultId()`. What goes into a
+ * header of every notification (the token, the scheme and credentials) must be sendable as one:
+ * -32602 otherwise, rather than a webhook that never gets a notification.
+ */
+export function pushConfigFrom10(config: v10.TaskPushNotificationConfig, defaultId: () => string, at: string): StoredPushConfig {
+  const issues: ValidationIssue[] = [];
+  const headerValue = (value: string | undefined, path: string, pattern: RegExp, what: string) => {
+    if (value !== undefined && !pattern.test(value)) {
+      issues.push({ path: `${at}${path}`, message: `must be ${what}`, keyword: 'pattern', params: { pattern: pattern.source } });
+    }
+  };
+  headerValue(config.token, '/token', FIELD_VALUE, 'text an HTTP header can carry (no line breaks or control characters)');
+  headerValue(config.authentication?.scheme, '/authentication/scheme', TOKEN, 'an HTTP authentication scheme name (Bearer, Basic, ...)');
+  headerValue(config.authentication?.credentials, '/authentication/credentials', FIELD_VALUE, 'text an HTTP header can carry');
+  if (issues.length > 0) throw A2AError.invalidParams(issues);
+  const stored: StoredPushConfig = { url: config.url, id: config.id || defaultId(), protocol: PROTOCOL_NAME_10 };
   if (config.token) stored.token = config.token;
   if (config.authentication) {
     stored.authentication = { schemes: [config.authentication.scheme] };
@@ -98,6 +113,11 @@ export function pushConfigFrom10(config: v10.TaskPushNotificationConfig, newId: 
   }
   return stored;
 }
+
+/** RFC 9110 5.6.2 `token`. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** RFC 9110 5.5 field value: visible characters, spaces and tabs. */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
  * The send operation of `SendMessage` or `SendStreamingMessage`. A message without `taskId`
@@ -108,7 +128,10 @@ export function sendFrom10(params: v10.SendMessageRequest, newId: () => string):
   const id = message.taskId || newId();
   const send: SendOperation = { id, message: messageFrom10(message) };
   if (message.contextId) send.sessionId = message.contextId;
-  if (configuration?.taskPushNotificationConfig) send.pushNotification = pushConfigFrom10(configuration.taskPushNotificationConfig, newId);
+  // A config sent with a message and no id is the task's webhook (its id the task's, as over
+  // 0.3): the same config sent with every message of the task (as SDK clients do) is one config.
+  const config = configuration?.taskPushNotificationConfig;
+  if (config) send.pushNotification = pushConfigFrom10(config, () => id, '/configuration/taskPushNotificationConfig');
   if (metadata !== undefined) send.metadata = metadata;
   return send;
 }
@@ -259,11 +282,19 @@ export function errorTo10(error: A2AError): A2AError {
   const code = mapped?.code ?? error.code;
   const reason = mapped?.reason ?? v10.ERROR_BINDINGS_10[code]?.reason ?? 'UNKNOWN';
   const details: v10.ErrorDetail10[] = [v10.errorInfo(reason, metadataOf(error.data))];
+  const info = details[0] as v10.ErrorInfo;
+  // The kit's words for states and fields are 0.1.0's; a 1.0 client reads 1.0's.
+  const state = info.metadata?.state;
+  if (state !== undefined && Object.hasOwn(STATES, state)) info.metadata!.state = STATES[state as TaskState];
   const issues = issuesOf(error.data);
   if (issues) {
     details.push({
       '@type': v10.BAD_REQUEST_TYPE,
-      fieldViolations: issues.map((issue) => ({ field: issue.path, description: issue.message, reason: issue.keyword })),
+      fieldViolations: issues.map((issue) => ({
+        field: issue.path === '/sessionId' ? '/message/contextId' : issue.path,
+        description: issue.message,
+        reason: issue.keyword,
+      })),
     });
   }
   return new A2AError10(code as ErrorCode, mapped?.message ?? error.message, details);

@@ -2,7 +2,7 @@
 // operations (mapping.ts), calls the task service every version calls, and maps the answer back.
 // The HTTP+JSON binding calls the same table. The tasks are the same tasks.
 import { randomUUID } from 'node:crypto';
-import { A2AError, ErrorCode } from 'a2a-types';
+import { A2AError, ErrorCode, type ValidationIssue, type Validator } from 'a2a-types';
 import * as v10 from 'a2a-types/v1.0';
 import { TaskEventStream } from '../../core/event-feed.js';
 import type { Method, MethodCall, StreamingMethod, UnaryMethod } from '../../core/method.js';
@@ -136,7 +136,7 @@ const listTasks: UnaryMethod<v10.ListTasksRequest> = {
       {
         contextId: params.contextId || undefined,
         state: params.status === undefined ? undefined : stateFrom10(params.status),
-        statusAtOrAfterMs: params.statusTimestampAfter === undefined ? undefined : Date.parse(params.statusTimestampAfter),
+        statusAtOrAfterMs: params.statusTimestampAfter === undefined ? undefined : timeOf(params.statusTimestampAfter),
         pageSize,
         after: params.pageToken ? cursorOf(params.pageToken) : undefined,
       },
@@ -150,6 +150,20 @@ const listTasks: UnaryMethod<v10.ListTasksRequest> = {
     };
   },
 };
+
+/** A date-time the schema let through that JavaScript cannot read (a leap second) is refused, never ignored. */
+function timeOf(dateTime: string): number {
+  const ms = Date.parse(dateTime);
+  if (Number.isFinite(ms)) return ms;
+  throw A2AError.invalidParams([
+    {
+      path: '/statusTimestampAfter',
+      message: 'must be a date-time this agent can compare (no leap second)',
+      keyword: 'format',
+      params: {},
+    },
+  ]);
+}
 
 /** A page token: where the next page starts, opaque to the client. */
 function pageTokenOf(cursor: TaskListCursor): string {
@@ -223,20 +237,28 @@ const configNotFound = (taskId: string, configId: string) =>
   new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', { taskId, pushNotificationConfigId: configId });
 
 /** The params of CreateTaskPushNotificationConfig must name the task (its `taskId` is optional elsewhere). */
-const validateCreateConfig = Object.assign(
+const validateCreateConfig = withIssues(
   (params: unknown): params is v10.TaskPushNotificationConfig & { taskId: string } => {
-    if (!v10.validateTaskPushNotificationConfig(params)) return false;
-    return typeof params.taskId === 'string' && params.taskId !== '';
+    lastCreateIssues = [];
+    if (!v10.validateTaskPushNotificationConfig(params)) {
+      lastCreateIssues = v10.validateTaskPushNotificationConfig.issues;
+      return false;
+    }
+    if (typeof params.taskId === 'string' && params.taskId !== '') return true;
+    lastCreateIssues = [
+      { path: '', message: "must have required property 'taskId'", keyword: 'required', params: { missingProperty: 'taskId' } },
+    ];
+    return false;
   },
-  {
-    get issues() {
-      const issues = v10.validateTaskPushNotificationConfig.issues;
-      return issues.length > 0
-        ? issues
-        : [{ path: '', message: "must have required property 'taskId'", keyword: 'required', params: { missingProperty: 'taskId' } }];
-    },
-  },
+  () => lastCreateIssues,
 );
+let lastCreateIssues: ValidationIssue[] = [];
+
+/** A validator whose `issues` are read when asked (a getter, not a value taken once). */
+function withIssues<P>(guard: (params: unknown) => params is P, issues: () => ValidationIssue[]): Validator<P> {
+  Object.defineProperty(guard, 'issues', { get: issues });
+  return guard as Validator<P>;
+}
 
 const createPushConfig: UnaryMethod<v10.TaskPushNotificationConfig & { taskId: string }> = {
   kind: 'unary',
@@ -244,7 +266,7 @@ const createPushConfig: UnaryMethod<v10.TaskPushNotificationConfig & { taskId: s
   requires: 'pushNotifications',
   validateParams: validateCreateConfig,
   idPaths: CONFIG_ID_PATHS,
-  toOperation: (config) => ({ id: config.taskId, pushNotificationConfig: pushConfigFrom10(config, randomUUID) }),
+  toOperation: (config) => ({ id: config.taskId, pushNotificationConfig: pushConfigFrom10(config, randomUUID, '') }),
   async run({ taskId }, { service, principal }, asOperation) {
     const stored = (asOperation as { pushNotificationConfig: StoredPushConfig }).pushNotificationConfig;
     await service.setPushConfig(taskId, stored, principal);
@@ -301,14 +323,10 @@ const deletePushConfig: UnaryMethod<v10.DeleteTaskPushNotificationConfigRequest>
  */
 const getExtendedAgentCard: UnaryMethod<v10.GetExtendedAgentCardRequest | undefined> = {
   kind: 'unary',
-  validateParams: Object.assign(
+  validateParams: withIssues(
     (params: unknown): params is v10.GetExtendedAgentCardRequest | undefined =>
       params === undefined || v10.validateGetExtendedAgentCardRequest(params),
-    {
-      get issues() {
-        return v10.validateGetExtendedAgentCardRequest.issues;
-      },
-    },
+    () => v10.validateGetExtendedAgentCardRequest.issues,
   ),
   idPaths: [],
   async run(_params, call) {

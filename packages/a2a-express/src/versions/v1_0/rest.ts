@@ -6,15 +6,21 @@
 import { ERROR_BINDINGS_10, ERROR_INFO_TYPE, type ErrorBody10, type ErrorDetail10 } from 'a2a-types/v1.0';
 import type { RestBinding, RestRoute } from '../../core/protocol-version.js';
 
-/** The query as the method's params: a single value per name, `true`/`false` as booleans. */
+/** The query as the method's params: a single value per name (the schema reads numbers and booleans from their text). */
 function fromQuery(query: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     if (name === 'A2A-Version' || name === 'a2a-version') continue;
-    const single = Array.isArray(value) ? value[value.length - 1] : value;
-    params[name] = single === 'true' ? true : single === 'false' ? false : single;
+    params[name] = Array.isArray(value) ? value[value.length - 1] : value;
   }
   return params;
+}
+
+/** The body without the fields the path gives: the path names the resource (google.api.http). */
+function without(body: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
+  const rest = { ...body };
+  for (const name of names) delete rest[name];
+  return rest;
 }
 
 const TASK = '([^/]+?)';
@@ -28,7 +34,7 @@ const routes: RestRoute[] = [
     path: new RegExp(`^/tasks/${TASK}:cancel$`),
     method: 'CancelTask',
     hasBody: true,
-    params: ([id], _query, body) => ({ ...body, id }),
+    params: ([id], _query, body) => ({ ...without(body, 'id'), id }),
   },
   { verb: 'GET', path: new RegExp(`^/tasks/${TASK}:subscribe$`), method: 'SubscribeToTask', params: ([id]) => ({ id }) },
   { verb: 'POST', path: new RegExp(`^/tasks/${TASK}:subscribe$`), method: 'SubscribeToTask', hasBody: true, params: ([id]) => ({ id }) },
@@ -37,7 +43,7 @@ const routes: RestRoute[] = [
     path: new RegExp(`${CONFIGS}$`),
     method: 'CreateTaskPushNotificationConfig',
     hasBody: true,
-    params: ([taskId], _query, body) => ({ ...body, taskId }),
+    params: ([taskId], _query, body) => ({ ...without(body, 'taskId', 'task_id'), taskId }),
   },
   {
     verb: 'GET',
