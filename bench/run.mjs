@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis,ab] [--against <checkout>]
+// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis,v10,ab] [--against <checkout>]
 //
 // Measures, in one run and one process tree, a2aRouter against its baselines:
 //   1. request/response: tasks/send echo vs bare Express (express.json) and the @a2a-js/sdk server,
@@ -13,7 +13,9 @@
 //      latency of tasks/resubscribe (Last-Event-ID) on replica B of a task run on replica A, the
 //      streaming workloads of section 2 on both stores, and what one event costs Redis (bytes
 //      received, script CPU, from its INFO counters) at chunk 100 and at chunk 10,000;
-//   6. A/B, with --against <checkout>: this build against another build of the kit (a clone at
+//   6. A2A 1.0: SendMessage and one 10,000-chunk SendStreamingMessage against the official
+//      @a2a-js/sdk 1.x server, with the router's 0.1.0 and 0.3 paths beside them, paired rounds;
+//   7. A/B, with --against <checkout>: this build against another build of the kit (a clone at
 //      another commit, installed and built), request/response and streaming, over 0.1.0 and over
 //      0.3, paired rounds.
 // Servers run as child processes (so the load generator does not share their event loop);
@@ -36,8 +38,8 @@ const quick = args.includes('--quick');
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] || 'bench-results.json' : undefined;
 // --only runs some sections, to iterate on one part; the figures recorded come from full runs.
 const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',') : undefined;
-const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis', 'ab'];
-// --against names a checkout of the kit at another commit, installed and built: section 6.
+const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis', 'v10', 'ab'];
+// --against names a checkout of the kit at another commit, installed and built: section 7.
 const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
 if ((args.includes('--against') && !against) || (only?.includes('ab') && !against)) {
   console.error('--against takes the folder of another checkout of the kit (installed and built)');
@@ -118,6 +120,15 @@ function post(url, body, headers = {}) {
 let counter = 0;
 function sendBody(kind) {
   const n = ++counter;
+  // The SDK 1.x server and a2aRouter's 1.0 endpoint take the same 1.0 request.
+  if (kind === 'sdk10' || kind === 'a2a10') {
+    return {
+      jsonrpc: '2.0',
+      id: n,
+      method: 'SendMessage',
+      params: { message: { messageId: `m-${n}`, role: 'ROLE_USER', parts: [{ text: 'hello, echo' }] } },
+    };
+  }
   // The SDK server and a2aRouter's 0.3 endpoint take the same 0.3 request.
   if (kind === 'sdk' || kind === 'a2a03') {
     return {
@@ -143,7 +154,7 @@ async function load(server, kind, duration) {
     requests: [
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...versionHeaders(kind) },
         setupRequest: (req) => ({ ...req, body: JSON.stringify(sendBody(kind)) }),
       },
     ],
@@ -156,6 +167,9 @@ async function load(server, kind, duration) {
     requests: result.requests.total,
   };
 }
+
+/** A2A 1.0 calls say their version (both servers refuse a call without it). */
+const versionHeaders = (kind) => (kind === 'sdk10' || kind === 'a2a10' ? { 'a2a-version': '1.0' } : {});
 
 async function requestResponse(servers) {
   const [bare, sdk, ours] = servers;
@@ -395,6 +409,113 @@ async function pairedStreamRates(a, b, label, protocol = '0.1.0') {
     ratio: median(list.map((r) => r.a / r.b)),
   });
   return { oneBigStream: summary(rounds.one), concurrentStreams: summary(rounds.many) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. A2A 1.0 against the SDK 1.x server
+
+/**
+ * One 1.0 SendStreamingMessage of `chunks` chunks, read to its end: its `data:` frames counted and
+ * the chunks checked in order (neither server sends event ids unless asked).
+ */
+function stream10(url, chunks) {
+  const target = new URL(url);
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'SendStreamingMessage',
+    params: { message: { messageId: `s-${++counter}`, role: 'ROLE_USER', parts: [{ text: `stream ${chunks}` }] } },
+  });
+  return new Promise((resolve, reject) => {
+    const options = {
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'a2a-version': '1.0' },
+    };
+    const req = http.request(options, (res) => {
+      let buffer = '';
+      let events = 0;
+      let lastChunk = 0;
+      let ordered = true;
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        buffer += chunk;
+        let start = 0;
+        let end;
+        while ((end = buffer.indexOf('\n\n', start)) >= 0) {
+          const frame = buffer.slice(start, end);
+          start = end + 2;
+          if (!frame.includes('data:')) continue;
+          events++;
+          const n = /"chunk (\d+)"/.exec(frame);
+          if (n) {
+            if (Number(n[1]) !== lastChunk + 1) ordered = false;
+            lastChunk = Number(n[1]);
+          }
+        }
+        buffer = buffer.slice(start);
+      });
+      res.on('end', () => resolve({ events, ordered: ordered && lastChunk === chunks }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function protocol10(sdk10, ours) {
+  const targets = {
+    sdk10: { name: '@a2a-js/sdk 1.x', url: `${sdk10.url}/a2a/jsonrpc` },
+    a2a10: { name: 'a2aRouter 1.0', url: `${ours.url}/v1` },
+    a2a: ours,
+    a2a03: { name: 'a2aRouter 0.3', url: `${ours.url}/v0.3` },
+  };
+  for (const [kind, server] of Object.entries(targets)) {
+    const { status, text } = await post(server.url, sendBody(kind), versionHeaders(kind));
+    if (status !== 200 || !JSON.parse(text).result) throw new Error(`${server.name} did not answer a send: ${text.slice(0, 200)}`);
+  }
+  const plan = Object.entries(targets);
+  for (const [kind, server] of plan) await load(server, kind, config.warmUp);
+  const sends = { sdk10: [], a2a10: [], a2a: [], a2a03: [] };
+  for (let round = 0; round < config.rounds; round++) {
+    const order = round % 2 === 0 ? plan : [...plan].reverse();
+    for (const [kind, server] of order) sends[kind].push(await load(server, kind, config.duration));
+  }
+  // One stream of bigStream chunks on each, the order alternating. The SDK's server takes time
+  // that grows with the square of a stream's length (about 100 s for 10,000 chunks on the
+  // machine of BENCHMARKS.md), so this section warms up on two 1,000-chunk streams each and
+  // measures a few rounds, not section 2's twenty-one.
+  const streamOf = {
+    sdk10: (chunks) => stream10(targets.sdk10.url, chunks),
+    a2a10: (chunks) => stream10(targets.a2a10.url, chunks),
+    a2a: (chunks) => ourStream(ours, `v10-${++counter}`, chunks),
+    a2a03: (chunks) => ourStream(ours, `v10-${++counter}`, chunks, '0.3'),
+  };
+  const streams = { sdk10: [], a2a10: [], a2a: [], a2a03: [] };
+  let complete = true;
+  const kinds = Object.keys(streamOf);
+  const warmUp = 2;
+  const rounds = quick ? 1 : 3;
+  for (let round = 0; round < warmUp + rounds; round++) {
+    const chunks = round < warmUp ? 1_000 : config.bigStream;
+    for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
+      const { results, seconds } = await timed(() => streamOf[kind](chunks));
+      if (!(results.ordered && results.events === chunks + 2)) complete = false;
+      if (round >= warmUp) streams[kind].push({ rps: results.events / seconds });
+    }
+  }
+  const eventsPerSecond = (kind) => median(streams[kind].map((x) => x.rps));
+  return {
+    send: Object.fromEntries(
+      Object.keys(sends).map((kind) => [kind, { ...loadSummary(sends[kind]), toSdk: pairedRatio(sends[kind], sends.sdk10) }]),
+    ),
+    oneBigStream: Object.fromEntries(
+      kinds.map((kind) => [kind, { eventsPerSecond: eventsPerSecond(kind), toSdk: pairedRatio(streams[kind], streams.sdk10) }]),
+    ),
+    complete,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -881,13 +1002,48 @@ if (!runs('redis')) {
   console.log(`5. Redis store: skipped, no Redis answers at ${redisUrl} (set REDIS_URL)\n`);
 }
 
+let v10;
+if (runs('v10')) {
+  const sdk10 = await start('sdk10');
+  v10 = await protocol10(sdk10, ours);
+  const names = {
+    sdk10: '@a2a-js/sdk 1.x SendMessage',
+    a2a10: 'a2aRouter 1.0 SendMessage',
+    a2a: 'a2aRouter 0.1.0 tasks/send',
+    a2a03: 'a2aRouter 0.3 message/send',
+  };
+  console.log(
+    '6. A2A 1.0 against the official @a2a-js/sdk 1.x server (JSON-RPC; median of %d × %ds, and of %d streams after 2 of 1,000 chunks)',
+    config.rounds,
+    config.duration,
+    quick ? 1 : 3,
+  );
+  console.table(
+    Object.fromEntries(
+      Object.entries(names).map(([kind, name]) => [
+        name,
+        {
+          'req/s': fmt(v10.send[kind].rps),
+          'p50 ms': v10.send[kind].p50,
+          'p99 ms': v10.send[kind].p99,
+          errors: v10.send[kind].errors,
+          'vs sdk': times(v10.send[kind].toSdk),
+          [`one ${fmt(config.bigStream)}-chunk stream, events/s`]: fmt(v10.oneBigStream[kind].eventsPerSecond),
+          'stream vs sdk': times(v10.oneBigStream[kind].toSdk),
+        },
+      ]),
+    ),
+  );
+  console.log(`   every stream whole and in order: ${v10.complete}`);
+}
+
 let ab;
 if (against && runs('ab')) {
   const theirsScript = pathToFileURL(join(resolvePath(against), 'bench/servers/a2a.mjs'));
   const [abOurs, abTheirs] = await Promise.all([start('a2a'), start('a2a', {}, theirsScript)]);
   abTheirs.name = `a2a (${against})`;
   ab = await abCompare(abOurs, abTheirs);
-  console.log('6. A/B: this build against %s (median of paired rounds; > 1× means this build is faster)', against);
+  console.log('7. A/B: this build against %s (median of paired rounds; > 1× means this build is faster)', against);
   console.table({
     'tasks/send echo, req/s': { 'this build': fmt(ab.send.ours.rps), [against]: fmt(ab.send.theirs.rps), ratio: times(ab.send.ratio) },
     [`one stream of ${fmt(config.bigStream)} chunks, events/s`]: {
@@ -921,7 +1077,11 @@ if (against && runs('ab')) {
 if (jsonFile) {
   writeFileSync(
     jsonFile,
-    JSON.stringify({ machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val, redis, ab }, null, 2),
+    JSON.stringify(
+      { machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val, redis, protocol10: v10, ab },
+      null,
+      2,
+    ),
   );
   console.log(`results written to ${jsonFile}`);
 }

@@ -259,11 +259,16 @@ describe.each([
   const expectedTransport = preferred ? /^_?RestTransport$/ : /^_?JsonRpcTransport$/;
   let echo: SpawnedAgent;
   let slowEcho: SpawnedAgent;
+  let currency: SpawnedAgent;
   beforeAll(async () => {
-    [echo, slowEcho] = await Promise.all([start('echo-agent'), start('echo-agent', { ECHO_DELAY_MS: '300' })]);
+    [echo, slowEcho, currency] = await Promise.all([
+      start('echo-agent'),
+      start('echo-agent', { ECHO_DELAY_MS: '300' }),
+      start('currency-agent'),
+    ]);
   });
   afterAll(async () => {
-    for (const agent of [echo, slowEcho]) expect(await agent?.stop()).toBe(0);
+    for (const agent of [echo, slowEcho, currency]) expect(await agent?.stop()).toBe(0);
   });
 
   const request = (text: string, extra: Record<string, unknown> = {}) =>
@@ -323,6 +328,19 @@ describe.each([
     const canceled = (await client.cancelTask({ id: waiting.id } as never)) as unknown as SdkTask;
     expect(canceled.status.state).toBe(TaskState.TASK_STATE_CANCELED);
     await expect(client.cancelTask({ id: waiting.id } as never)).rejects.toBeInstanceOf(TaskNotCancelableError1);
+  });
+
+  test('currency: a conversion, and a multi-turn one continued by task id', async () => {
+    const client = await connect(currency.url);
+    const converted = (await client.sendMessage(request('convert 100 USD to EUR'))) as unknown as SdkTask;
+    expect(converted.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOfParts(converted.artifacts[0]!.parts.filter((p) => p.content.value && typeof p.content.value === 'string'))).toMatch(
+      /^100 USD is [\d.]+ EUR\./,
+    );
+    const asked = (await client.sendMessage(request('How much is 100 USD?'))) as unknown as SdkTask;
+    expect(asked.status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const answered = (await client.sendMessage(request('in GBP', { taskId: asked.id }))) as unknown as SdkTask;
+    expect(answered).toMatchObject({ id: asked.id, status: { state: TaskState.TASK_STATE_COMPLETED } });
   });
 
   test('lists the tasks of a context, a page at a time', async () => {

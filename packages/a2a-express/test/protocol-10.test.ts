@@ -492,7 +492,7 @@ describe.each([
     ]);
   });
 
-  test('one task, every version: started over 1.0, read over 0.3 and 0.1.0; started over 0.1.0, continued over 1.0', async () => {
+  test('one task, every version: started over 1.0, read over 0.3 and 0.1.0, continued over 0.3; started over 0.1.0, listed and continued over 1.0; canceled over 0.3', async () => {
     const { url10, url03, url01 } = agentUrls;
     const task = ((await send10(url10, message10('?'))).result as Json).task;
     const over03 = await rpc<Json>(url03, 'tasks/get', { id: task.id });
@@ -501,10 +501,19 @@ describe.each([
     expect(publishedSchemaValidator('GetTaskResponse')(over01)).toBe(true);
     expect(over01.result).toMatchObject({ id: task.id, sessionId: task.contextId, status: { state: 'input-required' } });
 
+    // Continued over 0.3, then listed over 1.0.
+    const over03Continued = await rpc<Json>(url03, 'message/send', { message: message03('from 0.3', { taskId: task.id }) });
+    expect(over03Continued.result).toMatchObject({ kind: 'task', id: task.id, status: { state: 'completed' } });
+
     const id01 = randomUUID();
-    await rpc(url01, 'tasks/send', { id: id01, message: userText('?') });
+    const sessionId = randomUUID();
+    await rpc(url01, 'tasks/send', { id: id01, sessionId, message: userText('?') });
+    const listed = (await call10(url10, 'ListTasks', { contextId: sessionId })).result as Json;
+    expect(listed.tasks).toEqual([
+      expect.objectContaining({ id: id01, status: expect.objectContaining({ state: 'TASK_STATE_INPUT_REQUIRED' }) }),
+    ]);
     const continued = await send10(url10, message10('from 1.0', { taskId: id01 }));
-    expect((continued.result as Json).task).toMatchObject({ id: id01, status: { state: 'TASK_STATE_COMPLETED' } });
+    expect((continued.result as Json).task).toMatchObject({ id: id01, contextId: sessionId, status: { state: 'TASK_STATE_COMPLETED' } });
     const canceled03 = ((await send10(url10, message10('?'))).result as Json).task;
     expect((await rpc<Json>(url03, 'tasks/cancel', { id: canceled03.id })).result).toMatchObject({ status: { state: 'canceled' } });
     expect(((await call10(url10, 'GetTask', { id: canceled03.id })).result as Json).status.state).toBe('TASK_STATE_CANCELED');

@@ -1,0 +1,84 @@
+// Baseline for A2A 1.0: the official @a2a-js/sdk 1.x Express server (JSON-RPC, `SendMessage`),
+// with an executor doing the same work as the subject's echo handler: one task created, the
+// message echoed as an artifact, completed, stored; "stream N" streams N chunks of one artifact.
+import express from 'express';
+import { Role, TaskState } from 'a2a-sdk-1';
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from 'a2a-sdk-1/server';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from 'a2a-sdk-1/server/express';
+
+const card = {
+  name: 'Echo',
+  description: 'bench',
+  version: '1.0.0',
+  supportedInterfaces: [{ url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+  capabilities: { streaming: true, pushNotifications: false, extensions: [] },
+  securitySchemes: {},
+  securityRequirements: [],
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [],
+  signatures: [],
+};
+const textPart = (value) => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' });
+const status = (state) => ({ state, message: undefined, timestamp: new Date().toISOString() });
+const executor = {
+  async execute(ctx, bus) {
+    const { taskId, contextId, userMessage } = ctx;
+    const text = userMessage.parts.find((p) => p.content?.$case === 'text')?.content.value ?? '';
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_WORKING),
+        artifacts: [],
+        history: [userMessage],
+        metadata: undefined,
+      }),
+    );
+    const stream = /^stream (\d+)$/.exec(text);
+    const artifact = (parts) => ({ artifactId: 'echo', name: '', description: '', parts, metadata: undefined, extensions: [] });
+    if (stream) {
+      const n = Number(stream[1]);
+      for (let i = 1; i <= n; i++) {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: artifact([textPart(`chunk ${i}`)]),
+            append: i > 1,
+            lastChunk: i === n,
+            metadata: undefined,
+          }),
+        );
+      }
+    } else {
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: artifact(userMessage.parts),
+          append: false,
+          lastChunk: true,
+          metadata: undefined,
+        }),
+      );
+    }
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+    bus.finished();
+  },
+  async cancelTask() {},
+};
+const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+const app = express();
+app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler }));
+app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+// Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const { port } = server.address();
+  if (process.send) process.send({ port });
+  else console.error(`listening on http://127.0.0.1:${port}/`);
+});
+// Exit normally on SIGTERM so that --cpu-prof can write its profile.
+process.on('SIGTERM', () => process.exit(0));
+// Role is imported so that a reader sees the SDK's enums are its in-memory form.
+void Role;
