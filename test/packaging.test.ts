@@ -260,8 +260,9 @@ describe('a client-only project (no Express)', () => {
       const card = succeeded(await runCommand(a2a, ['card', agent.url], { cwd: dir }));
       expect(card.stdout).toMatch(/Echo/);
       const sent = succeeded(await runCommand(a2a, ['send', '--json', agent.url, 'hello', 'bin'], { cwd: dir }));
-      // --json prints the task the agent answered with, as JSON and nothing else.
-      expect((JSON.parse(sent.stdout) as { artifacts: { parts: { text: string }[] }[] }).artifacts[0]!.parts[0]!.text).toBe('hello bin');
+      // --json prints what the agent answered (over A2A 1.0, the newest it serves), as JSON and nothing else.
+      const { task } = JSON.parse(sent.stdout) as { task: { artifacts: { parts: { text: string }[] }[] } };
+      expect(task.artifacts[0]!.parts[0]!.text).toBe('hello bin');
     },
     LONG,
   );
