@@ -234,39 +234,48 @@ function pairedRatio(rounds, baseline) {
 // ---------------------------------------------------------------------------------------------
 // 2. Streaming
 
-/** Reads one SSE response, checking ids are 1, 2, 3, … (the bare loop) or strictly increasing. */
-function readStream(options, body) {
+/**
+ * Reads one SSE response to its end, handing each frame to `onFrame`. It scans from a position
+ * and cuts the buffer once per chunk: cutting it after every frame made the reader quadratic in
+ * the chunk size, and with a server that writes a tick's events in one chunk the reader, not the
+ * server, set the pace.
+ */
+function readFrames(options, body, onFrame) {
   return new Promise((resolve, reject) => {
     const req = http.request(options, (res) => {
       let buffer = '';
-      let events = 0;
-      let lastId = 0;
-      let ordered = true;
       res.setEncoding('utf8');
       res.on('data', (chunk) => {
         buffer += chunk;
-        // Scans from a position and cuts the buffer once per chunk: cutting it after every frame
-        // made the reader quadratic in the chunk size, and with a server that writes a tick's
-        // events in one chunk the reader, not the server, set the pace.
         let start = 0;
         let end;
         while ((end = buffer.indexOf('\n\n', start)) >= 0) {
-          const frame = buffer.slice(start, end);
+          onFrame(buffer.slice(start, end));
           start = end + 2;
-          const id = /^id: (\d+)/m.exec(frame);
-          if (!id) continue;
-          events++;
-          if (Number(id[1]) <= lastId) ordered = false;
-          lastId = Number(id[1]);
         }
         buffer = buffer.slice(start);
       });
-      res.on('end', () => resolve({ events, ordered }));
+      res.on('end', resolve);
       res.on('error', reject);
     });
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** Reads one SSE response, checking ids are 1, 2, 3, … (the bare loop) or strictly increasing. */
+async function readStream(options, body) {
+  let events = 0;
+  let lastId = 0;
+  let ordered = true;
+  await readFrames(options, body, (frame) => {
+    const id = /^id: (\d+)/m.exec(frame);
+    if (!id) return;
+    events++;
+    if (Number(id[1]) <= lastId) ordered = false;
+    lastId = Number(id[1]);
+  });
+  return { events, ordered };
 }
 
 /** One stream of `chunks` chunks from the echo server: tasks/sendSubscribe, or with `protocol` '0.3' message/stream. */
@@ -418,7 +427,7 @@ async function pairedStreamRates(a, b, label, protocol = '0.1.0') {
  * One 1.0 SendStreamingMessage of `chunks` chunks, read to its end: its `data:` frames counted and
  * the chunks checked in order (neither server sends event ids unless asked).
  */
-function stream10(url, chunks) {
+async function stream10(url, chunks) {
   const target = new URL(url);
   const body = JSON.stringify({
     jsonrpc: '2.0',
@@ -426,43 +435,25 @@ function stream10(url, chunks) {
     method: 'SendStreamingMessage',
     params: { message: { messageId: `s-${++counter}`, role: 'ROLE_USER', parts: [{ text: `stream ${chunks}` }] } },
   });
-  return new Promise((resolve, reject) => {
-    const options = {
-      host: target.hostname,
-      port: target.port,
-      path: target.pathname,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'a2a-version': '1.0' },
-    };
-    const req = http.request(options, (res) => {
-      let buffer = '';
-      let events = 0;
-      let lastChunk = 0;
-      let ordered = true;
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        buffer += chunk;
-        let start = 0;
-        let end;
-        while ((end = buffer.indexOf('\n\n', start)) >= 0) {
-          const frame = buffer.slice(start, end);
-          start = end + 2;
-          if (!frame.includes('data:')) continue;
-          events++;
-          const n = /"chunk (\d+)"/.exec(frame);
-          if (n) {
-            if (Number(n[1]) !== lastChunk + 1) ordered = false;
-            lastChunk = Number(n[1]);
-          }
-        }
-        buffer = buffer.slice(start);
-      });
-      res.on('end', () => resolve({ events, ordered: ordered && lastChunk === chunks }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
+  const options = {
+    host: target.hostname,
+    port: target.port,
+    path: target.pathname,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'a2a-version': '1.0' },
+  };
+  let events = 0;
+  let lastChunk = 0;
+  let ordered = true;
+  await readFrames(options, body, (frame) => {
+    if (!frame.includes('data:')) return;
+    events++;
+    const n = /"chunk (\d+)"/.exec(frame);
+    if (!n) return;
+    if (Number(n[1]) !== lastChunk + 1) ordered = false;
+    lastChunk = Number(n[1]);
   });
+  return { events, ordered: ordered && lastChunk === chunks };
 }
 
 async function protocol10(sdk10, ours) {

@@ -4,7 +4,18 @@ import { pino, type Logger } from 'pino';
 import type { Message, Task } from 'a2a-types';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import { publishedSchemaValidator10 } from 'a2a-types/v1.0';
-import { a2aRouter, artifact, completed, type A2ARouter, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
+import {
+  a2aRouter,
+  artifact,
+  completed,
+  inputRequired,
+  reply,
+  textOf,
+  working,
+  type A2ARouter,
+  type A2ARouterOptions,
+  type TaskHandler,
+} from '../src/index.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 
 export const silent: Logger = pino({ level: 'silent' });
@@ -101,6 +112,24 @@ export const message10 = (text: string, extra: Record<string, unknown> = {}) => 
   parts: [{ text }],
   ...extra,
 });
+
+/**
+ * The echo the protocol tests share: the text as an artifact in two chunks (after a working
+ * status); `?` asks for input; `reply` answers with the message "hello" alone; `wait` waits for
+ * `held()` to settle before its chunks.
+ */
+export function twoChunkEcho(held: () => Promise<void>): TaskHandler {
+  return async function* (ctx) {
+    const text = textOf(ctx.message);
+    if (text === '?') return yield inputRequired('What should I echo?');
+    if (text === 'reply') return yield reply('hello');
+    yield working('echoing');
+    if (text === 'wait') await held();
+    yield artifact(text.slice(0, 2), { name: 'echo', lastChunk: false });
+    yield artifact(text.slice(2), { append: true, lastChunk: true });
+    yield completed('done');
+  };
+}
 
 /** An in-memory store that counts the subscriptions open on it: a stream that has ended must hold none. */
 export class SubscriptionCountingStore extends InMemoryTaskStore {

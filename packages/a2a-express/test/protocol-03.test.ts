@@ -7,10 +7,10 @@ import { collect, deleteKeys, openStream, redisUrl, requireRedis, rpc, serverPoo
 import { createPushNotificationVerifier } from 'a2a-push-receiver';
 import { publishedSchemaValidator, type Task } from 'a2a-types';
 import type { Task as Task03 } from 'a2a-types/v0.3';
-import { apiKey, artifact, completed, inputRequired, textOf, working, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
+import { apiKey, type A2ARouterOptions } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
-import { appWith, eventually, expectValid03, gate, memoryLogger, message03, userText } from './helpers.js';
+import { appWith, eventually, expectValid03, gate, memoryLogger, message03, userText, twoChunkEcho } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -26,17 +26,8 @@ function expectValid01(definition: string, value: unknown): void {
   if (!validate(value)) throw new Error(`not a valid 0.1.0 ${definition}: ${JSON.stringify(validate.issues)}\n${JSON.stringify(value)}`);
 }
 
-/** Echoes the text as an artifact in two chunks; asks for input when the text is "?"; waits on `hold` when "wait". */
 let hold = gate();
-const echo: TaskHandler = async function* (ctx) {
-  const text = textOf(ctx.message);
-  if (text === '?') return yield inputRequired('What should I echo?');
-  yield working('echoing');
-  if (text === 'wait') await hold.promise;
-  yield artifact(text.slice(0, 2), { name: 'echo', lastChunk: false });
-  yield artifact(text.slice(2), { append: true, lastChunk: true });
-  yield completed('done');
-};
+const echo = twoChunkEcho(() => hold.promise);
 
 async function agent(options: Partial<A2ARouterOptions> = {}) {
   const { app, router } = appWith(echo, options);

@@ -3,18 +3,8 @@
 // detail is checked against the published 1.0 bundle.
 import { randomUUID } from 'node:crypto';
 import { serverPool } from 'a2a-testing';
-import {
-  apiKey,
-  artifact,
-  completed,
-  inputRequired,
-  reply,
-  textOf,
-  working,
-  type A2ARouterOptions,
-  type TaskHandler,
-} from '../src/index.js';
-import { appWith, expectValid10, gate, message10 } from './helpers.js';
+import { apiKey, type A2ARouterOptions } from '../src/index.js';
+import { appWith, expectValid10, gate, message10, twoChunkEcho } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 afterAll(closeAll);
@@ -24,16 +14,7 @@ const V1 = { 'a2a-version': '1.0' };
 type Json = Record<string, any>;
 
 let hold = gate();
-const echo: TaskHandler = async function* (ctx) {
-  const text = textOf(ctx.message);
-  if (text === '?') return yield inputRequired('What should I echo?');
-  if (text === 'hi') return yield reply('hello');
-  yield working('echoing');
-  if (text === 'wait') await hold.promise;
-  yield artifact(text.slice(0, 2), { name: 'echo', lastChunk: false });
-  yield artifact(text.slice(2), { append: true, lastChunk: true });
-  yield completed('done');
-};
+const echo = twoChunkEcho(() => hold.promise);
 
 async function agent(options: Partial<A2ARouterOptions> = {}) {
   const { app } = appWith(echo, options);
@@ -103,7 +84,7 @@ describe('A2A 1.0 over HTTP+JSON', () => {
     expect(sent.type).toMatch(/^application\/json/);
     expectValid10('Send Message Response', sent.body);
     expect(sent.body.task.status.state).toBe('TASK_STATE_COMPLETED');
-    const replied = await call(url, 'POST', '/message:send', JSON.stringify({ message: message10('hi') }), {
+    const replied = await call(url, 'POST', '/message:send', JSON.stringify({ message: message10('reply') }), {
       'content-type': 'application/a2a+json',
       accept: 'application/a2a+json, application/json',
     });

@@ -4,17 +4,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { collect, deleteKeys, openStream, redisUrl, requireRedis, rpc, serverPool, uniquePrefix, type OpenStream } from 'a2a-testing';
 import { publishedSchemaValidator } from 'a2a-types';
-import {
-  apiKey,
-  inputRequired,
-  reply,
-  textOf,
-  working,
-  artifact,
-  completed,
-  type A2ARouterOptions,
-  type TaskHandler,
-} from '../src/index.js';
+import { apiKey, type A2ARouterOptions } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 import { createPushNotificationVerifier } from 'a2a-push-receiver';
@@ -25,7 +15,7 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from 'a2a-sdk-1/client';
-import { appWith, eventually, expectValid10, gate, message03, message10, userText } from './helpers.js';
+import { appWith, eventually, expectValid10, gate, message03, message10, userText, twoChunkEcho } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 const stores: TaskStore[] = [];
@@ -38,18 +28,8 @@ afterAll(async () => {
 
 const V1 = { 'a2a-version': '1.0' };
 
-/** Echoes the text as an artifact in two chunks; asks for input on "?"; replies alone on "hi"; waits on `hold` on "wait". */
 let hold = gate();
-const echo: TaskHandler = async function* (ctx) {
-  const text = textOf(ctx.message);
-  if (text === '?') return yield inputRequired('What should I echo?');
-  if (text === 'hi') return yield reply('hello');
-  yield working('echoing');
-  if (text === 'wait') await hold.promise;
-  yield artifact(text.slice(0, 2), { name: 'echo', lastChunk: false });
-  yield artifact(text.slice(2), { append: true, lastChunk: true });
-  yield completed('done');
-};
+const echo = twoChunkEcho(() => hold.promise);
 
 async function agent(options: Partial<A2ARouterOptions> = {}) {
   const { app, router } = appWith(echo, options);
@@ -351,7 +331,7 @@ describe.each([
 
   test('a reply is {message} alone; returnImmediately answers the task as it stands', async () => {
     const { url10 } = agentUrls;
-    const replied = await send10(url10, message10('hi'));
+    const replied = await send10(url10, message10('reply'));
     expect(replied.result).toEqual({ message: expect.objectContaining({ role: 'ROLE_AGENT', parts: [{ text: 'hello' }] }) });
     expect((replied.result as Json).message).not.toHaveProperty('taskId');
 
@@ -384,7 +364,9 @@ describe.each([
     expect(events[2]!.artifactUpdate).toMatchObject({ artifact: { artifactId: 'artifact-0', parts: [{ text: 'st' }] } });
     expect(events[3]!.artifactUpdate).toMatchObject({ append: true, lastChunk: true, artifact: { parts: [{ text: 'ream me' }] } });
     expect(events.at(-1)!.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
-    const replyStream = await streamEvents(await openStream(url10, 'SendStreamingMessage', { message: message10('hi') }, { headers: V1 }));
+    const replyStream = await streamEvents(
+      await openStream(url10, 'SendStreamingMessage', { message: message10('reply') }, { headers: V1 }),
+    );
     expect(replyStream).toEqual([{ message: expect.objectContaining({ parts: [{ text: 'hello' }] }) }]);
   });
 
@@ -574,7 +556,7 @@ describe.each([
   test('ListTasks leaves out tasks answered by a reply alone; a leap-second time is refused, not ignored', async () => {
     const { url10 } = agentUrls;
     const contextId = randomUUID();
-    await send10(url10, message10('hi', { contextId }));
+    await send10(url10, message10('reply', { contextId }));
     expect(((await call10(url10, 'ListTasks', { contextId })).result as Json).totalSize).toBe(0);
     const leap = await call10(url10, 'ListTasks', { statusTimestampAfter: '2016-12-31T23:59:60Z' });
     expect(leap.error).toMatchObject({ code: -32602 });
