@@ -52,16 +52,15 @@ function start(app: 'echo-agent' | 'currency-agent', env: Record<string, string>
   });
 }
 
+/** The echo agent, a slow echo agent and the currency agent, each as its start script starts it. */
+const startSamples = () => Promise.all([start('echo-agent'), start('echo-agent', { ECHO_DELAY_MS: '300' }), start('currency-agent')]);
+
 describe('the official @a2a-js/sdk 0.3 client against the sample agents', () => {
   let echo: SpawnedAgent;
   let slowEcho: SpawnedAgent;
   let currency: SpawnedAgent;
   beforeAll(async () => {
-    [echo, slowEcho, currency] = await Promise.all([
-      start('echo-agent'),
-      start('echo-agent', { ECHO_DELAY_MS: '300' }),
-      start('currency-agent'),
-    ]);
+    [echo, slowEcho, currency] = await startSamples();
   });
   afterAll(async () => {
     await closeAll();
@@ -261,11 +260,7 @@ describe.each([
   let slowEcho: SpawnedAgent;
   let currency: SpawnedAgent;
   beforeAll(async () => {
-    [echo, slowEcho, currency] = await Promise.all([
-      start('echo-agent'),
-      start('echo-agent', { ECHO_DELAY_MS: '300' }),
-      start('currency-agent'),
-    ]);
+    [echo, slowEcho, currency] = await startSamples();
   });
   afterAll(async () => {
     for (const agent of [echo, slowEcho, currency]) expect(await agent?.stop()).toBe(0);

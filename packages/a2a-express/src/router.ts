@@ -158,13 +158,14 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   // load balancer or a client tries another replica rather than waiting here. Only the A2A
   // endpoint: the host app's own routes are not ours to refuse.
   const asIs = (error: A2AError) => error;
+  /** Refuses while draining (HTTP 503, -32011), the error in the body a binding gives it. */
   const refuseWhileDraining =
-    (wire: (error: A2AError) => A2AError = asIs): express.RequestHandler =>
+    (body: (error: A2AError) => unknown = (error) => errorResponse(null, error)): express.RequestHandler =>
     (_req, res, next) => {
       if (!draining) return next();
       res.setHeader('Connection', 'close');
       res.setHeader('Retry-After', '1');
-      sendJson(res, 503, errorResponse(null, wire(A2AError.resourceUnavailable('the agent is shutting down'))));
+      sendJson(res, 503, body(A2AError.resourceUnavailable('the agent is shutting down')));
     };
   const postOnly =
     (wire: (error: A2AError) => A2AError = asIs): express.RequestHandler =>
@@ -199,7 +200,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     router.get([...endpoint.cardPaths], serveCard(card, version.wireError));
     router.post(
       endpoint.path,
-      refuseWhileDraining(version.wireError),
+      refuseWhileDraining((error) => errorResponse(null, (version.wireError ?? asIs)(error))),
       createRpcEndpoint({
         ...resolved,
         dispatch: endpoint.dispatch,
@@ -217,12 +218,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
       const wire = version.wireError ?? ((error: A2AError) => error);
       router.use(
         endpoint.path,
-        (_req, res, next) => {
-          if (!draining) return next();
-          res.setHeader('Connection', 'close');
-          res.setHeader('Retry-After', '1');
-          sendJson(res, 503, rest.errorAnswer(wire(A2AError.resourceUnavailable('the agent is shutting down')).toJSON()).body);
-        },
+        refuseWhileDraining((error) => rest.errorAnswer(wire(error).toJSON()).body),
         createRestEndpoint({
           ...resolved,
           binding: endpoint.rest,

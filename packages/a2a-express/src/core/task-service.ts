@@ -38,6 +38,20 @@ export class TaskService {
     return { ...page, records: page.records.map(upgradeRecord) };
   }
 
+  /**
+   * -32602 at `/message/contextId` when a message names a task and another context (0.3, 1.0
+   * 3.4.3). The engine refuses an unknown task (and someone else's) atomically; the task is read
+   * here only to say a wrong context in the words of the versions that have one (the engine would
+   * name 0.1.0's `sessionId`).
+   */
+  async assertContextOf(taskId: string, contextId: string, principal: Principal | undefined): Promise<void> {
+    const expected = (await this.readTask(taskId, principal)).task.contextId;
+    if (contextId === expected) return;
+    throw A2AError.invalidParams([
+      { path: '/message/contextId', message: `does not match the context of task ${taskId}`, keyword: 'contextId', params: { expected } },
+    ]);
+  }
+
   /** Starts or continues the task with the message, and runs the turn's handler in the background. */
   async startTurn(params: SendOperation, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
     // The cheap refusals first: no request is made for the URL of a message that is refused.

@@ -64,20 +64,7 @@ const sendFrom03 = (params: MessageSendParams): SendOperation => sendParamsFrom0
 async function turnRules(params: MessageSendParams, { service, principal }: MethodCall): Promise<TurnRules> {
   const { taskId, contextId } = params.message;
   if (taskId === undefined) return NEW_TASK;
-  // The engine refuses an unknown task (and someone else's) atomically; the task is read here only
-  // to say a wrong context in 0.3's terms (the engine would name the operation's `sessionId`).
-  if (contextId === undefined) return RULES_03;
-  const record = await service.readTask(taskId, principal);
-  if (contextId !== contextIdOf(record)) {
-    throw A2AError.invalidParams([
-      {
-        path: '/message/contextId',
-        message: `does not match the context of task ${taskId}`,
-        keyword: 'contextId',
-        params: { expected: contextIdOf(record) },
-      },
-    ]);
-  }
+  if (contextId !== undefined) await service.assertContextOf(taskId, contextId, principal);
   return RULES_03;
 }
 

@@ -46,20 +46,7 @@ const CONFIG_ID_PATHS: readonly string[] = ['/taskId', '/id'];
 async function turnRules(params: v10.SendMessageRequest, { service, principal }: MethodCall): Promise<TurnRules> {
   const { taskId, contextId } = params.message;
   if (!taskId) return NEW_TASK;
-  if (!contextId) return RULES_10;
-  // The engine refuses an unknown task (and someone else's) atomically; the task is read here to
-  // say a wrong context in 1.0's terms (spec 1.0 3.4.3: MUST be rejected).
-  const record = await service.readTask(taskId, principal);
-  if (contextId !== record.task.contextId) {
-    throw A2AError.invalidParams([
-      {
-        path: '/message/contextId',
-        message: `does not match the context of task ${taskId}`,
-        keyword: 'contextId',
-        params: { expected: record.task.contextId },
-      },
-    ]);
-  }
+  if (contextId) await service.assertContextOf(taskId, contextId, principal);
   return RULES_10;
 }
 
