@@ -51,6 +51,13 @@ module.exports = {
       to: { path: '(^|/)a2a-express/src/versions/[^/]+/', pathNot: '(^|/)a2a-express/src/versions/[^/]+/index\\.ts$' },
     },
     {
+      name: 'telemetry-is-a-leaf',
+      severity: 'error',
+      comment: 'Traces, metrics and health are reported to from every layer: they import none of them.',
+      from: { path: '(^|/)a2a-express/src/telemetry/' },
+      to: { path: '(^|/)a2a-express/src/', pathNot: '(^|/)a2a-express/src/telemetry/' },
+    },
+    {
       name: 'transport-imports-no-version',
       severity: 'error',
       comment: 'A transport is written once and takes any version’s method table.',

@@ -3,11 +3,12 @@
 //   127.0.0.1; the container image sets 0.0.0.0), CONFORMANCE_RESUBSCRIBE_WAIT_MS (how long the
 //   resubscribe scenario keeps its task working, default 4000), LOG_LEVEL (default info),
 //   A2A_PUSH_ALLOWLIST, A2A_PUSH_SIGNING_KEY, A2A_PUSH_VERIFY_OWNERSHIP (push notifications, on),
-//   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis).
+//   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis),
+//   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
 import { pino } from 'pino';
 import { serveAgent } from 'a2a-express';
-import { integerFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import { integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { conformanceRouter } from './agent.js';
 
@@ -18,7 +19,13 @@ try {
   const resubscribeWaitMs = integerFromEnv('CONFORMANCE_RESUBSCRIBE_WAIT_MS', 4_000);
   const store = taskStoreFromEnv(agent.redisPrefix);
   // The kit tests push configs when the card says it takes them: this agent does, always.
-  const router = conformanceRouter({ logger, resubscribeWaitMs, store, pushNotifications: pushNotificationOptionsFromEnv() });
+  const router = conformanceRouter({
+    logger,
+    resubscribeWaitMs,
+    store,
+    pushNotifications: pushNotificationOptionsFromEnv(),
+    metrics: true,
+  });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
     name: agent.name,
@@ -27,6 +34,7 @@ try {
     logger,
     router,
     store,
+    metricsPort: metricsPortFromEnv(),
     details: { resubscribeWaitMs, authentication: 'none (open to every client)' },
   });
 } catch (error) {

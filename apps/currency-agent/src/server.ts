@@ -2,11 +2,12 @@
 //   PORT (default `agent.port` below), HOST (default 127.0.0.1; the container image sets 0.0.0.0), LOG_LEVEL,
 //   FRANKFURTER_URL (default the public API), RATES_TIMEOUT_MS (2500), RATES_CACHE_TTL_MS (600000),
 //   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT_MS (optional LLM understanding),
-//   A2A_PUSH_* (push notifications), A2A_REDIS_* (tasks shared by replicas in Redis), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth).
+//   A2A_PUSH_* (push notifications), A2A_REDIS_* (tasks shared by replicas in Redis), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth),
+//   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
 import { pino } from 'pino';
 import { serveAgent } from 'a2a-express';
-import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import { authOptionsFromEnv, integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { currencyRouter } from './agent.js';
 import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';
@@ -43,6 +44,7 @@ try {
     auth,
     store,
     pushNotifications: pushNotificationOptionsFromEnv(),
+    metrics: true,
   });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
@@ -52,6 +54,7 @@ try {
     logger,
     router,
     store,
+    metricsPort: metricsPortFromEnv(),
     details: {
       rates: frankfurterUrl,
       understanding: llm ? `LLM ${llm.model} (built-in parser as fallback)` : 'built-in parser',

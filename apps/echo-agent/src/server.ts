@@ -3,11 +3,12 @@
 //   ECHO_DELAY_MS (pause between streamed chunks, default 0), LOG_LEVEL (default info),
 //   A2A_PUSH_ALLOWLIST, A2A_PUSH_SIGNING_KEY, A2A_PUSH_VERIFY_OWNERSHIP (push notifications),
 //   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis),
-//   A2A_API_KEYS, A2A_API_KEY_HEADER, A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE (auth).
+//   A2A_API_KEYS, A2A_API_KEY_HEADER, A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE (auth),
+//   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
 import { pino } from 'pino';
 import { serveAgent } from 'a2a-express';
-import { authOptionsFromEnv, integerFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import { authOptionsFromEnv, integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { echoRouter } from './agent.js';
 
@@ -21,7 +22,7 @@ try {
   const auth = authOptionsFromEnv();
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
   const store = taskStoreFromEnv(agent.redisPrefix);
-  const router = echoRouter({ logger, chunkDelayMs, auth, store, pushNotifications: pushNotificationOptionsFromEnv() });
+  const router = echoRouter({ logger, chunkDelayMs, auth, store, pushNotifications: pushNotificationOptionsFromEnv(), metrics: true });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
     name: agent.name,
@@ -30,6 +31,7 @@ try {
     logger,
     router,
     store,
+    metricsPort: metricsPortFromEnv(),
     // Say plainly when the agent is open to anyone.
     details: { chunkDelayMs, authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)' },
   });

@@ -2,7 +2,9 @@
 // or a stream of answers over SSE that resumes with `Last-Event-ID` when its connection drops,
 // each answer held to the schema as `validateResponses` says. The clients (client.ts for A2A
 // 0.1.0, client-03.ts for 0.3) say which methods, which schema and which event ends a stream.
+import { hasSubscribers } from 'node:diagnostics_channel';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { formatIssues, type ValidationIssue, type Validator } from 'a2a-types';
 import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError, TimeoutError } from './errors.js';
 import { readSse } from './sse.js';
@@ -94,7 +96,7 @@ export class JsonRpcHttp {
 
   /** GETs a JSON document (an agent card) and holds it to `check`. */
   async getJson(url: string, check: Check, what: string, call: CallOptions = {}): Promise<unknown> {
-    const { response, text } = await this.fetchText(url, { method: 'GET' }, call);
+    const { response, text } = await this.fetchText(url, { method: 'GET' }, call, `GET ${what}`);
     if (!response.ok) throw httpError(response, text);
     const value = parseJson(text, `the ${what}`, response);
     this.hold(value, check, what);
@@ -104,7 +106,7 @@ export class JsonRpcHttp {
   /** One JSON-RPC call: its result, held to `check`. */
   async call(url: string, method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
     const id = nextRequestId++;
-    const { response, text } = await this.fetchText(url, postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'), call);
+    const { response, text } = await this.fetchText(url, postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'), call, method);
     const result = this.unwrap(readJson(response, text), id);
     if (!(check.nullable && result === null)) this.hold(result, check, `${method} result`);
     return result;
@@ -141,7 +143,7 @@ export class JsonRpcHttp {
     // Ask for an id on every event (RFC 7240), so a dropped stream resumes where it broke. A kit
     // server sends ids only when asked: the protocol's reference clients cannot parse them.
     const init = postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream', { prefer: EVENT_IDS_PREFERENCE });
-    const response = await this.timed(url, init, call, async (r) => r);
+    const response = await this.timed(url, init, call, async (r) => r, method);
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('application/json')) {
       // Refused before streaming: a JSON-RPC error (or a server that does not stream).
@@ -186,7 +188,7 @@ export class JsonRpcHttp {
       init.body = JSON.stringify(body);
       init.headers = { ...(init.headers as Record<string, string>), 'content-type': 'application/json' };
     }
-    const { response, text } = await this.fetchText(url, init, call);
+    const { response, text } = await this.fetchText(url, init, call, `${verb} ${routeOf(url)}`);
     if (!response.ok) throw restError(response, text, codeOf);
     const value = text === '' ? {} : parseJson(text, 'the response', response);
     this.hold(value, check, `${verb} ${new URL(url).pathname} result`);
@@ -206,7 +208,7 @@ export class JsonRpcHttp {
     const headers: Record<string, string> = { accept: 'text/event-stream', prefer: EVENT_IDS_PREFERENCE };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = { method: verb, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
-    const response = await this.timed(url, init, call, async (r) => r);
+    const response = await this.timed(url, init, call, async (r) => r, `${verb} ${routeOf(url)}`);
     if (!response.ok) throw restError(response, await response.text(), codeOf);
     const type = response.headers.get('content-type') ?? '';
     if (!type.startsWith('text/event-stream')) {
@@ -256,32 +258,64 @@ export class JsonRpcHttp {
   }
 
   /** A request and its whole body, within the timeout. */
-  private async fetchText(url: string, init: RequestInit, call: CallOptions): Promise<{ response: Response; text: string }> {
-    return this.timed(url, init, call, async (response) => ({ response, text: await response.text() }));
+  private async fetchText(url: string, init: RequestInit, call: CallOptions, operation: string): Promise<{ response: Response; text: string }> {
+    return this.timed(url, init, call, async (response) => ({ response, text: await response.text() }), operation);
   }
 
-  /** A request within the timeout; for a stream, the timeout covers only the wait for it to start. */
-  private async timed<T>(url: string, init: RequestInit, call: CallOptions, read: (response: Response) => Promise<T>): Promise<T> {
+  /**
+   * A request within the timeout; for a stream, the timeout covers only the wait for it to start.
+   * With an OpenTelemetry SDK registered, the request is a client span named `operation`, and the
+   * agent joins its trace through `traceparent`.
+   */
+  private async timed<T>(
+    url: string,
+    init: RequestInit,
+    call: CallOptions,
+    read: (response: Response) => Promise<T>,
+    operation: string,
+  ): Promise<T> {
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
+    const span = tracer.startSpan(operation, { kind: SpanKind.CLIENT });
+    const traced = trace.setSpan(context.active(), span);
+    const headers = { ...(init.headers as Record<string, string>), ...this.options.headers, ...call.headers };
+    // An instrumentation of fetch (it listens on undici's request channel) writes traceparent
+    // itself, for its own span under this one: written here too, the agent would get two.
+    if (span.isRecording() && !hasSubscribers('undici:request:create')) propagation.inject(traced, headers);
     try {
-      const response = await fetch(url, {
-        ...init,
-        headers: { ...(init.headers as Record<string, string>), ...this.options.headers, ...call.headers },
-        signal,
-      });
+      const response = await context.with(traced, () => fetch(url, { ...init, headers, signal }));
+      if (span.isRecording()) {
+        span.setAttributes({ 'http.request.method': init.method ?? 'GET', 'url.full': redacted(url), 'http.response.status_code': response.status });
+        if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
       return await read(response);
     } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
       if (timeout.signal.aborted && !call.signal?.aborted) throw new TimeoutError(`no answer from ${url} within ${timeoutMs} ms`);
       if (call.signal?.aborted) throw error;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new NetworkError(`cannot reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, { cause: error });
     } finally {
       clearTimeout(timer);
+      span.end();
     }
   }
+}
+
+const tracer = trace.getTracer('a2a-client');
+
+/** The path of a URL with its ids left out, for a span name that does not grow with every task. */
+function routeOf(url: string): string {
+  const path = new URL(url).pathname;
+  return path.replace(/\/tasks\/[^/:]+/, '/tasks/{id}').replace(/\/pushNotificationConfigs\/[^/:]+/, '/pushNotificationConfigs/{id}');
+}
+
+/** A URL without its query (which may carry a credential). */
+function redacted(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 }
 
 function checkMode(option: A2AClientOptions['validateResponses']): 'strict' | 'warn' | 'off' {

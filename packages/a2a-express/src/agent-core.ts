@@ -62,12 +62,13 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
   const resolved = resolveOptions(options);
   const logger = routerLogger(resolved.logger);
   const push = resolved.pushNotifications
-    ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger, PUSH_BODIES)
+    ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger, PUSH_BODIES, resolved.metrics)
     : undefined;
   const store = options.store ?? new InMemoryTaskStore();
   // The store's warnings (early evictions) go to the router's log unless it has a logger of its own.
   if (store instanceof InMemoryTaskStore) store.useLogger(logger);
-  const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)));
+  const stopStoreMetrics = resolved.metrics && store.useMetrics?.(resolved.metrics);
+  const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)), resolved.metrics);
   const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
   const service = new TaskService(engine, store, push, resolved.sendWaitMs);
   const dispatcherSettings = {
@@ -92,6 +93,8 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
       ...dispatcherSettings,
       logger: logger.child({ protocol: endpoint.version.name }),
       binding: endpoint.version,
+      version: endpoint.version.name,
+      metrics: resolved.metrics,
     }),
   }));
 
@@ -103,6 +106,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     dispatch: endpoints[0]!.dispatch,
     endpoints,
     async drain(deadlineMs) {
+      resolved.metrics?.drainStarted();
       const running = engine.runningTaskIds().length;
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
@@ -121,6 +125,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
       engine.abortAll();
       push?.close();
       await stopReplicaDuties?.();
+      stopStoreMetrics?.();
       if (!options.store) await store.close();
     },
   };

@@ -81,3 +81,14 @@ export function integerFromEnv(name: string, fallback: number, env: NodeJS.Proce
   if (!Number.isInteger(value) || value < 0) throw new TypeError(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
   return value;
 }
+
+/**
+ * `METRICS_PORT`: the port the metrics are served on apart from the agent's (`serveAgent`'s
+ * `metricsPort`); undefined when unset, and then they are served on the agent's port.
+ */
+export function metricsPortFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const port = integerFromEnv('METRICS_PORT', -1, env);
+  if (port === -1) return undefined;
+  if (port < 1 || port > 65535) throw new TypeError(`METRICS_PORT must be a port number (1 to 65535), got ${port}`);
+  return port;
+}

@@ -45,6 +45,16 @@ export type { PushNotificationOptions } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';
 export type { Resolver } from './push/url-guard.js';
 export { serveAgent, type ServeOptions } from './serve.js';
+export {
+  A2AMetrics,
+  a2aMetrics,
+  type A2AMetricsOptions,
+  type BindingName,
+  type PushOutcome,
+  type StoreMetrics,
+} from './telemetry/metrics.js';
+export type { HealthEndpoints, ReadinessReport } from './telemetry/health.js';
+export { requestedExporters, startTracingFromEnv, TRACING_PACKAGES, type TracingSdk } from './telemetry/sdk.js';
 // The protocol's types, and the error a handler throws, so that an agent needs one import.
 export { A2AError, ErrorCode } from 'a2a-types';
 export type * from 'a2a-types';

@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import type { AuthOptions } from './core/auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './transports/sse.js';
+import { A2AMetrics } from './telemetry/metrics.js';
 import type { TaskStore } from './store/task-store.js';
 import type { AgentCardInput } from './versions/v0_1/index.js';
 import type { AgentCard03Input } from './versions/v0_3/index.js';
@@ -98,6 +99,13 @@ export interface A2ARouterOptions {
    * authenticated (spec 1.0 3.1.11).
    */
   extendedCard?: ExtendedCardOption;
+  /**
+   * Prometheus metrics: calls, durations, streams, turns, the store, push deliveries, Redis
+   * commands, drains (docs/observability.md lists them). `true` collects them in a registry of the
+   * router's own; or give the metrics made with `a2aMetrics({ registry, prefix })`. Serve them with
+   * `router.metrics.handler`. Default off.
+   */
+  metrics?: boolean | A2AMetrics;
 }
 
 /** Options of the A2A 1.0 bindings. */
@@ -143,6 +151,8 @@ export interface ResolvedOptions {
   /** The 1.0 bindings' settings; undefined when they are off. */
   readonly protocol10: Required<Protocol10Options> | undefined;
   readonly extendedCard: ExtendedCardOption | undefined;
+  /** Undefined when metrics are off. */
+  readonly metrics: A2AMetrics | undefined;
 }
 
 /** Well within V8's longest string (2^29 - 24 characters), which one answer must fit in. */
@@ -180,6 +190,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     protocol03,
     protocol10,
     extendedCard: checkedExtendedCard(options),
+    metrics: metricsOf(options.metrics),
   };
 }
 
@@ -215,6 +226,14 @@ function protocol10Of(option: boolean | Protocol10Options): Required<Protocol10O
     throw new TypeError(`a2aRouter: options.protocol10.path must be a path below the mount such as '/v1', got ${JSON.stringify(path)}`);
   }
   return { path, card };
+}
+
+function metricsOf(option: boolean | A2AMetrics | undefined): A2AMetrics | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return new A2AMetrics();
+  if (!(option instanceof A2AMetrics))
+    throw new TypeError('a2aRouter: options.metrics must be true, false or the metrics made with a2aMetrics()');
+  return option;
 }
 
 function checkedExtendedCard(options: A2ARouterOptions): ExtendedCardOption | undefined {

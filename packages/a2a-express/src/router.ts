@@ -11,6 +11,8 @@ import { createRpcEndpoint, requestedVersion, sendJson, sendUnauthenticated } fr
 import { createRestEndpoint } from './transports/rest.js';
 import type { A2ARouterOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
+import type { A2AMetrics, BindingName } from './telemetry/metrics.js';
+import { healthEndpoints, type HealthEndpoints } from './telemetry/health.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './agent-core.js';
 
@@ -65,6 +67,17 @@ export interface A2ARouter extends Router {
   readonly protocol03Path: string | undefined;
   /** Where the A2A 1.0 interface is, relative to the mount (`'/v1'`); undefined when 1.0 is off. */
   readonly protocol10Path: string | undefined;
+  /**
+   * The agent's Prometheus metrics (option `metrics`), undefined when off. Mount
+   * `router.metrics.handler` where Prometheus scrapes: `app.get('/metrics', router.metrics.handler)`.
+   */
+  readonly metrics: A2AMetrics | undefined;
+  /**
+   * Liveness and readiness for an orchestrator or a load balancer: `app.get('/livez', router.health.live)`,
+   * `app.get('/readyz', router.health.ready)`. Not ready while draining or while the task store
+   * cannot be reached.
+   */
+  readonly health: HealthEndpoints;
   /**
    * Aborts the handlers running in this process and, for a store the router made itself,
    * releases it. Open streams end when the HTTP server closes. With a shared store, the tasks
@@ -160,12 +173,14 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   const asIs = (error: A2AError) => error;
   /** Refuses while draining (HTTP 503, -32011), the error in the body a binding gives it. */
   const refuseWhileDraining =
-    (body: (error: A2AError) => unknown = (error) => errorResponse(null, error)): express.RequestHandler =>
+    (version: string, binding: BindingName, body: (error: A2AError) => unknown): express.RequestHandler =>
     (_req, res, next) => {
       if (!draining) return next();
       res.setHeader('Connection', 'close');
       res.setHeader('Retry-After', '1');
-      sendJson(res, 503, body(A2AError.resourceUnavailable('the agent is shutting down')));
+      const error = A2AError.resourceUnavailable('the agent is shutting down');
+      resolved.metrics?.callEnded(version, binding, 'other', error.code, 0);
+      sendJson(res, 503, body(error));
     };
   const postOnly =
     (wire: (error: A2AError) => A2AError = asIs): express.RequestHandler =>
@@ -200,9 +215,10 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     router.get([...endpoint.cardPaths], serveCard(card, version.wireError));
     router.post(
       endpoint.path,
-      refuseWhileDraining((error) => errorResponse(null, (version.wireError ?? asIs)(error))),
+      refuseWhileDraining(version.name, 'jsonrpc', (error) => errorResponse(null, (version.wireError ?? asIs)(error))),
       createRpcEndpoint({
         ...resolved,
+        route: endpoint.path,
         dispatch: endpoint.dispatch,
         logger,
         wireError: version.wireError,
@@ -218,9 +234,10 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
       const wire = version.wireError ?? ((error: A2AError) => error);
       router.use(
         endpoint.path,
-        refuseWhileDraining((error) => rest.errorAnswer(wire(error).toJSON()).body),
+        refuseWhileDraining(version.name, 'rest', (error) => rest.errorAnswer(wire(error).toJSON()).body),
         createRestEndpoint({
           ...resolved,
+          route: endpoint.path,
           binding: endpoint.rest,
           dispatch: endpoint.dispatch,
           logger,
@@ -239,6 +256,8 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     store,
     protocol03Path: resolved.protocol03?.path,
     protocol10Path: resolved.protocol10?.path,
+    metrics: resolved.metrics,
+    health: healthEndpoints({ isDraining: () => draining, pingStore: store.ping && (() => store.ping!()) }),
     drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
       draining = true;
       return core.drain(deadlineMs);

@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import type { A2ARouter } from './router.js';
 import type { TaskStore } from './store/task-store.js';
 import { endpointUrl03 } from './versions/v0_3/index.js';
+import { requestedExporters, startTracingFromEnv } from './telemetry/sdk.js';
+import type { A2AMetrics } from './telemetry/metrics.js';
 
 export interface ServeOptions {
   /** Shown in the log lines, e.g. `echo-agent`. */
@@ -33,10 +35,24 @@ export interface ServeOptions {
   requestTimeoutMs?: number;
   /** Longest time a client may take to send the request headers, ms. Default 10,000. */
   headersTimeoutMs?: number;
+  /**
+   * Where the router's health endpoints are served on the app (`GET`): liveness and readiness.
+   * Default `{ live: '/livez', ready: '/readyz' }`; false serves none. Needs `router`.
+   */
+  health?: false | { live: string; ready: string };
+  /**
+   * The router's Prometheus metrics (its `metrics` option) are served at `GET /metrics`: on the
+   * agent's port by default, or, when this is set, on a port of their own (on the same `host`),
+   * to keep them off the port clients reach. The samples read it from `METRICS_PORT`.
+   */
+  metricsPort?: number;
 }
 
 /**
- * Listens, logs `"<name> listening"` with the URL once ready, and on SIGTERM/SIGINT drains:
+ * When the standard OTEL_* variables ask for traces (`OTEL_EXPORTER_OTLP_ENDPOINT`, or
+ * `OTEL_TRACES_EXPORTER`), first starts the OpenTelemetry SDK (see `startTracingFromEnv`), and
+ * listens once it runs; on shutdown, sends the spans still held. Then:
+ * listens, logs `"<name> listening"` with the URL once ready, and on SIGTERM/SIGINT drains:
  * stops accepting connections, refuses new calls (503, -32011), lets the running turns finish
  * for up to `shutdownGraceMs` while their streams get every event, fails the turns left with a
  * final event that says why, releases the router and the store, and exits with code 0. A port
@@ -48,6 +64,14 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
   // address of a server that is not listening.
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  const { router } = options;
+  if (router && options.health !== false) {
+    const paths = options.health ?? { live: '/livez', ready: '/readyz' };
+    app.get(paths.live, router.health.live);
+    app.get(paths.ready, router.health.ready);
+  }
+  const metricsServer = router?.metrics && options.metricsPort !== undefined ? serveMetrics(router.metrics, options) : undefined;
+  if (router?.metrics && !metricsServer) app.get('/metrics', router.metrics.handler);
   const server = createServer(
     // Node looks for requests past their time only every connectionsCheckingInterval (30 s by
     // default): once a second keeps the timeouts close to what they say.
@@ -61,13 +85,17 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     const url = `http://${shown}:${actual}/`;
     // Where 0.3 clients find the agent: its 0.3 card names the 0.3 endpoint.
     const v03 = options.router?.protocol03Path && { url03: endpointUrl03(url, options.router.protocol03Path) };
-    logger.info({ url, ...v03, tasks, ...options.details }, `${name} listening`);
+    const traces = requestedExporters();
+    logger.info({ url, ...v03, tasks, ...(traces.length > 0 && { traces }), ...options.details }, `${name} listening`);
   });
   server.once('error', (error: NodeJS.ErrnoException) => {
     logger.fatal({ code: error.code, port, host }, `${name} could not start: ${whyNotListening(error, port, host)}`);
     process.exit(1);
   });
-  server.listen(port, host);
+  // Tracing first, so that the first request is traced; without OTEL_* asking, no wait at all.
+  const tracing = requestedExporters().length > 0 ? startTracingFromEnv(name, logger) : undefined;
+  if (tracing === undefined) server.listen(port, host);
+  else void tracing.then(() => server.listen(port, host));
   const shutdown = async (signal: string) => {
     const graceMs = options.shutdownGraceMs ?? 10_000;
     logger.info({ signal, graceMs }, `${name} stopping`);
@@ -77,6 +105,7 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
       await options.router?.drain({ deadlineMs: graceMs });
       await options.router?.close();
       await options.store?.close();
+      await (await tracing)?.shutdown();
     } catch (error) {
       logger.warn({ err: error }, `${name}: error while stopping`);
     }
@@ -84,6 +113,8 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     // moment for what was written to go out, then every connection left is cut.
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 500))]);
     server.closeAllConnections();
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     logger.info(`${name} stopped`);
     process.exit(0);
   };
@@ -92,11 +123,33 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
   return server;
 }
 
+/** `/metrics` on a port of its own, beside the agent's. */
+function serveMetrics(metrics: A2AMetrics, { name, host, logger, metricsPort }: ServeOptions): Server {
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && (req.url === '/metrics' || req.url?.startsWith('/metrics?'))) return metrics.handler(req, res);
+    res.statusCode = 404;
+    res.end();
+  });
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    logger.fatal(
+      { code: error.code, port: metricsPort, host },
+      `${name} could not serve its metrics: ${whyNotListening(error, metricsPort!, host, 'METRICS_PORT')}`,
+    );
+    process.exit(1);
+  });
+  server.once('listening', () => {
+    const { port } = server.address() as AddressInfo;
+    logger.info({ url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics` }, `${name} metrics`);
+  });
+  server.listen(metricsPort, host);
+  return server;
+}
+
 /** A listen error in words a person acts on. */
-function whyNotListening(error: NodeJS.ErrnoException, port: number, host: string): string {
+function whyNotListening(error: NodeJS.ErrnoException, port: number, host: string, variable = 'PORT'): string {
   switch (error.code) {
     case 'EADDRINUSE':
-      return `port ${port} is in use (set PORT to another one)`;
+      return `port ${port} is in use (set ${variable} to another one)`;
     case 'EACCES':
       return `port ${port} needs privileges this process does not have (use a port above 1023)`;
     case 'EADDRNOTAVAIL':

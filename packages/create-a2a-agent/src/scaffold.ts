@@ -43,6 +43,14 @@ export const THIRD_PARTY_VERSIONS = {
   '@types/jest': '^30.0.0',
   '@types/node': '^20.19.0',
   '@types/supertest': '^6.0.3',
+  // The OpenTelemetry SDK, which serveAgent starts when OTEL_* asks for traces.
+  '@opentelemetry/context-async-hooks': '^3.1.1',
+  '@opentelemetry/core': '^3.1.1',
+  '@opentelemetry/exporter-trace-otlp-http': '^0.301.0',
+  '@opentelemetry/instrumentation': '^0.300.0',
+  '@opentelemetry/instrumentation-undici': '^0.34.0',
+  '@opentelemetry/resources': '^3.1.1',
+  '@opentelemetry/sdk-trace': '^3.1.0',
 } as const;
 
 /** The kit packages a new agent depends on. */
@@ -136,6 +144,7 @@ export function planProject(options: ProjectOptions): Map<string, string> {
     express: THIRD_PARTY_VERSIONS.express,
     ioredis: THIRD_PARTY_VERSIONS.ioredis,
     pino: THIRD_PARTY_VERSIONS.pino,
+    ...Object.fromEntries(Object.entries(THIRD_PARTY_VERSIONS).filter(([name]) => name.startsWith('@opentelemetry/'))),
   };
   const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   // The fields both layouts' package.json start with, in this order.

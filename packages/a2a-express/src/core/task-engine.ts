@@ -1,6 +1,9 @@
 // Owns the life of a task: starts or continues it (one turn per accepted message), runs the
 // handler off the request path, applies its updates to the store in order, honours
 // cancellation, and fails the task safely when the handler misbehaves.
+import { performance } from 'node:perf_hooks';
+import type { A2AMetrics } from '../telemetry/metrics.js';
+import { A2A_ATTRIBUTES, failSpan, startChildSpan, withSpan } from '../telemetry/tracing.js';
 import { randomUUID } from 'node:crypto';
 import { A2AError } from 'a2a-types';
 import type { Logger } from 'pino';
@@ -122,6 +125,7 @@ export class TaskEngine {
     private readonly logger: Logger,
     private readonly limits: TaskLimits,
     private readonly onCommit?: (result: TaskUpdateResult) => void,
+    private readonly metrics?: Pick<A2AMetrics, 'turnEnded'>,
   ) {
     const { maxTaskBytes, acceptedInputModes } = limits;
     this.acceptsMediaType = acceptedInputModes && acceptsMediaType(acceptedInputModes);
@@ -222,9 +226,21 @@ export class TaskEngine {
       },
     };
     this.running.set(run.taskId, run);
-    void this.execute(run, start).finally(() => {
+    // A child of the call that started the turn (its context is the active one here), and the
+    // context the handler runs in: its own calls out become the turn's children, and so stay
+    // tied to the call even when the turn outlives its request.
+    const span = startChildSpan('a2a turn', { [A2A_ATTRIBUTES.taskId]: run.taskId, [A2A_ATTRIBUTES.turn]: run.turn });
+    const startedAt = performance.now();
+    void withSpan(span, () => this.execute(run, start)).finally(() => {
       run.markEnded();
       if (this.running.get(run.taskId) === run) this.running.delete(run.taskId);
+      const state = run.finalRecord?.task.status.state ?? (run.aborted ? 'aborted' : 'unknown');
+      this.metrics?.turnEnded(state, (performance.now() - startedAt) / 1000);
+      if (span.isRecording()) {
+        span.setAttribute(A2A_ATTRIBUTES.state, state);
+        if (state === 'failed') failSpan(span, 'the turn failed');
+        span.end();
+      }
     });
     return run;
   }

@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { A2AError, type PushNotificationConfig } from 'a2a-types';
 import { isStatusUpdateEvent, type StoredPushConfig, type TaskStatusUpdateEvent } from '../core/model.js';
@@ -12,6 +13,18 @@ import type { Logger } from 'pino';
 import type { TaskRecord, TaskUpdateResult } from '../store/records.js';
 import { NotificationSigner, type SigningKeyInput } from './signer.js';
 import { UrlGuard, type Resolver } from './url-guard.js';
+import type { A2AMetrics, PushOutcome } from '../telemetry/metrics.js';
+import {
+  A2A_ATTRIBUTES,
+  failSpan,
+  injectTraceContext,
+  currentContext,
+  SpanKind,
+  startChildSpan,
+  trace,
+  type Attributes,
+  type Context,
+} from '../telemetry/tracing.js';
 
 /** Options of push notifications (`a2aRouter(handler, { pushNotifications: { ... } })`). */
 export interface PushNotificationOptions {
@@ -93,6 +106,7 @@ export class PushNotifier {
     private readonly options: PushNotificationOptions,
     private readonly logger: Logger,
     private readonly bodies: PushBodies,
+    private readonly metrics?: Pick<A2AMetrics, 'pushEnded' | 'pushRetried'>,
   ) {
     this.signer = NotificationSigner.create({ key: options.signingKey, keyId: options.signingKeyId, algorithm: options.signingAlgorithm });
     this.guard = new UrlGuard({ allowlist: options.allowlist, resolve: options.resolve });
@@ -168,12 +182,15 @@ export class PushNotifier {
     const queue = this.queues.get(key) ?? { tail: Promise.resolve(), pending: 0 };
     if (queue.pending >= this.maxQueuedPerTask) {
       this.logger.warn({ taskId, pushConfigId: config.id, eventId }, 'push notification dropped: too many waiting for this webhook');
+      this.metrics?.pushEnded('dropped', 0);
       return;
     }
     queue.pending++;
     this.queues.set(key, queue);
+    // The change being notified is the work of a call (or its turn): the delivery, done later, is its child.
+    const about = { taskId, pushConfigId: config.id, eventId, queuedAt: performance.now(), parent: currentContext() };
     queue.tail = queue.tail
-      .then(() => this.deliver(config, body, format, { taskId, pushConfigId: config.id, eventId }))
+      .then(() => this.deliver(config, body, format, about))
       .catch((error: unknown) => this.logger.error({ err: error, taskId }, 'push notification failed unexpectedly'))
       .finally(() => {
         queue.pending--;
@@ -185,11 +202,23 @@ export class PushNotifier {
     config: PushNotificationConfig,
     payload: object,
     format: PushFormat,
-    about: { taskId: string; pushConfigId: string; eventId: number },
+    { queuedAt, parent, ...about }: { taskId: string; pushConfigId: string; eventId: number; queuedAt: number; parent: Context },
   ): Promise<void> {
+    const span = startChildSpan('a2a push', pushSpanAttributes(config.url, about.taskId), SpanKind.CLIENT, parent);
+    let attempts = 0;
+    const ended = (outcome: PushOutcome, status?: number) => {
+      this.metrics?.pushEnded(outcome, (performance.now() - queuedAt) / 1000);
+      if (!span.isRecording()) return;
+      span.setAttribute(A2A_ATTRIBUTES.outcome, outcome);
+      span.setAttribute(A2A_ATTRIBUTES.pushAttempts, attempts);
+      if (status !== undefined) span.setAttribute('http.response.status_code', status);
+      if (outcome !== 'delivered') failSpan(span, `push notification ${outcome}`);
+      span.end();
+    };
     const body = Buffer.from(JSON.stringify(payload));
     const log = this.logger.child({ ...about, url: redactUrl(config.url) });
     for (let attempt = 1; !this.stopping.signal.aborted; attempt++) {
+      attempts = attempt;
       let failure: string;
       try {
         // Checked again at each delivery: a host name may resolve elsewhere than at `set` time.
@@ -203,30 +232,35 @@ export class PushNotifier {
           headers['A2A-Notification-Signature'] = signature;
         }
         if (config.token != null) headers['X-A2A-Notification-Token'] = config.token;
+        // The receiver joins the trace (W3C traceparent), when there is one.
+        injectTraceContext(trace.setSpan(parent, span), headers);
         const { status } = await this.request('POST', config.url, addresses, headers, body);
         if (status >= 200 && status < 300) {
           log.info({ status, attempt, outcome: 'delivered' }, 'push notification');
-          return;
+          return ended('delivered', status);
         }
         if (status < 500) {
           log.warn({ status, attempt, outcome: 'rejected' }, 'push notification');
-          return;
+          return ended('rejected', status);
         }
         failure = `HTTP ${status}`;
       } catch (error) {
         if (error instanceof A2AError) {
           log.warn({ outcome: 'refused', reason: JSON.stringify(error.data) }, 'push notification');
-          return;
+          return ended('refused');
         }
         failure = (error as Error).message;
       }
       if (attempt > this.retries) {
         log.warn({ attempt, outcome: 'failed', reason: failure }, 'push notification');
-        return;
+        return ended('failed');
       }
       log.info({ attempt, outcome: 'retrying', reason: failure }, 'push notification');
+      this.metrics?.pushRetried();
       await sleep(this.retryBackoffMs * 2 ** (attempt - 1), undefined, { signal: this.stopping.signal }).catch(() => undefined);
     }
+    // Stopped (the router closed) before an outcome.
+    ended('failed');
   }
 
   private async verifyOwnership(url: string, addresses: LookupAddress[]): Promise<void> {
@@ -290,6 +324,22 @@ function ownershipRefused(url: string, reason: string): A2AError {
       params: { url: redactUrl(url) },
     },
   ]);
+}
+
+/** Where a delivery goes, for its span: the host and path, never the query (it may carry secrets). */
+function pushSpanAttributes(url: string, taskId: string): Attributes {
+  try {
+    const parsed = new URL(url);
+    return {
+      [A2A_ATTRIBUTES.taskId]: taskId,
+      'http.request.method': 'POST',
+      'server.address': parsed.hostname,
+      'server.port': Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80),
+      'url.full': `${parsed.origin}${parsed.pathname}`,
+    };
+  } catch {
+    return { [A2A_ATTRIBUTES.taskId]: taskId };
+  }
 }
 
 /** A URL fit for logs: no query string (it may carry secrets). */

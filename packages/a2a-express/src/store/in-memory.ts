@@ -1,6 +1,7 @@
 // The default store: bounded, in this process. Memory cannot grow without limit: at most
 // `maxTasks` tasks and `maxBytes` of their content, idle ones dropped after `retentionMs`, at
 // most `maxEventsPerTask` events per task.
+import type { StoreMetrics } from '../telemetry/metrics.js';
 import { A2AError } from 'a2a-types';
 import { isFinalState } from '../core/model.js';
 import type { Logger } from 'pino';
@@ -66,6 +67,7 @@ export class InMemoryTaskStore implements TaskStore {
   /** Tasks evicted before their retention ended since the last warning, and how long they had been idle. */
   private earlyEvictions = { count: 0, shortestMs: Infinity, longestMs: 0, totalMs: 0 };
   private lastEvictionWarning = 0;
+  private metrics: StoreMetrics | undefined;
   private readonly entries = new Map<string, Entry>();
   /** Tasks not running (finished or waiting for input): their idle token. */
   private readonly idle = new Map<string, IdleToken>();
@@ -103,6 +105,15 @@ export class InMemoryTaskStore implements TaskStore {
   /** Gives the store a logger for its warnings, unless it was given one. */
   useLogger(logger: Logger): void {
     this.logger ??= logger;
+  }
+
+  useMetrics(metrics: StoreMetrics): () => void {
+    this.metrics = metrics;
+    const unwatch = metrics.watchStore(() => ({ tasks: this.entries.size, bytes: this.heldBytes }));
+    return () => {
+      unwatch();
+      if (this.metrics === metrics) this.metrics = undefined;
+    };
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -221,6 +232,7 @@ export class InMemoryTaskStore implements TaskStore {
       early.totalMs += keptMs;
       early.shortestMs = Math.min(early.shortestMs, keptMs);
       early.longestMs = Math.max(early.longestMs, keptMs);
+      this.metrics?.storeEvicted(bound);
       this.warnOfEarlyEvictions(now, bound);
     }
   }

@@ -7,6 +7,9 @@
 // again. So updates from several replicas never overwrite each other, and one task's events
 // keep their order. An event appends to the lists rather than rewriting the record, so its cost
 // does not grow with the length of the task.
+import { performance } from 'node:perf_hooks';
+import type { StoreMetrics } from '../telemetry/metrics.js';
+import { failSpan, SpanKind, startSpanUnderCall, withSpan } from '../telemetry/tracing.js';
 import { A2AError } from 'a2a-types';
 import { isFinalState } from '../core/model.js';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -123,6 +126,7 @@ export class RedisTaskStore implements SharedTaskStore {
   private readonly leasesKey: string;
   private readonly listExpiryKey: string;
   private readonly turnEndedChannel: string;
+  private metrics: StoreMetrics | undefined;
 
   constructor(options: RedisTaskStoreOptions = {}) {
     this.prefix = options.prefix ?? 'a2a:';
@@ -225,7 +229,7 @@ export class RedisTaskStore implements SharedTaskStore {
       ];
       for (const { id, event } of stored) args.push(`0-${id}`, JSON.stringify(event));
       for (const op of layout.ops) args.push(op);
-      const [ok, rev] = await this.command(() => this.redis.a2aUpdate(...args));
+      const [ok, rev] = await this.command('a2aUpdate', () => this.redis.a2aUpdate(...args));
       if (ok === 1) {
         this.remember(taskId, final ? undefined : { rev, record: saved, laidOut: true });
         this.deliverOwn(taskId, stored);
@@ -240,7 +244,7 @@ export class RedisTaskStore implements SharedTaskStore {
   }
 
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
-    const [[, last], [, entries]] = (await this.command(() =>
+    const [[, last], [, entries]] = (await this.command('eventsAfter', () =>
       this.redis
         .multi()
         .hget(this.taskKey(taskId), 'last')
@@ -270,7 +274,7 @@ export class RedisTaskStore implements SharedTaskStore {
     };
     try {
       // Resolves once Redis has confirmed: every event published from then on reaches us.
-      await this.command(() => this.subscribeWhenReady(name));
+      await this.command('subscribe', () => this.subscribeWhenReady(name));
     } catch (error) {
       unsubscribe();
       throw error;
@@ -280,16 +284,16 @@ export class RedisTaskStore implements SharedTaskStore {
 
   async renewLeases(taskIds: readonly string[]): Promise<void> {
     if (taskIds.length === 0) return;
-    await this.command(() => this.redis.a2aRenew(this.leasesKey, this.leaseMs, ...taskIds));
+    await this.command('a2aRenew', () => this.redis.a2aRenew(this.leasesKey, this.leaseMs, ...taskIds));
   }
 
   async claimExpiredLeases(): Promise<string[]> {
-    return this.command(() => this.redis.a2aClaim(this.leasesKey, this.leaseMs, CLAIM_BATCH, `${this.prefix}task:`));
+    return this.command('a2aClaim', () => this.redis.a2aClaim(this.leasesKey, this.leaseMs, CLAIM_BATCH, `${this.prefix}task:`));
   }
 
   async onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void> {
     this.turnListeners.add(listener);
-    if (this.turnListeners.size === 1) await this.command(() => this.subscribeWhenReady(this.turnEndedChannel));
+    if (this.turnListeners.size === 1) await this.command('subscribe', () => this.subscribeWhenReady(this.turnEndedChannel));
     return () => {
       this.turnListeners.delete(listener);
       if (this.turnListeners.size === 0) this.subscriber.unsubscribe(this.turnEndedChannel).catch(() => undefined);
@@ -343,16 +347,18 @@ export class RedisTaskStore implements SharedTaskStore {
    * A state filter reads the head of each task in the index's range.
    */
   async listTasks(query: TaskListQuery): Promise<TaskListPage> {
-    while ((await this.command(() => this.redis.a2aPruneList(this.listExpiryKey, LIST_BATCH))) === LIST_BATCH);
+    while ((await this.command('a2aPruneList', () => this.redis.a2aPruneList(this.listExpiryKey, LIST_BATCH))) === LIST_BATCH);
     const index = this.listKey(query.owner, query.contextId);
     const min = query.statusAtOrAfterMs ?? '-inf';
     const matches = query.state === undefined ? undefined : (ids: string[]) => this.inState(ids, query.state!);
-    const total = matches ? await this.countMatching(index, min, matches) : await this.command(() => this.redis.zcount(index, min, '+inf'));
+    const total = matches
+      ? await this.countMatching(index, min, matches)
+      : await this.command('zcount', () => this.redis.zcount(index, min, '+inf'));
     const records: TaskRecord[] = [];
     let lastAt: TaskListCursor | undefined;
     const after = query.after;
     for (let offset = 0; records.length <= query.pageSize; offset += LIST_BATCH) {
-      const batch = await this.command(() =>
+      const batch = await this.command('zrevrangebyscore', () =>
         this.redis.zrevrangebyscore(index, after ? after.statusMs : '+inf', min, 'WITHSCORES', 'LIMIT', offset, LIST_BATCH),
       );
       if (batch.length === 0) break;
@@ -368,7 +374,7 @@ export class RedisTaskStore implements SharedTaskStore {
         const record = await this.get(at.taskId);
         if (!record) {
           // Gone without its expiry being recorded (evicted by Redis, deleted by hand): out of the list too.
-          await this.command(() => this.redis.zrem(index, at.taskId));
+          await this.command('zrem', () => this.redis.zrem(index, at.taskId));
           continue;
         }
         // One more task than the page holds: there is a next page, after the page's last task.
@@ -386,7 +392,7 @@ export class RedisTaskStore implements SharedTaskStore {
     if (taskIds.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const taskId of taskIds) pipeline.hget(this.taskKey(taskId), 'head');
-    const heads = ((await this.command(() => pipeline.exec())) ?? []) as [unknown, string | null][];
+    const heads = ((await this.command('pipeline', () => pipeline.exec())) ?? []) as [unknown, string | null][];
     return taskIds.filter((_, i) => {
       const head = heads[i]?.[1];
       return head != null && (JSON.parse(head) as TaskRecord).task.status.state === state;
@@ -397,7 +403,9 @@ export class RedisTaskStore implements SharedTaskStore {
   private async countMatching(index: string, min: number | string, matches: (ids: string[]) => Promise<string[]>): Promise<number> {
     let count = 0;
     for (let offset = 0; ; offset += LIST_BATCH) {
-      const ids = await this.command(() => this.redis.zrevrangebyscore(index, '+inf', min, 'LIMIT', offset, LIST_BATCH));
+      const ids = await this.command('zrevrangebyscore', () =>
+        this.redis.zrevrangebyscore(index, '+inf', min, 'LIMIT', offset, LIST_BATCH),
+      );
       count += (await matches(ids)).length;
       if (ids.length < LIST_BATCH) return count;
     }
@@ -434,7 +442,7 @@ export class RedisTaskStore implements SharedTaskStore {
 
   /** The task as stored now, assembled from its keys in one atomic read. */
   private async read(taskId: string): Promise<Known> {
-    const [rev, head, olderRecord, history, parts] = await this.command(() =>
+    const [rev, head, olderRecord, history, parts] = await this.command('a2aRead', () =>
       this.redis.a2aRead(this.taskKey(taskId), this.historyKey(taskId), this.partsKeyPrefix(taskId)),
     );
     if (head !== null) return { rev: Number(rev), record: recordFromLayout(head, history ?? [], parts ?? []), laidOut: true };
@@ -449,15 +457,43 @@ export class RedisTaskStore implements SharedTaskStore {
     this.written.set(taskId, known);
   }
 
-  /** Runs a Redis command; a failure of Redis becomes -32011 for the client. */
-  private async command<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a Redis command; a failure of Redis becomes -32011 for the client. Timed for the metrics,
+   * and a span of the call that caused it (none for the process's own work, such as leases).
+   */
+  private async command<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const metrics = this.metrics;
+    const span = startSpanUnderCall(`redis ${name}`, { 'db.system.name': 'redis', 'db.operation.name': name }, SpanKind.CLIENT);
+    const started = metrics ? performance.now() : 0;
+    let failed = false;
     try {
-      return await run();
+      return span ? await withSpan(span, run) : await run();
     } catch (error) {
       // Our own refusals (a task id that cannot be a key) pass as they are; Redis failures are -32011.
       if (error instanceof A2AError) throw error;
+      failed = true;
+      if (span) failSpan(span, (error as Error).message);
       throw A2AError.resourceUnavailable(`the task store (Redis) is unavailable: ${(error as Error).message}`);
+    } finally {
+      metrics?.redisCommand(name, (performance.now() - started) / 1000, failed);
+      span?.end();
     }
+  }
+
+  /**
+   * Resolves when Redis answers a PING within `commandTimeoutMs` on both connections' server;
+   * rejects at once while the command connection is not connected (it would only queue).
+   */
+  async ping(): Promise<void> {
+    if (this.redis.status !== 'ready') throw new Error(`Redis is not connected (${this.redis.status})`);
+    await this.command('ping', () => this.redis.ping());
+  }
+
+  useMetrics(metrics: StoreMetrics): () => void {
+    this.metrics = metrics;
+    return () => {
+      if (this.metrics === metrics) this.metrics = undefined;
+    };
   }
 
   private receive(name: string, message: string): void {

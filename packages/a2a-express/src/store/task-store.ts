@@ -1,6 +1,7 @@
 // What every task store promises. The router needs only these operations, so a networked store
 // (Redis, a database) can replace the in-memory one; test/store-contract.test.ts holds both
 // built-in stores to every promise below.
+import type { StoreMetrics } from '../telemetry/metrics.js';
 import type { TaskState } from '../core/model.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
 
@@ -53,6 +54,16 @@ export interface TaskStore {
   close(): Promise<void>;
   /** Where the tasks are kept, in a few words, for `serveAgent`'s start-up line. */
   describe?(): string;
+  /**
+   * Resolves while the store can be reached, rejects saying why not: the router's readiness.
+   * Optional: without it, a store that is always there (in this process).
+   */
+  ping?(): Promise<void>;
+  /**
+   * Reports to the router's metrics (its `metrics` option) from now on: what the store holds and
+   * evicts, its commands' latency and failures. Returns what stops it. Optional.
+   */
+  useMetrics?(metrics: StoreMetrics): () => void;
 }
 
 /** A turn ended by a process other than (perhaps) the one running its handler. */

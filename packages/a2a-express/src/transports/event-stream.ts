@@ -8,6 +8,8 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { SeveralEvents, type TaskEventStream } from '../core/event-feed.js';
 import type { StoredEvent } from '../store/records.js';
+import type { A2AMetrics } from '../telemetry/metrics.js';
+import { A2A_ATTRIBUTES, startChildSpan } from '../telemetry/tracing.js';
 import { EVENT_IDS_PREFERENCE, eventIdsFor, SseStream, type StreamEventIds } from './sse.js';
 
 export interface AnswerLimits {
@@ -17,6 +19,9 @@ export interface AnswerLimits {
   /** Most characters of one answer or stream event; a larger one is refused (an internal error). */
   readonly maxResponseBytes: number;
   readonly streamEventIds: StreamEventIds;
+  /** The version the endpoint speaks, for the streams' metrics and spans. */
+  readonly protocol?: string;
+  readonly metrics?: Pick<A2AMetrics, 'streamOpened' | 'streamClosed'>;
 }
 
 /** An answer as JSON text, or the internal error to send in its place. */
@@ -66,8 +71,17 @@ export function writeEventStream(
   const { eventIds, preferred } = eventIdsFor(req, limits.streamEventIds);
   const stream = new SseStream(res, { heartbeatMs: limits.heartbeatMs, maxQueuedBytes: limits.maxStreamQueueBytes, eventIds });
   stream.open(preferred ? { 'Preference-Applied': EVENT_IDS_PREFERENCE } : {});
+  const version = limits.protocol ?? 'unknown';
+  limits.metrics?.streamOpened(version);
+  const span = startChildSpan('a2a stream', { [A2A_ATTRIBUTES.protocolVersion]: version });
   stream.onClose((reason) => {
     events.close();
+    limits.metrics?.streamClosed(version, stream.sent);
+    if (span.isRecording()) {
+      span.setAttribute(A2A_ATTRIBUTES.streamEvents, stream.sent);
+      span.setAttribute(A2A_ATTRIBUTES.streamEnd, reason);
+      span.end();
+    }
     finished({ events: stream.sent, stream: reason });
   });
   const { render } = events;

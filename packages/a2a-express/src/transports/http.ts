@@ -8,6 +8,9 @@ import { createBodyReader, TransportError } from './body.js';
 import { errorResponse, idOf, type CallContext, type Dispatch, type StreamAnswer } from './json-rpc.js';
 import { asksForEventStream, serializeAnswer, writeEventStream } from './event-stream.js';
 import { SseStream, type StreamEventIds } from './sse.js';
+import { performance } from 'node:perf_hooks';
+import type { A2AMetrics } from '../telemetry/metrics.js';
+import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
 export interface EndpointSettings {
   readonly dispatch: Dispatch;
@@ -30,6 +33,9 @@ export interface EndpointSettings {
   readonly contentTypeError?: (reason: string) => A2AError;
   /** The version's extended card for this request and caller; absent when the agent has none. */
   readonly extendedCardFor?: (req: Request, principal: Principal) => Promise<unknown>;
+  /** Where the endpoint is below the mount, for its server spans' `http.route`. */
+  readonly route: string;
+  readonly metrics?: A2AMetrics;
 }
 
 export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
@@ -38,16 +44,26 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
   // A refused client's body is read only to echo its id: never more than this.
   const readRefusedBody = createBodyReader(64 * 1024, settings.maxJsonDepth);
 
-  return (req, res) => {
-    void handle(req, res).catch((error: unknown) => {
-      // Nothing above should throw; if it does, the client still gets JSON-RPC, never a stack.
-      logger.error({ err: error }, 'unexpected error in the JSON-RPC endpoint');
-      if (!res.headersSent) sendJson(res, 200, errorResponse(null, A2AError.internalError()));
-      else res.end();
-    });
-  };
+  const spanAttributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'jsonrpc' };
+  const { metrics, protocol } = settings;
 
-  async function handle(req: Request, res: Response): Promise<void> {
+  return (req, res) =>
+    traceRequest(req, res, settings.route, spanAttributes, (span) => {
+      void handle(req, res, span).catch((error: unknown) => {
+        // Nothing above should throw; if it does, the client still gets JSON-RPC, never a stack.
+        logger.error({ err: error }, 'unexpected error in the JSON-RPC endpoint');
+        if (!res.headersSent) sendJson(res, 200, errorResponse(null, A2AError.internalError()));
+        else res.end();
+      });
+    });
+
+  /** A call refused before it reached the dispatcher (credentials, body, version): counted as one. */
+  function countRefusal(started: number, code: number): void {
+    metrics?.callEnded(protocol, 'jsonrpc', 'other', code, (performance.now() - started) / 1000);
+  }
+
+  async function handle(req: Request, res: Response, span: Span): Promise<void> {
+    const started = performance.now();
     // Credentials are checked from the headers first, before anything is answered (and so
     // before any SSE header); the body is still read so that a refusal can echo the request id.
     const auth: AuthOutcome | undefined = authOptions && (await authenticate(req, authOptions));
@@ -58,6 +74,7 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
       if (!(error instanceof TransportError)) throw error;
       if (auth && !auth.ok) {
         res.setHeader('Connection', 'close');
+        countRefusal(started, ErrorCode.AuthenticationRequired);
         return refuseUnauthenticated(res, null, auth);
       }
       if (error.status === 413) res.setHeader('Connection', 'close');
@@ -67,12 +84,17 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
           ? settings.contentTypeError(reason)
           : (settings.wireError?.(error.error) ?? error.error);
       logger.info({ outcome: 'error', code: refusal.code, status: error.status }, 'a2a call refused');
+      countRefusal(started, refusal.code);
       sendJson(res, error.status, errorResponse(null, refusal));
       return;
     }
-    if (auth && !auth.ok) return refuseUnauthenticated(res, Array.isArray(body) ? null : idOf(body), auth);
+    if (auth && !auth.ok) {
+      countRefusal(started, ErrorCode.AuthenticationRequired);
+      return refuseUnauthenticated(res, Array.isArray(body) ? null : idOf(body), auth);
+    }
     const versionRefusal = settings.refusesVersion?.(requestedVersion(req));
     if (versionRefusal) {
+      countRefusal(started, versionRefusal.code);
       logger.info({ outcome: 'error', code: versionRefusal.code, version: requestedVersion(req) }, 'a2a call refused');
       sendJson(res, 200, errorResponse(Array.isArray(body) ? null : idOf(body), versionRefusal));
       return;
@@ -84,6 +106,7 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
       lastEventId: req.get('last-event-id'),
       authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
       extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
+      span,
     };
     const answer = await dispatch(body, context);
     switch (answer.kind) {

@@ -19,6 +19,8 @@ import type { Method } from '../core/method.js';
 import type { ProtocolVersion } from '../core/protocol-version.js';
 import { idIssues } from '../store/records.js';
 import type { TaskService } from '../core/task-service.js';
+import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
+import { endCall, nameCall, startChildSpan, type Span } from '../telemetry/tracing.js';
 
 /** Who calls and what the transport knows of the call beyond its body. */
 export interface CallContext {
@@ -34,6 +36,10 @@ export interface CallContext {
   readonly authorize?: (call: OperationCall) => boolean | Promise<boolean>;
   /** The version's extended agent card for this caller; absent when the agent has none. */
   readonly extendedCard?: () => Promise<unknown>;
+  /** What the call came over, for its metrics. Default `jsonrpc`. */
+  readonly binding?: BindingName;
+  /** The request's server span: a call names it; each call of a batch gets a child of it. */
+  readonly span?: Span;
 }
 
 /** A call as the authorization hook is asked about it. */
@@ -84,6 +90,9 @@ export interface DispatcherSettings {
   readonly streaming: boolean;
   readonly pushNotifications: boolean;
   readonly maxBatchSize: number;
+  /** The version's name, for the calls' metrics and spans. */
+  readonly version: string;
+  readonly metrics?: A2AMetrics;
 }
 
 export type Dispatch = (body: unknown, context: CallContext) => Promise<Dispatched>;
@@ -96,10 +105,14 @@ interface CallLog {
   rpcId: JSONRPCId | undefined;
   taskId: string | undefined;
   started: number;
+  binding: BindingName;
+  span: Span | undefined;
+  /** The span is the call's own (a batch's item), ended with it. */
+  ownSpan: boolean;
 }
 
 export function createDispatcher(settings: DispatcherSettings): Dispatch {
-  const { service, logger, binding } = settings;
+  const { service, logger, binding, metrics, version } = settings;
   const { methods } = binding;
   const methodNotFound = binding.methodNotFound ?? A2AError.methodNotFound;
   const wireError = binding.wireError ?? ((error: A2AError) => error);
@@ -118,7 +131,17 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
 
   /** Checks, dispatches and logs one request object. */
   async function call(request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
-    const log: CallLog = { principal: context.principal?.id, method: '', rpcId: undefined, taskId: undefined, started: performance.now() };
+    const ownSpan = !streamingAllowed && context.span !== undefined && context.span.isRecording();
+    const log: CallLog = {
+      principal: context.principal?.id,
+      method: '',
+      rpcId: undefined,
+      taskId: undefined,
+      started: performance.now(),
+      binding: context.binding ?? 'jsonrpc',
+      span: ownSpan ? startChildSpan('jsonrpc batch item', {}) : context.span,
+      ownSpan,
+    };
     if (!validateJSONRPCRequest(request)) {
       return respond(log, idOf(request), wireError(A2AError.invalidRequest(validateJSONRPCRequest.issues)));
     }
@@ -128,6 +151,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     log.rpcId = request.id;
     log.taskId = taskIdOf(request.params);
     const method: Method | undefined = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+    nameCall(log.span, request.method, log.taskId, log.binding === 'jsonrpc');
     try {
       if (!method) throw methodNotFound(request.method);
       if (method.requires === 'streaming' && !settings.streaming) throw A2AError.streamingNotSupported();
@@ -183,13 +207,18 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
   }
 
   function logCall(log: CallLog, code?: number, extra?: Record<string, unknown>): void {
+    const elapsedMs = performance.now() - log.started;
+    // A method of the version's table, or `other`: a label takes no value a client made up.
+    metrics?.callEnded(version, log.binding, Object.hasOwn(methods, log.method) ? log.method : 'other', code, elapsedMs / 1000);
+    endCall(log.span, code, log.binding === 'jsonrpc');
+    if (log.ownSpan) log.span!.end();
     logger.info(
       {
         principal: log.principal,
         method: log.method || undefined,
         rpcId: log.rpcId,
         taskId: log.taskId,
-        durationMs: Math.round((performance.now() - log.started) * 1000) / 1000,
+        durationMs: Math.round(elapsedMs * 1000) / 1000,
         outcome: code === undefined ? 'ok' : 'error',
         code,
         ...extra,

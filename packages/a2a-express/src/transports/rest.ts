@@ -12,6 +12,9 @@ import { createBodyReader, TransportError } from './body.js';
 import { serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
 import { requestedVersion } from './http.js';
 import type { CallContext, Dispatch } from './json-rpc.js';
+import { performance } from 'node:perf_hooks';
+import type { A2AMetrics } from '../telemetry/metrics.js';
+import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
 export interface RestEndpointSettings extends AnswerLimits {
   readonly binding: RestBinding;
@@ -28,6 +31,9 @@ export interface RestEndpointSettings extends AnswerLimits {
   readonly contentTypeError?: (reason: string) => A2AError;
   /** The version's extended card for this request and caller; absent when the agent has none. */
   readonly extendedCardFor?: (req: Request, principal: Principal) => Promise<unknown>;
+  /** Where the interface is below the mount, for its server spans' `http.route`. */
+  readonly route: string;
+  readonly metrics?: A2AMetrics;
 }
 
 /** Serves the binding's routes, below the interface's path. */
@@ -35,42 +41,53 @@ export function createRestEndpoint(settings: RestEndpointSettings): RequestHandl
   const { binding, logger } = settings;
   const readBody = createBodyReader(settings.bodyLimit, settings.maxJsonDepth, { mediaTypes: binding.mediaTypes, empty: () => ({}) });
 
-  return (req, res) => {
-    const found = routeOf(binding.routes, req);
-    // Everything below the interface is the binding's: a path that is none of its routes (a
-    // tenant's, say, which the card does not declare) is answered in its words, not the host's.
-    if (found === undefined) return sendError(req, res, A2AError.methodNotFound(`${req.method} ${req.path}`), 404);
-    if (found === 'bad-path')
-      return sendError(req, res, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }), 400);
-    if (found === 'other-verb') {
-      res.setHeader('Allow', allowedVerbs(binding.routes, req.path).join(', '));
-      return sendError(req, res, A2AError.methodNotFound(`${req.method} ${req.path}`), 405);
-    }
-    void handle(req, res, found.route, found.pathParams).catch((error: unknown) => {
-      logger.error({ err: error }, 'unexpected error in the HTTP+JSON endpoint');
-      if (!res.headersSent) sendError(req, res, A2AError.internalError());
-      else res.end();
-    });
-  };
+  const spanAttributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'rest' };
+  const { metrics, protocol } = settings;
 
-  async function handle(req: Request, res: Response, route: RestRoute, pathParams: string[]): Promise<void> {
+  return (req, res) =>
+    traceRequest(req, res, settings.route, spanAttributes, (span) => {
+      const started = performance.now();
+      const found = routeOf(binding.routes, req);
+      // Everything below the interface is the binding's: a path that is none of its routes (a
+      // tenant's, say, which the card does not declare) is answered in its words, not the host's.
+      if (found === undefined) return refuse(req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 404);
+      if (found === 'bad-path')
+        return refuse(req, res, started, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }), 400);
+      if (found === 'other-verb') {
+        res.setHeader('Allow', allowedVerbs(binding.routes, req.path).join(', '));
+        return refuse(req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 405);
+      }
+      void handle(req, res, found.route, found.pathParams, span, started).catch((error: unknown) => {
+        logger.error({ err: error }, 'unexpected error in the HTTP+JSON endpoint');
+        if (!res.headersSent) sendError(req, res, A2AError.internalError());
+        else res.end();
+      });
+    });
+
+  /** A call refused before it reached the dispatcher (route, credentials, body, version): counted as one. */
+  function refuse(req: Request, res: Response, started: number, error: A2AError, status?: number): void {
+    metrics?.callEnded(protocol, 'rest', 'other', settings.wireError(error).code, (performance.now() - started) / 1000);
+    sendError(req, res, error, status);
+  }
+
+  async function handle(req: Request, res: Response, route: RestRoute, pathParams: string[], span: Span, started: number): Promise<void> {
     const auth = settings.auth && (await authenticate(req, settings.auth));
     if (auth && !auth.ok) {
       logger.info({ outcome: 'error', code: ErrorCode.AuthenticationRequired, reason: auth.reason }, 'a2a call refused');
       res.setHeader('WWW-Authenticate', auth.challenges);
-      return sendError(req, res, A2AError.authenticationRequired(auth.reason), 401);
+      return refuse(req, res, started, A2AError.authenticationRequired(auth.reason), 401);
     }
     const versionRefusal = settings.refusesVersion?.(requestedVersion(req));
     if (versionRefusal) {
       logger.info({ outcome: 'error', code: versionRefusal.code, version: requestedVersion(req) }, 'a2a call refused');
-      return sendError(req, res, versionRefusal);
+      return refuse(req, res, started, versionRefusal);
     }
     let body: Record<string, unknown> = {};
     if (route.hasBody) {
       try {
         const read = await readBody(req, res);
         if (read === null || typeof read !== 'object' || Array.isArray(read)) {
-          return sendError(req, res, A2AError.invalidRequest({ reason: 'the body must be a JSON object' }), 400);
+          return refuse(req, res, started, A2AError.invalidRequest({ reason: 'the body must be a JSON object' }), 400);
         }
         body = read as Record<string, unknown>;
       } catch (error) {
@@ -79,7 +96,7 @@ export function createRestEndpoint(settings: RestEndpointSettings): RequestHandl
         const reason = (error.error.data as { reason?: string } | undefined)?.reason ?? 'unsupported Content-Type';
         const refusal = error.status === 415 && settings.contentTypeError ? settings.contentTypeError(reason) : error.error;
         logger.info({ outcome: 'error', code: refusal.code, status: error.status }, 'a2a call refused');
-        return sendError(req, res, refusal, error.status === 200 ? 400 : error.status);
+        return refuse(req, res, started, refusal, error.status === 200 ? 400 : error.status);
       }
     }
     const principal = auth?.principal;
@@ -89,6 +106,8 @@ export function createRestEndpoint(settings: RestEndpointSettings): RequestHandl
       lastEventId: req.get('last-event-id'),
       authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
       extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
+      binding: 'rest',
+      span,
     };
     const params = route.params(pathParams, req.query as Record<string, unknown>, body);
     const answer = await settings.dispatch({ jsonrpc: '2.0', id: 0, method: route.method, params }, context);

@@ -1,0 +1,268 @@
+// Prometheus metrics of an agent, with prom-client: the Prometheus project's own client for Node.
+// It needs no SDK and no exporter process, writes the text format Prometheus scrapes, and each
+// router (or test) gets a registry of its own, so two routers in one process never collide.
+// OpenTelemetry metrics with a Prometheus exporter were the other choice: they would have
+// brought the metrics SDK into every app that installs the kit, for the same text at the end.
+//
+// Every label value is from a bounded set: a version, a binding, a method of the version's
+// table (anything else is `other`), an error code, a task state, an outcome word. Never a task
+// id, a context id, a principal or a URL.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Options of {@link a2aMetrics}. */
+export interface A2AMetricsOptions {
+  /** Where the metrics are registered. Default: a registry of their own. */
+  registry?: Registry;
+  /** Put before every metric's name. Default `a2a_`. */
+  prefix?: string;
+  /**
+   * Also collect the process's own metrics (CPU, memory, event loop lag, GC; prom-client's
+   * defaults, with the same prefix left off as Prometheus expects: `process_*`, `nodejs_*`).
+   * Default false: an app may collect them already.
+   */
+  processMetrics?: boolean;
+}
+
+/** What a call came over: JSON-RPC or HTTP+JSON (REST). */
+export type BindingName = 'jsonrpc' | 'rest';
+
+/** What the in-memory store reports at each scrape. */
+export interface StoreFigures {
+  tasks: number;
+  bytes: number;
+}
+
+// Seconds. Calls and deliveries are mostly fast; streams and turns may last minutes.
+const CALL_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+const TURN_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900];
+const REDIS_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+
+/**
+ * The metrics of one agent: `a2aRouter(handler, { metrics: true })` makes them, or give the
+ * router one made here (to choose the registry or the prefix, or to share a registry). Serve
+ * them with {@link A2AMetrics.handler}.
+ */
+export class A2AMetrics {
+  readonly registry: Registry;
+  private readonly calls: Counter<'version' | 'binding' | 'method' | 'outcome'>;
+  private readonly callSeconds: Histogram<'version' | 'binding' | 'method'>;
+  private readonly turnSeconds: Histogram<'state'>;
+  private readonly streamsOpen: Gauge<'version'>;
+  private readonly streamEvents: Counter<'version'>;
+  private readonly evictions: Counter<'bound'>;
+  private readonly pushDeliveries: Counter<'outcome'>;
+  private readonly pushRetries: Counter;
+  private readonly pushSeconds: Histogram<'outcome'>;
+  private readonly redisSeconds: Histogram<'command'>;
+  private readonly redisErrors: Counter<'command'>;
+  private readonly drains: Counter;
+  private readonly draining: Gauge;
+  /** The in-memory stores whose size is read at each scrape. */
+  private readonly stores = new Set<() => StoreFigures>();
+  /** The call counters with their labels bound, made once per method: a call builds no label object. */
+  private readonly boundCalls = new Map<
+    string,
+    { calls: Counter.Internal; seconds: Histogram.Internal<'version' | 'binding' | 'method'> }
+  >();
+
+  constructor(options: A2AMetricsOptions = {}) {
+    const registry = options.registry ?? new Registry();
+    const prefix = options.prefix ?? 'a2a_';
+    const registers = [registry];
+    this.registry = registry;
+    this.calls = new Counter({
+      name: `${prefix}calls_total`,
+      help: 'A2A calls answered, by protocol version, binding (jsonrpc or rest), method and outcome (ok, or the error code sent)',
+      labelNames: ['version', 'binding', 'method', 'outcome'],
+      registers,
+    });
+    this.callSeconds = new Histogram({
+      name: `${prefix}call_duration_seconds`,
+      help: 'Time from a call arriving to its answer sent; for a stream, to the stream ending',
+      labelNames: ['version', 'binding', 'method'],
+      buckets: CALL_BUCKETS,
+      registers,
+    });
+    this.turnSeconds = new Histogram({
+      name: `${prefix}turn_duration_seconds`,
+      help: "Time the agent's handler took for one turn of a task, by the state the turn ended in",
+      labelNames: ['state'],
+      buckets: TURN_BUCKETS,
+      registers,
+    });
+    this.streamsOpen = new Gauge({
+      name: `${prefix}streams_open`,
+      help: 'SSE streams open now, by protocol version',
+      labelNames: ['version'],
+      registers,
+    });
+    this.streamEvents = new Counter({
+      name: `${prefix}stream_events_total`,
+      help: 'Events sent on SSE streams, by protocol version (counted when each stream ends)',
+      labelNames: ['version'],
+      registers,
+    });
+    const stores = this.stores;
+    const storeTotal = (key: keyof StoreFigures) => {
+      let total = 0;
+      for (const figures of stores) total += figures()[key];
+      return total;
+    };
+    // Read at each scrape, from the stores being watched.
+    new Gauge({
+      name: `${prefix}store_tasks`,
+      help: 'Tasks held by the in-memory task store',
+      registers,
+      collect() {
+        this.set(storeTotal('tasks'));
+      },
+    });
+    new Gauge({
+      name: `${prefix}store_bytes`,
+      help: 'Bytes the in-memory task store counts for the tasks it holds (their JSON length)',
+      registers,
+      collect() {
+        this.set(storeTotal('bytes'));
+      },
+    });
+    this.evictions = new Counter({
+      name: `${prefix}store_evictions_total`,
+      help: 'Idle tasks the in-memory store evicted before their retention ended, by the bound that forced it (maxTasks, maxBytes)',
+      labelNames: ['bound'],
+      registers,
+    });
+    this.pushDeliveries = new Counter({
+      name: `${prefix}push_deliveries_total`,
+      help: 'Push notifications, by outcome: delivered (2xx), rejected (4xx), failed (after every retry), refused (the URL guard), dropped (queue full)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.pushRetries = new Counter({
+      name: `${prefix}push_retries_total`,
+      help: 'Push notification attempts retried after a 5xx or a network failure',
+      registers,
+    });
+    this.pushSeconds = new Histogram({
+      name: `${prefix}push_delivery_duration_seconds`,
+      help: 'Time from a push notification being queued to its outcome, retries included',
+      labelNames: ['outcome'],
+      buckets: CALL_BUCKETS,
+      registers,
+    });
+    this.redisSeconds = new Histogram({
+      name: `${prefix}redis_command_duration_seconds`,
+      help: "Time of the Redis task store's commands, by command",
+      labelNames: ['command'],
+      buckets: REDIS_BUCKETS,
+      registers,
+    });
+    this.redisErrors = new Counter({
+      name: `${prefix}redis_errors_total`,
+      help: "The Redis task store's commands that failed, by command",
+      labelNames: ['command'],
+      registers,
+    });
+    this.drains = new Counter({
+      name: `${prefix}drains_total`,
+      help: 'Graceful shutdowns begun (the router refusing new calls while its turns finish)',
+      registers,
+    });
+    this.draining = new Gauge({
+      name: `${prefix}draining`,
+      help: '1 once the router drains (it refuses new calls from then on), else 0',
+      registers,
+    });
+    this.draining.set(0);
+    if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  }
+
+  /**
+   * Serves the metrics in Prometheus' text format: mount it where Prometheus scrapes
+   * (`app.get('/metrics', router.metrics.handler)`).
+   */
+  readonly handler = (_req: IncomingMessage, res: ServerResponse): void => {
+    this.registry.metrics().then(
+      (text) => {
+        res.statusCode = 200;
+        res.setHeader('Content-Type', this.registry.contentType);
+        res.setHeader('Cache-Control', 'no-store');
+        res.end(text);
+      },
+      () => {
+        res.statusCode = 500;
+        res.setHeader('Content-Type', 'text/plain');
+        res.end('metrics could not be collected\n');
+      },
+    );
+  };
+
+  /** One call answered; `code` is the error code sent, undefined when it went well. */
+  callEnded(version: string, binding: BindingName, method: string, code: number | undefined, seconds: number): void {
+    const key = `${version}\0${binding}\0${method}`;
+    let bound = this.boundCalls.get(key);
+    if (!bound) {
+      bound = {
+        calls: this.calls.labels({ version, binding, method, outcome: 'ok' }),
+        seconds: this.callSeconds.labels({ version, binding, method }),
+      };
+      this.boundCalls.set(key, bound);
+    }
+    if (code === undefined) bound.calls.inc();
+    else this.calls.inc({ version, binding, method, outcome: String(code) });
+    bound.seconds.observe(seconds);
+  }
+
+  turnEnded(state: string, seconds: number): void {
+    this.turnSeconds.observe({ state }, seconds);
+  }
+
+  streamOpened(version: string): void {
+    this.streamsOpen.inc({ version });
+  }
+
+  streamClosed(version: string, events: number): void {
+    this.streamsOpen.dec({ version });
+    if (events > 0) this.streamEvents.inc({ version }, events);
+  }
+
+  /** Reads an in-memory store's size at each scrape; the returned function stops it. */
+  watchStore(figures: () => StoreFigures): () => void {
+    this.stores.add(figures);
+    return () => this.stores.delete(figures);
+  }
+
+  storeEvicted(bound: string): void {
+    this.evictions.inc({ bound });
+  }
+
+  pushEnded(outcome: PushOutcome, seconds: number): void {
+    this.pushDeliveries.inc({ outcome });
+    if (outcome !== 'dropped') this.pushSeconds.observe({ outcome }, seconds);
+  }
+
+  pushRetried(): void {
+    this.pushRetries.inc();
+  }
+
+  redisCommand(command: string, seconds: number, failed: boolean): void {
+    this.redisSeconds.observe({ command }, seconds);
+    if (failed) this.redisErrors.inc({ command });
+  }
+
+  drainStarted(): void {
+    this.drains.inc();
+    this.draining.set(1);
+  }
+}
+
+/** What a task store reports (see `TaskStore.useMetrics`). */
+export type StoreMetrics = Pick<A2AMetrics, 'watchStore' | 'storeEvicted' | 'redisCommand'>;
+
+/** How one push notification ended. */
+export type PushOutcome = 'delivered' | 'rejected' | 'failed' | 'refused' | 'dropped';
+
+/** Makes the metrics of an agent (see {@link A2AMetrics}). */
+export function a2aMetrics(options?: A2AMetricsOptions): A2AMetrics {
+  return new A2AMetrics(options);
+}

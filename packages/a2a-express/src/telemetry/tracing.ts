@@ -1,0 +1,138 @@
+// Traces with the OpenTelemetry API only: until the application registers an SDK, every span here
+// is the API's no-op one, and what a call costs is a few calls that return at once. With an SDK,
+// a call is a server span joined to the caller's trace (W3C traceparent), its turn, its stream,
+// the Redis store's commands and each webhook delivery are its children, and the webhook request
+// carries the trace on.
+//
+// Attributes name what a call is (version, method, task id, outcome code), never what it says:
+// no message content, no credential, no principal, no webhook token or query string.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+
+export const tracer = trace.getTracer('a2a-express');
+
+/** Attribute names of our own, beside the semantic conventions' (which have none for A2A). */
+export const A2A_ATTRIBUTES = {
+  protocolVersion: 'a2a.protocol.version',
+  binding: 'a2a.binding',
+  taskId: 'a2a.task.id',
+  turn: 'a2a.turn',
+  state: 'a2a.task.state',
+  outcome: 'a2a.outcome',
+  errorCode: 'a2a.error.code',
+  streamEvents: 'a2a.stream.events',
+  streamEnd: 'a2a.stream.end',
+  pushAttempts: 'a2a.push.attempts',
+} as const;
+
+/**
+ * Starts the server span of one HTTP request to an A2A endpoint, joined to the trace its
+ * `traceparent` names, and ends it when the response is over. `run` goes on inside the span's
+ * context, so that everything the call starts (the handler's turn, its own HTTP calls) is its
+ * child. The span is named after the route until the call's method is known.
+ */
+export function traceRequest<T>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: string,
+  attributes: Attributes,
+  run: (span: Span) => T,
+): T {
+  const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+  // `attributes` is the endpoint's, made once; what is of this request is added only when an SDK records it.
+  const span = tracer.startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER, attributes }, parent);
+  if (span.isRecording()) {
+    span.setAttributes(requestAttributes(req, route));
+    res.once('close', () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
+  }
+  return context.with(trace.setSpan(parent, span), run, undefined, span);
+}
+
+/** The HTTP attributes of a server span (semantic conventions). */
+function requestAttributes(req: IncomingMessage, route: string): Attributes {
+  return {
+    'http.request.method': req.method,
+    'http.route': route,
+    // Express rewrites `url` below a mount; `originalUrl` is what the client asked for.
+    'url.path': ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?', 1)[0],
+    'url.scheme': 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
+    'network.protocol.version': req.httpVersion,
+    'client.address': req.socket.remoteAddress,
+    'user_agent.original': req.headers['user-agent'],
+  };
+}
+
+/** What a server span learns once the call is read: its method and task. */
+export function nameCall(span: Span | undefined, method: string, taskId: string | undefined, rpc: boolean): void {
+  if (!span?.isRecording()) return;
+  span.updateName(method);
+  span.setAttribute('rpc.method', method);
+  if (rpc) {
+    span.setAttribute('rpc.system', 'jsonrpc');
+    span.setAttribute('rpc.jsonrpc.version', '2.0');
+  }
+  if (taskId !== undefined) span.setAttribute(A2A_ATTRIBUTES.taskId, taskId);
+}
+
+/** A call's outcome on its span: `ok`, or the error code sent (an internal error marks the span failed). */
+export function endCall(span: Span | undefined, code: number | undefined, rpc: boolean): void {
+  if (!span?.isRecording()) return;
+  span.setAttribute(A2A_ATTRIBUTES.outcome, code === undefined ? 'ok' : 'error');
+  if (code === undefined) return;
+  span.setAttribute(A2A_ATTRIBUTES.errorCode, code);
+  if (rpc) span.setAttribute('rpc.jsonrpc.error_code', code);
+  if (code === INTERNAL_ERROR) span.setStatus({ code: SpanStatusCode.ERROR, message: 'internal error' });
+}
+const INTERNAL_ERROR = -32603;
+
+/** A child span of the active context (a call's, or a turn's), of kind INTERNAL unless said. */
+export function startChildSpan(name: string, attributes: Attributes, kind: SpanKind = SpanKind.INTERNAL, parent?: Context): Span {
+  return tracer.startSpan(name, { kind, attributes }, parent ?? context.active());
+}
+
+/**
+ * A child span only when there is a recording parent: for work done both inside calls and by
+ * the process on its own (a Redis command of a lease renewal), which would otherwise fill
+ * traces of its own.
+ */
+export function startSpanUnderCall(name: string, attributes: Attributes, kind: SpanKind): Span | undefined {
+  const active = context.active();
+  if (!trace.getSpan(active)?.isRecording()) return undefined;
+  return tracer.startSpan(name, { kind, attributes }, active);
+}
+
+/** Runs `run` with `span` as the active span. */
+export function withSpan<T>(span: Span, run: () => T): T {
+  return context.with(trace.setSpan(context.active(), span), run);
+}
+
+/** The active context, to start spans under it later (work queued now and done after). */
+export function currentContext(): Context {
+  return context.active();
+}
+
+/** Writes the trace context of `ctx` into outgoing headers (W3C `traceparent`, `tracestate`). */
+export function injectTraceContext(ctx: Context, headers: Record<string, string>): void {
+  propagation.inject(ctx, headers);
+}
+
+/** Records a failure on a span, without the error's message when it may carry a user's data. */
+export function failSpan(span: Span, message: string): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+export { SpanKind, trace, type Attributes, type Context, type Span };
