@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { appendOnlyFileWritten, pnpmCommand, rpc, spawnAgent, startOwnRedis } from 'a2a-testing';
+import { appendOnlyFileWritten, listen, pnpmCommand, rpc, spawnAgent, startOwnRedis } from 'a2a-testing';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 interface ComposeService {
@@ -24,11 +24,13 @@ const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { 
   services: Record<string, ComposeService>;
   volumes?: Record<string, unknown>;
 };
-/** The services `docker compose up` starts: those of no profile, one per sample agent. */
-const agents = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => !s.profiles)) as Record<
+/** The agents `docker compose up` starts: the services of no profile built here, one per sample agent. */
+const agents = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => !s.profiles && s.build)) as Record<
   string,
   Required<ComposeService>
 >;
+/** What it starts beside them to show what they do: services of no profile run from an image. */
+const observers = Object.entries(compose.services).filter(([, s]) => !s.profiles && !s.build);
 const replicaServices = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes('replicas'));
 /** The agents that the "replicas" profile runs twice (`<agent>-1`, `<agent>-2`): not necessarily every agent. */
 const replicated = [
@@ -71,11 +73,38 @@ describe('the start command', () => {
 });
 
 describe('docker-compose.yml', () => {
-  test('runs agents of this repository: each service of no profile is an app under apps/, built from its own Dockerfile', () => {
+  test('runs agents of this repository: each service of no profile is an app under apps/, built from its own Dockerfile, or Jaeger or Prometheus', () => {
     expect(Object.keys(agents).length).toBeGreaterThan(0);
     for (const [name, service] of Object.entries(agents)) {
       expect([name, service.build.dockerfile]).toEqual([name, `apps/${name}/Dockerfile`]);
     }
+    expect(observers.map(([name, service]) => [name, service.image!.split(':')[0]])).toEqual([
+      ['jaeger', 'jaegertracing/all-in-one'],
+      ['prometheus', 'prom/prometheus'],
+    ]);
+  });
+
+  test("each agent sends its traces to Jaeger under its own name, and Prometheus scrapes each agent's /metrics", () => {
+    for (const [name, service] of Object.entries(agents)) {
+      expect([name, service.environment.OTEL_EXPORTER_OTLP_ENDPOINT]).toEqual([name, '${OTEL_EXPORTER_OTLP_ENDPOINT:-http://jaeger:4318}']);
+      expect([name, service.environment.OTEL_SERVICE_NAME]).toEqual([name, name]);
+    }
+    const [source, target] = compose.services.prometheus!.volumes![0]!.split(':');
+    expect(target).toBe('/etc/prometheus/prometheus.yml');
+    const config = parse(readFileSync(join(root, source!), 'utf8')) as {
+      scrape_configs: { job_name: string; metrics_path: string; static_configs: { targets: string[] }[] }[];
+    };
+    const agentsJob = config.scrape_configs.find((job) => job.job_name === 'agents')!;
+    expect(agentsJob.metrics_path).toBe('/metrics');
+    expect(agentsJob.static_configs.flatMap((c) => c.targets).sort()).toEqual(
+      Object.keys(agents)
+        .map((name) => `${name}:${defaultPort(name)}`)
+        .sort(),
+    );
+    const replicasJob = config.scrape_configs.find((job) => job.job_name === 'replicas')!;
+    expect(replicasJob.static_configs.flatMap((c) => c.targets).sort()).toEqual(
+      replicated.flatMap((agent) => [1, 2].map((n) => `${agent}-${n}:${defaultPort(agent)}`)).sort(),
+    );
   });
 
   test.each([[[]], [['--profile', 'replicas']]])('is valid for docker-compose %j (where the tool is installed)', (profile) => {
@@ -136,7 +165,7 @@ describe('docker-compose.yml, profile "replicas"', () => {
     });
     if (check.error) return; // not installed on this machine: the test above checks the file itself
     const resolved = parse(check.stdout) as { services: Record<string, ComposeService> };
-    const agentServices = Object.entries(resolved.services).filter(([name]) => name !== 'redis' && name !== 'load-balancer');
+    const agentServices = Object.entries(resolved.services).filter(([, service]) => service.build !== undefined);
     expect(agentServices.map(([name]) => name).sort()).toEqual(
       [...Object.keys(agents), ...replicated.flatMap((agent) => [`${agent}-1`, `${agent}-2`])].sort(),
     );
@@ -233,14 +262,14 @@ afterAll(() => {
 describe.each(Object.keys(agents))('the %s image', (name) => {
   const file = dockerfile(join(root, agents[name]!.build.context, agents[name]!.build.dockerfile));
 
-  test('is a multi-stage build that runs as a non-root user with a health check on the card', () => {
+  test('is a multi-stage build that runs as a non-root user with a health check on readiness', () => {
     expect(file.stages).toBe(2);
     expect(file.all('USER')).toEqual(['node']);
-    expect(file.all('HEALTHCHECK')[0]).toContain('/.well-known/agent.json');
+    expect(file.all('HEALTHCHECK')[0]).toContain('/readyz');
     expect(file.env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
   });
 
-  test('its deploy step and CMD, run here as written, start the agent, and its HEALTHCHECK passes', async () => {
+  test('its deploy step and CMD, run here as written, start the agent, its HEALTHCHECK passes, and its traces reach a collector', async () => {
     // The build stage's `pnpm --filter <app> deploy --prod ... /app`, into a temporary folder.
     const deploy = /pnpm (--filter \S+ deploy .*) \/app/.exec(file.text)?.[1];
     expect(deploy).toBeDefined();
@@ -258,12 +287,31 @@ describe.each(Object.keys(agents))('the %s image', (name) => {
     cleanups.push(() => rmSync(workdir, { recursive: true, force: true }));
     expect(existsSync(join(workdir, 'node_modules', 'typescript'))).toBe(false); // production dependencies only
     const cmd = JSON.parse(file.all('CMD')[0]!) as string[];
+    // An OTLP/HTTP collector stand-in: the image has what compose's Jaeger needs of it.
+    const traces: string[] = [];
+    const collector = await listen((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (req.url === '/v1/traces') traces.push(body);
+        res.end('{}');
+      });
+    });
+    cleanups.push(() => void collector.close());
     const agent = await spawnAgent(cmd[0]!, cmd.slice(1), {
       cwd: workdir,
       // The image's environment, but listening on loopback only, on a free port, and offline.
-      env: { ...file.env, HOST: '127.0.0.1', PORT: '0', FRANKFURTER_URL: 'http://127.0.0.1:9' },
+      env: {
+        ...file.env,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        FRANKFURTER_URL: 'http://127.0.0.1:9',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_SERVICE_NAME: name,
+      },
     });
     try {
+      await rpc(agent.url, 'tasks/get', { id: 'no-such-task' });
       const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string };
       expect(card.name).toMatch(/Agent$/);
       const health = JSON.parse(
@@ -274,5 +322,8 @@ describe.each(Object.keys(agents))('the %s image', (name) => {
     } finally {
       expect(await agent.stop()).toBe(0);
     }
+    // Sent at the latest when the agent stopped.
+    expect(traces.join('')).toContain(`"${name}"`);
+    expect(traces.join('')).toContain('"name":"tasks/get"');
   });
 });

@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import request from 'supertest';
-import { collect, openStream, rpc, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
+import { collect, freePort, listen, openStream, rpc, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
+import { scrape } from 'a2a-testing/metrics';
 import { isStatusUpdateEvent } from 'a2a-types';
 import { a2aRouter, SHUTDOWN_MESSAGE, working, type TaskEvent } from '../src/index.js';
 import { gate, silent, userText } from './helpers.js';
@@ -26,9 +27,10 @@ const router = a2aRouter(async function* () {
     yield artifact('chunk ' + i + ' ', { index: 0, append: i > 0 });
   }
   yield completed('done');
-}, { card: { name: 'Serve test', version: '1.0.0' }, logger, sendWaitMs: 60000 });
+}, { card: { name: 'Serve test', version: '1.0.0' }, logger, sendWaitMs: 60000, metrics: process.env.METRICS === '1' });
 serveAgent(express().use(router), {
   name: 'serve test agent', port: 0, host: '127.0.0.1', logger, router,
+  metricsPort: process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : undefined,
   shutdownGraceMs: env('GRACE_MS', 10000),
   requestTimeoutMs: env('REQUEST_TIMEOUT_MS', 30000),
   headersTimeoutMs: env('HEADERS_TIMEOUT_MS', 10000),
@@ -193,5 +195,52 @@ describe('clients that send their request slowly', () => {
     const events = resultsOf(await collect(await openStream(agent.url, 'tasks/sendSubscribe', { id: 'long', message: userText('go') })));
     expect(events.filter((e) => 'artifact' in e)).toHaveLength(4);
     expect(finalOf(events)[0]).toMatchObject({ status: { state: 'completed' } });
+  });
+});
+
+describe('health, metrics and traces', () => {
+  test('serves /livez and /readyz, and, with metrics on, /metrics on the agent port', async () => {
+    const agent = await start({ METRICS: '1' });
+    expect((await fetch(`${agent.url}/livez`)).status).toBe(200);
+    expect(await (await fetch(`${agent.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    await rpc(agent.url, 'tasks/get', { id: 'no-such-task' });
+    const metrics = await scrape(`${agent.url}/metrics`);
+    expect(metrics.value('a2a_calls_total', { method: 'tasks/get', outcome: '-32001' })).toBe(1);
+    expect(await agent.stop()).toBe(0);
+  });
+
+  test('with metricsPort, /metrics is on a port of its own and not on the agent port', async () => {
+    const port = await freePort();
+    const agent = await start({ METRICS: '1', METRICS_PORT: String(port) });
+    expect((await fetch(`${agent.url}/metrics`)).status).toBe(404);
+    const metrics = await scrape(`http://127.0.0.1:${port}/metrics`);
+    expect(metrics.type('a2a_calls_total')).toBe('COUNTER');
+    expect(await agent.stop()).toBe(0);
+  });
+
+  test('OTEL_EXPORTER_OTLP_ENDPOINT: the SDK starts, and the spans reach the collector over OTLP/HTTP by the time it has stopped', async () => {
+    // A collector stand-in on loopback: keeps what is posted to /v1/traces.
+    const exports: unknown[] = [];
+    const collector = await listen((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (req.url === '/v1/traces') exports.push(JSON.parse(body));
+        res.setHeader('content-type', 'application/json');
+        res.end('{}');
+      });
+    });
+    try {
+      const agent = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'traced-serve-test' });
+      expect(agent.output()).toContain('"traces":["otlp"]');
+      await rpc(agent.url, 'tasks/get', { id: 'no-such-task' }, { headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+      expect(await agent.stop()).toBe(0);
+      const spans = JSON.stringify(exports);
+      expect(spans).toContain('"traced-serve-test"');
+      expect(spans).toContain('"name":"tasks/get"');
+      expect(spans).toContain('0af7651916cd43dd8448eb211c80319c');
+    } finally {
+      await collector.close();
+    }
   });
 });

@@ -481,12 +481,17 @@ export class RedisTaskStore implements SharedTaskStore {
   }
 
   /**
-   * Resolves when Redis answers a PING within `commandTimeoutMs` on both connections' server;
-   * rejects at once while the command connection is not connected (it would only queue).
+   * Resolves when Redis answers a PING within `commandTimeoutMs`. While the connection is down
+   * the PING fails as soon as a reconnection attempt does (commands are not retried).
    */
   async ping(): Promise<void> {
-    if (this.redis.status !== 'ready') throw new Error(`Redis is not connected (${this.redis.status})`);
-    await this.command('ping', () => this.redis.ping());
+    // Not through `command`: the readiness check says what is wrong with Redis, not a client's -32011.
+    try {
+      await this.redis.ping();
+    } catch (error) {
+      const { status } = this.redis;
+      throw new Error(status === 'ready' ? `Redis did not answer PING: ${(error as Error).message}` : `no connection to Redis (${status})`);
+    }
   }
 
   useMetrics(metrics: StoreMetrics): () => void {

@@ -1,0 +1,126 @@
+// What the router traces, with the OpenTelemetry SDK registered and its spans kept in memory: a
+// server span per call joined to the caller's traceparent, named after the method, on every
+// version and binding; one child per call of a batch; the stream, the turn and the Redis store's
+// commands under the call; the outcome code on the span; never a message's content.
+import request from 'supertest';
+import { requireRedis, uniquePrefix } from 'a2a-testing';
+import { type ReadableSpan, startInMemoryTracing } from 'a2a-testing/tracing';
+import { artifact, completed, textOf } from '../src/index.js';
+import { RedisTaskStore } from '../src/redis.js';
+import { appWith, message03, message10, request as rpcRequest, sendRequest } from './helpers.js';
+
+const tracing = startInMemoryTracing();
+afterAll(() => tracing.stop());
+beforeEach(() => tracing.exporter.reset());
+
+const { app } = appWith(async function* (ctx) {
+  const text = textOf(ctx.message);
+  const chunks = /^chunks (\d+)$/.exec(text);
+  for (let i = 1; i <= Number(chunks?.[1] ?? 1); i++) yield artifact(`chunk ${i}`, { index: 0, append: i > 1, lastChunk: false });
+  yield completed();
+});
+
+/** A caller's trace context: trace id, its span id. */
+const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+const CALLER_SPAN = 'b7ad6b7169203331';
+const traceparent = `00-${TRACE_ID}-${CALLER_SPAN}-01`;
+
+const serverSpans = () => tracing.spans().filter((span) => span.instrumentationScope.name === 'a2a-express' && span.kind === 1 /* SERVER */);
+const only = (spans: ReadableSpan[]) => {
+  expect(spans).toHaveLength(1);
+  return spans[0]!;
+};
+
+test("a 0.1.0 call is a server span in the caller's trace, named after its method, with version, task and outcome", async () => {
+  await request(app).post('/').set('traceparent', traceparent).send(sendRequest('traced-1', 'a secret sentence')).expect(200);
+  const span = only(serverSpans());
+  expect(span.spanContext().traceId).toBe(TRACE_ID);
+  expect(span.parentSpanContext?.spanId).toBe(CALLER_SPAN);
+  expect(span.name).toBe('tasks/send');
+  expect(span.attributes).toMatchObject({
+    'a2a.protocol.version': '0.1.0',
+    'a2a.binding': 'jsonrpc',
+    'rpc.system': 'jsonrpc',
+    'rpc.method': 'tasks/send',
+    'a2a.task.id': 'traced-1',
+    'a2a.outcome': 'ok',
+    'http.request.method': 'POST',
+    'http.route': '/',
+    'http.response.status_code': 200,
+  });
+  const turn = only(tracing.spans().filter((s) => s.name === 'a2a turn'));
+  expect(tracing.parentOf(turn, tracing.spans())).toBe(span);
+  for (const each of tracing.spans()) expect(JSON.stringify(each.attributes)).not.toContain('secret sentence');
+});
+
+test('an error is on the span as its code; a refused call still has its span', async () => {
+  await request(app).post('/v0.3').send(rpcRequest('tasks/get', { id: 'no-such-task' })).expect(200);
+  const span = only(serverSpans());
+  expect(span.name).toBe('tasks/get');
+  expect(span.attributes).toMatchObject({ 'a2a.protocol.version': '0.3', 'a2a.outcome': 'error', 'a2a.error.code': -32001 });
+});
+
+test('A2A 1.0 over HTTP+JSON: the span says the binding and is named after the method the route runs', async () => {
+  await request(app)
+    .post('/v1/message:send')
+    .set('A2A-Version', '1.0')
+    .set('traceparent', traceparent)
+    .send({ message: message10('hello') })
+    .expect(200);
+  const span = only(serverSpans());
+  expect(span.spanContext().traceId).toBe(TRACE_ID);
+  expect(span.name).toBe('SendMessage');
+  expect(span.attributes).toMatchObject({ 'a2a.protocol.version': '1.0', 'a2a.binding': 'rest', 'a2a.outcome': 'ok', 'http.route': '/v1' });
+});
+
+test('each call of a batch is a child span of the request', async () => {
+  await request(app)
+    .post('/')
+    .send([sendRequest('batch-a', 'one', {}, 1), rpcRequest('tasks/get', { id: 'batch-missing' }, 2)])
+    .expect(200);
+  const spans = tracing.spans();
+  const server = only(serverSpans());
+  const children = spans.filter((s) => tracing.parentOf(s, spans) === server && s.name !== 'a2a turn');
+  expect(children.map((s) => [s.name, s.attributes['a2a.outcome']]).sort()).toEqual([
+    ['tasks/get', 'error'],
+    ['tasks/send', 'ok'],
+  ]);
+});
+
+test('a stream is a child span of its call that counts the events it sent', async () => {
+  const res = await request(app)
+    .post('/v0.3')
+    .set('accept', 'text/event-stream')
+    .send(rpcRequest('message/stream', { message: message03('chunks 5') }))
+    .expect(200);
+  expect(res.text).toContain('"final":true');
+  const spans = tracing.spans();
+  const stream = only(spans.filter((s) => s.name === 'a2a stream'));
+  expect(tracing.parentOf(stream, spans)).toBe(only(serverSpans()));
+  // working, five chunks, completed.
+  expect(stream.attributes).toMatchObject({ 'a2a.protocol.version': '0.3', 'a2a.stream.events': 7, 'a2a.stream.end': 'ended' });
+});
+
+describe('with the Redis store', () => {
+  let store: RedisTaskStore;
+  beforeAll(async () => {
+    store = new RedisTaskStore({ url: await requireRedis(), prefix: uniquePrefix('tracing') });
+  });
+  afterAll(() => store.close());
+
+  test("the store's commands are spans under the call that caused them", async () => {
+    const { app: redisApp, router } = appWith(async function* () {
+      yield completed();
+    }, { store });
+    await request(redisApp).post('/').send(sendRequest('redis-traced', 'hi')).expect(200);
+    const spans = tracing.spans();
+    const server = only(serverSpans());
+    const commands = spans.filter((s) => s.name.startsWith('redis '));
+    expect(commands.map((s) => s.name)).toContain('redis a2aUpdate');
+    for (const command of commands) {
+      expect(tracing.ancestors(command, spans)).toContain(server);
+      expect(command.attributes).toMatchObject({ 'db.system.name': 'redis' });
+    }
+    await router.close();
+  });
+});
