@@ -75,7 +75,10 @@ test('client → agent → rate fetch and webhook: one trace, each span under th
   const clientSpan = one((s) => s.instrumentationScope.name === 'a2a-client' && s.name === 'tasks/send', 'client span');
   const serverSpan = one((s) => s.instrumentationScope.name === 'a2a-express' && s.name === 'tasks/send', 'server span');
   const turn = one((s) => s.name === 'a2a turn', 'turn span');
-  const rateFetch = one((s) => s.instrumentationScope.name.includes('undici') && String(s.attributes['url.full']).startsWith(ratesUrl), 'rate fetch');
+  const rateFetch = one(
+    (s) => s.instrumentationScope.name.includes('undici') && String(s.attributes['url.full']).startsWith(ratesUrl),
+    'rate fetch',
+  );
   const pushes = spans.filter((s) => s.name === 'a2a push');
 
   // One trace, started by the client.

@@ -106,7 +106,12 @@ export class JsonRpcHttp {
   /** One JSON-RPC call: its result, held to `check`. */
   async call(url: string, method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
     const id = nextRequestId++;
-    const { response, text } = await this.fetchText(url, postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'), call, method);
+    const { response, text } = await this.fetchText(
+      url,
+      postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'),
+      call,
+      method,
+    );
     const result = this.unwrap(readJson(response, text), id);
     if (!(check.nullable && result === null)) this.hold(result, check, `${method} result`);
     return result;
@@ -258,7 +263,12 @@ export class JsonRpcHttp {
   }
 
   /** A request and its whole body, within the timeout. */
-  private async fetchText(url: string, init: RequestInit, call: CallOptions, operation: string): Promise<{ response: Response; text: string }> {
+  private async fetchText(
+    url: string,
+    init: RequestInit,
+    call: CallOptions,
+    operation: string,
+  ): Promise<{ response: Response; text: string }> {
     return this.timed(url, init, call, async (response) => ({ response, text: await response.text() }), operation);
   }
 
@@ -287,7 +297,11 @@ export class JsonRpcHttp {
     try {
       const response = await context.with(traced, () => fetch(url, { ...init, headers, signal }));
       if (span.isRecording()) {
-        span.setAttributes({ 'http.request.method': init.method ?? 'GET', 'url.full': redacted(url), 'http.response.status_code': response.status });
+        span.setAttributes({
+          'http.request.method': init.method ?? 'GET',
+          'url.full': redacted(url),
+          'http.response.status_code': response.status,
+        });
         if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
       }
       return await read(response);

@@ -31,7 +31,11 @@ test('ready and live while all is well; not ready while draining, live all the s
   expect(await agent.probe('/readyz')).toEqual({ status: 200, body: { status: 'ready' } });
   expect(await agent.probe('/livez')).toEqual({ status: 200, body: { status: 'live' } });
   // A turn that holds the drain open.
-  const call = fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sendRequest('h-1', 'x')) });
+  const call = fetch(agent.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(sendRequest('h-1', 'x')),
+  });
   await new Promise((resolve) => setTimeout(resolve, 50));
   const drained = agent.router.drain({ deadlineMs: 5_000 });
   const during = await agent.probe('/readyz');

@@ -5,7 +5,7 @@
 import express from 'express';
 import { listen, serverPool, startOwnRedis, type OwnRedis } from 'a2a-testing';
 import { parseScrape, type Scrape, scrape } from 'a2a-testing/metrics';
-import { a2aMetrics, a2aRouter, artifact, completed, textOf, type TaskHandler } from '../src/index.js';
+import { a2aMetrics, a2aRouter, artifact, completed, textOf, type TaskContext, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore } from '../src/store/index.js';
 import { gate, message03, message10, request, sendRequest, silent, testCard } from './helpers.js';
@@ -13,13 +13,14 @@ import { gate, message03, message10, request, sendRequest, silent, testCard } fr
 const { serve, closeAll } = serverPool();
 afterAll(closeAll);
 
-const echo: TaskHandler = async function* (ctx) {
+async function* echoing(ctx: TaskContext) {
   const text = textOf(ctx.message);
   const chunks = /^chunks (\d+)$/.exec(text);
   if (chunks) for (let i = 1; i <= Number(chunks[1]); i++) yield artifact(`chunk ${i}`, { index: 0, append: i > 1 });
   else yield artifact(ctx.message.parts);
   yield completed();
-};
+}
+const echo: TaskHandler = echoing;
 
 /** An agent with metrics on, its /metrics served beside it as the samples serve it. */
 async function agentWithMetrics(handler: TaskHandler = echo, options: Record<string, unknown> = {}) {
@@ -76,7 +77,7 @@ test('open streams and the events they sent', async () => {
   const held = gate();
   const agent = await agentWithMetrics(async function* (ctx) {
     if (textOf(ctx.message) === 'hold') await held.promise;
-    yield* echo(ctx);
+    yield* echoing(ctx);
   });
   const open = await fetch(`${agent.url}/v0.3`, {
     method: 'POST',
@@ -86,9 +87,13 @@ test('open streams and the events they sent', async () => {
   await scrapeUntil(agent.scrape, (s) => s.value('a2a_streams_open', { version: '0.3' }) === 1, 'the stream to be open');
   held.open();
   await open.text();
-  const streamed = await post(agent.url, request('tasks/sendSubscribe', { id: 'm-stream', message: { role: 'user', parts: [{ type: 'text', text: 'chunks 4' }] } }), {
-    accept: 'text/event-stream',
-  });
+  const streamed = await post(
+    agent.url,
+    request('tasks/sendSubscribe', { id: 'm-stream', message: { role: 'user', parts: [{ type: 'text', text: 'chunks 4' }] } }),
+    {
+      accept: 'text/event-stream',
+    },
+  );
   await streamed.text();
   const after = await scrapeUntil(agent.scrape, (s) => s.value('a2a_streams_open') === 0, 'the streams to close');
   // 0.3: working, the echo, completed; 0.1.0: working, four chunks, completed.
@@ -117,7 +122,11 @@ test('push deliveries: a webhook that fails is retried, then counted as failed, 
     const agent = await agentWithMetrics(echo, { pushNotifications: { allowlist: ['127.0.0.1'], retries: 1, retryBackoffMs: 1 } });
     await post(agent.url, sendRequest('push-1', 'hello', { pushNotification: { url: `${failing.url}/hook` } }));
     // Two status events (working, completed), each tried twice.
-    const after = await scrapeUntil(agent.scrape, (s) => s.value('a2a_push_deliveries_total', { outcome: 'failed' }) === 2, 'two failed deliveries');
+    const after = await scrapeUntil(
+      agent.scrape,
+      (s) => s.value('a2a_push_deliveries_total', { outcome: 'failed' }) === 2,
+      'two failed deliveries',
+    );
     expect(hits).toBe(4);
     expect(after.value('a2a_push_retries_total')).toBe(2);
     expect(after.value('a2a_push_deliveries_total', { outcome: 'delivered' })).toBe(0);

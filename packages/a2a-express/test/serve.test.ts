@@ -233,7 +233,12 @@ describe('health, metrics and traces', () => {
     try {
       const agent = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'traced-serve-test' });
       expect(agent.output()).toContain('"traces":["otlp"]');
-      await rpc(agent.url, 'tasks/get', { id: 'no-such-task' }, { headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+      await rpc(
+        agent.url,
+        'tasks/get',
+        { id: 'no-such-task' },
+        { headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } },
+      );
       expect(await agent.stop()).toBe(0);
       const spans = JSON.stringify(exports);
       expect(spans).toContain('"traced-serve-test"');

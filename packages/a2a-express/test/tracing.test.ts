@@ -25,7 +25,8 @@ const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const CALLER_SPAN = 'b7ad6b7169203331';
 const traceparent = `00-${TRACE_ID}-${CALLER_SPAN}-01`;
 
-const serverSpans = () => tracing.spans().filter((span) => span.instrumentationScope.name === 'a2a-express' && span.kind === 1 /* SERVER */);
+const serverSpans = () =>
+  tracing.spans().filter((span) => span.instrumentationScope.name === 'a2a-express' && span.kind === 1 /* SERVER */);
 const only = (spans: ReadableSpan[]) => {
   expect(spans).toHaveLength(1);
   return spans[0]!;
@@ -54,7 +55,10 @@ test("a 0.1.0 call is a server span in the caller's trace, named after its metho
 });
 
 test('an error is on the span as its code; a refused call still has its span', async () => {
-  await request(app).post('/v0.3').send(rpcRequest('tasks/get', { id: 'no-such-task' })).expect(200);
+  await request(app)
+    .post('/v0.3')
+    .send(rpcRequest('tasks/get', { id: 'no-such-task' }))
+    .expect(200);
   const span = only(serverSpans());
   expect(span.name).toBe('tasks/get');
   expect(span.attributes).toMatchObject({ 'a2a.protocol.version': '0.3', 'a2a.outcome': 'error', 'a2a.error.code': -32001 });
@@ -109,9 +113,12 @@ describe('with the Redis store', () => {
   afterAll(() => store.close());
 
   test("the store's commands are spans under the call that caused them", async () => {
-    const { app: redisApp, router } = appWith(async function* () {
-      yield completed();
-    }, { store });
+    const { app: redisApp, router } = appWith(
+      async function* () {
+        yield completed();
+      },
+      { store },
+    );
     await request(redisApp).post('/').send(sendRequest('redis-traced', 'hi')).expect(200);
     const spans = tracing.spans();
     const server = only(serverSpans());
