@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis,v10,ab] [--against <checkout>]
+// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis,v10,ab,telemetry] [--against <checkout>]
 //
 // Measures, in one run and one process tree, a2aRouter against its baselines:
 //   1. request/response: tasks/send echo vs bare Express (express.json) and the @a2a-js/sdk server,
@@ -18,6 +18,10 @@
 //   7. A/B, with --against <checkout>: this build against another build of the kit (a clone at
 //      another commit, installed and built), request/response and streaming, over 0.1.0 and over
 //      0.3, paired rounds.
+//   8. Tracing and monitoring, with --against <checkout> (the build before them): this build with
+//      metrics on and no tracing SDK, and with metrics on and tracing on (the OpenTelemetry SDK,
+//      every call sampled, a batch exporter to a loopback collector), each against that build,
+//      request/response and streaming, rounds rotating among the three.
 // Servers run as child processes (so the load generator does not share their event loop);
 // rounds alternate between the servers so that drift of the machine hits all of them alike.
 import { fork } from 'node:child_process';
@@ -38,10 +42,10 @@ const quick = args.includes('--quick');
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] || 'bench-results.json' : undefined;
 // --only runs some sections, to iterate on one part; the figures recorded come from full runs.
 const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',') : undefined;
-const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis', 'v10', 'ab'];
+const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis', 'v10', 'ab', 'telemetry'];
 // --against names a checkout of the kit at another commit, installed and built: section 7.
 const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
-if ((args.includes('--against') && !against) || (only?.includes('ab') && !against)) {
+if ((args.includes('--against') && !against) || ((only?.includes('ab') || only?.includes('telemetry')) && !against)) {
   console.error('--against takes the folder of another checkout of the kit (installed and built)');
   process.exit(2);
 }
@@ -819,6 +823,48 @@ async function abCompare(ours, theirs) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 8. Tracing and monitoring
+
+/** An OTLP/HTTP collector stand-in on loopback: reads and counts what it is sent, answers 200. */
+async function collectorStandIn() {
+  const received = { requests: 0, bytes: 0 };
+  const server = http.createServer((req, res) => {
+    req.on('data', (chunk) => (received.bytes += chunk.length));
+    req.on('end', () => {
+      received.requests++;
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, received, close: () => server.close() };
+}
+
+/**
+ * `before` (the build before tracing and monitoring), `metricsOn` and `traced` (this build):
+ * tasks/send rounds rotating among the three, each side's ratio to `before` the median of its
+ * rounds' ratios; then each side's streams against `before`'s, paired as in section 2.
+ */
+async function telemetryCompare(before, metricsOn, traced) {
+  const sides = { before, metricsOn, traced };
+  for (const server of Object.values(sides)) await load(server, 'a2a', config.warmUp);
+  const rounds = { before: [], metricsOn: [], traced: [] };
+  const names = Object.keys(sides);
+  for (let round = 0; round < config.rounds; round++) {
+    const order = [...names.slice(round % 3), ...names.slice(0, round % 3)];
+    for (const side of order) rounds[side].push(await load(sides[side], 'a2a', config.duration));
+  }
+  const send = {
+    before: loadSummary(rounds.before),
+    metricsOn: { ...loadSummary(rounds.metricsOn), ratio: pairedRatio(rounds.metricsOn, rounds.before) },
+    traced: { ...loadSummary(rounds.traced), ratio: pairedRatio(rounds.traced, rounds.before) },
+  };
+  const streamsMetrics = await pairedStreamRates(metricsOn, before, 'tm');
+  const streamsTraced = await pairedStreamRates(traced, before, 'tt');
+  return { send, streamsMetrics, streamsTraced };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const times = (value) => `${value.toFixed(2)}×`;
@@ -1065,11 +1111,56 @@ if (against && runs('ab')) {
   });
 }
 
+let telemetry;
+if (against && runs('telemetry')) {
+  const collector = await collectorStandIn();
+  const beforeScript = pathToFileURL(join(resolvePath(against), 'bench/servers/a2a.mjs'));
+  const [before, metricsOn, traced] = await Promise.all([
+    start('a2a', {}, beforeScript),
+    start('a2a', { BENCH_METRICS: '1' }),
+    start('a2a', { BENCH_METRICS: '1', BENCH_OTLP_URL: collector.url }),
+  ]);
+  before.name = `a2a (${against})`;
+  telemetry = await telemetryCompare(before, metricsOn, traced);
+  telemetry.exported = { ...collector.received };
+  collector.close();
+  const { send, streamsMetrics, streamsTraced } = telemetry;
+  console.log(
+    '8. Tracing and monitoring against %s (median of rounds; 1.00× is no cost; the traced server exported %d batches, %d bytes)',
+    against,
+    telemetry.exported.requests,
+    telemetry.exported.bytes,
+  );
+  console.table({
+    'tasks/send echo, req/s': {
+      [against]: fmt(send.before.rps),
+      'metrics on': fmt(send.metricsOn.rps),
+      'vs before': times(send.metricsOn.ratio),
+      'metrics + tracing': fmt(send.traced.rps),
+      'vs before ': times(send.traced.ratio),
+    },
+    [`one stream of ${fmt(config.bigStream)} chunks, events/s`]: {
+      [against]: fmt(streamsMetrics.oneBigStream.b),
+      'metrics on': fmt(streamsMetrics.oneBigStream.a),
+      'vs before': times(streamsMetrics.oneBigStream.ratio),
+      'metrics + tracing': fmt(streamsTraced.oneBigStream.a),
+      'vs before ': times(streamsTraced.oneBigStream.ratio),
+    },
+    [`${config.streams} streams × ${config.streamChunks} chunks, events/s`]: {
+      [against]: fmt(streamsMetrics.concurrentStreams.b),
+      'metrics on': fmt(streamsMetrics.concurrentStreams.a),
+      'vs before': times(streamsMetrics.concurrentStreams.ratio),
+      'metrics + tracing': fmt(streamsTraced.concurrentStreams.a),
+      'vs before ': times(streamsTraced.concurrentStreams.ratio),
+    },
+  });
+}
+
 if (jsonFile) {
   writeFileSync(
     jsonFile,
     JSON.stringify(
-      { machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val, redis, protocol10: v10, ab },
+      { machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val, redis, protocol10: v10, ab, telemetry },
       null,
       2,
     ),

@@ -66,8 +66,9 @@ test(
       "const agent = { name: 'ledger-agent', port: 41999, redisPrefix: 'a2a:ledger-agent:' } as const;",
     );
 
-    // As the README says, a service for it in docker-compose.yml, like the samples'. The
-    // repository's compose checks read the apps and their ports from there: they hold with it.
+    // As its README says, a service for it in docker-compose.yml, like the samples', and a target
+    // in Prometheus' config. The repository's compose checks read the apps and their ports from
+    // there: they hold with it.
     const composeFile = join(copy, 'docker-compose.yml');
     const service = [
       '  ledger-agent:',
@@ -78,6 +79,7 @@ test(
       '      - "41999:41999"',
       '    environment:',
       '      <<: *agent-env',
+      '      OTEL_SERVICE_NAME: ledger-agent',
       '      PORT: "41999"',
       '    restart: unless-stopped',
       '',
@@ -85,6 +87,11 @@ test(
     writeFileSync(
       composeFile,
       readFileSync(composeFile, 'utf8').replace(/^services:\n/m, (services) => `${services}${service}`),
+    );
+    const prometheusFile = join(copy, 'deploy/prometheus.yml');
+    writeFileSync(
+      prometheusFile,
+      readFileSync(prometheusFile, 'utf8').replace('"conformance-agent:9999"]', '"conformance-agent:9999", "ledger-agent:41999"]'),
     );
     const compose = succeeded(await runPnpm(['--silent', 'jest', 'test/containers.test.ts', '-t', 'docker-compose.yml'], { cwd: copy }));
     expect(compose.stderr).toMatch(/Tests:\s+\d+ skipped, \d+ passed/);

@@ -1,11 +1,13 @@
 // The subject: an echo agent on a2aRouter, with schema validation, the in-memory task store
 // (default bounds) and pino logging at info all on (to stdout, which the bench discards).
 // With BENCH_REDIS_URL set, a replica on a RedisTaskStore under BENCH_REDIS_PREFIX instead.
+// BENCH_METRICS=1 turns the router's Prometheus metrics on (served at /metrics); BENCH_OTLP_URL
+// starts the OpenTelemetry SDK as serveAgent does, exporting every call's spans there.
 // Extra routes for the bench only: a handler that streams N chunks, one that holds until
 // canceled, and the process's memory after a full GC.
 import express from 'express';
 import { pino } from 'pino';
-import { a2aRouter, artifact, completed, textOf } from 'a2a-express';
+import { a2aRouter, artifact, completed, startTracingFromEnv, textOf } from 'a2a-express';
 import { RedisTaskStore } from 'a2a-express/redis';
 
 const handler = async function* (ctx) {
@@ -32,7 +34,16 @@ app.get('/__bench/memory', (_req, res) => {
 const store = process.env.BENCH_REDIS_URL
   ? new RedisTaskStore({ url: process.env.BENCH_REDIS_URL, prefix: process.env.BENCH_REDIS_PREFIX })
   : undefined;
-app.use(a2aRouter(handler, { card: { name: 'Echo', version: '1.0.0' }, logger: pino({ level: 'info' }), store }));
+if (process.env.BENCH_OTLP_URL) {
+  const tracing = await startTracingFromEnv('bench-agent', pino({ level: 'warn' }), {
+    OTEL_EXPORTER_OTLP_ENDPOINT: process.env.BENCH_OTLP_URL,
+  });
+  if (!tracing) throw new Error('tracing did not start');
+}
+const metrics = process.env.BENCH_METRICS === '1';
+const router = a2aRouter(handler, { card: { name: 'Echo', version: '1.0.0' }, logger: pino({ level: 'info' }), store, metrics });
+if (metrics) app.get('/metrics', router.metrics.handler);
+app.use(router);
 // Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const { port } = server.address();

@@ -8,7 +8,7 @@ import { parseScrape, type Scrape, scrape } from 'a2a-testing/metrics';
 import { a2aMetrics, a2aRouter, artifact, completed, textOf, type TaskContext, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore } from '../src/store/index.js';
-import { gate, message03, message10, request, sendRequest, silent, testCard } from './helpers.js';
+import { eventually, gate, message03, message10, request, sendRequest, silent, testCard } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
 afterAll(closeAll);
@@ -169,6 +169,13 @@ describe('with the Redis store', () => {
       const down = await agent.scrape();
       expect(down.value('a2a_redis_errors_total')).toBeGreaterThan(0);
       await redis.start();
+      // Closed once connected again, so that no reconnection is under way when the store quits.
+      await eventually(() =>
+        store.ping().then(
+          () => true,
+          () => undefined,
+        ),
+      );
     } finally {
       await agent.router.close();
       await store.close();

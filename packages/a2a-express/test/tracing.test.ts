@@ -7,7 +7,7 @@ import { requireRedis, uniquePrefix } from 'a2a-testing';
 import { type ReadableSpan, startInMemoryTracing } from 'a2a-testing/tracing';
 import { artifact, completed, textOf } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
-import { appWith, message03, message10, request as rpcRequest, sendRequest } from './helpers.js';
+import { appWith, eventually, gate, message03, message10, request as rpcRequest, sendRequest } from './helpers.js';
 
 const tracing = startInMemoryTracing();
 afterAll(() => tracing.stop());
@@ -52,6 +52,26 @@ test("a 0.1.0 call is a server span in the caller's trace, named after its metho
   const turn = only(tracing.spans().filter((s) => s.name === 'a2a turn'));
   expect(tracing.parentOf(turn, tracing.spans())).toBe(span);
   for (const each of tracing.spans()) expect(JSON.stringify(each.attributes)).not.toContain('secret sentence');
+});
+
+test('a turn that outlives its request stays a child of the call that started it', async () => {
+  const released = gate();
+  const { app: slow } = appWith(
+    async function* () {
+      await released.promise;
+      yield completed();
+    },
+    { sendWaitMs: 20 },
+  );
+  const answer = await request(slow).post('/').send(sendRequest('outlives', 'x')).expect(200);
+  expect(answer.body.result.status.state).toBe('working');
+  const call = only(serverSpans());
+  expect(tracing.spans().some((s) => s.name === 'a2a turn')).toBe(false);
+  released.open();
+  await eventually(async () => tracing.spans().find((s) => s.name === 'a2a turn'));
+  const turn = only(tracing.spans().filter((s) => s.name === 'a2a turn'));
+  expect(tracing.parentOf(turn, tracing.spans())).toBe(call);
+  expect(turn.attributes['a2a.task.state']).toBe('completed');
 });
 
 test('an error is on the span as its code; a refused call still has its span', async () => {

@@ -59,6 +59,8 @@ export function traceRequest<T>(
       span.end();
     });
   }
+  // Without an SDK the span is a no-op with no trace: nothing to carry in the context.
+  if (!trace.isSpanContextValid(span.spanContext())) return run(span);
   return context.with(trace.setSpan(parent, span), run, undefined, span);
 }
 
@@ -117,6 +119,7 @@ export function startSpanUnderCall(name: string, attributes: Attributes, kind: S
 
 /** Runs `run` with `span` as the active span. */
 export function withSpan<T>(span: Span, run: () => T): T {
+  if (!trace.isSpanContextValid(span.spanContext())) return run();
   return context.with(trace.setSpan(context.active(), span), run);
 }
 
