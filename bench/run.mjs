@@ -19,9 +19,10 @@
 //      another commit, installed and built), request/response and streaming, over 0.1.0 and over
 //      0.3, paired rounds.
 //   8. Tracing and monitoring, with --against <checkout> (the build before them): this build with
-//      metrics on and no tracing SDK, and with metrics on and tracing on (the OpenTelemetry SDK,
-//      every call sampled, a batch exporter to a loopback collector), each against that build,
-//      request/response and streaming, rounds rotating among the three.
+//      metrics off, with metrics on and no tracing SDK, and with metrics on and tracing on (the
+//      OpenTelemetry SDK, every call sampled, a batch exporter to a collector stand-in in a
+//      process of its own), each against that build, request/response and streaming, rounds
+//      rotating among the four.
 // Servers run as child processes (so the load generator does not share their event loop);
 // rounds alternate between the servers so that drift of the machine hits all of them alike.
 import { fork } from 'node:child_process';
@@ -35,6 +36,7 @@ import autocannon from 'autocannon';
 import { validateTaskSendParams } from 'a2a-types';
 import { deleteKeys, redisAnswers } from 'a2a-testing';
 import { RedisTaskStore } from 'a2a-express/redis';
+import { a2aMetrics } from 'a2a-express';
 import { Redis } from 'ioredis';
 
 const args = process.argv.slice(2);
@@ -68,6 +70,7 @@ const config = quick
       streamRounds: 9,
       tasks: [10_000, 20_000],
       idleStreams: 1_000,
+      telemetryRounds: 2,
     }
   : {
       duration: 10,
@@ -81,6 +84,8 @@ const config = quick
       streamRounds: 21,
       tasks: [50_000, 100_000],
       idleStreams: 1_000,
+      // The cost looked for is a few per cent, on a machine whose rounds vary by more: more rounds.
+      telemetryRounds: 9,
     };
 
 const here = new URL('.', import.meta.url);
@@ -825,43 +830,74 @@ async function abCompare(ours, theirs) {
 // ---------------------------------------------------------------------------------------------
 // 8. Tracing and monitoring
 
-/** An OTLP/HTTP collector stand-in on loopback: reads and counts what it is sent, answers 200. */
-async function collectorStandIn() {
-  const received = { requests: 0, bytes: 0 };
-  const server = http.createServer((req, res) => {
-    req.on('data', (chunk) => (received.bytes += chunk.length));
-    req.on('end', () => {
-      received.requests++;
-      res.setHeader('content-type', 'application/json');
-      res.end('{}');
-    });
+/** What the collector stand-in (servers/collector.mjs) has received so far. */
+function collectorCounts(collector) {
+  return new Promise((resolve) => {
+    collector.child.once('message', resolve);
+    collector.child.send('counts');
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, received, close: () => server.close() };
+}
+
+/** Waits until the collector has received nothing new for half a second: the traced server's exports are done. */
+async function exportsSettled(collector) {
+  let last = await collectorCounts(collector);
+  for (let i = 0; i < 40; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await collectorCounts(collector);
+    if (now.bytes === last.bytes) return now;
+    last = now;
+  }
+  return last;
 }
 
 /**
- * `before` (the build before tracing and monitoring), `metricsOn` and `traced` (this build):
- * tasks/send rounds rotating among the three, each side's ratio to `before` the median of its
- * rounds' ratios; then each side's streams against `before`'s, paired as in section 2.
+ * The build before tracing and monitoring, and this build with metrics off, with metrics on, and
+ * with metrics and tracing on: tasks/send rounds rotating among the four (after a traced round,
+ * its exports are let finish before the next one starts), each side's ratio to `before` the
+ * median of its rounds' ratios; then each side's streams against `before`'s, paired as in
+ * section 2.
  */
-async function telemetryCompare(before, metricsOn, traced) {
-  const sides = { before, metricsOn, traced };
-  for (const server of Object.values(sides)) await load(server, 'a2a', config.warmUp);
-  const rounds = { before: [], metricsOn: [], traced: [] };
+async function telemetryCompare(sides, collector) {
   const names = Object.keys(sides);
-  for (let round = 0; round < config.rounds; round++) {
-    const order = [...names.slice(round % 3), ...names.slice(0, round % 3)];
-    for (const side of order) rounds[side].push(await load(sides[side], 'a2a', config.duration));
-  }
-  const send = {
-    before: loadSummary(rounds.before),
-    metricsOn: { ...loadSummary(rounds.metricsOn), ratio: pairedRatio(rounds.metricsOn, rounds.before) },
-    traced: { ...loadSummary(rounds.traced), ratio: pairedRatio(rounds.traced, rounds.before) },
+  const settle = async (name) => {
+    if (name === 'traced') await exportsSettled(collector);
   };
-  const streamsMetrics = await pairedStreamRates(metricsOn, before, 'tm');
-  const streamsTraced = await pairedStreamRates(traced, before, 'tt');
-  return { send, streamsMetrics, streamsTraced };
+  for (const name of names) {
+    await load(sides[name], 'a2a', config.warmUp);
+    await settle(name);
+  }
+  const rounds = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < config.telemetryRounds; round++) {
+    const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+    for (const name of order) {
+      rounds[name].push(await load(sides[name], 'a2a', config.duration));
+      await settle(name);
+    }
+  }
+  const send = Object.fromEntries(
+    names.map((name) => [name, { ...loadSummary(rounds[name]), ratio: pairedRatio(rounds[name], rounds.before) }]),
+  );
+  const streams = {};
+  for (const name of names.filter((n) => n !== 'before')) {
+    streams[name] = await pairedStreamRates(sides[name], sides.before, `t-${name}`);
+    await settle(name);
+  }
+  return { send, streams, recordingCost: metricsRecordingCost() };
+}
+
+/**
+ * CPU time the metrics take per tasks/send, in this process, free of the machine's drift: one
+ * call's counter and histogram, and its turn's histogram, recorded a million times.
+ */
+function metricsRecordingCost() {
+  const metrics = a2aMetrics();
+  const calls = 1_000_000;
+  const started = performance.now();
+  for (let i = 0; i < calls; i++) {
+    metrics.callEnded('0.1.0', 'jsonrpc', 'tasks/send', undefined, 0.003);
+    metrics.turnEnded('completed', 0.002);
+  }
+  return { microsecondsPerCall: ((performance.now() - started) * 1000) / calls };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1113,47 +1149,47 @@ if (against && runs('ab')) {
 
 let telemetry;
 if (against && runs('telemetry')) {
-  const collector = await collectorStandIn();
+  const collector = await start('collector');
+  collector.child = children.at(-1);
   const beforeScript = pathToFileURL(join(resolvePath(against), 'bench/servers/a2a.mjs'));
-  const [before, metricsOn, traced] = await Promise.all([
+  const [before, metricsOff, metricsOn, traced] = await Promise.all([
     start('a2a', {}, beforeScript),
+    start('a2a'),
     start('a2a', { BENCH_METRICS: '1' }),
     start('a2a', { BENCH_METRICS: '1', BENCH_OTLP_URL: collector.url }),
   ]);
   before.name = `a2a (${against})`;
-  telemetry = await telemetryCompare(before, metricsOn, traced);
-  telemetry.exported = { ...collector.received };
-  collector.close();
-  const { send, streamsMetrics, streamsTraced } = telemetry;
+  telemetry = await telemetryCompare({ before, metricsOff, metricsOn, traced }, collector);
+  telemetry.exported = await collectorCounts(collector);
+  const { send, streams, recordingCost } = telemetry;
   console.log(
-    '8. Tracing and monitoring against %s (median of rounds; 1.00× is no cost; the traced server exported %d batches, %d bytes)',
+    '8. Tracing and monitoring against %s (median of rounds; 1.00× is no cost; the traced server exported %d batches, %d MB)',
     against,
     telemetry.exported.requests,
-    telemetry.exported.bytes,
+    Math.round(telemetry.exported.bytes / 1e6),
   );
-  console.table({
-    'tasks/send echo, req/s': {
-      [against]: fmt(send.before.rps),
-      'metrics on': fmt(send.metricsOn.rps),
-      'vs before': times(send.metricsOn.ratio),
-      'metrics + tracing': fmt(send.traced.rps),
-      'vs before ': times(send.traced.ratio),
-    },
-    [`one stream of ${fmt(config.bigStream)} chunks, events/s`]: {
-      [against]: fmt(streamsMetrics.oneBigStream.b),
-      'metrics on': fmt(streamsMetrics.oneBigStream.a),
-      'vs before': times(streamsMetrics.oneBigStream.ratio),
-      'metrics + tracing': fmt(streamsTraced.oneBigStream.a),
-      'vs before ': times(streamsTraced.oneBigStream.ratio),
-    },
-    [`${config.streams} streams × ${config.streamChunks} chunks, events/s`]: {
-      [against]: fmt(streamsMetrics.concurrentStreams.b),
-      'metrics on': fmt(streamsMetrics.concurrentStreams.a),
-      'vs before': times(streamsMetrics.concurrentStreams.ratio),
-      'metrics + tracing': fmt(streamsTraced.concurrentStreams.a),
-      'vs before ': times(streamsTraced.concurrentStreams.ratio),
-    },
+  const row = (pick) => ({
+    [against]: fmt(pick('before').value),
+    'this build, metrics off': `${fmt(pick('metricsOff').value)} (${times(pick('metricsOff').ratio)})`,
+    'metrics on': `${fmt(pick('metricsOn').value)} (${times(pick('metricsOn').ratio)})`,
+    'metrics + tracing': `${fmt(pick('traced').value)} (${times(pick('traced').ratio)})`,
   });
+
+  const streamPick = (workload) => (name) =>
+    name === 'before'
+      ? { value: streams.metricsOff[workload].b }
+      : { value: streams[name][workload].a, ratio: streams[name][workload].ratio };
+  console.table({
+    'tasks/send echo, req/s': row((name) => ({ value: send[name].rps, ratio: send[name].ratio })),
+    [`one stream of ${fmt(config.bigStream)} chunks, events/s`]: row(streamPick('oneBigStream')),
+    [`${config.streams} streams × ${config.streamChunks} chunks, events/s`]: row(streamPick('concurrentStreams')),
+  });
+  const perCall = recordingCost.microsecondsPerCall;
+  console.log(
+    '   recording one tasks/send in the metrics: %s µs of CPU, %s% of one core at the metrics-on rate above',
+    perCall.toFixed(2),
+    ((perCall * send.metricsOn.rps) / 1e4).toFixed(2),
+  );
 }
 
 if (jsonFile) {

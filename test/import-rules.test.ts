@@ -46,6 +46,7 @@ describe('import rules (pnpm lint)', () => {
     expect(broken('core-imports-no-version')).toEqual([`${src}/core/engine.ts -> ${src}/versions/v0_3/mapping.ts`]);
     expect(broken('version-imports-no-other-version')).toEqual([`${src}/versions/v0_3/mapping.ts -> ${src}/versions/v0_1/methods.ts`]);
     expect(broken('transport-imports-no-version')).toEqual([`${src}/transports/json-rpc.ts -> ${src}/versions/v0_1/methods.ts`]);
+    expect(broken('telemetry-is-a-leaf')).toEqual([`${src}/telemetry/metrics.ts -> ${src}/core/engine.ts`]);
     // The way back is `import type`: a cycle all the same.
     expect(broken('no-circular').length).toBeGreaterThan(0);
   }, 60_000);

@@ -110,3 +110,32 @@ test('client → agent → rate fetch and webhook: one trace, each span under th
   // Nothing a user wrote is in a span.
   for (const span of spans) expect(JSON.stringify(span.attributes)).not.toContain('convert 100');
 });
+
+test('with an LLM, its call is a span of the turn too, beside the rate fetch; the prompt is in neither', async () => {
+  const ratesUrl = await rateStandIn();
+  // An OpenAI-compatible stand-in that answers with a call of the rate tool.
+  const llm = await serve(
+    express().post('/v1/chat/completions', express.json(), (_req, res) => {
+      const call = { name: 'get_exchange_rate', arguments: JSON.stringify({ currency_from: 'USD', currency_to: 'JPY', amount: 100 }) };
+      res.json({ choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: call }] } }] });
+    }),
+  );
+  const router = currencyRouter({
+    rates: new RateSource({ baseUrl: ratesUrl, timeoutMs: 2_000, cacheTtlMs: 60_000 }),
+    llm: { baseUrl: `${llm.url}/v1`, model: 'test-model', apiKey: 'sk-test', timeoutMs: 2_000 },
+    logger: pino({ level: 'silent' }),
+  });
+  const agentUrl = (await serve(express().use(router))).url;
+  tracing.exporter.reset();
+  const task = await new A2AClient(agentUrl).send({
+    id: 'traced-llm',
+    message: { role: 'user', parts: [{ type: 'text', text: 'a hundred greenbacks in Tokyo money' }] },
+  });
+  expect(task.status.state).toBe('completed');
+  const spans = tracing.spans();
+  const turn = spans.find((s) => s.name === 'a2a turn')!;
+  const outgoing = spans.filter((s) => tracing.parentOf(s, spans) === turn).map((s) => String(s.attributes['url.full']));
+  expect(outgoing.some((url) => url.startsWith(`${llm.url}/v1/chat/completions`))).toBe(true);
+  expect(outgoing.some((url) => url.startsWith(ratesUrl))).toBe(true);
+  for (const span of spans) expect(JSON.stringify(span.attributes)).not.toContain('greenbacks');
+});

@@ -60,9 +60,13 @@ export async function startTracingFromEnv(serviceName: string, logger: Logger, e
     return undefined;
   }
   const { sdk, otlp, hooks, core, resources, instrumentation, undici } = modules;
+  // The exporter reads the process's OTEL_EXPORTER_OTLP_* itself; the endpoint is taken from
+  // `env` here so that a caller's own variables are the ones used.
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
   const processors = exporters.map((name) =>
     name === 'otlp'
-      ? new sdk.BatchSpanProcessor({ exporter: new otlp.OTLPTraceExporter() })
+      ? new sdk.BatchSpanProcessor({ exporter: new otlp.OTLPTraceExporter(url ? { url } : {}) })
       : new sdk.SimpleSpanProcessor({ exporter: new sdk.ConsoleSpanExporter() }),
   );
   const resource = resources
