@@ -838,11 +838,14 @@ function collectorCounts(collector) {
   });
 }
 
-/** Waits until the collector has received nothing new for half a second: the traced server's exports are done. */
+/**
+ * Waits until the collector has received nothing new for longer than the batch processor's
+ * schedule (5 s): the traced server's last, partial batch is out too.
+ */
 async function exportsSettled(collector) {
   let last = await collectorCounts(collector);
-  for (let i = 0; i < 40; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+  for (let i = 0; i < 20; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
     const now = await collectorCounts(collector);
     if (now.bytes === last.bytes) return now;
     last = now;
@@ -866,6 +869,8 @@ async function telemetryCompare(sides, collector) {
     await load(sides[name], 'a2a', config.warmUp);
     await settle(name);
   }
+  // Counted from here: the rounds' spans alone.
+  const spansBefore = (await collectorCounts(collector)).spans;
   const rounds = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < config.telemetryRounds; round++) {
     const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
@@ -877,12 +882,16 @@ async function telemetryCompare(sides, collector) {
   const send = Object.fromEntries(
     names.map((name) => [name, { ...loadSummary(rounds[name]), ratio: pairedRatio(rounds[name], rounds.before) }]),
   );
+  // Each traced tasks/send makes two spans (the call, its turn); a batch processor whose queue is
+  // full drops spans, which would make tracing look cheaper than it is.
+  const tracedCalls = rounds.traced.reduce((total, round) => total + round.requests, 0);
+  const exportedSpans = (await exportsSettled(collector)).spans;
   const streams = {};
   for (const name of names.filter((n) => n !== 'before')) {
     streams[name] = await pairedStreamRates(sides[name], sides.before, `t-${name}`);
     await settle(name);
   }
-  return { send, streams, recordingCost: metricsRecordingCost() };
+  return { send, streams, spans: { made: 2 * tracedCalls, exported: exportedSpans - spansBefore }, recordingCost: metricsRecordingCost() };
 }
 
 /**
@@ -1161,7 +1170,7 @@ if (against && runs('telemetry')) {
   before.name = `a2a (${against})`;
   telemetry = await telemetryCompare({ before, metricsOff, metricsOn, traced }, collector);
   telemetry.exported = await collectorCounts(collector);
-  const { send, streams, recordingCost } = telemetry;
+  const { send, streams, spans, recordingCost } = telemetry;
   console.log(
     '8. Tracing and monitoring against %s (median of rounds; 1.00× is no cost; the traced server exported %d batches, %d MB)',
     against,
@@ -1184,6 +1193,12 @@ if (against && runs('telemetry')) {
     [`one stream of ${fmt(config.bigStream)} chunks, events/s`]: row(streamPick('oneBigStream')),
     [`${config.streams} streams × ${config.streamChunks} chunks, events/s`]: row(streamPick('concurrentStreams')),
   });
+  console.log(
+    '   spans of the traced tasks/send rounds: %s made, %s exported (%s%; a full queue drops spans)',
+    fmt(spans.made),
+    fmt(spans.exported),
+    ((100 * spans.exported) / spans.made).toFixed(1),
+  );
   const perCall = recordingCost.microsecondsPerCall;
   console.log(
     '   recording one tasks/send in the metrics: %s µs of CPU, %s% of one core at the metrics-on rate above',

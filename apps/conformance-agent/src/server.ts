@@ -7,7 +7,7 @@
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
 import { pino } from 'pino';
-import { serveAgent } from 'a2a-express';
+import { a2aMetrics, serveAgent } from 'a2a-express';
 import { integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { conformanceRouter } from './agent.js';
@@ -24,7 +24,7 @@ try {
     resubscribeWaitMs,
     store,
     pushNotifications: pushNotificationOptionsFromEnv(),
-    metrics: true,
+    metrics: a2aMetrics({ processMetrics: true }),
   });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {

@@ -6,7 +6,7 @@
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
 import { pino } from 'pino';
-import { serveAgent } from 'a2a-express';
+import { a2aMetrics, serveAgent } from 'a2a-express';
 import { authOptionsFromEnv, integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { currencyRouter } from './agent.js';
@@ -44,7 +44,7 @@ try {
     auth,
     store,
     pushNotifications: pushNotificationOptionsFromEnv(),
-    metrics: true,
+    metrics: a2aMetrics({ processMetrics: true }),
   });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {

@@ -7,7 +7,7 @@
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
 import { pino } from 'pino';
-import { serveAgent } from 'a2a-express';
+import { a2aMetrics, serveAgent } from 'a2a-express';
 import { authOptionsFromEnv, integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { echoRouter } from './agent.js';
@@ -22,7 +22,14 @@ try {
   const auth = authOptionsFromEnv();
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
   const store = taskStoreFromEnv(agent.redisPrefix);
-  const router = echoRouter({ logger, chunkDelayMs, auth, store, pushNotifications: pushNotificationOptionsFromEnv(), metrics: true });
+  const router = echoRouter({
+    logger,
+    chunkDelayMs,
+    auth,
+    store,
+    pushNotifications: pushNotificationOptionsFromEnv(),
+    metrics: a2aMetrics({ processMetrics: true }),
+  });
   const app = express().disable('x-powered-by').use(router);
   serveAgent(app, {
     name: agent.name,

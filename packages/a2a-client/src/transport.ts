@@ -293,13 +293,14 @@ export class JsonRpcHttp {
     const headers = { ...(init.headers as Record<string, string>), ...this.options.headers, ...call.headers };
     // An instrumentation of fetch (it listens on undici's request channel) writes traceparent
     // itself, for its own span under this one: written here too, the agent would get two.
-    if (span.isRecording() && !hasSubscribers('undici:request:create')) propagation.inject(traced, headers);
+    // A span not sampled still carries its trace and the decision, so that the agent keeps both.
+    if (trace.isSpanContextValid(span.spanContext()) && !hasSubscribers('undici:request:create')) propagation.inject(traced, headers);
     try {
       const response = await context.with(traced, () => fetch(url, { ...init, headers, signal }));
       if (span.isRecording()) {
         span.setAttributes({
           'http.request.method': init.method ?? 'GET',
-          'url.full': redacted(url),
+          'url.full': routeUrl(url),
           'http.response.status_code': response.status,
         });
         if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -326,10 +327,9 @@ function routeOf(url: string): string {
   return path.replace(/\/tasks\/[^/:]+/, '/tasks/{id}').replace(/\/pushNotificationConfigs\/[^/:]+/, '/pushNotificationConfigs/{id}');
 }
 
-/** A URL without its query (which may carry a credential). */
-function redacted(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
+/** A URL without its query (which may carry a credential) and with its ids left out. */
+function routeUrl(url: string): string {
+  return `${new URL(url).origin}${routeOf(url)}`;
 }
 
 function checkMode(option: A2AClientOptions['validateResponses']): 'strict' | 'warn' | 'off' {

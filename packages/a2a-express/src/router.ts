@@ -257,7 +257,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     protocol03Path: resolved.protocol03?.path,
     protocol10Path: resolved.protocol10?.path,
     metrics: resolved.metrics,
-    health: healthEndpoints({ isDraining: () => draining, pingStore: store.ping && (() => store.ping!()) }),
+    health: healthEndpoints({ logger, isDraining: () => draining, pingStore: store.ping && (() => store.ping!()) }),
     drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
       draining = true;
       return core.drain(deadlineMs);

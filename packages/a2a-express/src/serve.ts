@@ -95,7 +95,14 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
   // Tracing first, so that the first request is traced; without OTEL_* asking, no wait at all.
   const tracing = requestedExporters().length > 0 ? startTracingFromEnv(name, logger) : undefined;
   if (tracing === undefined) server.listen(port, host);
-  else void tracing.then(() => server.listen(port, host));
+  else
+    void tracing.then(
+      () => server.listen(port, host),
+      (error: unknown) => {
+        logger.warn({ err: error }, `${name}: tracing could not start; running without traces`);
+        server.listen(port, host);
+      },
+    );
   const shutdown = async (signal: string) => {
     const graceMs = options.shutdownGraceMs ?? 10_000;
     logger.info({ signal, graceMs }, `${name} stopping`);
@@ -105,7 +112,6 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
       await options.router?.drain({ deadlineMs: graceMs });
       await options.router?.close();
       await options.store?.close();
-      await (await tracing)?.shutdown();
     } catch (error) {
       logger.warn({ err: error }, `${name}: error while stopping`);
     }
@@ -115,6 +121,8 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     server.closeAllConnections();
     metricsServer?.close();
     metricsServer?.closeAllConnections();
+    // Last: the spans of the streams cut just now are sent too.
+    await tracing?.then((sdk) => sdk?.shutdown()).catch(() => undefined);
     logger.info(`${name} stopped`);
     process.exit(0);
   };

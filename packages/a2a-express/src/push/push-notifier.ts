@@ -326,7 +326,10 @@ function ownershipRefused(url: string, reason: string): A2AError {
   ]);
 }
 
-/** Where a delivery goes, for its span: the host and path, never the query (it may carry secrets). */
+/**
+ * Where a delivery goes, for its span: the host and port only. Webhook URLs often carry their
+ * secret in the path or the query, and spans go to a tracing backend.
+ */
 function pushSpanAttributes(url: string, taskId: string): Attributes {
   try {
     const parsed = new URL(url);
@@ -335,7 +338,6 @@ function pushSpanAttributes(url: string, taskId: string): Attributes {
       'http.request.method': 'POST',
       'server.address': parsed.hostname,
       'server.port': Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80),
-      'url.full': `${parsed.origin}${parsed.pathname}`,
     };
   } catch {
     return { [A2A_ATTRIBUTES.taskId]: taskId };

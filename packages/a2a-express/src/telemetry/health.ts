@@ -2,6 +2,7 @@
 // answers at all; ready while it should be sent new calls, which it should not while it drains
 // or while its task store cannot be reached (every call would fail with -32011).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 
 /** What readiness found. */
 export interface ReadinessReport {
@@ -21,20 +22,28 @@ export interface HealthEndpoints {
 }
 
 export interface HealthSources {
+  logger: Logger;
   isDraining(): boolean;
   /** Resolves when the store answers; rejects saying why not. Absent: a store that is always there. */
   pingStore?: () => Promise<void>;
 }
 
-export function healthEndpoints({ isDraining, pingStore }: HealthSources): HealthEndpoints {
+export function healthEndpoints({ logger, isDraining, pingStore }: HealthSources): HealthEndpoints {
+  // The store's own words (which may name internal addresses) go to the log, not to whoever
+  // probes: once when it stops answering, once when it is back.
+  let storeWasDown = false;
   const check = async (): Promise<ReadinessReport> => {
     const reasons: string[] = [];
     if (isDraining()) reasons.push('the agent is shutting down (draining)');
     if (pingStore) {
       try {
         await pingStore();
+        if (storeWasDown) logger.info('readiness: the task store answers again');
+        storeWasDown = false;
       } catch (error) {
-        reasons.push(`the task store cannot be reached: ${(error as Error).message}`);
+        if (!storeWasDown) logger.warn({ reason: (error as Error).message }, 'readiness: the task store cannot be reached');
+        storeWasDown = true;
+        reasons.push('the task store cannot be reached');
       }
     }
     return { ready: reasons.length === 0, reasons };

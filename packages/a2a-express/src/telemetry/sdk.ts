@@ -74,13 +74,19 @@ export async function startTracingFromEnv(serviceName: string, logger: Logger, e
     .merge(resources.resourceFromAttributes({ 'service.name': serviceName }))
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new sdk.TracerProvider({ resource, spanProcessors: processors, sampler: samplerOf(sdk, env, logger) });
+  // An app that set up OpenTelemetry itself (NodeSDK, say) keeps its own: a second SDK would
+  // instrument fetch twice.
+  if (!trace.setGlobalTracerProvider(provider)) {
+    await provider.shutdown();
+    logger.info('an OpenTelemetry SDK is registered already: serveAgent leaves tracing to it');
+    return undefined;
+  }
   // The SDK's own troubles (an exporter that cannot reach its collector) go to our log, once each.
   diag.setLogger(diagnostics(logger), { logLevel: 50 /* WARN */, suppressOverrideMessage: true });
   context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(
     new core.CompositePropagator({ propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()] }),
   );
-  trace.setGlobalTracerProvider(provider);
   const disable = instrumentation.registerInstrumentations({ instrumentations: [new undici.UndiciInstrumentation()] });
   return {
     exporters,

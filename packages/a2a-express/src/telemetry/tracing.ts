@@ -54,9 +54,12 @@ export function traceRequest<T>(
   if (span.isRecording()) {
     span.setAttributes(requestAttributes(req, route));
     res.once('close', () => {
-      span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
+      // Ended after the response's other close listeners: a stream's own sets the call's outcome.
+      setImmediate(() => {
+        span.setAttribute('http.response.status_code', res.statusCode);
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      });
     });
   }
   // Without an SDK the span is a no-op with no trace: nothing to carry in the context.
@@ -78,8 +81,8 @@ function requestAttributes(req: IncomingMessage, route: string): Attributes {
   };
 }
 
-/** What a server span learns once the call is read: its method and task. */
-export function nameCall(span: Span | undefined, method: string, taskId: string | undefined, rpc: boolean): void {
+/** What a server span learns once the call is read: its method (one of the version's, or `other`). */
+export function nameCall(span: Span | undefined, method: string, rpc: boolean): void {
   if (!span?.isRecording()) return;
   span.updateName(method);
   span.setAttribute('rpc.method', method);
@@ -87,7 +90,11 @@ export function nameCall(span: Span | undefined, method: string, taskId: string 
     span.setAttribute('rpc.system', 'jsonrpc');
     span.setAttribute('rpc.jsonrpc.version', '2.0');
   }
-  if (taskId !== undefined) span.setAttribute(A2A_ATTRIBUTES.taskId, taskId);
+}
+
+/** The task a call is about, once its id has passed the id rules. */
+export function callTask(span: Span | undefined, taskId: string): void {
+  if (span?.isRecording()) span.setAttribute(A2A_ATTRIBUTES.taskId, taskId);
 }
 
 /** A call's outcome on its span: `ok`, or the error code sent (an internal error marks the span failed). */

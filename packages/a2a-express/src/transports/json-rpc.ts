@@ -20,7 +20,7 @@ import type { ProtocolVersion } from '../core/protocol-version.js';
 import { idIssues } from '../store/records.js';
 import type { TaskService } from '../core/task-service.js';
 import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
-import { endCall, nameCall, startChildSpan, type Span } from '../telemetry/tracing.js';
+import { callTask, endCall, nameCall, startChildSpan, withSpan, type Span } from '../telemetry/tracing.js';
 
 /** Who calls and what the transport knows of the call beyond its body. */
 export interface CallContext {
@@ -122,15 +122,17 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     // A batch is answered with an array of the non-notification responses, in request order.
     if (body.length === 0 || body.length > settings.maxBatchSize) {
       const reason = body.length === 0 ? 'an empty batch' : `a batch holds at most ${settings.maxBatchSize} requests`;
-      return { kind: 'response', response: errorResponse(null, wireError(A2AError.invalidRequest({ reason }))) };
+      const refusal = wireError(A2AError.invalidRequest({ reason }));
+      metrics?.callEnded(version, context.binding ?? 'jsonrpc', 'other', refusal.code, 0);
+      return { kind: 'response', response: errorResponse(null, refusal) };
     }
     const outcomes = await Promise.all(body.map((item) => call(item, false, context)));
     const responses = outcomes.flatMap((o) => (o.kind === 'response' ? [o.response] : []));
     return responses.length === 0 ? { kind: 'none' } : { kind: 'batch', responses };
   };
 
-  /** Checks, dispatches and logs one request object. */
-  async function call(request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
+  /** Checks, dispatches and logs one request object: a call of a batch in a span of its own. */
+  function call(request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
     const ownSpan = !streamingAllowed && context.span !== undefined && context.span.isRecording();
     const log: CallLog = {
       principal: context.principal?.id,
@@ -142,6 +144,13 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       span: ownSpan ? startChildSpan('jsonrpc batch item', {}) : context.span,
       ownSpan,
     };
+    // What the call starts (its turn) is a child of the call's own span.
+    return ownSpan
+      ? withSpan(log.span!, () => callWith(log, request, streamingAllowed, context))
+      : callWith(log, request, streamingAllowed, context);
+  }
+
+  async function callWith(log: CallLog, request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
     if (!validateJSONRPCRequest(request)) {
       return respond(log, idOf(request), wireError(A2AError.invalidRequest(validateJSONRPCRequest.issues)));
     }
@@ -151,7 +160,8 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     log.rpcId = request.id;
     log.taskId = taskIdOf(request.params);
     const method: Method | undefined = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-    nameCall(log.span, request.method, log.taskId, log.binding === 'jsonrpc');
+    // A method of the version's table, or `other`: a span's name takes no text a client made up.
+    nameCall(log.span, method ? request.method : 'other', log.binding === 'jsonrpc');
     try {
       if (!method) throw methodNotFound(request.method);
       if (method.requires === 'streaming' && !settings.streaming) throw A2AError.streamingNotSupported();
@@ -162,6 +172,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       if (!method.validateParams(request.params)) throw A2AError.invalidParams(method.validateParams.issues);
       const badIds = idIssuesIn(request.params, method.idPaths ?? TASK_ID_ONLY);
       if (badIds.length > 0) throw A2AError.invalidParams(badIds);
+      if (log.taskId !== undefined) callTask(log.span, log.taskId);
       const operation = method.operation ?? request.method;
       const asOperation = method.toOperation ? method.toOperation(request.params) : request.params;
       if (
