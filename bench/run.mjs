@@ -880,7 +880,15 @@ async function telemetryCompare(sides, collector) {
     }
   }
   const send = Object.fromEntries(
-    names.map((name) => [name, { ...loadSummary(rounds[name]), ratio: pairedRatio(rounds[name], rounds.before) }]),
+    names.map((name) => [
+      name,
+      {
+        ...loadSummary(rounds[name]),
+        ratio: pairedRatio(rounds[name], rounds.before),
+        // Each round's ratio, to show the spread the median is taken over.
+        roundRatios: rounds[name].map((x, round) => Number((x.rps / rounds.before[round].rps).toFixed(3))),
+      },
+    ]),
   );
   // Each traced tasks/send makes two spans (the call, its turn); a batch processor whose queue is
   // full drops spans, which would make tracing look cheaper than it is.
@@ -1193,6 +1201,11 @@ if (against && runs('telemetry')) {
     [`one stream of ${fmt(config.bigStream)} chunks, events/s`]: row(streamPick('oneBigStream')),
     [`${config.streams} streams × ${config.streamChunks} chunks, events/s`]: row(streamPick('concurrentStreams')),
   });
+  console.log(
+    '   tasks/send, each round over "before": metrics on %s; metrics + tracing %s',
+    send.metricsOn.roundRatios.join(' '),
+    send.traced.roundRatios.join(' '),
+  );
   console.log(
     '   spans of the traced tasks/send rounds: %s made, %s exported (%s%; a full queue drops spans)',
     fmt(spans.made),

@@ -106,6 +106,11 @@ interface CallLog {
   taskId: string | undefined;
   started: number;
   binding: BindingName;
+  /**
+   * The method for metrics and spans: one of the version's, or `other`, so that neither takes a
+   * value a client made up.
+   */
+  methodLabel: string;
   span: Span | undefined;
   /** The span is the call's own (a batch's item), ended with it. */
   ownSpan: boolean;
@@ -141,6 +146,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       taskId: undefined,
       started: performance.now(),
       binding: context.binding ?? 'jsonrpc',
+      methodLabel: 'other',
       span: ownSpan ? startChildSpan('jsonrpc batch item', {}) : context.span,
       ownSpan,
     };
@@ -160,8 +166,8 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     log.rpcId = request.id;
     log.taskId = taskIdOf(request.params);
     const method: Method | undefined = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-    // A method of the version's table, or `other`: a span's name takes no text a client made up.
-    nameCall(log.span, method ? request.method : 'other', log.binding === 'jsonrpc');
+    if (method) log.methodLabel = request.method;
+    nameCall(log.span, log.methodLabel, log.binding === 'jsonrpc');
     try {
       if (!method) throw methodNotFound(request.method);
       if (method.requires === 'streaming' && !settings.streaming) throw A2AError.streamingNotSupported();
@@ -219,8 +225,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
 
   function logCall(log: CallLog, code?: number, extra?: Record<string, unknown>): void {
     const elapsedMs = performance.now() - log.started;
-    // A method of the version's table, or `other`: a label takes no value a client made up.
-    metrics?.callEnded(version, log.binding, Object.hasOwn(methods, log.method) ? log.method : 'other', code, elapsedMs / 1000);
+    metrics?.callEnded(version, log.binding, log.methodLabel, code, elapsedMs / 1000);
     endCall(log.span, code, log.binding === 'jsonrpc');
     if (log.ownSpan) log.span!.end();
     logger.info(
