@@ -9,6 +9,7 @@
 // id, a context id, a principal or a URL.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { type HistogramSeries, HotCounter, HotHistogram } from './hot-metrics.js';
 
 /** Options of {@link a2aMetrics}. */
 export interface A2AMetricsOptions {
@@ -45,9 +46,9 @@ const REDIS_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02
  */
 export class A2AMetrics {
   readonly registry: Registry;
-  private readonly calls: Counter<'version' | 'binding' | 'method' | 'outcome'>;
-  private readonly callSeconds: Histogram<'version' | 'binding' | 'method'>;
-  private readonly turnSeconds: Histogram<'state'>;
+  private readonly calls: HotCounter;
+  private readonly callSeconds: HotHistogram;
+  private readonly turnSeconds: HotHistogram;
   private readonly streamsOpen: Gauge<'version'>;
   private readonly streamEvents: Counter<'version'>;
   private readonly evictions: Counter<'bound'>;
@@ -60,37 +61,34 @@ export class A2AMetrics {
   private readonly draining: Gauge;
   /** The in-memory stores whose size is read at each scrape. */
   private readonly stores = new Set<() => StoreFigures>();
-  /** The call counters with their labels bound, made once per method: a call builds no label object. */
-  private readonly boundCalls = new Map<
-    string,
-    { calls: Counter.Internal; seconds: Histogram.Internal<'version' | 'binding' | 'method'> }
-  >();
+  /** A call's series, found once per version, binding and method: a call builds no label object. */
+  private readonly callSeries = new Map<string, { ok: { value: number }; seconds: HistogramSeries }>();
+  /** A turn's series, by the state it ended in. */
+  private readonly turnSeries = new Map<string, HistogramSeries>();
 
   constructor(options: A2AMetricsOptions = {}) {
     const registry = options.registry ?? new Registry();
     const prefix = options.prefix ?? 'a2a_';
     const registers = [registry];
     this.registry = registry;
-    this.calls = new Counter({
-      name: `${prefix}calls_total`,
-      help: 'A2A calls answered, by protocol version, binding (jsonrpc or rest), method and outcome (ok, or the error code sent)',
-      labelNames: ['version', 'binding', 'method', 'outcome'],
-      registers,
-    });
-    this.callSeconds = new Histogram({
-      name: `${prefix}call_duration_seconds`,
-      help: 'Time from a call arriving to its answer sent; for a stream, to the stream ending',
-      labelNames: ['version', 'binding', 'method'],
-      buckets: CALL_BUCKETS,
-      registers,
-    });
-    this.turnSeconds = new Histogram({
-      name: `${prefix}turn_duration_seconds`,
-      help: "Time the agent's handler took for one turn of a task, by the state the turn ended in",
-      labelNames: ['state'],
-      buckets: TURN_BUCKETS,
-      registers,
-    });
+    // Touched by every call: kept in plain numbers (hot-metrics.ts), read by the registry as its own.
+    this.calls = new HotCounter(
+      `${prefix}calls_total`,
+      'A2A calls answered, by protocol version, binding (jsonrpc or rest), method and outcome (ok, or the error code sent)',
+      registry,
+    );
+    this.callSeconds = new HotHistogram(
+      `${prefix}call_duration_seconds`,
+      'Time from a call arriving to its answer sent; for a stream, to the stream ending',
+      CALL_BUCKETS,
+      registry,
+    );
+    this.turnSeconds = new HotHistogram(
+      `${prefix}turn_duration_seconds`,
+      "Time the agent's handler took for one turn of a task, by the state the turn ended in",
+      TURN_BUCKETS,
+      registry,
+    );
     this.streamsOpen = new Gauge({
       name: `${prefix}streams_open`,
       help: 'SSE streams open now, by protocol version',
@@ -200,21 +198,26 @@ export class A2AMetrics {
   /** One call answered; `code` is the error code sent, undefined when it went well. */
   callEnded(version: string, binding: BindingName, method: string, code: number | undefined, seconds: number): void {
     const key = `${version}\0${binding}\0${method}`;
-    let bound = this.boundCalls.get(key);
-    if (!bound) {
-      bound = {
-        calls: this.calls.labels({ version, binding, method, outcome: 'ok' }),
-        seconds: this.callSeconds.labels({ version, binding, method }),
+    let series = this.callSeries.get(key);
+    if (!series) {
+      series = {
+        ok: this.calls.seriesOf(`${key}\0ok`, { version, binding, method, outcome: 'ok' }),
+        seconds: this.callSeconds.seriesOf(key, { version, binding, method }),
       };
-      this.boundCalls.set(key, bound);
+      this.callSeries.set(key, series);
     }
-    if (code === undefined) bound.calls.inc();
-    else this.calls.inc({ version, binding, method, outcome: String(code) });
-    bound.seconds.observe(seconds);
+    if (code === undefined) series.ok.value++;
+    else this.calls.seriesOf(`${key}\0${code}`, { version, binding, method, outcome: String(code) }).value++;
+    this.callSeconds.observe(series.seconds, seconds);
   }
 
   turnEnded(state: string, seconds: number): void {
-    this.turnSeconds.observe({ state }, seconds);
+    let series = this.turnSeries.get(state);
+    if (!series) {
+      series = this.turnSeconds.seriesOf(state, { state });
+      this.turnSeries.set(state, series);
+    }
+    this.turnSeconds.observe(series, seconds);
   }
 
   streamOpened(version: string): void {
