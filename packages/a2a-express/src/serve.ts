@@ -78,14 +78,14 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
     app,
   );
+  // The exporters of the SDK once it runs: what the listening line says (none when it did not start).
+  let traces: readonly string[] = [];
   server.once('listening', () => {
     const { port: actual } = server.address() as AddressInfo;
-    const shown = host.includes(':') ? `[${host}]` : host;
     const tasks = describeStore(options.store ?? options.router?.store);
-    const url = `http://${shown}:${actual}/`;
+    const url = `http://${hostInUrl(host)}:${actual}/`;
     // Where 0.3 clients find the agent: its 0.3 card names the 0.3 endpoint.
     const v03 = options.router?.protocol03Path && { url03: endpointUrl03(url, options.router.protocol03Path) };
-    const traces = requestedExporters();
     logger.info({ url, ...v03, tasks, ...(traces.length > 0 && { traces }), ...options.details }, `${name} listening`);
   });
   server.once('error', (error: NodeJS.ErrnoException) => {
@@ -97,7 +97,10 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
   if (tracing === undefined) server.listen(port, host);
   else
     void tracing.then(
-      () => server.listen(port, host),
+      (sdk) => {
+        traces = sdk?.exporters ?? [];
+        server.listen(port, host);
+      },
       (error: unknown) => {
         logger.warn({ err: error }, `${name}: tracing could not start; running without traces`);
         server.listen(port, host);
@@ -147,10 +150,15 @@ function serveMetrics(metrics: A2AMetrics, { name, host, logger, metricsPort }: 
   });
   server.once('listening', () => {
     const { port } = server.address() as AddressInfo;
-    logger.info({ url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics` }, `${name} metrics`);
+    logger.info({ url: `http://${hostInUrl(host)}:${port}/metrics` }, `${name} metrics`);
   });
   server.listen(metricsPort, host);
   return server;
+}
+
+/** A host as a URL writes it: an IPv6 address in brackets. */
+function hostInUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** A listen error in words a person acts on. */

@@ -7,6 +7,7 @@
 // Attributes name what a call is (version, method, task id, outcome code), never what it says:
 // no message content, no credential, no principal, no webhook token or query string.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from 'a2a-types';
 import {
   type Attributes,
   type Context,
@@ -19,7 +20,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 
-export const tracer = trace.getTracer('a2a-express');
+const tracer = trace.getTracer('a2a-express');
 
 /** Attribute names of our own, beside the semantic conventions' (which have none for A2A). */
 export const A2A_ATTRIBUTES = {
@@ -104,9 +105,8 @@ export function endCall(span: Span | undefined, code: number | undefined, rpc: b
   if (code === undefined) return;
   span.setAttribute(A2A_ATTRIBUTES.errorCode, code);
   if (rpc) span.setAttribute('rpc.jsonrpc.error_code', code);
-  if (code === INTERNAL_ERROR) span.setStatus({ code: SpanStatusCode.ERROR, message: 'internal error' });
+  if (code === ErrorCode.InternalError) span.setStatus({ code: SpanStatusCode.ERROR, message: 'internal error' });
 }
-const INTERNAL_ERROR = -32603;
 
 /** A child span of the active context (a call's, or a turn's), of kind INTERNAL unless said. */
 export function startChildSpan(name: string, attributes: Attributes, kind: SpanKind = SpanKind.INTERNAL, parent?: Context): Span {
