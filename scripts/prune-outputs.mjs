@@ -16,7 +16,11 @@ for (const group of ['packages', 'apps']) {
       const output = relative(dist, file);
       if (!OUTPUT.test(output)) continue;
       const stem = output.replace(OUTPUT, '');
-      if (!['.ts', '.mts', '.cts', '.tsx'].some((extension) => existsSync(join(src, stem + extension)))) {
+      // A package's browser page (a2a-client's inspector) compiles from page/src into dist/page.
+      const sources = stem.startsWith('page/')
+        ? [join(src, stem), join(root, group, name, 'page', 'src', stem.slice(5))]
+        : [join(src, stem)];
+      if (!sources.some((source) => ['.ts', '.mts', '.cts', '.tsx'].some((extension) => existsSync(source + extension)))) {
         rmSync(file);
         console.log(`removed ${relative(root, file)} (its source is gone)`);
       }

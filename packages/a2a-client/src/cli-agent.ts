@@ -48,9 +48,11 @@ export interface AgentApi {
   stream(message: Message, to: Addressing, signal?: AbortSignal): AsyncIterable<Event>;
   get(taskId: string, historyLength?: number): Promise<Answer>;
   cancel(taskId: string): Promise<Answer>;
-  resubscribe(taskId: string, lastEventId?: string): AsyncIterable<Event>;
+  resubscribe(taskId: string, lastEventId?: string, signal?: AbortSignal): AsyncIterable<Event>;
   setPush(taskId: string, config: { url: string; token?: string }): Promise<unknown>;
   getPush(taskId: string): Promise<unknown>;
+  /** The agent's tasks, newest first: A2A 1.0 only (ListTasks); earlier versions have no such method. */
+  list?(params?: { contextId?: string; pageSize?: number; pageToken?: string }): Promise<{ raw: unknown; tasks: Task[] }>;
 }
 
 /**
@@ -110,7 +112,7 @@ function api01(client: A2AClient): AgentApi {
     stream: (message, to, signal) => events(client.sendSubscribe(params(message, to), { signal })),
     get: async (id, historyLength) => answer(await client.get({ id, ...(historyLength !== undefined ? { historyLength } : {}) })),
     cancel: async (id) => answer(await client.cancel({ id })),
-    resubscribe: (id, lastEventId) => events(client.resubscribe({ id }, lastEventId ? { lastEventId } : {})),
+    resubscribe: (id, lastEventId, signal) => events(client.resubscribe({ id }, { ...(lastEventId ? { lastEventId } : {}), signal })),
     setPush: (id, config) => client.setPushNotification({ id, pushNotificationConfig: config }),
     getPush: (id) => client.getPushNotification({ id }),
   };
@@ -152,7 +154,7 @@ function api03(client: A2AClient03): AgentApi {
       const task = await client.cancelTask({ id });
       return { raw: task, task: taskFrom03(task) };
     },
-    resubscribe: (id, lastEventId) => events(client.resubscribe({ id }, lastEventId ? { lastEventId } : {})),
+    resubscribe: (id, lastEventId, signal) => events(client.resubscribe({ id }, { ...(lastEventId ? { lastEventId } : {}), signal })),
     setPush: (taskId, config) => client.setPushNotificationConfig({ taskId, pushNotificationConfig: config }),
     getPush: (id) => client.getPushNotificationConfig({ id }),
   };
@@ -188,9 +190,13 @@ function api10(client: A2AClient10): AgentApi {
     stream: (message, to, signal) => events(client.streamMessage(sendParams(message, to), { signal })),
     get: async (id, historyLength) => answer(await client.getTask({ id, historyLength: historyLength ?? 0 })),
     cancel: async (id) => answer(await client.cancelTask({ id })),
-    resubscribe: (id, lastEventId) => events(client.subscribe({ id }, lastEventId ? { lastEventId } : {})),
+    resubscribe: (id, lastEventId, signal) => events(client.subscribe({ id }, { ...(lastEventId ? { lastEventId } : {}), signal })),
     setPush: (taskId, config) => client.createPushNotificationConfig({ taskId, ...config }),
     getPush: async (taskId) => (await client.listPushNotificationConfigs({ taskId })).configs,
+    list: async (params = {}) => {
+      const raw = await client.listTasks({ historyLength: 0, ...params });
+      return { raw, tasks: raw.tasks.map(taskFrom10) };
+    },
   };
 }
 

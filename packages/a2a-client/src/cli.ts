@@ -32,6 +32,8 @@ Commands:
   resubscribe <url> <taskId>          follow a task's events again
   push set <url> <taskId> <webhook>   ask for push notifications about a task
   push get <url> <taskId>             show a task's push notification config
+  inspect [url]                       open the A2A inspector in a browser: card, chat, timeline,
+                                      raw log, push notifications (serves it on 127.0.0.1)
 
 <url> is the agent's base URL; without a scheme, http:// is assumed (127.0.0.1:41241).
 
@@ -76,6 +78,20 @@ can. Ctrl-C cancels the running task (tasks/cancel); Ctrl-C again, or Ctrl-D, le
   get: `a2a get <url> <taskId> [--history <n>] [--json] [--header "Name: value"]`,
   cancel: `a2a cancel <url> <taskId> [--json] [--header "Name: value"]`,
   resubscribe: `a2a resubscribe <url> <taskId> [--last-event-id <id>] [--json] [--header "Name: value"]`,
+  inspect: `a2a inspect [url] [--port <n>] [--host <address>]
+
+Serves the A2A inspector and prints its address: open it in a browser to see the agent's cards
+(checked against each version's schema), choose the version and binding to speak, chat (text,
+files, data; streamed answers as they arrive), follow each task's timeline, list and open tasks,
+read every request and response as sent (each one copyable as curl), and receive the agent's push
+notifications with their signatures checked against its JWKS.
+
+Options:
+  --port <n>               the port to serve on (default: a free one)
+  --host <address>         the address to listen on (default 127.0.0.1; the page and its
+                           receiver are meant for this machine)
+
+Credentials are typed into the page and kept there; the inspector stores none.`,
   push: `a2a push set <url> <taskId> <webhookUrl> [--token <token>] [--json]
 a2a push get <url> <taskId> [--json]`,
 };
@@ -95,6 +111,8 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   protocol: { type: 'string' },
   binding: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -125,6 +143,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP[command] ?? HELP.main);
     return 0;
   }
+  if (command === 'inspect') return inspect(rest[0], values);
   const [url, ...args] = command === 'push' ? rest.slice(1) : rest;
   if (!url) throw new UsageError(`${command}: the agent's URL is missing`);
   // Agents we do not control depart from the spec in small ways (a part without `type`): show what
@@ -172,6 +191,22 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
+}
+
+/** Serves the inspector until Ctrl-C. */
+async function inspect(url: string | undefined, values: Options): Promise<number> {
+  const { serveInspector } = await import('./inspector/server.js');
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number, got ${values.port}`);
+  const inspector = await serveInspector({ ...(url ? { agentUrl: agentUrl(url) } : {}), port, host: values.host ?? '127.0.0.1' });
+  console.log(`${bold('A2A inspector')}${url ? ` for ${agentUrl(url)}` : ''}: ${inspector.url}`);
+  console.log(dim('Open it in a browser. Ctrl-C stops it.'));
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await inspector.close();
+  return 0;
 }
 
 /** The A2A 1.0 binding --binding names. */

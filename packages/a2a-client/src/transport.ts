@@ -28,6 +28,11 @@ export interface A2AClientOptions {
   onDeparture?: (departure: Departure) => void;
   /** How often a dropped stream is resumed with `Last-Event-ID`. Default 3. */
   reconnectAttempts?: number;
+  /**
+   * The fetch every request goes through. Default: the global `fetch`. Give your own to route
+   * requests through a proxy or to record them (the inspector's raw log does).
+   */
+  fetch?: typeof fetch;
 }
 
 export interface CallOptions {
@@ -82,6 +87,7 @@ export class JsonRpcHttp {
     reconnectAttempts: number;
     validateResponses: 'strict' | 'warn' | 'off';
     onDeparture: ((departure: Departure) => void) | undefined;
+    fetch: typeof fetch;
   };
 
   constructor(options: A2AClientOptions) {
@@ -91,6 +97,7 @@ export class JsonRpcHttp {
       validateResponses: checkMode(options.validateResponses),
       onDeparture: options.onDeparture,
       reconnectAttempts: options.reconnectAttempts ?? 3,
+      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     };
   }
 
@@ -296,7 +303,7 @@ export class JsonRpcHttp {
     // A span not sampled still carries its trace and the decision, so that the agent keeps both.
     if (trace.isSpanContextValid(span.spanContext()) && !hasSubscribers('undici:request:create')) propagation.inject(traced, headers);
     try {
-      const response = await context.with(traced, () => fetch(url, { ...init, headers, signal }));
+      const response = await context.with(traced, () => this.options.fetch(url, { ...init, headers, signal }));
       if (span.isRecording()) {
         span.setAttributes({
           'http.request.method': init.method ?? 'GET',

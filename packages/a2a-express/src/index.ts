@@ -2,6 +2,7 @@
 // 'a2a-express/redis', the environment helpers of the samples in 'a2a-express/env'.
 export { a2aRouter, SHUTDOWN_MESSAGE, type A2ARouter, type DrainReport } from './router.js';
 export type { A2ARouterOptions, AgentCardInput } from './options.js';
+export type { InspectorOptions } from './inspector.js';
 export type { StreamEventIds } from './transports/sse.js';
 export {
   apiKey,

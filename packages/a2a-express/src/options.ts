@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import type { AuthOptions } from './core/auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './transports/sse.js';
+import type { InspectorOptions } from './inspector.js';
 import { A2AMetrics } from './telemetry/metrics.js';
 import type { TaskStore } from './store/task-store.js';
 import type { AgentCardInput } from './versions/v0_1/index.js';
@@ -106,6 +107,13 @@ export interface A2ARouterOptions {
    * `router.metrics.handler`. Default off.
    */
   metrics?: boolean | A2AMetrics;
+  /**
+   * The A2A inspector (the page of `a2a inspect`, from the a2a-client package) at `/inspector`
+   * below the router, opened on this agent: its cards, a chat, task timelines, the raw exchanges,
+   * push notifications. `true`, or `{ path }`. For development only: whoever reaches it can call
+   * the agent. Default off.
+   */
+  inspector?: boolean | InspectorOptions;
 }
 
 /** Options of the A2A 1.0 bindings. */

@@ -1,6 +1,7 @@
 import { A2AError } from 'a2a-types';
 import { createHash } from 'node:crypto';
 import { errorInfo } from 'a2a-types/v1.0';
+import { inspectorRoute } from './inspector.js';
 import express, { type Request, type Router } from 'express';
 import { authenticate, cardAuthentication, type Principal } from './core/auth.js';
 import { prepareCard } from './versions/v0_1/index.js';
@@ -165,6 +166,11 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     res.setHeader('Content-Length', Buffer.byteLength(body));
     res.end(body);
   };
+  if (options.inspector) {
+    const inspector = inspectorRoute(options.inspector);
+    router.use(inspector.path, inspector.handler);
+    logger.warn({ path: inspector.path }, 'the A2A inspector is served: for development only, whoever reaches it can call this agent');
+  }
   if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
   let draining = false;
   // While draining, the work of this process is ending: a new call is refused at once, so that a

@@ -1,0 +1,130 @@
+// What an agent offers, read from every card it serves: the 1.0 card (`agent-card.json` asked for
+// with `A2A-Version: 1.0`), the 0.3 card (the same path, asked for without it) and the 0.1.0 card
+// (`agent.json`). Each card is held to the published schema of its own version, every problem
+// reported with the JSON Pointer of where it is, and the interfaces the cards list are gathered
+// into one choice.
+import { allIssues, type ValidationIssue } from 'a2a-types';
+import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
+import { publishedSchemaValidator10 } from 'a2a-types/v1.0';
+import type { Protocol } from '../cli-agent.js';
+
+export interface CardReport {
+  protocol: Protocol;
+  /** Where it was served. */
+  url: string;
+  /** The card as it came. */
+  card: unknown;
+  /** Every way it departs from its version's published schema. */
+  problems: ValidationIssue[];
+}
+
+export interface OfferedInterface {
+  protocol: Protocol;
+  /** As the cards name them: `JSONRPC`, `HTTP+JSON`, `GRPC`. */
+  binding: string;
+  url: string;
+  /** Whether the inspector speaks it (JSON-RPC on every version, HTTP+JSON on 1.0). */
+  supported: boolean;
+}
+
+export interface Discovery {
+  /** The agent's base URL, the well-known paths below it. */
+  base: string;
+  cards: CardReport[];
+  interfaces: OfferedInterface[];
+  /** Cards that could not be read, and why (a 404 is not listed: a version the agent does not serve). */
+  failures: { url: string; reason: string }[];
+}
+
+const CARD_10 = '/.well-known/agent-card.json';
+const CARD_01 = '/.well-known/agent.json';
+
+/** The base URL of an agent given by its base URL or by the URL of one of its cards. */
+export function agentBase(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  parsed.search = '';
+  return parsed
+    .toString()
+    .replace(/\/\.well-known\/agent(-card)?\.json$/, '')
+    .replace(/\/+$/, '');
+}
+
+export async function discover(url: string, fetcher: typeof fetch, headers: Record<string, string>): Promise<Discovery> {
+  const base = agentBase(url);
+  const failures: Discovery['failures'] = [];
+  const read = async (path: string, extra: Record<string, string> = {}): Promise<{ text: string; card: unknown } | undefined> => {
+    const at = `${base}${path}`;
+    try {
+      const response = await fetcher(at, {
+        headers: { accept: 'application/json', ...headers, ...extra },
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      if (response.status === 404) return undefined;
+      if (!response.ok) {
+        failures.push({ url: at, reason: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}` });
+        return undefined;
+      }
+      try {
+        return { text, card: JSON.parse(text) };
+      } catch {
+        failures.push({ url: at, reason: `not JSON (${response.headers.get('content-type') ?? 'no content type'})` });
+        return undefined;
+      }
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause;
+      failures.push({ url: at, reason: cause?.code ?? (error as Error).message });
+      return undefined;
+    }
+  };
+  const [asked10, plain, card01] = await Promise.all([read(CARD_10, { 'A2A-Version': '1.0' }), read(CARD_10), read(CARD_01)]);
+  const cards: CardReport[] = [];
+  const add = (protocol: Protocol, path: string, card: unknown) => {
+    if (!cards.some((c) => c.protocol === protocol))
+      cards.push({ protocol, url: `${base}${path}`, card, problems: problemsOf(protocol, card) });
+  };
+  for (const found of [asked10, plain]) if (found) add(versionOfCard(found.card), CARD_10, found.card);
+  if (card01) add('0.1.0', CARD_01, card01.card);
+  return { base, cards, interfaces: interfacesOf(cards, base), failures };
+}
+
+/** A card at `agent-card.json` is 1.0's when it lists `supportedInterfaces`, else 0.3's. */
+function versionOfCard(card: unknown): Protocol {
+  return Array.isArray((card as { supportedInterfaces?: unknown } | null)?.supportedInterfaces) ? '1.0' : '0.3';
+}
+
+export function problemsOf(protocol: Protocol, card: unknown): ValidationIssue[] {
+  if (protocol === '0.1.0') return allIssues('AgentCard', card);
+  const validate = protocol === '1.0' ? publishedSchemaValidator10('Agent Card') : publishedSchemaValidator03('AgentCard');
+  return validate(card) ? [] : [...validate.issues];
+}
+
+function interfacesOf(cards: CardReport[], base: string): OfferedInterface[] {
+  const offered: OfferedInterface[] = [];
+  const add = (protocol: Protocol, binding: unknown, url: unknown) => {
+    const name = String(binding ?? 'JSONRPC').toUpperCase();
+    if (offered.some((i) => i.protocol === protocol && i.binding === name)) return;
+    const supported = name === 'JSONRPC' || (protocol === '1.0' && name === 'HTTP+JSON');
+    offered.push({ protocol, binding: name, url: typeof url === 'string' ? url : base, supported });
+  };
+  for (const { protocol, card } of cards) {
+    const c = (card ?? {}) as {
+      url?: unknown;
+      preferredTransport?: unknown;
+      additionalInterfaces?: { url?: unknown; transport?: unknown }[];
+      supportedInterfaces?: { url?: unknown; protocolBinding?: unknown; protocolVersion?: unknown }[];
+    };
+    if (protocol === '1.0') {
+      for (const i of c.supportedInterfaces ?? []) {
+        if (/^1\.\d+(\.\d+)?$/.test(String(i.protocolVersion))) add('1.0', i.protocolBinding, i.url);
+      }
+    } else if (protocol === '0.3') {
+      add('0.3', c.preferredTransport, c.url);
+      for (const i of Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : []) add('0.3', i.transport, i.url);
+    } else {
+      add('0.1.0', 'JSONRPC', c.url);
+    }
+  }
+  return offered;
+}

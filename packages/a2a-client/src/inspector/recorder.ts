@@ -1,0 +1,119 @@
+// The inspector's raw log: a fetch that hands on every request, its response and each event of a
+// stream exactly as they crossed the wire, while the client that made the request reads them as
+// usual. Bodies are recorded as text: what the clients send and the agents answer is JSON or SSE.
+
+/** One line of the raw log. `exchange` ties a request to its response and events. */
+export type RawEntry =
+  | {
+      type: 'request';
+      exchange: number;
+      time: string;
+      method: string;
+      url: string;
+      headers: Record<string, string>;
+      body?: string;
+    }
+  | {
+      type: 'response';
+      exchange: number;
+      time: string;
+      status: number;
+      statusText: string;
+      headers: Record<string, string>;
+      /** The whole body; absent for a stream, whose events follow one by one. */
+      body?: string;
+      stream?: true;
+    }
+  | { type: 'event'; exchange: number; time: string; text: string }
+  | { type: 'end'; exchange: number; time: string }
+  | { type: 'failure'; exchange: number; time: string; message: string };
+
+let exchanges = 0;
+
+/** Statuses whose responses have no body (a Response made with one throws). */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/** An SSE event ends at a blank line, whichever line ending the server uses. */
+const EVENT_END = /\r\n\r\n|\n\n|\r\r/;
+
+export function recordingFetch(record: (entry: RawEntry) => void, inner: typeof fetch = (input, init) => fetch(input, init)): typeof fetch {
+  return async (input, init = {}) => {
+    const exchange = ++exchanges;
+    const url = input instanceof Request ? input.url : String(input);
+    const method = init.method ?? (input instanceof Request ? input.method : 'GET');
+    const request: RawEntry = {
+      type: 'request',
+      exchange,
+      time: now(),
+      method,
+      url,
+      headers: Object.fromEntries(new Headers(init.headers)),
+    };
+    if (typeof init.body === 'string') request.body = init.body;
+    record(request);
+    let response: Response;
+    try {
+      response = await inner(input, init);
+    } catch (error) {
+      record({ type: 'failure', exchange, time: now(), message: describe(error) });
+      throw error;
+    }
+    const head = {
+      type: 'response' as const,
+      exchange,
+      time: now(),
+      status: response.status,
+      statusText: response.statusText,
+      headers: Object.fromEntries(response.headers),
+    };
+    const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body !== null;
+    if (!streamed) {
+      let body: string;
+      try {
+        body = await response.text();
+      } catch (error) {
+        record({ type: 'failure', exchange, time: now(), message: describe(error) });
+        throw error;
+      }
+      record({ ...head, body });
+      return copyOf(response, NO_BODY.has(response.status) ? null : body);
+    }
+    record({ ...head, stream: true });
+    const decoder = new TextDecoder();
+    let pending = '';
+    const flushEvents = (last: boolean) => {
+      const blocks = pending.split(EVENT_END);
+      pending = last ? '' : (blocks.pop() ?? '');
+      for (const text of blocks) if (text.trim() !== '') record({ type: 'event', exchange, time: now(), text });
+    };
+    const tap = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        controller.enqueue(chunk);
+        pending += decoder.decode(chunk, { stream: true });
+        flushEvents(false);
+      },
+      flush() {
+        pending += decoder.decode();
+        flushEvents(true);
+        record({ type: 'end', exchange, time: now() });
+      },
+    });
+    return copyOf(response, response.body!.pipeThrough(tap));
+  };
+}
+
+/** The response with another body; its URL kept, which the clients name in their errors. */
+function copyOf(response: Response, body: string | ReadableStream<Uint8Array> | null): Response {
+  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  Object.defineProperty(copy, 'url', { value: response.url });
+  return copy;
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+}

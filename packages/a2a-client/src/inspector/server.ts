@@ -1,0 +1,507 @@
+// The A2A inspector's server: the page, and the few calls the page makes. The page never talks to
+// the agent itself (a browser would need the agent to allow its origin, and could not show the
+// exchanges as they were sent): it asks this server, which speaks every version through this
+// package's clients, records each exchange as it crossed the wire, and passes the records, the
+// answers and the push notifications it receives back to the page that asked.
+//
+// Nothing here keeps a credential: the page sends its headers with each call, and they live only
+// as long as that call (and the clients cached for it, which a page's next connect replaces).
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPushNotificationVerifier, PushVerificationError, type PushVerifier } from 'a2a-push-receiver';
+import type { Message } from 'a2a-types';
+import { agentApi, type AgentApi, type Protocol } from '../cli-agent.js';
+import { agentBase, discover } from './discovery.js';
+import { recordingFetch } from './recorder.js';
+
+export interface InspectorOptions {
+  /** The agent the page opens with; a function of the request to derive it (the router's own URL). */
+  agentUrl?: string | ((req: IncomingMessage) => string | undefined);
+  /**
+   * Host names (with port or without) the inspector answers to; any other `Host` header is refused,
+   * so that a web page cannot reach it by a DNS name of its own pointing at 127.0.0.1. Default:
+   * any (the router serves the page where the app is reached); `serveInspector` sets loopback.
+   */
+  allowedHosts?: readonly string[];
+  /** Time an agent has to answer one call, ms. Default 30,000. */
+  timeoutMs?: number;
+}
+
+export interface Inspector {
+  /** Serves the page and its calls; works as a Node request listener and as Express middleware. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Ends the page's event streams and forgets its sessions. */
+  close(): void;
+}
+
+/** One open page: its event stream, the clients it uses, the push registration it made. */
+interface Session {
+  id: string;
+  lastSeen: number;
+  listeners: Set<ServerResponse>;
+  /** Events sent while no stream was open (the page reconnecting), handed on when it is. */
+  backlog: string[];
+  apis: Map<string, AgentApi>;
+  push?: { verifier: PushVerifier<unknown>; jwksUrl: string };
+}
+
+interface AgentChoice {
+  url: string;
+  protocol: Protocol;
+  binding?: string;
+}
+
+const MAX_SESSIONS = 64;
+const SESSION_IDLE_MS = 6 * 60 * 60 * 1000;
+const MAX_BACKLOG = 2_000;
+/** A page's call carries files as base64: room for a few megabytes of them. */
+const MAX_CALL_BYTES = 32 * 1024 * 1024;
+const MAX_PUSH_BYTES = 4 * 1024 * 1024;
+
+const PAGE_DIR = new URL('../../page/', import.meta.url);
+const SCRIPT_DIR = new URL('../page/', import.meta.url);
+const ASSETS: Record<string, { file: URL; type: string }> = {
+  '/': { file: new URL('index.html', PAGE_DIR), type: 'text/html; charset=utf-8' },
+  '/style.css': { file: new URL('style.css', PAGE_DIR), type: 'text/css; charset=utf-8' },
+  '/icon.svg': { file: new URL('icon.svg', PAGE_DIR), type: 'image/svg+xml' },
+};
+for (const script of ['main', 'dom', 'json-view', 'curl', 'api', 'model']) {
+  ASSETS[`/${script}.js`] = { file: new URL(`${script}.js`, SCRIPT_DIR), type: 'text/javascript; charset=utf-8' };
+}
+/** Everything the page loads comes from here; nothing from elsewhere may run in it. */
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export function createInspector(options: InspectorOptions = {}): Inspector {
+  const sessions = new Map<string, Session>();
+  const assets = new Map<string, Buffer>();
+  const timeoutMs = options.timeoutMs ?? 30_000;
+
+  const emit = (session: Session, event: string, data: unknown) => {
+    const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    if (session.listeners.size === 0) {
+      session.backlog.push(frame);
+      if (session.backlog.length > MAX_BACKLOG) session.backlog.shift();
+      return;
+    }
+    for (const listener of session.listeners) listener.write(frame);
+  };
+
+  const newSession = (): Session => {
+    const now = Date.now();
+    for (const [id, session] of sessions) {
+      if (session.listeners.size === 0 && now - session.lastSeen > SESSION_IDLE_MS) sessions.delete(id);
+    }
+    if (sessions.size >= MAX_SESSIONS) {
+      const oldest = [...sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0]!;
+      for (const listener of oldest.listeners) listener.end();
+      sessions.delete(oldest.id);
+    }
+    const session: Session = { id: randomUUID(), lastSeen: now, listeners: new Set(), backlog: [], apis: new Map() };
+    sessions.set(session.id, session);
+    return session;
+  };
+
+  const sessionOf = (id: unknown): Session => {
+    const session = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (!session) throw new RequestError(404, 'unknown session: reload the page');
+    session.lastSeen = Date.now();
+    return session;
+  };
+
+  /** The client for one agent interface and one set of headers, made once per page. */
+  const apiFor = (session: Session, agent: AgentChoice, headers: Record<string, string>): AgentApi => {
+    const key = JSON.stringify([agent.url, agent.protocol, agent.binding ?? '', headers]);
+    let api = session.apis.get(key);
+    if (!api) {
+      const binding = agent.binding?.toUpperCase();
+      api = agentApi(agent.protocol, agentBase(agent.url), {
+        headers,
+        timeoutMs,
+        fetch: recordingFetch((entry) => emit(session, 'raw', entry)),
+        validateResponses: 'warn',
+        onDeparture: (departure) => emit(session, 'departure', { time: new Date().toISOString(), ...departure }),
+        ...(binding === 'JSONRPC' || binding === 'HTTP+JSON' ? { preferredBinding: binding } : {}),
+      });
+      // A page that changes its credentials or its agent leaves the old clients behind.
+      if (session.apis.size >= 16) session.apis.delete(session.apis.keys().next().value!);
+      session.apis.set(key, api);
+    }
+    return api;
+  };
+
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
+    'GET /api/config': async (req, res) => {
+      const agentUrl = typeof options.agentUrl === 'function' ? options.agentUrl(req) : options.agentUrl;
+      sendJson(res, 200, { agentUrl: agentUrl ?? null });
+    },
+    'POST /api/session': async (req, res) => {
+      await readJson(req, 1024);
+      const session = newSession();
+      sendJson(res, 200, { session: session.id, webhookUrl: `${pageUrl(req)}api/push/${session.id}` });
+    },
+    'GET /api/events': async (req, res, url) => {
+      const session = sessionOf(url.searchParams.get('session'));
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(': the inspector\n\n');
+      for (const frame of session.backlog.splice(0)) res.write(frame);
+      session.listeners.add(res);
+      const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+      req.once('close', () => {
+        clearInterval(keepAlive);
+        session.listeners.delete(res);
+      });
+    },
+    'POST /api/discover': async (req, res) => {
+      const body = (await readJson(req, 64 * 1024)) as { session?: unknown; url?: unknown; headers?: unknown };
+      const session = sessionOf(body.session);
+      const url = agentUrlOf(body.url);
+      session.apis.clear();
+      const record = recordingFetch((entry) => emit(session, 'raw', entry));
+      sendJson(res, 200, await discover(url, record, headersOf(body.headers)));
+    },
+    'POST /api/call': async (req, res) => {
+      const body = (await readJson(req, MAX_CALL_BYTES)) as {
+        session?: unknown;
+        agent?: Partial<AgentChoice>;
+        headers?: unknown;
+        op?: unknown;
+        args?: Record<string, unknown>;
+      };
+      const session = sessionOf(body.session);
+      const agent = agentChoiceOf(body.agent);
+      const api = apiFor(session, agent, headersOf(body.headers));
+      const args = body.args ?? {};
+      const aborted = new AbortController();
+      res.once('close', () => aborted.abort());
+      const op = String(body.op);
+      if (op === 'stream' || op === 'resubscribe') {
+        const events =
+          op === 'stream'
+            ? api.stream(messageOf(args.message), addressingOf(args), aborted.signal)
+            : api.resubscribe(stringArg(args, 'taskId'), undefined, aborted.signal);
+        await streamLines(res, events, aborted.signal);
+        return;
+      }
+      try {
+        sendJson(res, 200, { ok: true, ...(await unary(session, api, agent, op, args, aborted.signal)) });
+      } catch (error) {
+        if (error instanceof RequestError) throw error;
+        sendJson(res, 200, { ok: false, error: errorOf(error) });
+      }
+    },
+  };
+
+  const unary = async (
+    session: Session,
+    api: AgentApi,
+    agent: AgentChoice,
+    op: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => {
+    switch (op) {
+      case 'send':
+        return api.send(messageOf(args.message), addressingOf(args), signal);
+      case 'get':
+        return api.get(stringArg(args, 'taskId'), typeof args.historyLength === 'number' ? args.historyLength : undefined);
+      case 'cancel':
+        return api.cancel(stringArg(args, 'taskId'));
+      case 'list': {
+        if (!api.list) throw new RequestError(400, `A2A ${agent.protocol} has no method that lists tasks (1.0's ListTasks)`);
+        return api.list(typeof args.contextId === 'string' ? { contextId: args.contextId } : {});
+      }
+      case 'push': {
+        const webhookUrl = stringArg(args, 'webhookUrl');
+        const jwksUrl = stringArg(args, 'jwksUrl');
+        const token = stringArg(args, 'token');
+        new URL(webhookUrl);
+        session.push = {
+          jwksUrl,
+          verifier: createPushNotificationVerifier<unknown>({ jwksUrl: new URL(jwksUrl), expectedToken: token }),
+        };
+        return { raw: await api.setPush(stringArg(args, 'taskId'), { url: webhookUrl, token }) };
+      }
+      default:
+        throw new RequestError(400, `unknown operation ${JSON.stringify(op)}`);
+    }
+  };
+
+  /** A push notification for one page: shown there with the outcome of checking its signature. */
+  const receivePush = async (req: IncomingMessage, res: ServerResponse, url: URL, id: string) => {
+    const session = sessions.get(id);
+    if (!session) throw new RequestError(404, 'no such inspector session');
+    // An agent that checks a webhook before using it (validationToken) gets its token back.
+    const challenge = url.searchParams.get('validationToken');
+    if (req.method === 'GET' && challenge !== null) {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(challenge);
+      emit(session, 'push', { time: new Date().toISOString(), challenge: true, headers: plainHeaders(req), body: '' });
+      return;
+    }
+    if (req.method !== 'POST') throw new RequestError(405, 'the push receiver takes POST');
+    const body = await readBody(req, MAX_PUSH_BYTES);
+    const delivery: Record<string, unknown> = { time: new Date().toISOString(), headers: plainHeaders(req), body: body.toString('utf8') };
+    if (!session.push) {
+      delivery.verified = false;
+      delivery.reason = 'no push notification was registered from this page, so there is no JWKS to check it against';
+    } else {
+      delivery.jwksUrl = session.push.jwksUrl;
+      try {
+        const { claims } = await session.push.verifier.verify({ headers: req.headers, body });
+        delivery.verified = true;
+        delivery.claims = claims;
+      } catch (error) {
+        delivery.verified = false;
+        delivery.reason = error instanceof PushVerificationError ? `${error.reason}: ${error.message}` : (error as Error).message;
+      }
+    }
+    emit(session, 'push', delivery);
+    res.writeHead(delivery.verified ? 204 : 401).end();
+  };
+
+  const serveAsset = async (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const asset = ASSETS[path];
+    if (!asset) throw new RequestError(404, 'not found');
+    // The page's scripts and styles load relative to it: its address must end with a slash.
+    const original = originalPath(req);
+    if (path === '/' && !original.endsWith('/')) {
+      const query = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+      res.writeHead(308, { location: `${original}/${query}` }).end();
+      return;
+    }
+    let content = assets.get(path);
+    if (!content) {
+      content = await readFile(asset.file);
+      assets.set(path, content);
+    }
+    res.writeHead(200, {
+      'content-type': asset.type,
+      'content-length': content.length,
+      'cache-control': 'no-cache',
+      'content-security-policy': PAGE_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
+    res.end(req.method === 'HEAD' ? undefined : content);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://inspector.invalid');
+    const path = url.pathname === '' ? '/' : url.pathname;
+    if (options.allowedHosts && !options.allowedHosts.includes(req.headers.host ?? '')) {
+      throw new RequestError(403, `the inspector does not answer to the host ${JSON.stringify(req.headers.host ?? '')}`);
+    }
+    const push = /^\/api\/push\/([\w-]+)$/.exec(path);
+    if (push) return receivePush(req, res, url, push[1]!);
+    if (path.startsWith('/api/')) {
+      const route = routes[`${req.method} ${path}`];
+      if (!route) throw new RequestError(404, `no ${req.method} ${path} here`);
+      if (req.method === 'POST') {
+        // Only the page itself calls these: a form or a script of another site is refused
+        // (it cannot send JSON without asking, and its Origin is not this one).
+        if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new RequestError(415, 'send JSON');
+        const origin = req.headers.origin;
+        if (origin !== undefined && new URL(origin).host !== req.headers.host)
+          throw new RequestError(403, 'calls from other sites are refused');
+      }
+      return route(req, res, url);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new RequestError(405, 'the page is read with GET');
+    return serveAsset(req, res, path);
+  };
+
+  return {
+    handle(req, res) {
+      handle(req, res).catch((error: unknown) => {
+        if (res.headersSent) {
+          res.end();
+          return;
+        }
+        const status = error instanceof RequestError ? error.status : 500;
+        sendJson(res, status, { error: error instanceof RequestError ? error.message : 'the inspector failed to answer' });
+      });
+    },
+    close() {
+      for (const session of sessions.values()) for (const listener of session.listeners) listener.end();
+      sessions.clear();
+    },
+  };
+}
+
+export interface RunningInspector {
+  /** Where the page is. */
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the inspector on its own port, on loopback unless `host` says otherwise: what
+ * `a2a inspect <url>` runs.
+ */
+export async function serveInspector(options: InspectorOptions & { host?: string; port?: number } = {}): Promise<RunningInspector> {
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  const names = new Set([shown, ...(host === '127.0.0.1' || host === '::1' ? ['127.0.0.1', 'localhost', '[::1]'] : [])]);
+  const inspector = createInspector({ allowedHosts: [...names].map((name) => `${name}:${port}`), ...options });
+  server.on('request', (req, res) => inspector.handle(req, res));
+  return {
+    url: `http://${shown}:${port}/`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        inspector.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Writes a stream's events as lines of JSON, then how it ended. */
+async function streamLines(res: ServerResponse, events: AsyncIterable<unknown>, signal: AbortSignal): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
+  try {
+    for await (const event of events) {
+      if (signal.aborted) break;
+      res.write(`${JSON.stringify({ event })}\n`);
+    }
+    res.end(`${JSON.stringify({ end: true })}\n`);
+  } catch (error) {
+    res.end(signal.aborted ? undefined : `${JSON.stringify({ error: errorOf(error) })}\n`);
+  }
+}
+
+/** A client error as the page shows it: its kind, its message, and its A2A code and data where it has them. */
+function errorOf(error: unknown): Record<string, unknown> {
+  const e = error as { name?: string; message?: string; code?: unknown; data?: unknown; status?: unknown; details?: unknown };
+  const out: Record<string, unknown> = { name: e.name ?? 'Error', message: e.message ?? String(error) };
+  if (typeof e.code === 'number') out.code = e.code;
+  if (e.data !== undefined) out.data = e.data;
+  if (typeof e.status === 'number') out.status = e.status;
+  if (e.details !== undefined) out.details = e.details;
+  return out;
+}
+
+function agentUrlOf(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new RequestError(400, "the agent's URL is missing");
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? value.trim() : `http://${value.trim()}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RequestError(400, `not a URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RequestError(400, 'the agent must be reached over http or https');
+  return url.toString();
+}
+
+function agentChoiceOf(value: Partial<AgentChoice> | undefined): AgentChoice {
+  const protocol = value?.protocol;
+  if (protocol !== '0.1.0' && protocol !== '0.3' && protocol !== '1.0') throw new RequestError(400, 'choose an interface first');
+  return { url: agentUrlOf(value?.url), protocol, ...(typeof value?.binding === 'string' ? { binding: value.binding } : {}) };
+}
+
+/** The headers the page's credentials make; names and values as HTTP allows them. */
+function headersOf(value: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (value === undefined || value === null) return headers;
+  if (typeof value !== 'object') throw new RequestError(400, 'headers must be an object');
+  for (const [name, text] of Object.entries(value as Record<string, unknown>)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new RequestError(400, `not a header name: ${JSON.stringify(name)}`);
+    if (typeof text !== 'string' || /[\r\n\0]/.test(text)) throw new RequestError(400, `the header ${name} needs a one-line value`);
+    headers[name] = text;
+  }
+  return headers;
+}
+
+function messageOf(value: unknown): Message {
+  const message = value as Message | undefined;
+  if (!message || typeof message !== 'object' || !Array.isArray(message.parts)) throw new RequestError(400, 'a message needs parts');
+  return { role: 'user', parts: message.parts };
+}
+
+function addressingOf(args: Record<string, unknown>) {
+  return {
+    ...(typeof args.taskId === 'string' && args.taskId ? { taskId: args.taskId } : {}),
+    ...(typeof args.contextId === 'string' && args.contextId ? { sessionId: args.contextId } : {}),
+    ...(typeof args.historyLength === 'number' ? { historyLength: args.historyLength } : {}),
+  };
+}
+
+function stringArg(args: Record<string, unknown>, name: string): string {
+  const value = args[name];
+  if (typeof value !== 'string' || value === '') throw new RequestError(400, `${name} is missing`);
+  return value;
+}
+
+function plainHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+/** The path the request was made to, before a router took its mount point off. */
+function originalPath(req: IncomingMessage): string {
+  const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  return original.split('?')[0]!;
+}
+
+/** The page's own address (ending in a slash), as the browser reached it. */
+function pageUrl(req: IncomingMessage): string {
+  const path = originalPath(req).replace(/api\/session$/, '');
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const forwarded = (req as IncomingMessage & { protocol?: string }).protocol;
+  return `${forwarded ?? (encrypted ? 'https' : 'http')}://${req.headers.host}${path}`;
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new RequestError(413, `the body is over ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = (await readBody(req, limit)).toString('utf8');
+  if (text === '') return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    return value;
+  } catch {
+    throw new RequestError(400, 'the body is not a JSON object');
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}

@@ -1,0 +1,50 @@
+// The A2A inspector beside the agent (router option `inspector`): the page that `a2a inspect`
+// serves, mounted below the router and opened on the agent itself. It comes from a2a-client,
+// loaded on the first request to it, so that an agent without the option never loads it.
+// For development: whoever reaches the page can call the agent with the credentials they type.
+import { createRequire } from 'node:module';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
+
+export interface InspectorOptions {
+  /** Where the page is, below the router. Default `/inspector`. */
+  path?: string;
+}
+
+interface InspectorModule {
+  createInspector(options: { agentUrl: (req: IncomingMessage) => string }): { handle(req: IncomingMessage, res: ServerResponse): void };
+}
+
+const MODULE = 'a2a-client/inspector';
+
+/** The page's path and its handler; a TypeError at once when the option is wrong or a2a-client is missing. */
+export function inspectorRoute(option: boolean | InspectorOptions): { path: string; handler: RequestHandler } {
+  if (typeof option !== 'boolean' && (typeof option !== 'object' || option === null)) {
+    throw new TypeError('a2aRouter: options.inspector must be true, false or { path }');
+  }
+  const path = (typeof option === 'object' ? option.path : undefined) ?? '/inspector';
+  if (typeof path !== 'string' || !/^\/[\w\-./]*[\w-]$/.test(path)) {
+    throw new TypeError(`a2aRouter: options.inspector.path must be a path such as /inspector, got ${JSON.stringify(path)}`);
+  }
+  try {
+    createRequire(import.meta.url).resolve(MODULE);
+  } catch {
+    throw new TypeError('a2aRouter: options.inspector serves the page of the a2a-client package: install it (npm install a2a-client)');
+  }
+  let inspector: Promise<ReturnType<InspectorModule['createInspector']>> | undefined;
+  const handler: RequestHandler = (req, res, next) => {
+    // The specifier is a variable so that compiling this package does not need a2a-client.
+    const specifier: string = MODULE;
+    inspector ??= (import(specifier) as Promise<InspectorModule>).then((module) =>
+      module.createInspector({ agentUrl: (request) => agentUrlOf(request as Request, path) }),
+    );
+    inspector.then((loaded) => loaded.handle(req, res), next);
+  };
+  return { path, handler };
+}
+
+/** The agent's own URL: where the router is mounted, as this request reached it. */
+function agentUrlOf(req: Request, path: string): string {
+  const base = req.baseUrl.endsWith(path) ? req.baseUrl.slice(0, -path.length) : req.baseUrl;
+  return `${req.protocol}://${req.get('host')}${base}/`;
+}

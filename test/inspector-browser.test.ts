@@ -1,0 +1,366 @@
+// The A2A inspector in a real browser: headless Chromium drives the page that `a2a inspect`
+// serves, against the echo and currency agents started as `pnpm start` starts them (rates from a
+// loopback stand-in), an agent with a broken card, and an app that mounts the page with the router
+// option. Every address is on this machine. Screenshots go to test-output/screenshots.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { pino } from 'pino';
+import type { Browser, Page } from 'playwright-core';
+import { A2AClient10 } from 'a2a-client';
+import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import { launchChromium, screenshotDir } from 'a2a-testing/browser';
+import { echoRouter } from '../apps/echo-agent/src/agent.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const shots = screenshotDir(root);
+const { serve, closeAll } = serverPool();
+
+let browser: Browser;
+let inspector: { url: string; child: ChildProcess };
+let echo: SpawnedAgent;
+let slowEcho: SpawnedAgent;
+let lockedEcho: SpawnedAgent;
+let currency: SpawnedAgent;
+let brokenUrl: string;
+const agents: SpawnedAgent[] = [];
+
+/** Starts `a2a inspect` as a user runs it, and reads the address it prints. */
+async function startInspector(agentUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(root, 'packages/a2a-client/dist/cli.js'), 'inspect', agentUrl], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`a2a inspect printed no address: ${output}`)), 15_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /(http:\/\/127\.0\.0\.1:\d+\/)\s*$/m.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`a2a inspect exited with ${code}: ${output}`)));
+  });
+  return { url, child };
+}
+
+async function startAgent(app: 'echo-agent' | 'currency-agent', env: Record<string, string>): Promise<SpawnedAgent> {
+  const agent = await spawnAgent(process.execPath, [join(root, 'apps', app, 'dist/server.js')], {
+    env: { PORT: '0', HOST: '127.0.0.1', A2A_PUSH_ALLOWLIST: '127.0.0.1', ...env },
+  });
+  agents.push(agent);
+  return agent;
+}
+
+beforeAll(async () => {
+  const rates = express().get('/:date', (req, res) => {
+    res.json({ amount: 1, base: req.query.from, date: '2025-04-02', rates: { [String(req.query.to)]: 0.5 } });
+  });
+  const ratesUrl = (await serve(rates)).url;
+  // A card that breaks the 0.3 schema in several places.
+  const broken = express().get('/.well-known/agent-card.json', (_req, res) => {
+    res.json({
+      protocolVersion: '0.3.0',
+      name: 42,
+      description: 'A card with mistakes',
+      url: 'http://127.0.0.1:1/',
+      version: '1',
+      capabilities: { streaming: 'yes' },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+    });
+  });
+  brokenUrl = (await serve(broken)).url;
+  [browser, echo, slowEcho, lockedEcho, currency] = await Promise.all([
+    launchChromium(),
+    startAgent('echo-agent', {}),
+    startAgent('echo-agent', { ECHO_DELAY_MS: '1500' }),
+    startAgent('echo-agent', { A2A_API_KEYS: 'open-sesame=alice' }),
+    startAgent('currency-agent', { FRANKFURTER_URL: ratesUrl }),
+  ]);
+  inspector = await startInspector(echo.url);
+}, 60_000);
+
+afterAll(async () => {
+  inspector?.child.kill('SIGTERM');
+  await browser?.close();
+  await Promise.all(agents.map((agent) => agent.stop()));
+  await closeAll();
+});
+
+/** A new page on the inspector, opened on `agentUrl`, once it has read the cards. */
+async function open(agentUrl?: string, at = inspector.url): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // Nothing but this machine: a request anywhere else fails the test.
+  page.on('request', (request) => {
+    const { hostname } = new URL(request.url());
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(hostname) && !request.url().startsWith('data:'))
+      errors.push(`request to ${request.url()}`);
+  });
+  (page as Page & { errors: string[] }).errors = errors;
+  await page.goto(agentUrl ? `${at}?agent=${encodeURIComponent(agentUrl)}` : at);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+function errorsOf(page: Page): string[] {
+  return (page as Page & { errors: string[] }).errors;
+}
+
+async function chooseInterface(page: Page, label: string): Promise<void> {
+  await page.selectOption('#interface', { label });
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.fill('#message-text', text);
+  await page.click('#send');
+}
+
+const timelineState = (page: Page) => page.textContent('#timeline h3 .state');
+
+async function waitForState(page: Page, state: string): Promise<void> {
+  // Attached, not visible: another tab may be showing.
+  await page.locator('#timeline h3 .state', { hasText: new RegExp(`^${state}$`) }).waitFor({ state: 'attached' });
+}
+
+/** An expression evaluated in the page (a string: these tests are compiled without the DOM's types). */
+function inPage<T>(page: Page, expression: string): Promise<T> {
+  return page.evaluate(expression) as Promise<T>;
+}
+
+test('a2a inspect serves the page on loopback, with nothing from elsewhere, and reads every card of the agent', async () => {
+  const page = await open();
+  expect(await page.inputValue('#agent-url')).toBe(`${echo.url}/`);
+  await expect(page.textContent('#connection-status')).resolves.toBe('Connected: 3 cards (A2A 1.0, 0.3, 0.1.0), no problems.');
+  const options = await page.$$eval('#interface option', (all) => all.map((o) => o.textContent));
+  expect(options).toEqual(['A2A 1.0 · JSON-RPC', 'A2A 1.0 · HTTP+JSON (REST)', 'A2A 0.3 · JSON-RPC', 'A2A 0.1.0 · JSON-RPC']);
+  expect(await page.$$eval('.card .badge', (all) => all.map((b) => b.textContent))).toEqual(['valid', 'valid', 'valid']);
+  // The page allows itself nothing from elsewhere.
+  const policy = (await page.goto(inspector.url))!.headers()['content-security-policy'];
+  expect(policy).toContain("default-src 'none'");
+  expect(policy).toContain("script-src 'self'");
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.screenshot({ path: join(shots, 'inspector-cards.png') });
+  expect(errorsOf(page)).toEqual([]);
+  await page.close();
+});
+
+test.each([
+  ['A2A 1.0 · JSON-RPC', '/v1'],
+  ['A2A 1.0 · HTTP+JSON (REST)', '/v1/message:stream'],
+  ['A2A 0.3 · JSON-RPC', '/v0.3'],
+  ['A2A 0.1.0 · JSON-RPC', ''],
+])(
+  'over %s: a streamed answer arrives chunk by chunk, its artifact assembled, every exchange in the raw log',
+  async (label, path) => {
+    const page = await open(slowEcho.url);
+    await chooseInterface(page, label);
+    await send(page, 'one two three four five six');
+    // The first chunk shows while the rest are still to come.
+    await page.waitForSelector('#chat-log .bubble.agent >> text=streaming…');
+    await waitForState(page, 'completed');
+    const agentText = await page.$$eval('#chat-log .bubble.agent p.text', (all) => all.map((p) => p.textContent));
+    expect(agentText).toContain('one two three four five six');
+    const kinds = await page.$$eval('#timeline .timeline li', (all) => all.map((li) => li.getAttribute('data-kind')));
+    expect(kinds.filter((k) => k === 'artifact')).toHaveLength(3);
+    expect(await page.textContent('#timeline .artifact')).toContain('3 chunks');
+    expect(await page.textContent('#timeline .artifact p.text')).toBe('one two three four five six');
+    // The raw log: the request as sent, and each event of the stream.
+    await page.click('#tab-log');
+    const exchange = page.locator('#raw-log .exchange', { hasText: '(event stream)' }).last();
+    expect((await exchange.locator('.line.request').textContent())?.endsWith(`→ POST ${slowEcho.url}${path}`)).toBe(true);
+    expect(await exchange.locator('.sse').count()).toBeGreaterThanOrEqual(4);
+    const curl = await exchange.locator('.copy-curl').getAttribute('data-curl');
+    expect(curl).toMatch(/^curl -N -X POST /);
+    expect(curl).toContain(`--data-raw '`);
+    expect(curl).toContain('one two three four five six');
+    await page.screenshot({ path: join(shots, `inspector-stream-${label.replace(/\W+/g, '-')}.png`) });
+    expect(errorsOf(page)).toEqual([]);
+    await page.close();
+  },
+  30_000,
+);
+
+test('a message that is not streamed comes back whole; files and data parts travel too', async () => {
+  const page = await open(echo.url);
+  await page.uncheck('#stream');
+  await page.fill('#message-text', 'with attachments');
+  await page.click('#composer summary');
+  await page.setInputFiles('#message-files', { name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('file body') });
+  await page.fill('#message-data', '{"answer": 42}');
+  await page.click('#send');
+  await waitForState(page, 'completed');
+  const bubbles = page.locator('#chat-log .bubble.agent');
+  await expect(bubbles.locator('a[download="note.txt"]').count()).resolves.toBe(1);
+  expect(JSON.parse((await bubbles.locator('pre.data').first().textContent())!)).toEqual({ answer: 42 });
+  expect(await page.$$eval('#timeline .timeline li', (all) => all.map((li) => li.getAttribute('data-kind')))).toEqual(['answer']);
+  await page.close();
+});
+
+test('the currency agent asks for what is missing: the answer continues the same task (A2A 0.3)', async () => {
+  const page = await open(currency.url);
+  await chooseInterface(page, 'A2A 0.3 · JSON-RPC');
+  await send(page, 'convert 100 USD');
+  await waitForState(page, 'input-required');
+  const taskId = await page.textContent('#timeline h3 code');
+  await expect(page.textContent('#continuing')).resolves.toContain(`answers task ${taskId}`);
+  await send(page, 'to EUR');
+  await waitForState(page, 'completed');
+  expect(await page.textContent('#timeline h3 code')).toBe(taskId);
+  const last = await page.locator('#chat-log .bubble.agent').last().textContent();
+  expect(last).toContain('EUR');
+  expect(await page.textContent('#continuing')).toBe('');
+  await page.screenshot({ path: join(shots, 'inspector-input-required.png') });
+  await page.close();
+});
+
+test('cancel stops a running task', async () => {
+  const page = await open(slowEcho.url);
+  await send(page, 'a long answer that will not finish');
+  await page.waitForSelector('#chat-log .bubble.agent >> text=streaming…');
+  await page.click('#cancel');
+  await waitForState(page, 'canceled');
+  expect(await page.$$eval('#timeline .timeline li .state', (all) => all.map((s) => s.textContent))).toContain('canceled');
+  await page.close();
+});
+
+test('push notifications: one click registers the inspector’s receiver; each delivery is shown with its signature checked', async () => {
+  const page = await open(slowEcho.url);
+  await send(page, 'notify me about this');
+  await page.waitForSelector('#timeline h3 code');
+  await page.click('#tab-push');
+  await page.click('#register-push');
+  await page.waitForSelector('#push-status >> text=Registered');
+  await page.waitForSelector('#push-log .delivery .verified');
+  expect(await page.textContent('#push-log .delivery .verified')).toContain(`verified against ${slowEcho.url}/.well-known/jwks.json`);
+  await waitForState(page, 'completed');
+  expect(await page.$$eval('#timeline .timeline li', (all) => all.map((li) => li.getAttribute('data-kind')))).toContain('push');
+  await page.screenshot({ path: join(shots, 'inspector-push.png') });
+
+  // Checked against another agent's keys, the signature does not hold, and the page says so.
+  await page.fill('#jwks-url', `${echo.url}/.well-known/jwks.json`);
+  await page.click('#tab-timeline');
+  await send(page, 'and about this one');
+  await page.waitForSelector('#timeline h3 .state >> text=working');
+  await page.click('#tab-push');
+  await page.click('#register-push');
+  await page.waitForSelector('#push-log .delivery .unverified');
+  expect(await page.textContent('#push-log .delivery .unverified')).toContain('not verified: invalid-signature');
+  await page.close();
+}, 30_000);
+
+test('tasks: listed over 1.0, opened by id with their history, followed while they run', async () => {
+  // A task started elsewhere, still running when the page opens it.
+  const client = new A2AClient10(slowEcho.url);
+  const started = await client.sendMessage({
+    message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'started from another client' }] },
+    configuration: { returnImmediately: true },
+  });
+  const id = 'task' in started ? started.task.id : '';
+  const page = await open(slowEcho.url);
+  await page.click('#list-tasks');
+  await page.waitForSelector(`#task-list code >> text=${id}`);
+  await page.fill('#open-task-id', id);
+  await page.click('#open-task');
+  await page.waitForSelector('#tasks-status >> text=following it');
+  await waitForState(page, 'completed');
+  // The history read by id, then the events that came while following it.
+  expect(await page.textContent('#timeline [aria-label="History"]')).toContain('started from another client');
+  expect(await page.$$eval('#timeline .timeline li', (all) => all.map((li) => li.getAttribute('data-kind')))).toContain('artifact');
+  expect(await page.textContent('#timeline .artifact p.text')).toBe('started from another client');
+
+  // 0.1.0 has no way to list tasks: the page says so rather than failing.
+  await chooseInterface(page, 'A2A 0.1.0 · JSON-RPC');
+  expect(await page.isDisabled('#list-tasks')).toBe(true);
+  await expect(page.textContent('#list-note')).resolves.toContain('has no way to list tasks');
+  await page.close();
+}, 30_000);
+
+test('a broken card: each problem listed, and marked on the card where it is', async () => {
+  const page = await open(brokenUrl);
+  await expect(page.textContent('#connection-status')).resolves.toMatch(/Connected: one card \(A2A 0\.3\), \d+ problems\./);
+  const problems = await page.$$eval('.problems li', (all) => all.map((li) => li.textContent));
+  expect(problems).toEqual(expect.arrayContaining(['/name must be string', '(the card) missing required property "skills"']));
+  const marked = await page.$$eval('.json-line.problem', (all) => all.map((line) => line.getAttribute('data-pointer')));
+  expect(marked).toEqual(expect.arrayContaining(['/name', '/capabilities/streaming', '']));
+  expect(await page.textContent('.json-line.problem[data-pointer="/name"] .problem-note')).toContain('must be string');
+  // A problem's link takes the reader (and the keyboard focus) to it.
+  await page.click('.problems li button >> text=/name');
+  expect(await inPage(page, "document.activeElement?.getAttribute('data-pointer')")).toBe('/name');
+  await page.screenshot({ path: join(shots, 'inspector-broken-card.png') });
+  await page.close();
+});
+
+test('credentials live in the page: without them the agent refuses, with them it answers; nothing is stored', async () => {
+  const page = await open(lockedEcho.url);
+  await send(page, 'let me in');
+  await page.waitForSelector('#chat-log .bubble.error');
+  expect(await page.textContent('#chat-log .bubble.error')).toMatch(/401|auth/i);
+  await page.click('#credentials summary');
+  await page.selectOption('#auth-kind', 'api-key');
+  await page.fill('#auth-value', 'open-sesame');
+  await page.click('#connect-form button[type="submit"]');
+  await page.waitForSelector('#connection-status >> text=Connected');
+  await send(page, 'let me in');
+  await waitForState(page, 'completed');
+  await page.click('#tab-log');
+  const headers = await page
+    .locator('#raw-log .exchange', { hasText: '(event stream)' })
+    .last()
+    .locator('dl.headers')
+    .first()
+    .textContent();
+  expect(headers).toContain('x-api-keyopen-sesame');
+  const stored = await inPage(page, '[localStorage.length, sessionStorage.length, document.cookie]');
+  expect(stored).toEqual([0, 0, '']);
+  await page.close();
+}, 30_000);
+
+test('keyboard and themes: a message sent with Ctrl+Enter from the keyboard alone; the dark theme on request', async () => {
+  const page = await open(echo.url);
+  await page.focus('#message-text');
+  await page.keyboard.type('typed only');
+  await page.keyboard.press('Control+Enter');
+  await waitForState(page, 'completed');
+  // The tabs move with the arrow keys.
+  await page.focus('#tab-timeline');
+  await page.keyboard.press('ArrowRight');
+  expect(await page.isVisible('#panel-log')).toBe(true);
+  expect(await inPage(page, 'document.activeElement?.id')).toBe('tab-log');
+  // Every control has a name a screen reader can say.
+  const unnamed = await inPage(
+    page,
+    `[...document.querySelectorAll('input, select, textarea, button')]
+      .filter((el) => !el.labels?.length && !el.getAttribute('aria-label') && !el.textContent.trim())
+      .map((el) => el.id)`,
+  );
+  expect(unnamed).toEqual([]);
+  const background = 'getComputedStyle(document.body).backgroundColor';
+  const light = await inPage(page, background);
+  await page.click('#theme');
+  await page.click('#theme');
+  expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+  expect(await inPage(page, background)).not.toBe(light);
+  await page.screenshot({ path: join(shots, 'inspector-dark.png') });
+  await page.close();
+});
+
+test('the router option serves the same page beside an agent, opened on the agent itself', async () => {
+  const app = express().use(echoRouter({ logger: pino({ level: 'silent' }), inspector: true }));
+  const { url } = await serve(app);
+  const page = await open(undefined, `${url}/inspector/`);
+  expect(await page.inputValue('#agent-url')).toBe(`${url}/`);
+  await expect(page.textContent('#connection-status')).resolves.toBe('Connected: 3 cards (A2A 1.0, 0.3, 0.1.0), no problems.');
+  await send(page, 'from the router');
+  await waitForState(page, 'completed');
+  expect(await timelineState(page)).toBe('completed');
+  expect(errorsOf(page)).toEqual([]);
+  await page.close();
+});
