@@ -3,6 +3,7 @@
 // workspace, and used as the README says — on Express 4 and on Express 5, from ESM, from
 // CommonJS and from a strict TypeScript build; a client-only project with no Express; the `a2a`
 // bin from its tarball. npm reaches the registry for express, typescript and the like.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -263,6 +264,37 @@ describe('a client-only project (no Express)', () => {
       // --json prints what the agent answered (over A2A 1.0, the newest it serves), as JSON and nothing else.
       const { task } = JSON.parse(sent.stdout) as { task: { artifacts: { parts: { text: string }[] }[] } };
       expect(task.artifacts[0]!.parts[0]!.text).toBe('hello bin');
+    },
+    LONG,
+  );
+  test(
+    'a2a inspect from the tarball serves the page with everything it loads, nothing built on this machine',
+    async () => {
+      const child = spawn(join(dir, 'node_modules/.bin/a2a'), ['inspect', agent.url], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        let printed = '';
+        const page = await new Promise<string>((done, fail) => {
+          const timer = setTimeout(() => fail(new Error(`no address printed: ${printed}`)), 15_000);
+          child.stdout!.on('data', (chunk: Buffer) => {
+            printed += chunk.toString();
+            const found = /(http:\/\/127\.0\.0\.1:\d+\/)\s*$/m.exec(printed);
+            if (found) {
+              clearTimeout(timer);
+              done(found[1]!);
+            }
+          });
+        });
+        const html = await (await fetch(page)).text();
+        // Every script, style and icon the page names is served from the installed package.
+        const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+        expect(assets).toEqual(expect.arrayContaining(['main.js', 'style.css']));
+        for (const asset of [...assets, 'dom.js', 'model.js', 'curl.js', 'api.js', 'json-view.js']) {
+          const response = await fetch(new URL(asset, page));
+          expect([asset, response.status]).toEqual([asset, 200]);
+        }
+      } finally {
+        child.kill('SIGTERM');
+      }
     },
     LONG,
   );

@@ -61,7 +61,8 @@ const MAX_CALL_BYTES = 32 * 1024 * 1024;
 const MAX_PUSH_BYTES = 4 * 1024 * 1024;
 
 const PAGE_DIR = new URL('../../page/', import.meta.url);
-const SCRIPT_DIR = new URL('../page/', import.meta.url);
+// Two levels below the package both as source (src/inspector) and compiled (dist/inspector).
+const SCRIPT_DIR = new URL('../../dist/page/', import.meta.url);
 const ASSETS: Record<string, { file: URL; type: string }> = {
   '/': { file: new URL('index.html', PAGE_DIR), type: 'text/html; charset=utf-8' },
   '/style.css': { file: new URL('style.css', PAGE_DIR), type: 'text/css; charset=utf-8' },

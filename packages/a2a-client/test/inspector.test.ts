@@ -1,0 +1,358 @@
+// The inspector's server and the page's logic, without a browser (test/inspector-browser.test.ts
+// drives the page itself): the raw log's recording, card discovery, the server's guards and its
+// push receiver, the router option, the curl commands and how chunks become artifacts.
+import { execFileSync, spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { a2aRouter, completed } from 'a2a-express';
+import { pino } from 'pino';
+import { serverPool } from 'a2a-testing';
+import { curlOf, shellQuote } from '../page/src/curl.js';
+import { applyEvent, Conversation, mergeArtifact, newTask, type AssembledArtifact } from '../page/src/model.js';
+import { discover } from '../src/inspector/discovery.js';
+import { type RawEntry, recordingFetch } from '../src/inspector/recorder.js';
+import { serveInspector, type RunningInspector } from '../src/inspector/server.js';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const { serve, closeAll } = serverPool();
+const silent = pino({ level: 'silent' });
+const echo = async function* (ctx: { message: { parts: unknown[] } }) {
+  yield completed({ role: 'agent', parts: ctx.message.parts } as never);
+};
+let inspector: RunningInspector;
+
+beforeAll(async () => {
+  inspector = await serveInspector();
+});
+afterAll(async () => {
+  await inspector.close();
+  await closeAll();
+});
+
+/** A request with headers fetch would not let us set (Host). */
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(new URL(path, inspector.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+async function newSession(): Promise<{ session: string; webhookUrl: string }> {
+  return (await (await postJson('api/session', {})).json()) as { session: string; webhookUrl: string };
+}
+
+/** The first `count` events of a page's event stream. */
+async function pageEvents(session: string, count: number): Promise<{ event: string; data: Record<string, unknown> }[]> {
+  const response = await fetch(new URL(`api/events?session=${session}`, inspector.url), { signal: AbortSignal.timeout(10_000) });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const events: { event: string; data: Record<string, unknown> }[] = [];
+  while (events.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+    const blocks = text.split('\n\n');
+    text = blocks.pop()!;
+    for (const block of blocks) {
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+    }
+  }
+  await reader.cancel();
+  return events;
+}
+
+describe('the raw log', () => {
+  test('records a request, its response and each stream event exactly as they crossed the wire, and the reader still gets every byte', async () => {
+    const body = 'data: {"a":1}\r\n\r\nid: 7\r\ndata: {"b":2}\r\n\r\n: a comment\n\ndata: last\n\n';
+    const app = express()
+      .post('/json', (_req, res) => res.type('application/json').send('{"ok" : true}'))
+      .post('/sse', (_req, res) => {
+        res.type('text/event-stream');
+        res.write(body.slice(0, 20));
+        setTimeout(() => res.end(body.slice(20)), 20);
+      });
+    const { url } = await serve(app);
+    const entries: RawEntry[] = [];
+    const recorded = recordingFetch((entry) => entries.push(entry));
+
+    const json = await recorded(`${url}/json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-one': '1' },
+      body: '{"q" : 1}',
+    });
+    expect(await json.text()).toBe('{"ok" : true}');
+    expect(json.url).toBe(`${url}/json`);
+    expect(entries[0]).toMatchObject({ type: 'request', method: 'POST', url: `${url}/json`, body: '{"q" : 1}', headers: { 'x-one': '1' } });
+    expect(entries[1]).toMatchObject({ type: 'response', status: 200, body: '{"ok" : true}', exchange: entries[0]!.exchange });
+
+    entries.length = 0;
+    const sse = await recorded(`${url}/sse`, { method: 'POST', body: '{}' });
+    expect(await sse.text()).toBe(body);
+    expect(entries.map((e) => e.type)).toEqual(['request', 'response', 'event', 'event', 'event', 'event', 'end']);
+    expect(entries.filter((e) => e.type === 'event').map((e) => (e as { text: string }).text)).toEqual([
+      'data: {"a":1}',
+      'id: 7\r\ndata: {"b":2}',
+      ': a comment',
+      'data: last',
+    ]);
+  });
+
+  test('a request that never reaches a server is recorded as a failure, and the error still reaches the caller', async () => {
+    const entries: RawEntry[] = [];
+    await expect(recordingFetch((entry) => entries.push(entry))('http://127.0.0.1:9/nothing')).rejects.toThrow();
+    expect(entries.map((e) => e.type)).toEqual(['request', 'failure']);
+  });
+});
+
+describe('discovery', () => {
+  test('an agent that speaks 0.1.0 alone: its one card, its one interface, whether given by its base URL or its card URL', async () => {
+    const router = a2aRouter(echo as never, {
+      card: { name: 'Old', version: '1', skills: [] } as never,
+      logger: silent,
+      protocol03: false,
+      protocol10: false,
+    });
+    const { url } = await serve(express().use(router));
+    for (const given of [url, `${url}/.well-known/agent.json`]) {
+      const found = await discover(given, fetch, {});
+      expect(found.base).toBe(url);
+      expect(found.cards.map((c) => [c.protocol, c.problems])).toEqual([['0.1.0', []]]);
+      expect(found.interfaces).toEqual([{ protocol: '0.1.0', binding: 'JSONRPC', url: expect.any(String), supported: true }]);
+    }
+  });
+
+  test('interfaces the inspector cannot speak are listed, marked as such; a card that is not JSON is a reported failure', async () => {
+    const card = {
+      name: 'Grpc',
+      description: 'x',
+      version: '1',
+      supportedInterfaces: [
+        { url: 'http://127.0.0.1:1/grpc', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+        { url: 'http://127.0.0.1:1/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ],
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    };
+    const app = express()
+      .get('/.well-known/agent-card.json', (_req, res) => res.json(card))
+      .get('/.well-known/agent.json', (_req, res) => res.type('text/html').send('<html>'));
+    const { url } = await serve(app);
+    const found = await discover(url, fetch, {});
+    expect(found.interfaces.map((i) => [i.protocol, i.binding, i.supported])).toEqual([
+      ['1.0', 'GRPC', false],
+      ['1.0', 'HTTP+JSON', true],
+    ]);
+    expect(found.failures).toEqual([{ url: `${url}/.well-known/agent.json`, reason: 'not JSON (text/html; charset=utf-8)' }]);
+  });
+});
+
+describe('the inspector server', () => {
+  test('answers only to the names of loopback: a page of another site that points a DNS name here is refused', async () => {
+    const { port } = new URL(inspector.url);
+    expect((await raw(inspector.url, { headers: { host: `127.0.0.1:${port}` } })).status).toBe(200);
+    expect((await raw(inspector.url, { headers: { host: `localhost:${port}` } })).status).toBe(200);
+    const refused = await raw(inspector.url, { headers: { host: `attacker.example:${port}` } });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toEqual({ error: `the inspector does not answer to the host "attacker.example:${port}"` });
+  });
+
+  test('its calls take JSON from the page itself: a form post or another origin is refused', async () => {
+    const form = await fetch(new URL('api/session', inspector.url), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
+    expect(form.status).toBe(415);
+    const foreign = await postJson('api/session', {}, { origin: 'http://attacker.example' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({ error: 'calls from other sites are refused' });
+    const bad = await fetch(new URL('api/discover', inspector.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    expect([bad.status, await bad.json()]).toEqual([400, { error: 'the body is not a JSON object' }]);
+  });
+
+  test('a call names its session, an interface and an operation the version has; each mistake is said plainly', async () => {
+    const { session } = await newSession();
+    const call = async (body: Record<string, unknown>) => {
+      const response = await postJson('api/call', body);
+      return [response.status, ((await response.json()) as { error: string }).error];
+    };
+    expect(await call({ session: 'nope' })).toEqual([404, 'unknown session: reload the page']);
+    expect(await call({ session })).toEqual([400, 'choose an interface first']);
+    const agent = { url: 'http://127.0.0.1:9/', protocol: '0.1.0' };
+    expect(await call({ session, agent, op: 'list' })).toEqual([400, "A2A 0.1.0 has no method that lists tasks (1.0's ListTasks)"]);
+    expect(await call({ session, agent, op: 'explode' })).toEqual([400, 'unknown operation "explode"']);
+    expect(await call({ session, agent, op: 'get', headers: { 'bad header': 'x' }, args: { taskId: 't' } })).toEqual([
+      400,
+      'not a header name: "bad header"',
+    ]);
+    expect(await call({ session, agent: { ...agent, url: 'file:///etc/passwd' }, op: 'get' })).toEqual([
+      400,
+      'the agent must be reached over http or https',
+    ]);
+  });
+
+  test('an agent that cannot be reached is an answer for the page, not a failure of the inspector', async () => {
+    const { session } = await newSession();
+    const response = await postJson('api/call', {
+      session,
+      agent: { url: 'http://127.0.0.1:9/', protocol: '0.3' },
+      op: 'get',
+      args: { taskId: 't' },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: false, error: { name: 'NetworkError', message: expect.stringContaining('cannot reach') } });
+  });
+
+  test('its push receiver shows what arrives, says why it cannot be verified before a registration, and answers an ownership check', async () => {
+    const { session, webhookUrl } = await newSession();
+    // Where the agent reaches the receiver: the address the page was loaded from.
+    expect(webhookUrl).toBe(`${inspector.url}api/push/${session}`);
+    const challenge = await fetch(`${webhookUrl}?validationToken=abc123`);
+    expect([challenge.status, await challenge.text()]).toEqual([200, 'abc123']);
+    const delivered = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"t-1"}' });
+    expect(delivered.status).toBe(401);
+    const events = await pageEvents(session, 2);
+    expect(events[0]).toMatchObject({ event: 'push', data: { challenge: true } });
+    expect(events[1]).toMatchObject({
+      event: 'push',
+      data: { verified: false, body: '{"id":"t-1"}', reason: expect.stringContaining('no push notification was registered') },
+    });
+    expect((await fetch(new URL('api/push/unknown-session', inspector.url), { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+});
+
+describe('the router option', () => {
+  test('serves the page at /inspector/ (the address without its slash redirected), opened on the agent', async () => {
+    const router = a2aRouter(echo as never, {
+      card: { name: 'Beside', version: '1', skills: [] } as never,
+      logger: silent,
+      inspector: true,
+    });
+    const { url } = await serve(express().use('/agents/beside', router));
+    const bare = await fetch(`${url}/agents/beside/inspector?agent=x`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([308, '/agents/beside/inspector/?agent=x']);
+    const page = await fetch(`${url}/agents/beside/inspector/`);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await (await fetch(`${url}/agents/beside/inspector/api/config`)).json()).toEqual({ agentUrl: `${url}/agents/beside/` });
+    // Off by default.
+    const plain = a2aRouter(echo as never, { card: { name: 'Plain', version: '1', skills: [] } as never, logger: silent });
+    const { url: plainUrl } = await serve(express().use(plain));
+    expect((await fetch(`${plainUrl}/inspector/`)).status).toBe(404);
+  });
+
+  test('a wrong option is a TypeError at once', () => {
+    const card = { name: 'X', version: '1', skills: [] } as never;
+    expect(() => a2aRouter(echo as never, { card, logger: silent, inspector: 'yes' as never })).toThrow(
+      'options.inspector must be true, false or { path }',
+    );
+    expect(() => a2aRouter(echo as never, { card, logger: silent, inspector: { path: 'no-slash' } })).toThrow(
+      'options.inspector.path must be a path such as /inspector, got "no-slash"',
+    );
+  });
+});
+
+describe('a2a inspect', () => {
+  test('a port that is not one is a usage error', async () => {
+    const child = spawn(process.execPath, [cli, 'inspect', '127.0.0.1:1', '--port', 'eighty'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('--port takes a port number, got eighty');
+  });
+});
+
+describe('curl commands', () => {
+  test('each word survives a POSIX shell exactly: quotes, dollars, newlines and all', () => {
+    for (const text of ["it's", '$HOME `id` "x"', 'line\nbreak', 'plain-word', '']) {
+      expect(execFileSync('sh', ['-c', `printf '%s' ${shellQuote(text)}`]).toString()).toBe(text);
+    }
+  });
+
+  test('a stream gets -N; headers go as sent, but not those curl writes itself; a GET has no -X', () => {
+    const stream = curlOf({
+      method: 'POST',
+      url: 'http://127.0.0.1:1/v1',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json', 'content-length': '2', authorization: "Bearer it's" },
+      body: '{"text":"it\'s"}',
+    });
+    expect(stream).toBe(
+      `curl -N -X POST http://127.0.0.1:1/v1 -H 'accept: text/event-stream' -H 'content-type: application/json' -H 'authorization: Bearer it'\\''s' --data-raw '{"text":"it'\\''s"}'`,
+    );
+    expect(curlOf({ method: 'GET', url: 'http://127.0.0.1:1/.well-known/agent-card.json', headers: { 'a2a-version': '1.0' } })).toBe(
+      `curl http://127.0.0.1:1/.well-known/agent-card.json -H 'a2a-version: 1.0'`,
+    );
+  });
+});
+
+describe('artifacts and the chat', () => {
+  test("chunks of one artifact join into one text; 0.3's artifact ids keep two artifacts apart; only the last chunk (or the turn's end) completes it", () => {
+    const artifacts: AssembledArtifact[] = [];
+    mergeArtifact(artifacts, { index: 0, parts: [{ type: 'text', text: 'one ' }] });
+    mergeArtifact(artifacts, { index: 0, append: true, parts: [{ type: 'text', text: 'two' }] });
+    expect(artifacts).toEqual([{ key: '0', parts: [{ type: 'text', text: 'one two' }], chunks: 2, complete: false }]);
+    mergeArtifact(artifacts, { artifactId: 'a', parts: [{ type: 'data', data: { n: 1 } }], lastChunk: true });
+    expect(artifacts.map((a) => [a.key, a.complete])).toEqual([
+      ['0', false],
+      ['a', true],
+    ]);
+    const task = newTask('t', 'now');
+    applyEvent(task, { id: 't', artifact: { index: 0, parts: [{ type: 'text', text: 'x' }] } }, 'now');
+    expect(task.artifacts[0]!.complete).toBe(false);
+    applyEvent(task, { id: 't', status: { state: 'completed' }, final: true }, 'now');
+    expect(task.artifacts[0]!.complete).toBe(true);
+    expect(task.timeline.map((e) => e.kind)).toEqual(['artifact', 'status']);
+  });
+
+  test('the chat keeps the order things happened in, an answer to a question after it', () => {
+    const chat = new Conversation();
+    chat.user([{ type: 'text', text: 'convert 100 USD' }], 't1');
+    chat.event(
+      {
+        id: 'task',
+        status: { state: 'input-required', message: { role: 'agent', parts: [{ type: 'text', text: 'Into which currency?' }] } },
+        final: true,
+      },
+      't2',
+    );
+    chat.user([{ type: 'text', text: 'EUR' }], 't3', 'task');
+    chat.event({ id: 'task', artifact: { index: 0, parts: [{ type: 'text', text: '100 USD is ' }] } }, 't4');
+    chat.event({ id: 'task', artifact: { index: 0, append: true, lastChunk: true, parts: [{ type: 'text', text: '50 EUR' }] } }, 't5');
+    expect(
+      chat.entries.map((e) => [e.role, e.parts.map((p) => (p.type === 'text' ? p.text : p.type)).join(''), e.complete ?? null]),
+    ).toEqual([
+      ['user', 'convert 100 USD', null],
+      ['agent', 'Into which currency?', null],
+      ['user', 'EUR', null],
+      ['agent', '100 USD is 50 EUR', true],
+    ]);
+  });
+});
