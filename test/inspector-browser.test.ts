@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { A2AClient10 } from 'a2a-client';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { launchChromium, screenshotDir } from 'a2a-testing/browser';
+import { serveSdkAgent } from 'a2a-testing/sdk-agent';
 import { echoRouter } from '../apps/echo-agent/src/agent.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -363,4 +364,24 @@ test('the router option serves the same page beside an agent, opened on the agen
   expect(await timelineState(page)).toBe('completed');
   expect(errorsOf(page)).toEqual([]);
   await page.close();
+});
+
+test('an agent built with the official SDK (0.3) that answers with a message alone: shown in the chat, streamed or not', async () => {
+  const sdk = await serveSdkAgent(({ text, contextId }) => [
+    { kind: 'message', messageId: `reply-${text}`, role: 'agent', parts: [{ kind: 'text', text: `you said ${text}` }], contextId },
+  ]);
+  try {
+    const page = await open(sdk.url);
+    await expect(page.textContent('#connection-status')).resolves.toBe('Connected: one card (A2A 0.3), no problems.');
+    await send(page, 'streamed');
+    await page.waitForSelector('#chat-log .bubble.agent >> text=you said streamed');
+    await page.uncheck('#stream');
+    await send(page, 'whole');
+    await page.waitForSelector('#chat-log .bubble.agent >> text=you said whole');
+    expect(await page.$$eval('#chat-log .bubble.error', (all) => all.length)).toBe(0);
+    expect(errorsOf(page)).toEqual([]);
+    await page.close();
+  } finally {
+    await sdk.close();
+  }
 });

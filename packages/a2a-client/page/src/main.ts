@@ -341,6 +341,11 @@ async function send(): Promise<void> {
       if (!answer.ok || !answer.task) return failed(answer.error);
       const task = answer.task;
       state.contextId = task.sessionId ?? contextOf(answer.raw) ?? state.contextId;
+      if (!task.id) {
+        // A message alone, outside any task.
+        state.conversation.answer(task, now());
+        return;
+      }
       const record = taskRecord(task.id);
       applyTask(record, task, now(), 'answer');
       state.conversation.answer(task, now());
@@ -368,7 +373,12 @@ async function follow(stream: AsyncIterable<Record<string, unknown>>, chat: bool
     if (!received) continue;
     const { event, raw } = received;
     const id = event.id || state.running?.taskId;
-    if (!id) continue;
+    if (!id) {
+      // An answer that is a message alone (0.3 and 1.0 allow it) belongs to no task: the chat shows it.
+      if (chat) state.conversation.event(event, now());
+      renderChat();
+      continue;
+    }
     if (state.running) state.running.taskId = id;
     if (chat) state.contextId = contextOf(raw) ?? state.contextId;
     const record = taskRecord(id);
