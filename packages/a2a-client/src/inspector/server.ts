@@ -5,7 +5,9 @@
 // answers and the push notifications it receives back to the page that asked.
 //
 // Nothing here keeps a credential: the page sends its headers with each call, and they live only
-// as long as that call (and the clients cached for it, which a page's next connect replaces).
+// as long as that call. The clients (cached per page, so that a card is read once) carry none:
+// the call's headers are added to each of its requests from the call's async context.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -52,6 +54,9 @@ interface AgentChoice {
   protocol: Protocol;
   binding?: string;
 }
+
+/** The headers (credentials) of the page's call under way, for the requests it makes. */
+const callHeaders = new AsyncLocalStorage<Record<string, string>>();
 
 const MAX_SESSIONS = 64;
 const SESSION_IDLE_MS = 6 * 60 * 60 * 1000;
@@ -113,21 +118,26 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     return session;
   };
 
-  /** The client for one agent interface and one set of headers, made once per page. */
-  const apiFor = (session: Session, agent: AgentChoice, headers: Record<string, string>): AgentApi => {
-    const key = JSON.stringify([agent.url, agent.protocol, agent.binding ?? '', headers]);
+  /** The client for one agent interface, made once per page. */
+  const apiFor = (session: Session, agent: AgentChoice): AgentApi => {
+    const key = JSON.stringify([agent.url, agent.protocol, agent.binding ?? '']);
     let api = session.apis.get(key);
     if (!api) {
       const binding = agent.binding?.toUpperCase();
+      const recorded = recordingFetch((entry) => emit(session, 'raw', entry));
       api = agentApi(agent.protocol, agentBase(agent.url), {
-        headers,
         timeoutMs,
-        fetch: recordingFetch((entry) => emit(session, 'raw', entry)),
+        // The credentials of the call under way, added before the request is recorded: the log shows what was sent.
+        fetch: (input, init = {}) => {
+          const credentials = callHeaders.getStore();
+          if (!credentials || Object.keys(credentials).length === 0) return recorded(input, init);
+          return recorded(input, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), ...credentials } });
+        },
         validateResponses: 'warn',
         onDeparture: (departure) => emit(session, 'departure', { time: new Date().toISOString(), ...departure }),
         ...(binding === 'JSONRPC' || binding === 'HTTP+JSON' ? { preferredBinding: binding } : {}),
       });
-      // A page that changes its credentials or its agent leaves the old clients behind.
+      // A page that changes its agent leaves the old clients behind.
       if (session.apis.size >= 16) session.apis.delete(session.apis.keys().next().value!);
       session.apis.set(key, api);
     }
@@ -174,7 +184,8 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       };
       const session = sessionOf(body.session);
       const agent = agentChoiceOf(body.agent);
-      const api = apiFor(session, agent, headersOf(body.headers));
+      const api = apiFor(session, agent);
+      const headers = headersOf(body.headers);
       const args = body.args ?? {};
       const aborted = new AbortController();
       res.once('close', () => aborted.abort());
@@ -184,11 +195,11 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
           op === 'stream'
             ? api.stream(messageOf(args.message), addressingOf(args), aborted.signal)
             : api.resubscribe(stringArg(args, 'taskId'), undefined, aborted.signal);
-        await streamLines(res, events, aborted.signal);
+        await callHeaders.run(headers, () => streamLines(res, events, aborted.signal));
         return;
       }
       try {
-        sendJson(res, 200, { ok: true, ...(await unary(session, api, agent, op, args, aborted.signal)) });
+        sendJson(res, 200, { ok: true, ...(await callHeaders.run(headers, () => unary(session, api, agent, op, args, aborted.signal))) });
       } catch (error) {
         if (error instanceof RequestError) throw error;
         sendJson(res, 200, { ok: false, error: errorOf(error) });
