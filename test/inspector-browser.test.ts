@@ -321,6 +321,13 @@ test('credentials live in the page: without them the agent refuses, with them it
   expect(headers).toContain('x-api-keyopen-sesame');
   const stored = await inPage(page, '[localStorage.length, sessionStorage.length, document.cookie]');
   expect(stored).toEqual([0, 0, '']);
+  // Taken out of the page, the key is gone: nothing on the server sends it on.
+  await page.click('#tab-timeline');
+  await page.fill('#auth-value', '');
+  await send(page, 'still in?');
+  const refused = page.locator('#chat-log .bubble.error').nth(1);
+  await refused.waitFor();
+  expect(await refused.textContent()).toMatch(/401|auth/i);
   await page.close();
 }, 30_000);
 

@@ -242,15 +242,20 @@ function statusFrom10(status: v10.TaskStatus): TaskStatus {
   };
 }
 
-/** An artifact's index: the kit names artifacts `artifact-<index>`; others by their id, in order met. */
+/**
+ * An artifact's index: the kit names artifacts `artifact-<index>`; others by their id, which is
+ * kept beside the index (`artifactId`, not a 0.1.0 field) for readers that tell artifacts apart.
+ */
 function artifactFrom10(artifact: v10.Artifact): Artifact {
   const index = /^artifact-(\d+)$/.exec(artifact.artifactId)?.[1];
-  return {
+  const view: Artifact & { artifactId: string } = {
+    artifactId: artifact.artifactId,
     ...(artifact.name ? { name: artifact.name } : {}),
     ...(artifact.description ? { description: artifact.description } : {}),
     parts: artifact.parts.map(partFrom10),
     index: index === undefined ? 0 : Number(index),
   };
+  return view;
 }
 
 function taskFrom10(task: v10.Task): Task {

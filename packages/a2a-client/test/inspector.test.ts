@@ -165,6 +165,29 @@ describe('discovery', () => {
     ]);
     expect(found.failures).toEqual([{ url: `${url}/.well-known/agent.json`, reason: 'not JSON (text/html; charset=utf-8)' }]);
   });
+
+  test("a 0.3-shaped card at agent.json (0.2 agents serve theirs there) is read as 0.3; 0.3's other interfaces at other URLs are not spoken", async () => {
+    const card = {
+      protocolVersion: '0.3.0',
+      name: 'Older',
+      description: 'x',
+      url: 'http://127.0.0.1:1/grpc',
+      preferredTransport: 'GRPC',
+      additionalInterfaces: [{ url: 'http://127.0.0.1:1/jsonrpc', transport: 'JSONRPC' }],
+      version: '1',
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    };
+    const { url } = await serve(express().get('/.well-known/agent.json', (_req, res) => res.json(card)));
+    const found = await discover(url, fetch, {});
+    expect(found.cards.map((c) => [c.protocol, c.problems])).toEqual([['0.3', []]]);
+    expect(found.interfaces.map((i) => [i.protocol, i.binding, i.supported])).toEqual([
+      ['0.3', 'GRPC', false],
+      ['0.3', 'JSONRPC', false],
+    ]);
+  });
 });
 
 describe('the inspector server', () => {
@@ -187,6 +210,7 @@ describe('the inspector server', () => {
     const foreign = await postJson('api/session', {}, { origin: 'http://attacker.example' });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toEqual({ error: 'calls from other sites are refused' });
+    expect((await postJson('api/session', {}, { origin: 'null' })).status).toBe(403);
     const bad = await fetch(new URL('api/discover', inspector.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -231,7 +255,7 @@ describe('the inspector server', () => {
   test('its push receiver shows what arrives, says why it cannot be verified before a registration, and answers an ownership check', async () => {
     const { session, webhookUrl } = await newSession();
     // Where the agent reaches the receiver: the address the page was loaded from.
-    expect(webhookUrl).toBe(`${inspector.url}api/push/${session}`);
+    expect(webhookUrl).toMatch(new RegExp(`^${inspector.url}api/push/[\\w-]+$`));
     const challenge = await fetch(`${webhookUrl}?validationToken=abc123`);
     expect([challenge.status, await challenge.text()]).toEqual([200, 'abc123']);
     const delivered = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"t-1"}' });
@@ -243,6 +267,18 @@ describe('the inspector server', () => {
       data: { verified: false, body: '{"id":"t-1"}', reason: expect.stringContaining('no push notification was registered') },
     });
     expect((await fetch(new URL('api/push/unknown-session', inspector.url), { method: 'POST', body: '{}' })).status).toBe(404);
+    // The address given to agents names the receiver, not the page's session (which reads its log).
+    expect(webhookUrl).not.toContain(session);
+    expect((await fetch(new URL(`api/push/${session}`, inspector.url), { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+
+  test('an address that starts with two slashes is never sent on as a redirect to another site', async () => {
+    const response = await raw(`${inspector.url.replace(/\/$/, '')}//attacker.example`);
+    expect(String(response.headers.location ?? '')).not.toMatch(/^\/\//);
+  });
+
+  test('it listens on one address, never on every interface (its guard is the names it answers to)', async () => {
+    await expect(serveInspector({ host: '0.0.0.0' })).rejects.toThrow('not on every interface');
   });
 });
 
@@ -263,6 +299,45 @@ describe('the router option', () => {
     const plain = a2aRouter(echo as never, { card: { name: 'Plain', version: '1', skills: [] } as never, logger: silent });
     const { url: plainUrl } = await serve(express().use(plain));
     expect((await fetch(`${plainUrl}/inspector/`)).status).toBe(404);
+  });
+
+  test("behind the app's own express.json(), the page's calls still read their bodies", async () => {
+    const router = a2aRouter(echo as never, {
+      card: { name: 'Parsed', version: '1', skills: [] } as never,
+      logger: silent,
+      inspector: true,
+    });
+    const { url } = await serve(express().use(express.json()).use(router));
+    const post = (path: string, body: unknown) =>
+      fetch(`${url}/inspector/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { session } = (await (await post('api/session', {})).json()) as { session: string };
+    const found = (await (await post('api/discover', { session, url })).json()) as { cards: { card: { name: string } }[] };
+    expect(found.cards.map((c) => c.card.name)).toEqual(['Parsed', 'Parsed', 'Parsed']);
+  });
+
+  test('beside an agent, the page reaches that agent only: any other URL it names is not fetched', async () => {
+    const router = a2aRouter(echo as never, {
+      card: { name: 'Pinned', version: '1', skills: [] } as never,
+      logger: silent,
+      inspector: true,
+    });
+    const { url } = await serve(express().use(router));
+    let elsewhere = 0;
+    const { url: other } = await serve(
+      express().use((_req, res) => {
+        elsewhere++;
+        res.json({});
+      }),
+    );
+    const post = (path: string, body: unknown) =>
+      fetch(`${url}/inspector/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { session } = (await (await post('api/session', {})).json()) as { session: string };
+    const found = (await (await post('api/discover', { session, url: other })).json()) as { cards: { card: { name: string } }[] };
+    expect(found.cards[0]!.card.name).toBe('Pinned');
+    const call = { session, agent: { url: other, protocol: '0.3' }, op: 'get', args: { taskId: 'none' } };
+    const answer = (await (await post('api/call', call)).json()) as { error: { code: number } };
+    expect(answer.error.code).toBe(-32001);
+    expect(elsewhere).toBe(0);
   });
 
   test('a wrong option is a TypeError at once', () => {
@@ -330,6 +405,15 @@ describe('artifacts and the chat', () => {
     applyEvent(task, { id: 't', status: { state: 'completed' }, final: true }, 'now');
     expect(task.artifacts[0]!.complete).toBe(true);
     expect(task.timeline.map((e) => e.kind)).toEqual(['artifact', 'status']);
+    // 1.0 artifacts of agents the kit did not write: told apart by their ids, whatever their index.
+    const ids: AssembledArtifact[] = [];
+    mergeArtifact(ids, { index: 0, artifactId: 'summary', parts: [{ type: 'text', text: 's' }] });
+    mergeArtifact(ids, { index: 0, artifactId: 'details', parts: [{ type: 'text', text: 'd' }] });
+    mergeArtifact(ids, { index: 0, artifactId: 'summary', append: true, parts: [{ type: 'text', text: '2' }] });
+    expect(ids.map((a) => [a.key, a.parts])).toEqual([
+      ['summary', [{ type: 'text', text: 's2' }]],
+      ['details', [{ type: 'text', text: 'd' }]],
+    ]);
   });
 
   test('the chat keeps the order things happened in, an answer to a question after it', () => {

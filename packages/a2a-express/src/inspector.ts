@@ -1,7 +1,8 @@
 // The A2A inspector beside the agent (router option `inspector`): the page that `a2a inspect`
 // serves, mounted below the router and opened on the agent itself. It comes from a2a-client,
 // loaded on the first request to it, so that an agent without the option never loads it.
-// For development: whoever reaches the page can call the agent with the credentials they type.
+// For development: whoever reaches the page can call the agent with the credentials they type;
+// the page reaches nothing but this agent.
 import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
@@ -12,7 +13,9 @@ export interface InspectorOptions {
 }
 
 interface InspectorModule {
-  createInspector(options: { agentUrl: (req: IncomingMessage) => string }): { handle(req: IncomingMessage, res: ServerResponse): void };
+  createInspector(options: { agentUrl: (req: IncomingMessage) => string; pinnedAgent: (req: IncomingMessage) => string }): {
+    handle(req: IncomingMessage, res: ServerResponse): void;
+  };
 }
 
 const MODULE = 'a2a-client/inspector';
@@ -36,15 +39,32 @@ export function inspectorRoute(option: boolean | InspectorOptions): { path: stri
     // The specifier is a variable so that compiling this package does not need a2a-client.
     const specifier: string = MODULE;
     inspector ??= (import(specifier) as Promise<InspectorModule>).then((module) =>
-      module.createInspector({ agentUrl: (request) => agentUrlOf(request as Request, path) }),
+      // The page reaches this agent only, on the address the request came in on: whatever URL
+      // it names (a Host header can be anyone's, with DNS rebinding) is not fetched.
+      module.createInspector({
+        agentUrl: (request) => agentUrlOf(request as Request, path),
+        pinnedAgent: (request) => localAgentUrlOf(request as Request, path),
+      }),
     );
     inspector.then((loaded) => loaded.handle(req, res), next);
   };
   return { path, handler };
 }
 
-/** The agent's own URL: where the router is mounted, as this request reached it. */
+/** Where the router is mounted. */
+function mountOf(req: Request, path: string): string {
+  return req.baseUrl.endsWith(path) ? req.baseUrl.slice(0, -path.length) : req.baseUrl;
+}
+
+/** The agent's own URL, as this request reached it: what the page shows. */
 function agentUrlOf(req: Request, path: string): string {
-  const base = req.baseUrl.endsWith(path) ? req.baseUrl.slice(0, -path.length) : req.baseUrl;
-  return `${req.protocol}://${req.get('host')}${base}/`;
+  return `${req.protocol}://${req.get('host')}${mountOf(req, path)}/`;
+}
+
+/** The agent's own URL on the socket this request came in on: what the inspector calls. */
+function localAgentUrlOf(req: Request, path: string): string {
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const host = address.includes(':') ? `[${address}]` : address;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return `${scheme}://${host}:${req.socket.localPort}${mountOf(req, path)}/`;
 }

@@ -103,6 +103,8 @@ function say(id: string, text: string, kind: 'info' | 'error' = 'info'): void {
 
 async function connect(url: string): Promise<void> {
   say('connection-status', `Reading the cards of ${url}…`);
+  for (const stream of following.values()) stream.abort();
+  following.clear();
   state.discovery = undefined;
   try {
     state.discovery = await post<Discovery>('api/discover', { session: state.session, url, headers: credentials() });
@@ -379,14 +381,15 @@ async function follow(stream: AsyncIterable<Record<string, unknown>>, chat: bool
       renderChat();
       continue;
     }
-    if (state.running) state.running.taskId = id;
+    // A task followed (opened by id) is no part of the conversation: it leaves the chat's turn alone.
+    if (chat && state.running) state.running.taskId = id;
     if (chat) state.contextId = contextOf(raw) ?? state.contextId;
     const record = taskRecord(id);
     const time = now();
     applyEvent(record, event, time);
     if (chat) state.conversation.event(event, time);
     if (state.selected !== id) select(id);
-    if ('status' in event) turnEnded(record);
+    if (chat && 'status' in event) turnEnded(record);
     renderChat();
     renderTimeline();
     updateControls();
@@ -410,8 +413,13 @@ function streams(): boolean {
   return (card?.capabilities as { streaming?: unknown } | undefined)?.streaming === true;
 }
 
+/** The task Cancel is about: the one the message under way went to (none yet: nothing to cancel), else the one shown. */
+function cancelable(): string | undefined {
+  return state.running ? state.running.taskId : state.selected;
+}
+
 async function cancelTask(): Promise<void> {
-  const id = state.running?.taskId ?? state.selected;
+  const id = cancelable();
   if (!id) return;
   const answer = await post<{ ok: boolean; task?: TaskView; error?: CallError }>('api/call', {
     session: state.session,
@@ -484,7 +492,7 @@ function updateControls(): void {
   const connected = chosenInterface() !== undefined;
   const busy = state.running !== undefined;
   byId<HTMLButtonElement>('send').disabled = !connected || busy;
-  const current = state.running?.taskId ?? state.selected;
+  const current = cancelable();
   const record = current ? state.tasks.get(current) : undefined;
   byId<HTMLButtonElement>('cancel').disabled = !connected || !record || !(isRunning(record.state) || record.state === 'input-required');
   const protocol = chosenInterface()?.protocol;
@@ -521,10 +529,13 @@ async function openTask(id: string): Promise<void> {
   applyTask(record, answer.task, now(), 'task');
   select(record.id);
   say('tasks-status', `Task ${record.id}: ${record.state}.`);
-  // A task still at work is followed: its events arrive as it goes on.
+  // A task still at work is followed: its events arrive as it goes on (once: opened again, the
+  // stream before is closed).
   if (isRunning(record.state) && streams()) {
     say('tasks-status', `Task ${record.id} is ${record.state}: following it.`);
+    following.get(record.id)?.abort();
     const abort = new AbortController();
+    following.set(record.id, abort);
     try {
       await follow(
         lines(
@@ -536,10 +547,15 @@ async function openTask(id: string): Promise<void> {
       );
       say('tasks-status', `Task ${record.id}: ${record.state}.`);
     } catch (error) {
-      say('tasks-status', (error as Error).message, 'error');
+      if (!abort.signal.aborted) say('tasks-status', (error as Error).message, 'error');
+    } finally {
+      if (following.get(record.id) === abort) following.delete(record.id);
     }
   }
 }
+
+/** The streams of the tasks being followed, by task. */
+const following = new Map<string, AbortController>();
 
 async function listTasks(): Promise<void> {
   say('tasks-status', 'Listing tasks…');
@@ -852,6 +868,11 @@ function openEvents(): void {
   events.addEventListener('raw', (e) => addRaw(JSON.parse((e as MessageEvent<string>).data) as RawEntry));
   events.addEventListener('departure', (e) => addDeparture(JSON.parse((e as MessageEvent<string>).data)));
   events.addEventListener('push', (e) => addPush(JSON.parse((e as MessageEvent<string>).data)));
+  // The browser reconnects on its own; a stream that is closed for good (the inspector restarted,
+  // and this page's session with it) needs the page reloaded.
+  events.addEventListener('error', () => {
+    if (events.readyState === EventSource.CLOSED) say('connection-status', "Lost the inspector's event stream: reload the page.", 'error');
+  });
 }
 
 async function start(): Promise<void> {

@@ -85,13 +85,19 @@ export async function discover(url: string, fetcher: typeof fetch, headers: Reco
       cards.push({ protocol, url: `${base}${path}`, card, problems: problemsOf(protocol, card) });
   };
   for (const found of [asked10, plain]) if (found) add(versionOfCard(found.card), CARD_10, found.card);
-  if (card01) add('0.1.0', CARD_01, card01.card);
+  // agent.json is 0.1.0's path, and where 0.2 agents (and some 0.3 ones) serve a card of 0.3's shape.
+  if (card01) add(hasProtocolVersion(card01.card) ? '0.3' : '0.1.0', CARD_01, card01.card);
   return { base, cards, interfaces: interfacesOf(cards, base), failures };
 }
 
 /** A card at `agent-card.json` is 1.0's when it lists `supportedInterfaces`, else 0.3's. */
 function versionOfCard(card: unknown): Protocol {
   return Array.isArray((card as { supportedInterfaces?: unknown } | null)?.supportedInterfaces) ? '1.0' : '0.3';
+}
+
+/** 0.1.0 cards have no `protocolVersion`; 0.2 and 0.3 cards must. */
+function hasProtocolVersion(card: unknown): boolean {
+  return typeof (card as { protocolVersion?: unknown } | null)?.protocolVersion === 'string';
 }
 
 export function problemsOf(protocol: Protocol, card: unknown): ValidationIssue[] {
@@ -102,10 +108,11 @@ export function problemsOf(protocol: Protocol, card: unknown): ValidationIssue[]
 
 function interfacesOf(cards: CardReport[], base: string): OfferedInterface[] {
   const offered: OfferedInterface[] = [];
-  const add = (protocol: Protocol, binding: unknown, url: unknown) => {
+  /** `spoken`: whether the client would really call this interface (0.3's posts to the card's `url`). */
+  const add = (protocol: Protocol, binding: unknown, url: unknown, spoken = true) => {
     const name = String(binding ?? 'JSONRPC').toUpperCase();
-    if (offered.some((i) => i.protocol === protocol && i.binding === name)) return;
-    const supported = name === 'JSONRPC' || (protocol === '1.0' && name === 'HTTP+JSON');
+    if (offered.some((i) => i.protocol === protocol && i.binding === name && i.supported)) return;
+    const supported = spoken && (name === 'JSONRPC' || (protocol === '1.0' && name === 'HTTP+JSON'));
     offered.push({ protocol, binding: name, url: typeof url === 'string' ? url : base, supported });
   };
   for (const { protocol, card } of cards) {
@@ -117,11 +124,13 @@ function interfacesOf(cards: CardReport[], base: string): OfferedInterface[] {
     };
     if (protocol === '1.0') {
       for (const i of c.supportedInterfaces ?? []) {
-        if (/^1\.\d+(\.\d+)?$/.test(String(i.protocolVersion))) add('1.0', i.protocolBinding, i.url);
+        // The versions A2AClient10 speaks (1.0 and its patch releases).
+        if (/^1\.0(\.\d+)?$/.test(String(i.protocolVersion))) add('1.0', i.protocolBinding, i.url);
       }
     } else if (protocol === '0.3') {
       add('0.3', c.preferredTransport, c.url);
-      for (const i of Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : []) add('0.3', i.transport, i.url);
+      // The 0.3 client calls the card's own url: another interface at another URL is listed, not spoken.
+      for (const i of Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : []) add('0.3', i.transport, i.url, i.url === c.url);
     } else {
       add('0.1.0', 'JSONRPC', c.url);
     }

@@ -22,6 +22,12 @@ export interface InspectorOptions {
   /** The agent the page opens with; a function of the request to derive it (the router's own URL). */
   agentUrl?: string | ((req: IncomingMessage) => string | undefined);
   /**
+   * The one agent the page may reach, as the inspector's server reaches it (a function of the
+   * request): whatever agent, card or JWKS URL the page names is replaced by it, so that the
+   * page cannot make the server fetch anything else. The router's option pins its own agent.
+   */
+  pinnedAgent?: (req: IncomingMessage) => string;
+  /**
    * Host names (with port or without) the inspector answers to; any other `Host` header is refused,
    * so that a web page cannot reach it by a DNS name of its own pointing at 127.0.0.1. Default:
    * any (the router serves the page where the app is reached); `serveInspector` sets loopback.
@@ -44,9 +50,13 @@ interface Session {
   lastSeen: number;
   listeners: Set<ServerResponse>;
   /** Events sent while no stream was open (the page reconnecting), handed on when it is. */
-  backlog: string[];
+  backlog: { frame: string; at: number }[];
+  backlogBytes: number;
   apis: Map<string, AgentApi>;
-  push?: { verifier: PushVerifier<unknown>; jwksUrl: string };
+  /** The receiver's own id: the address agents are given names this, never the session. */
+  pushId: string;
+  /** Each task's registration: its JWKS and its token, checked per delivery. */
+  push: Map<string, { verifier: PushVerifier<unknown>; jwksUrl: string }>;
 }
 
 interface AgentChoice {
@@ -60,7 +70,9 @@ const callHeaders = new AsyncLocalStorage<Record<string, string>>();
 
 const MAX_SESSIONS = 64;
 const SESSION_IDLE_MS = 6 * 60 * 60 * 1000;
-const MAX_BACKLOG = 2_000;
+/** A page away (reloading) has its events kept this long, this much at most: they may carry its credentials. */
+const BACKLOG_MS = 60_000;
+const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** A page's call carries files as base64: room for a few megabytes of them. */
 const MAX_CALL_BYTES = 32 * 1024 * 1024;
 const MAX_PUSH_BYTES = 4 * 1024 * 1024;
@@ -89,8 +101,12 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
   const emit = (session: Session, event: string, data: unknown) => {
     const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     if (session.listeners.size === 0) {
-      session.backlog.push(frame);
-      if (session.backlog.length > MAX_BACKLOG) session.backlog.shift();
+      const now = Date.now();
+      session.backlog.push({ frame, at: now });
+      session.backlogBytes += frame.length;
+      while (session.backlog.length > 0 && (session.backlogBytes > MAX_BACKLOG_BYTES || now - session.backlog[0]!.at > BACKLOG_MS)) {
+        session.backlogBytes -= session.backlog.shift()!.frame.length;
+      }
       return;
     }
     for (const listener of session.listeners) listener.write(frame);
@@ -102,11 +118,21 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       if (session.listeners.size === 0 && now - session.lastSeen > SESSION_IDLE_MS) sessions.delete(id);
     }
     if (sessions.size >= MAX_SESSIONS) {
-      const oldest = [...sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0]!;
-      for (const listener of oldest.listeners) listener.end();
+      // A page still open is never dropped for a new one.
+      const oldest = [...sessions.values()].filter((s) => s.listeners.size === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
+      if (!oldest) throw new RequestError(503, `${MAX_SESSIONS} pages are open on this inspector: close one`);
       sessions.delete(oldest.id);
     }
-    const session: Session = { id: randomUUID(), lastSeen: now, listeners: new Set(), backlog: [], apis: new Map() };
+    const session: Session = {
+      id: randomUUID(),
+      lastSeen: now,
+      listeners: new Set(),
+      backlog: [],
+      backlogBytes: 0,
+      apis: new Map(),
+      pushId: randomUUID(),
+      push: new Map(),
+    };
     sessions.set(session.id, session);
     return session;
   };
@@ -152,13 +178,15 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     'POST /api/session': async (req, res) => {
       await readJson(req, 1024);
       const session = newSession();
-      sendJson(res, 200, { session: session.id, webhookUrl: `${pageUrl(req)}api/push/${session.id}` });
+      sendJson(res, 200, { session: session.id, webhookUrl: `${pageUrl(req)}api/push/${session.pushId}` });
     },
     'GET /api/events': async (req, res, url) => {
       const session = sessionOf(url.searchParams.get('session'));
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write(': the inspector\n\n');
-      for (const frame of session.backlog.splice(0)) res.write(frame);
+      const fresh = Date.now() - BACKLOG_MS;
+      for (const { frame, at } of session.backlog.splice(0)) if (at >= fresh) res.write(frame);
+      session.backlogBytes = 0;
       session.listeners.add(res);
       const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
       req.once('close', () => {
@@ -169,7 +197,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     'POST /api/discover': async (req, res) => {
       const body = (await readJson(req, 64 * 1024)) as { session?: unknown; url?: unknown; headers?: unknown };
       const session = sessionOf(body.session);
-      const url = agentUrlOf(body.url);
+      const url = options.pinnedAgent ? options.pinnedAgent(req) : agentUrlOf(body.url);
       session.apis.clear();
       const record = recordingFetch((entry) => emit(session, 'raw', entry));
       sendJson(res, 200, await discover(url, record, headersOf(body.headers)));
@@ -183,7 +211,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
         args?: Record<string, unknown>;
       };
       const session = sessionOf(body.session);
-      const agent = agentChoiceOf(body.agent);
+      const agent = agentChoiceOf(options.pinnedAgent ? { ...body.agent, url: options.pinnedAgent(req) } : body.agent);
       const api = apiFor(session, agent);
       const headers = headersOf(body.headers);
       const args = body.args ?? {};
@@ -199,7 +227,9 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
         return;
       }
       try {
-        sendJson(res, 200, { ok: true, ...(await callHeaders.run(headers, () => unary(session, api, agent, op, args, aborted.signal))) });
+        const pinned = options.pinnedAgent && agentBase(options.pinnedAgent(req));
+        const answer = await callHeaders.run(headers, () => unary(session, api, agent, op, args, aborted.signal, pinned));
+        sendJson(res, 200, { ok: true, ...answer });
       } catch (error) {
         if (error instanceof RequestError) throw error;
         sendJson(res, 200, { ok: false, error: errorOf(error) });
@@ -214,6 +244,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     op: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    pinnedBase: string | undefined,
   ) => {
     switch (op) {
       case 'send':
@@ -227,15 +258,25 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
         return api.list(typeof args.contextId === 'string' ? { contextId: args.contextId } : {});
       }
       case 'push': {
-        const webhookUrl = stringArg(args, 'webhookUrl');
-        const jwksUrl = stringArg(args, 'jwksUrl');
+        const taskId = stringArg(args, 'taskId');
+        const webhookUrl = httpUrl(stringArg(args, 'webhookUrl'), 'the receiver URL');
         const token = stringArg(args, 'token');
-        new URL(webhookUrl);
-        session.push = {
+        // Pinned to one agent, the keys are that agent's: the server fetches nothing else.
+        const jwksUrl = pinnedBase ? `${pinnedBase}/.well-known/jwks.json` : httpUrl(stringArg(args, 'jwksUrl'), 'the JWKS URL');
+        // In place before the agent answers (its first notification may come first); a refused
+        // registration puts back what was there.
+        const before = session.push.get(taskId);
+        session.push.set(taskId, {
           jwksUrl,
           verifier: createPushNotificationVerifier<unknown>({ jwksUrl: new URL(jwksUrl), expectedToken: token }),
-        };
-        return { raw: await api.setPush(stringArg(args, 'taskId'), { url: webhookUrl, token }) };
+        });
+        try {
+          return { raw: await api.setPush(taskId, { url: webhookUrl, token }) };
+        } catch (error) {
+          if (before) session.push.set(taskId, before);
+          else session.push.delete(taskId);
+          throw error;
+        }
       }
       default:
         throw new RequestError(400, `unknown operation ${JSON.stringify(op)}`);
@@ -244,8 +285,8 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
 
   /** A push notification for one page: shown there with the outcome of checking its signature. */
   const receivePush = async (req: IncomingMessage, res: ServerResponse, url: URL, id: string) => {
-    const session = sessions.get(id);
-    if (!session) throw new RequestError(404, 'no such inspector session');
+    const session = [...sessions.values()].find((s) => s.pushId === id);
+    if (!session) throw new RequestError(404, 'no such receiver');
     // An agent that checks a webhook before using it (validationToken) gets its token back.
     const challenge = url.searchParams.get('validationToken');
     if (req.method === 'GET' && challenge !== null) {
@@ -256,13 +297,18 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     if (req.method !== 'POST') throw new RequestError(405, 'the push receiver takes POST');
     const body = await readBody(req, MAX_PUSH_BYTES);
     const delivery: Record<string, unknown> = { time: new Date().toISOString(), headers: plainHeaders(req), body: body.toString('utf8') };
-    if (!session.push) {
+    const taskId = taskIdOf(body.toString('utf8'));
+    const registration = (taskId && session.push.get(taskId)) || (session.push.size === 1 ? [...session.push.values()][0] : undefined);
+    if (!registration) {
       delivery.verified = false;
-      delivery.reason = 'no push notification was registered from this page, so there is no JWKS to check it against';
+      delivery.reason =
+        session.push.size === 0
+          ? 'no push notification was registered from this page, so there is no JWKS to check it against'
+          : `no registration from this page for the task ${JSON.stringify(taskId ?? '(none named)')}`;
     } else {
-      delivery.jwksUrl = session.push.jwksUrl;
+      delivery.jwksUrl = registration.jwksUrl;
       try {
-        const { claims } = await session.push.verifier.verify({ headers: req.headers, body });
+        const { claims } = await registration.verifier.verify({ headers: req.headers, body });
         delivery.verified = true;
         delivery.claims = claims;
       } catch (error) {
@@ -278,7 +324,8 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     const asset = ASSETS[path];
     if (!asset) throw new RequestError(404, 'not found');
     // The page's scripts and styles load relative to it: its address must end with a slash.
-    const original = originalPath(req);
+    // (Never `//host`, which a browser would read as another site.)
+    const original = originalPath(req).replace(/^\/{2,}/, '/');
     if (path === '/' && !original.endsWith('/')) {
       const query = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
       res.writeHead(308, { location: `${original}/${query}` }).end();
@@ -316,8 +363,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
         // (it cannot send JSON without asking, and its Origin is not this one).
         if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new RequestError(415, 'send JSON');
         const origin = req.headers.origin;
-        if (origin !== undefined && new URL(origin).host !== req.headers.host)
-          throw new RequestError(403, 'calls from other sites are refused');
+        if (origin !== undefined && hostOf(origin) !== req.headers.host) throw new RequestError(403, 'calls from other sites are refused');
       }
       return route(req, res, url);
     }
@@ -356,6 +402,10 @@ export interface RunningInspector {
  */
 export async function serveInspector(options: InspectorOptions & { host?: string; port?: number } = {}): Promise<RunningInspector> {
   const host = options.host ?? '127.0.0.1';
+  // The page is guarded by the names it answers to: an address of every interface has none.
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') {
+    throw new TypeError('the inspector listens on one address (127.0.0.1 by default), not on every interface');
+  }
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -376,6 +426,40 @@ export async function serveInspector(options: InspectorOptions & { host?: string
         server.closeAllConnections();
       }),
   };
+}
+
+/** The host of an Origin header; none for `null` or anything that is not a URL. */
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
+function httpUrl(value: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RequestError(400, `${what} is not a URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RequestError(400, `${what} must be http or https`);
+  return url.toString();
+}
+
+/** The task a push notification is about, in any version's body (0.1.0 and 0.3: a task; 1.0: a StreamResponse). */
+function taskIdOf(body: string): string | undefined {
+  try {
+    const value = JSON.parse(body) as Record<string, { id?: unknown; taskId?: unknown } | undefined> & { id?: unknown; taskId?: unknown };
+    for (const candidate of [value, value.task, value.statusUpdate, value.artifactUpdate, value.message]) {
+      const id = candidate?.taskId ?? candidate?.id;
+      if (typeof id === 'string') return id;
+    }
+  } catch {
+    // not JSON: no task to name
+  }
+  return undefined;
 }
 
 class RequestError extends Error {
@@ -486,6 +570,15 @@ function pageUrl(req: IncomingMessage): string {
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  // Behind an app's own body parser (express.json() before the router), the stream is spent:
+  // what the parser made of it is the body. A push notification's signature covers the bytes,
+  // which are gone then: it fails its body check, and the page says so.
+  const parsed = (req as IncomingMessage & { body?: unknown }).body;
+  if (req.readableEnded && parsed !== undefined) {
+    const text = typeof parsed === 'string' ? parsed : Buffer.isBuffer(parsed) ? parsed.toString('utf8') : JSON.stringify(parsed);
+    if (Buffer.byteLength(text) > limit) throw new RequestError(413, `the body is over ${limit} bytes`);
+    return Buffer.from(text);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
