@@ -146,7 +146,10 @@ export class RedisTaskStore implements SharedTaskStore {
     };
     const url = options.url ?? 'redis://127.0.0.1:6379';
     this.redis = new Redis(url, connection) as ScriptedRedis;
-    this.subscriber = new Redis(url, connection);
+    // Subscriptions are renewed by the store itself after a reconnection (below): ioredis's own
+    // renewal leaves its promise unhandled, which rejects when the store is closed before Redis
+    // answers it, and an unhandled rejection ends the process.
+    this.subscriber = new Redis(url, { ...connection, autoResubscribe: false });
     // Both connections report their errors through the requests that fail; without a listener
     // ioredis would print every failed reconnection attempt.
     this.redis.on('error', () => undefined);
@@ -163,8 +166,17 @@ export class RedisTaskStore implements SharedTaskStore {
     // Messages published while the connection was down are lost; read them from the streams.
     let connectedBefore = false;
     this.subscriber.on('ready', () => {
-      if (connectedBefore) for (const channel of this.channels.values()) this.catchUp(channel, []);
-      connectedBefore = true;
+      if (!connectedBefore) {
+        connectedBefore = true;
+        return;
+      }
+      const names = [...this.channels.keys(), ...(this.turnListeners.size > 0 ? [this.turnEndedChannel] : [])];
+      const renewed = names.length > 0 ? this.subscriber.subscribe(...names).then(() => undefined) : Promise.resolve();
+      void renewed
+        .catch(() => undefined)
+        .then(() => {
+          for (const channel of this.channels.values()) this.catchUp(channel, []);
+        });
     });
   }
 
