@@ -84,9 +84,11 @@ function credentials(): Record<string, string> {
   return { [header]: value };
 }
 
+/** The interface chosen, if the inspector speaks it (one it does not is listed, never used). */
 function chosenInterface(): OfferedInterface | undefined {
   const select = byId<HTMLSelectElement>('interface');
-  return state.discovery?.interfaces[Number(select.value)];
+  const chosen = state.discovery?.interfaces[Number(select.value)];
+  return chosen?.supported ? chosen : undefined;
 }
 
 function agentOf(): { url: string; protocol: string; binding: string } {
