@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis,v10,ab,telemetry] [--against <checkout>]
+// pnpm bench [--quick] [--json file] [--only rr,streaming,memory,validation,redis,v10,ab,telemetry,versions]
+//            [--against <checkout>] [--as-shipped] [--profile]
 //
 // Measures, in one run and one process tree, a2aRouter against its baselines:
 //   1. request/response: tasks/send echo vs bare Express (express.json) and the @a2a-js/sdk server,
@@ -23,14 +24,19 @@
 //      OpenTelemetry SDK, every call sampled, a batch exporter to a collector stand-in in a
 //      process of its own), each against that build, request/response and streaming, rounds
 //      rotating among the four.
+//   9. Every version against the official SDK servers: bare Express, the router's 0.1.0, 0.3 and
+//      1.0 (JSON-RPC and HTTP+JSON), the SDK 0.3.14 server and the SDK 1.3 server (its 1.0 over
+//      both bindings, and its 0.3), request/response and streams of 100 and 10,000 chunks.
+//      --as-shipped answers request/response with the echo agent as `pnpm start` runs it;
+//      --profile writes each server's CPU profile, and a summary of it, to bench/profiles/.
 // Servers run as child processes (so the load generator does not share their event loop);
 // rounds alternate between the servers so that drift of the machine hits all of them alike.
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { validateTaskSendParams } from 'a2a-types';
@@ -44,7 +50,11 @@ const quick = args.includes('--quick');
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] || 'bench-results.json' : undefined;
 // --only runs some sections, to iterate on one part; the figures recorded come from full runs.
 const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',') : undefined;
-const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis', 'v10', 'ab', 'telemetry'];
+const SECTIONS = ['rr', 'streaming', 'memory', 'validation', 'redis', 'v10', 'ab', 'telemetry', 'versions'];
+// Section 9: --as-shipped answers request/response with the echo agent as `pnpm start` runs it;
+// --profile runs its servers under --cpu-prof, profiles and their summaries in bench/profiles/.
+const asShipped = args.includes('--as-shipped');
+const profiling = args.includes('--profile');
 // --against names a checkout of the kit at another commit, installed and built: section 7.
 const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
 if ((args.includes('--against') && !against) || ((only?.includes('ab') || only?.includes('telemetry')) && !against)) {
@@ -71,6 +81,11 @@ const config = quick
       tasks: [10_000, 20_000],
       idleStreams: 1_000,
       telemetryRounds: 2,
+      versionConnections: 32,
+      versionStreams: 50,
+      versionStreamConcurrency: 25,
+      versionStreamRounds: 1,
+      versionBigRounds: 1,
     }
   : {
       duration: 10,
@@ -86,14 +101,20 @@ const config = quick
       idleStreams: 1_000,
       // The cost looked for is a few per cent, on a machine whose rounds vary by more: more rounds.
       telemetryRounds: 9,
+      // Section 9, as its issue measures: 32 connections, five rounds at least.
+      versionConnections: 32,
+      versionStreams: 200,
+      versionStreamConcurrency: 50,
+      versionStreamRounds: 5,
+      versionBigRounds: 5,
     };
 
 const here = new URL('.', import.meta.url);
 const children = [];
-async function start(name, env = {}, script = new URL(`servers/${name}.mjs`, here)) {
+async function start(name, env = {}, script = new URL(`servers/${name}.mjs`, here), execArgv = []) {
   const child = fork(script, [], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    execArgv: ['--expose-gc'],
+    execArgv: ['--expose-gc', ...execArgv],
     env: { ...process.env, ...env },
   });
   children.push(child);
@@ -101,7 +122,7 @@ async function start(name, env = {}, script = new URL(`servers/${name}.mjs`, her
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
   });
-  return { name, url: `http://127.0.0.1:${port}` };
+  return { name, url: `http://127.0.0.1:${port}`, child };
 }
 process.on('exit', () => {
   for (const child of children) child.kill();
@@ -919,6 +940,251 @@ function metricsRecordingCost() {
 
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// 9. Every version against the official SDK servers (0.3.14, and 1.3: its 1.0 and its 0.3)
+
+const VERSION_HEADERS_10 = { 'a2a-version': '1.0' };
+const sends = {
+  '0.1.0': (n, text) => ({
+    jsonrpc: '2.0',
+    id: n,
+    method: text.startsWith('stream') ? 'tasks/sendSubscribe' : 'tasks/send',
+    params: { id: `v-${n}-${process.pid}`, message: { role: 'user', parts: [{ type: 'text', text }] } },
+  }),
+  0.3: (n, text, stream) => ({
+    jsonrpc: '2.0',
+    id: n,
+    method: stream ? 'message/stream' : 'message/send',
+    params: { message: { kind: 'message', role: 'user', messageId: `v-${n}`, parts: [{ kind: 'text', text }] } },
+  }),
+  '1.0 JSON-RPC': (n, text, stream) => ({
+    jsonrpc: '2.0',
+    id: n,
+    method: stream ? 'SendStreamingMessage' : 'SendMessage',
+    params: { message: { messageId: `v-${n}`, role: 'ROLE_USER', parts: [{ text }] } },
+  }),
+  '1.0 HTTP+JSON': (n, text) => ({ message: { messageId: `v-${n}`, role: 'ROLE_USER', parts: [{ text }] } }),
+};
+
+/**
+ * Where each server takes each version: a URL for request/response and one for streams (an
+ * HTTP+JSON stream has a route of its own), and the headers the version needs.
+ */
+function versionTargets({ bare, sdk03, sdk13, ours, oursStreams }) {
+  const target = (name, version, url, streamUrl, headers = {}) => ({ name, version, url, streamUrl, headers });
+  return {
+    bare: target('bare Express', '0.1.0', bare.url, undefined),
+    ours01: target('a2aRouter 0.1.0', '0.1.0', ours.url, oursStreams.url),
+    ours03: target('a2aRouter 0.3', '0.3', `${ours.url}/v0.3`, `${oursStreams.url}/v0.3`),
+    ours10: target('a2aRouter 1.0 JSON-RPC', '1.0 JSON-RPC', `${ours.url}/v1`, `${oursStreams.url}/v1`, VERSION_HEADERS_10),
+    ours10rest: target(
+      'a2aRouter 1.0 HTTP+JSON',
+      '1.0 HTTP+JSON',
+      `${ours.url}/v1/message:send`,
+      `${oursStreams.url}/v1/message:stream`,
+      VERSION_HEADERS_10,
+    ),
+    sdk03: target('SDK 0.3.14, 0.3', '0.3', sdk03.url, sdk03.url),
+    sdk13as03: target('SDK 1.3, its 0.3', '0.3', `${sdk13.url}/a2a/jsonrpc`, `${sdk13.url}/a2a/jsonrpc`),
+    sdk13: target('SDK 1.3, 1.0 JSON-RPC', '1.0 JSON-RPC', `${sdk13.url}/a2a/jsonrpc`, `${sdk13.url}/a2a/jsonrpc`, VERSION_HEADERS_10),
+    sdk13rest: target(
+      'SDK 1.3, 1.0 HTTP+JSON',
+      '1.0 HTTP+JSON',
+      `${sdk13.url}/a2a/rest/message:send`,
+      `${sdk13.url}/a2a/rest/message:stream`,
+      VERSION_HEADERS_10,
+    ),
+  };
+}
+
+/** Which of ours each SDK target is measured against. */
+const VERSION_PAIRS = [
+  ['ours03', 'sdk03'],
+  ['ours03', 'sdk13as03'],
+  ['ours10', 'sdk13'],
+  ['ours10rest', 'sdk13rest'],
+];
+
+async function loadVersion(target, duration) {
+  const result = await autocannon({
+    url: target.url,
+    connections: config.versionConnections,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...target.headers },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(sends[target.version](++counter, 'hello, echo')) }),
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/** One stream of `chunks` chunks, read to its end: its data events counted, its chunks checked in order. */
+async function versionStream(target, chunks) {
+  const url = new URL(target.streamUrl);
+  const body = JSON.stringify(sends[target.version](++counter, `stream ${chunks}`, true));
+  const options = {
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...target.headers },
+  };
+  let events = 0;
+  let last = 0;
+  let ordered = true;
+  await readFrames(options, body, (frame) => {
+    if (!frame.includes('data:')) return;
+    events++;
+    const n = /chunk (\d+)"/.exec(frame);
+    if (!n) return;
+    if (Number(n[1]) !== last + 1) ordered = false;
+    last = Number(n[1]);
+  });
+  return { events, whole: ordered && last === chunks };
+}
+
+/** `count` streams of `chunks` chunks, `concurrency` at a time: data events per second. */
+async function versionStreams(target, count, chunks, concurrency) {
+  let whole = true;
+  let events = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < count) {
+        const one = await versionStream(target, chunks);
+        events += one.events;
+        whole &&= one.whole;
+      }
+    }),
+  );
+  return { rps: events / ((performance.now() - started) / 1000), whole };
+}
+
+async function versions(servers) {
+  const targets = versionTargets(servers);
+  for (const [key, target] of Object.entries(targets)) {
+    const { status, text } = await post(target.url, sends[target.version](++counter, 'hello, echo'), target.headers);
+    const answer = JSON.parse(text);
+    if (status !== 200 || !(answer.result || answer.task))
+      throw new Error(`${target.name} (${key}) did not answer a send: ${text.slice(0, 200)}`);
+  }
+  const keys = Object.keys(targets);
+  const rotate = (list, round) => list.map((_, i) => list[(i + round) % list.length]);
+  for (const key of keys) await loadVersion(targets[key], config.warmUp);
+  const send = Object.fromEntries(keys.map((key) => [key, []]));
+  for (let round = 0; round < config.rounds; round++) {
+    // Rotate the order each round, so that no server always runs first or last.
+    for (const key of rotate(keys, round)) send[key].push(await loadVersion(targets[key], config.duration));
+  }
+  const streamKeys = keys.filter((key) => targets[key].streamUrl);
+  const many = Object.fromEntries(streamKeys.map((key) => [key, []]));
+  const one = Object.fromEntries(streamKeys.map((key) => [key, []]));
+  let complete = true;
+  for (const key of streamKeys) await versionStreams(targets[key], 20, config.streamChunks, 10);
+  for (let round = 0; round < config.versionStreamRounds; round++) {
+    for (const key of rotate(streamKeys, round)) {
+      const result = await versionStreams(targets[key], config.versionStreams, config.streamChunks, config.versionStreamConcurrency);
+      complete &&= result.whole;
+      many[key].push(result);
+    }
+  }
+  // A server whose one long stream takes longer than 10 s (the SDKs' take time that grows with
+  // the square of its length) is measured once: its ratio is far from the goal either way.
+  const slow = new Set();
+  for (let round = 0; round < config.versionBigRounds; round++) {
+    for (const key of rotate(streamKeys, round)) {
+      if (slow.has(key)) continue;
+      const started = performance.now();
+      const result = await versionStream(targets[key], config.bigStream);
+      complete &&= result.whole;
+      const seconds = (performance.now() - started) / 1000;
+      if (seconds > 10) slow.add(key);
+      one[key].push({ rps: result.events / seconds });
+    }
+  }
+  // Paired rounds need both sides: a slow server's one measure stands for every round.
+  for (const key of slow) while (one[key].length < config.versionBigRounds) one[key].push(one[key][0]);
+  const summary = (runsOf, baseline) => ({ ...loadSummary(runsOf), ...(baseline ? { ratio: pairedRatio(runsOf, baseline) } : {}) });
+  return {
+    names: Object.fromEntries(keys.map((key) => [key, targets[key].name])),
+    send: Object.fromEntries(keys.map((key) => [key, summary(send[key], send.bare)])),
+    pairs: VERSION_PAIRS.map(([a, b]) => ({
+      ours: a,
+      sdk: b,
+      send: pairedRatio(send[a], send[b]),
+      streams100: pairedRatio(many[a], many[b]),
+      stream10k: pairedRatio(one[a], one[b]),
+    })),
+    streams100: Object.fromEntries(streamKeys.map((key) => [key, median(many[key].map((x) => x.rps))])),
+    stream10k: Object.fromEntries(streamKeys.map((key) => [key, median(one[key].map((x) => x.rps))])),
+    complete,
+  };
+}
+
+/**
+ * The echo agent as `pnpm start` runs it (apps/echo-agent, `node dist/server.js`, logs at info
+ * to a stdout that is read and discarded), optionally under --cpu-prof.
+ */
+async function startShipped(execArgv = []) {
+  const script = new URL('../apps/echo-agent/dist/server.js', here);
+  const child = spawn(process.execPath, [...execArgv, fileURLToPath(script)], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk) => {
+      text += chunk;
+      const line = text.split('\n').find((l) => l.includes('"listening"') || /"msg":"[^"]*listening/.test(l));
+      if (!line) return;
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      resolve(JSON.parse(line).url.replace(/\/$/, ''));
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the echo agent exited with ${code}: ${text}`)));
+  });
+  return { name: 'echo agent (as shipped)', url, child };
+}
+
+/** Ends a server and waits for it to exit (its --cpu-prof profile is written on the way out). */
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** The functions that took the most CPU of a profile (self time), for a text beside it. */
+function profileSummary(file, top = 30) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  const intervals = profile.timeDeltas;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const node = byId.get(profile.samples[i]);
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url
+      ? `${url.replace(/^.*\/node_modules\/\.pnpm\/[^/]+\/node_modules\//, '').replace(/^.*\/(packages|apps)\//, '$1/')}:${lineNumber + 1}`
+      : '';
+    const key = `${functionName || '(anonymous)'} ${where}`.trim();
+    self.set(key, (self.get(key) ?? 0) + (intervals[i] ?? 0));
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, micros]) => `${((100 * micros) / total).toFixed(1).padStart(5)} %  ${key}`)
+    .join('\n');
+}
+
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const times = (value) => `${value.toFixed(2)}×`;
 
@@ -1220,11 +1486,91 @@ if (against && runs('telemetry')) {
   );
 }
 
+let ver;
+if (runs('versions')) {
+  const profileDir = fileURLToPath(new URL('profiles/', here));
+  if (profiling) mkdirSync(profileDir, { recursive: true });
+  const profile = (name) => (profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+  const [sdk03, sdk13, oursStreams] = await Promise.all([
+    start('sdk', {}, undefined, profile('sdk-0.3.14')),
+    start('sdk10', {}, undefined, profile('sdk-1.3')),
+    start('a2a', {}, undefined, profile(asShipped ? 'a2a-bench-server-streams' : 'a2a-bench-server')),
+  ]);
+  const oursRr = asShipped ? await startShipped(profile('echo-agent-as-shipped')) : oursStreams;
+  ver = await versions({ bare, sdk03, sdk13, ours: oursRr, oursStreams });
+  ver.asShipped = asShipped;
+  console.log(
+    '9. Every version against the official SDK servers (%s; request/response: median of %d × %ds, %d connections; streams: median of %d rounds)',
+    asShipped ? 'ours as shipped: the echo agent as `pnpm start` runs it, logs at info' : 'ours: the bench server, logs at info',
+    config.rounds,
+    config.duration,
+    config.versionConnections,
+    config.versionStreamRounds,
+  );
+  console.table(
+    Object.fromEntries(
+      Object.entries(ver.send).map(([key, x]) => [
+        ver.names[key],
+        {
+          'req/s': fmt(x.rps),
+          'p50 ms': x.p50,
+          'p99 ms': x.p99,
+          errors: x.errors,
+          'vs bare Express': times(x.ratio),
+          [`${config.versionStreams} × ${config.streamChunks}-chunk streams, events/s`]: ver.streams100[key]
+            ? fmt(ver.streams100[key])
+            : '',
+          [`one ${fmt(config.bigStream)}-chunk stream, events/s`]: ver.stream10k[key] ? fmt(ver.stream10k[key]) : '',
+        },
+      ]),
+    ),
+  );
+  const goal = (value, target) => `${times(value)} ${value >= target ? '(goal met)' : `(goal ${target}×)`}`;
+  console.table(
+    Object.fromEntries(
+      ver.pairs.map((pair) => [
+        `${ver.names[pair.ours]} vs ${ver.names[pair.sdk]}`,
+        {
+          'request/response': goal(pair.send, 1.5),
+          [`${config.streamChunks}-chunk streams`]: goal(pair.streams100, 1.5),
+          [`${fmt(config.bigStream)}-chunk stream`]: goal(pair.stream10k, 1.5),
+        },
+      ]),
+    ),
+  );
+  console.log(`   0.1.0 vs bare Express: ${goal(ver.send.ours01.ratio, 0.85)}; every stream whole and in order: ${ver.complete}`);
+  if (profiling) {
+    for (const server of [sdk03, sdk13, oursStreams, ...(asShipped ? [oursRr] : [])]) await stopChild(server.child);
+    for (const name of [
+      'sdk-0.3.14',
+      'sdk-1.3',
+      asShipped ? 'a2a-bench-server-streams' : 'a2a-bench-server',
+      ...(asShipped ? ['echo-agent-as-shipped'] : []),
+    ]) {
+      const file = join(profileDir, `${name}.cpuprofile`);
+      writeFileSync(join(profileDir, `${name}.txt`), `${profileSummary(file)}\n`);
+    }
+    console.log(`   profiles (self time, top 30) in ${profileDir}`);
+  }
+}
+
 if (jsonFile) {
   writeFileSync(
     jsonFile,
     JSON.stringify(
-      { machine, config, requestResponse: rr, streaming: st, memory: mem, validation: val, redis, protocol10: v10, ab, telemetry },
+      {
+        machine,
+        config,
+        requestResponse: rr,
+        streaming: st,
+        memory: mem,
+        validation: val,
+        redis,
+        protocol10: v10,
+        ab,
+        telemetry,
+        versions: ver,
+      },
       null,
       2,
     ),

@@ -1,5 +1,6 @@
 // Baseline (b): the official @a2a-js/sdk (0.3, `message/send`) Express server with an echo
-// executor doing the same work: one task created, echoed as an artifact, completed, stored.
+// executor doing the same work: one task created, echoed as an artifact, completed, stored;
+// "stream N" streams N chunks of one artifact, as the kit's bench server does.
 import express from 'express';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { A2AExpressApp } from '@a2a-js/sdk/server/express';
@@ -25,7 +26,24 @@ const executor = {
       status: { state: 'submitted', timestamp: new Date().toISOString() },
       history: [userMessage],
     });
-    bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: 'echo', parts: userMessage.parts } });
+    // "stream N": N chunks of one artifact, as the kit's bench server streams them.
+    const text = userMessage.parts.find((p) => p.kind === 'text')?.text ?? '';
+    const stream = /^stream (\d+)$/.exec(text);
+    if (stream) {
+      const n = Number(stream[1]);
+      for (let i = 1; i <= n; i++) {
+        bus.publish({
+          kind: 'artifact-update',
+          taskId,
+          contextId,
+          artifact: { artifactId: 'echo', parts: [{ kind: 'text', text: `chunk ${i}` }] },
+          append: i > 1,
+          lastChunk: i === n,
+        });
+      }
+    } else {
+      bus.publish({ kind: 'artifact-update', taskId, contextId, artifact: { artifactId: 'echo', parts: userMessage.parts } });
+    }
     bus.publish({
       kind: 'status-update',
       taskId,

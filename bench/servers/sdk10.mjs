@@ -1,16 +1,23 @@
-// Baseline for A2A 1.0: the official @a2a-js/sdk 1.x Express server (JSON-RPC, `SendMessage`),
+// Baseline for A2A 1.0: the official @a2a-js/sdk 1.x Express server (JSON-RPC `SendMessage`,
+// HTTP+JSON at /a2a/rest, and its 0.3 compatibility layer on the JSON-RPC endpoint),
 // with an executor doing the same work as the subject's echo handler: one task created, the
 // message echoed as an artifact, completed, stored; "stream N" streams N chunks of one artifact.
 import express from 'express';
 import { Role, TaskState } from 'a2a-sdk-1';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from 'a2a-sdk-1/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from 'a2a-sdk-1/server/express';
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from 'a2a-sdk-1/server/express';
 
 const card = {
   name: 'Echo',
   description: 'bench',
   version: '1.0.0',
-  supportedInterfaces: [{ url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+  // 1.0 over JSON-RPC and HTTP+JSON, and 0.3 over JSON-RPC through the SDK's compatibility layer
+  // (which needs the card to name it).
+  supportedInterfaces: [
+    { url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+    { url: 'http://127.0.0.1/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
+    { url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+  ],
   capabilities: { streaming: true, pushNotifications: false, extensions: [] },
   securitySchemes: {},
   securityRequirements: [],
@@ -71,7 +78,8 @@ const executor = {
 const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
 const app = express();
 app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler }));
-app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
+app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 // Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const { port } = server.address();
