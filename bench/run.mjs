@@ -1162,7 +1162,10 @@ function stopChild(child) {
   });
 }
 
-/** The functions that took the most CPU of a profile (self time), for a text beside it. */
+/**
+ * The functions that took the most CPU of a profile (self time, as a share of the time the
+ * process was busy: a server waits while the others take their turns), for a text beside it.
+ */
 function profileSummary(file, top = 30) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -1177,6 +1180,7 @@ function profileSummary(file, top = 30) {
     const key = `${functionName || '(anonymous)'} ${where}`.trim();
     self.set(key, (self.get(key) ?? 0) + (intervals[i] ?? 0));
   }
+  self.delete('(idle)');
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   return [...self.entries()]
     .sort((a, b) => b[1] - a[1])
