@@ -9,7 +9,7 @@ import express from 'express';
 import { pino } from 'pino';
 import type { Browser, Page } from 'playwright-core';
 import { A2AClient10 } from 'a2a-client';
-import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import { printedAddress, serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { launchChromium, screenshotDir } from 'a2a-testing/browser';
 import { serveSdkAgent } from 'a2a-testing/sdk-agent';
 import { echoRouter } from '../apps/echo-agent/src/agent.js';
@@ -30,23 +30,9 @@ const agents: SpawnedAgent[] = [];
 /** Starts `a2a inspect` as a user runs it, and reads the address it prints. */
 async function startInspector(agentUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(root, 'packages/a2a-client/dist/cli.js'), 'inspect', agentUrl], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`a2a inspect printed no address: ${output}`)), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /(http:\/\/127\.0\.0\.1:\d+\/)\s*$/m.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`a2a inspect exited with ${code}: ${output}`)));
-  });
-  return { url, child };
+  return { url: await printedAddress(child), child };
 }
 
 async function startAgent(app: 'echo-agent' | 'currency-agent', env: Record<string, string>): Promise<SpawnedAgent> {

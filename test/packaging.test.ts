@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { codeBlockWith, rpc, runCommand, spawnAgent, succeeded, type SpawnedAgent } from 'a2a-testing';
+import { codeBlockWith, printedAddress, rpc, runCommand, spawnAgent, succeeded, type SpawnedAgent } from 'a2a-testing';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -272,18 +272,7 @@ describe('a client-only project (no Express)', () => {
     async () => {
       const child = spawn(join(dir, 'node_modules/.bin/a2a'), ['inspect', agent.url], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
       try {
-        let printed = '';
-        const page = await new Promise<string>((done, fail) => {
-          const timer = setTimeout(() => fail(new Error(`no address printed: ${printed}`)), 15_000);
-          child.stdout!.on('data', (chunk: Buffer) => {
-            printed += chunk.toString();
-            const found = /(http:\/\/127\.0\.0\.1:\d+\/)\s*$/m.exec(printed);
-            if (found) {
-              clearTimeout(timer);
-              done(found[1]!);
-            }
-          });
-        });
+        const page = await printedAddress(child);
         const html = await (await fetch(page)).text();
         // Every script, style and icon the page names is served from the installed package.
         const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);

@@ -175,6 +175,29 @@ export async function collectEvents<T>(events: AsyncIterable<T>, max = Infinity,
   return out;
 }
 
+/**
+ * The address a child process prints (`a2a inspect` prints its page's), read from its stdout:
+ * the first `http://127.0.0.1:<port>/` ending a line, within `timeoutMs`. Its stdout must be piped.
+ */
+export function printedAddress(child: ChildProcess, timeoutMs = 15_000): Promise<string> {
+  let printed = '';
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no address printed within ${timeoutMs} ms: ${printed}`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const found = /(http:\/\/127\.0\.0\.1:\d+\/)\s*$/m.exec(printed);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before printing an address: ${printed}`));
+    });
+  });
+}
+
 /** A child process running an agent, with the URL it announced. */
 export interface SpawnedAgent {
   readonly url: string;
