@@ -9,6 +9,7 @@ import express from 'express';
 import { pino } from 'pino';
 import type { Browser, Page } from 'playwright-core';
 import { A2AClient10 } from 'a2a-client';
+import { a2aRouter, artifact, completed } from 'a2a-express';
 import { printedAddress, serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { launchChromium, screenshotDir } from 'a2a-testing/browser';
 import { serveSdkAgent } from 'a2a-testing/sdk-agent';
@@ -378,3 +379,25 @@ test('an agent built with the official SDK (0.3) that answers with a message alo
     await sdk.close();
   }
 });
+
+test('a stream of thousands of chunks: drawn as it goes without stalling the page, every chunk in the artifact, the timeline showing the newest', async () => {
+  const chunks = 3_000;
+  const long = a2aRouter(
+    async function* () {
+      for (let i = 1; i <= chunks; i++) yield artifact(`chunk ${i};`, { append: i > 1, lastChunk: i === chunks });
+      yield completed();
+    },
+    { card: { name: 'Long streams', version: '1' }, logger: pino({ level: 'silent' }), inspector: true },
+  );
+  const { url } = await serve(express().use(long));
+  const page = await open(undefined, `${url}/inspector/`);
+  await send(page, 'go');
+  await waitForState(page, 'completed');
+  const text = await page.textContent('#timeline .artifact p.text');
+  expect(text?.startsWith('chunk 1;chunk 2;')).toBe(true);
+  expect(text?.endsWith(`chunk ${chunks};`)).toBe(true);
+  expect(await page.textContent('#timeline .artifact .meta')).toBe(`artifact-0 · ${chunks} chunks`);
+  expect(await page.textContent('#timeline .timeline-hidden')).toMatch(/^[\d,]+ earlier events not shown$/);
+  expect(await page.locator('#timeline .timeline li').count()).toBe(500);
+  await page.close();
+}, 60_000);

@@ -380,7 +380,7 @@ async function follow(stream: AsyncIterable<Record<string, unknown>>, chat: bool
     if (!id) {
       // An answer that is a message alone (0.3 and 1.0 allow it) belongs to no task: the chat shows it.
       if (chat) state.conversation.event(event, now());
-      renderChat();
+      renderSoon();
       continue;
     }
     // A task followed (opened by id) is no part of the conversation: it leaves the chat's turn alone.
@@ -392,10 +392,24 @@ async function follow(stream: AsyncIterable<Record<string, unknown>>, chat: bool
     if (chat) state.conversation.event(event, time);
     if (state.selected !== id) select(id);
     if (chat && 'status' in event) turnEnded(record);
+    renderSoon();
+  }
+}
+
+let renderPending: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Draws the chat, the timeline and the controls once for the events of the next few
+ * milliseconds: a stream of thousands of events would otherwise redraw them thousands of times.
+ */
+function renderSoon(): void {
+  if (renderPending !== undefined) return;
+  renderPending = setTimeout(() => {
+    renderPending = undefined;
     renderChat();
     renderTimeline();
     updateControls();
-  }
+  }, 30);
 }
 
 /** After a turn: an agent that asked for input gets the next message on the same task. */
@@ -556,6 +570,9 @@ async function openTask(id: string): Promise<void> {
   }
 }
 
+/** How many of a task's events the timeline draws (the newest). */
+const TIMELINE_SHOWN = 500;
+
 /** The streams of the tasks being followed, by task. */
 const following = new Map<string, AbortController>();
 
@@ -618,24 +635,29 @@ function renderTimeline(): void {
     fill(panel, h('p', { class: 'muted' }, 'Send a message or open a task to see its timeline.'));
     return;
   }
+  // The newest events only: a long stream's every chunk would make the page slow to draw.
+  const hidden = Math.max(0, task.timeline.length - TIMELINE_SHOWN);
   fill(
     panel,
     h('h3', null, 'Task ', h('code', null, task.id), ' ', h('span', { class: `state ${task.state}` }, task.state)),
     task.contextId ? h('p', { class: 'muted' }, `Context ${task.contextId}`) : null,
+    hidden > 0 ? h('p', { class: 'muted timeline-hidden' }, `${hidden.toLocaleString('en-US')} earlier events not shown`) : null,
     h(
       'ol',
       { class: 'timeline', 'aria-label': 'Events in order' },
-      task.timeline.map((entry) =>
-        h(
-          'li',
-          { 'data-kind': entry.kind },
-          h('time', null, clock(entry.time)),
-          h('span', { class: 'kind' }, entry.kind),
-          entry.state ? h('span', { class: `state ${entry.state}` }, entry.state) : null,
-          entry.final ? h('span', { class: 'badge' }, 'final') : null,
-          entry.summary ? h('span', { class: 'summary' }, entry.summary) : null,
+      task.timeline
+        .slice(hidden)
+        .map((entry) =>
+          h(
+            'li',
+            { 'data-kind': entry.kind },
+            h('time', null, clock(entry.time)),
+            h('span', { class: 'kind' }, entry.kind),
+            entry.state ? h('span', { class: `state ${entry.state}` }, entry.state) : null,
+            entry.final ? h('span', { class: 'badge' }, 'final') : null,
+            entry.summary ? h('span', { class: 'summary' }, entry.summary) : null,
+          ),
         ),
-      ),
     ),
     task.artifacts.length
       ? h(
@@ -649,7 +671,7 @@ function renderTimeline(): void {
               h(
                 'div',
                 { class: 'meta' },
-                `${artifact.name ?? `artifact ${artifact.key}`} · ${artifact.chunks} chunk${artifact.chunks === 1 ? '' : 's'}${artifact.complete ? '' : ' · arriving'}`,
+                `${artifact.name ?? (/^\d+$/.test(artifact.key) ? `artifact ${artifact.key}` : artifact.key)} · ${artifact.chunks} chunk${artifact.chunks === 1 ? '' : 's'}${artifact.complete ? '' : ' · arriving'}`,
               ),
               artifact.parts.map(partView),
             ),
