@@ -27,7 +27,8 @@
 //   9. Every version against the official SDK servers: bare Express, the router's 0.1.0, 0.3 and
 //      1.0 (JSON-RPC and HTTP+JSON), the SDK 0.3.14 server and the SDK 1.3 server (its 1.0 over
 //      both bindings, and its 0.3), request/response and streams of 100 and 10,000 chunks.
-//      --as-shipped answers request/response with the echo agent as `pnpm start` runs it;
+//      --as-shipped answers request/response with the echo agent as `pnpm start` runs it, and
+//      gives the SDK servers an executor that does what it does (BENCH_ECHO_AS_SHIPPED);
 //      --profile writes each server's CPU profile, and a summary of it, to bench/profiles/.
 // Servers run as child processes (so the load generator does not share their event loop);
 // rounds alternate between the servers so that drift of the machine hits all of them alike.
@@ -1495,9 +1496,11 @@ if (runs('versions')) {
   const profileDir = fileURLToPath(new URL('profiles/', here));
   if (profiling) mkdirSync(profileDir, { recursive: true });
   const profile = (name) => (profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+  // As shipped, the SDK servers' executors do what the echo agent does with a message.
+  const echoEnv = asShipped ? { BENCH_ECHO_AS_SHIPPED: '1' } : {};
   const [sdk03, sdk13, oursStreams] = await Promise.all([
-    start('sdk', {}, undefined, profile('sdk-0.3.14')),
-    start('sdk10', {}, undefined, profile('sdk-1.3')),
+    start('sdk', echoEnv, undefined, profile('sdk-0.3.14')),
+    start('sdk10', echoEnv, undefined, profile('sdk-1.3')),
     start('a2a', {}, undefined, profile(asShipped ? 'a2a-bench-server-streams' : 'a2a-bench-server')),
   ]);
   const oursRr = asShipped ? await startShipped(profile('echo-agent-as-shipped')) : oursStreams;

@@ -4,6 +4,7 @@
 import express from 'express';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { A2AExpressApp } from '@a2a-js/sdk/server/express';
+import { echoAsShipped, echoChunks, WORKING_TEXT } from './echo-chunks.mjs';
 
 const card = {
   name: 'Echo',
@@ -39,6 +40,33 @@ const executor = {
           artifact: { artifactId: 'echo', parts: [{ kind: 'text', text: `chunk ${i}` }] },
           append: i > 1,
           lastChunk: i === n,
+        });
+      }
+    } else if (echoAsShipped) {
+      const working = {
+        kind: 'message',
+        role: 'agent',
+        messageId: `${taskId}-working`,
+        taskId,
+        contextId,
+        parts: [{ kind: 'text', text: WORKING_TEXT }],
+      };
+      bus.publish({
+        kind: 'status-update',
+        taskId,
+        contextId,
+        status: { state: 'working', message: working, timestamp: new Date().toISOString() },
+        final: false,
+      });
+      const pieces = echoChunks(text);
+      for (const [i, piece] of pieces.entries()) {
+        bus.publish({
+          kind: 'artifact-update',
+          taskId,
+          contextId,
+          artifact: { artifactId: 'echo', name: 'echo', parts: [{ kind: 'text', text: piece }] },
+          append: i > 0,
+          lastChunk: i === pieces.length - 1,
         });
       }
     } else {

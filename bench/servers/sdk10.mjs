@@ -6,6 +6,7 @@ import express from 'express';
 import { Role, TaskState } from 'a2a-sdk-1';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from 'a2a-sdk-1/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from 'a2a-sdk-1/server/express';
+import { echoAsShipped, echoChunks, WORKING_TEXT } from './echo-chunks.mjs';
 
 const card = {
   name: 'Echo',
@@ -58,6 +59,38 @@ const executor = {
           }),
         );
       }
+    } else if (echoAsShipped) {
+      const working = {
+        messageId: `${taskId}-working`,
+        contextId,
+        taskId,
+        role: Role.ROLE_AGENT,
+        parts: [textPart(WORKING_TEXT)],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      };
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_WORKING, message: working, timestamp: new Date().toISOString() },
+          metadata: undefined,
+        }),
+      );
+      const pieces = echoChunks(text);
+      for (const [i, piece] of pieces.entries()) {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: artifact([textPart(piece)]),
+            append: i > 0,
+            lastChunk: i === pieces.length - 1,
+            metadata: undefined,
+          }),
+        );
+      }
     } else {
       bus.publish(
         AgentEvent.artifactUpdate({
@@ -88,5 +121,3 @@ const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
 });
 // Exit normally on SIGTERM so that --cpu-prof can write its profile.
 process.on('SIGTERM', () => process.exit(0));
-// Role is imported so that a reader sees the SDK's enums are its in-memory form.
-void Role;
