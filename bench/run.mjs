@@ -455,36 +455,13 @@ async function pairedStreamRates(a, b, label, protocol = '0.1.0') {
 // 6. A2A 1.0 against the SDK 1.x server
 
 /**
- * One 1.0 SendStreamingMessage of `chunks` chunks, read to its end: its `data:` frames counted and
- * the chunks checked in order (neither server sends event ids unless asked).
+ * One 1.0 SendStreamingMessage of `chunks` chunks (JSON-RPC, at `url`), read to its end as
+ * section 9 reads its streams: `data:` frames counted, the chunks checked whole and in order
+ * (neither server sends event ids unless asked).
  */
 async function stream10(url, chunks) {
-  const target = new URL(url);
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'SendStreamingMessage',
-    params: { message: { messageId: `s-${++counter}`, role: 'ROLE_USER', parts: [{ text: `stream ${chunks}` }] } },
-  });
-  const options = {
-    host: target.hostname,
-    port: target.port,
-    path: target.pathname,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'a2a-version': '1.0' },
-  };
-  let events = 0;
-  let lastChunk = 0;
-  let ordered = true;
-  await readFrames(options, body, (frame) => {
-    if (!frame.includes('data:')) return;
-    events++;
-    const n = /"chunk (\d+)"/.exec(frame);
-    if (!n) return;
-    if (Number(n[1]) !== lastChunk + 1) ordered = false;
-    lastChunk = Number(n[1]);
-  });
-  return { events, ordered: ordered && lastChunk === chunks };
+  const { events, whole } = await versionStream({ version: '1.0 JSON-RPC', streamUrl: url, headers: VERSION_HEADERS_10 }, chunks);
+  return { events, ordered: whole };
 }
 
 async function protocol10(sdk10, ours) {

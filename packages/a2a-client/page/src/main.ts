@@ -97,6 +97,19 @@ function agentOf(): { url: string; protocol: string; binding: string } {
   return { url: state.discovery.base, protocol: chosen.protocol, binding: chosen.binding };
 }
 
+/** What an operation on the agent answers: `ok` and its result, or the agent's error. */
+type Answer<T> = { ok: boolean; raw?: unknown; error?: CallError } & T;
+
+/** One operation on the chosen agent, through the inspector, with the page's credentials. */
+function callAgent<T>(op: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Answer<T>> {
+  return post<Answer<T>>('api/call', { session: state.session, agent: agentOf(), headers: credentials(), op, args }, signal);
+}
+
+/** A streaming operation on the chosen agent (a message streamed, a task followed): its lines. */
+function streamAgent(op: string, args: Record<string, unknown>, signal: AbortSignal): AsyncGenerator<Record<string, unknown>> {
+  return lines('api/call', { session: state.session, agent: agentOf(), headers: credentials(), op, args }, signal);
+}
+
 function say(id: string, text: string, kind: 'info' | 'error' = 'info'): void {
   const element = byId(id);
   element.textContent = text;
@@ -300,9 +313,9 @@ async function composeParts(): Promise<Part[] | undefined> {
 
 async function send(): Promise<void> {
   say('composer-error', '');
-  let agent: ReturnType<typeof agentOf>;
+  // Nothing is sent (nor shown in the chat) before there is an agent to send it to.
   try {
-    agent = agentOf();
+    agentOf();
   } catch (error) {
     say('composer-error', (error as Error).message, 'error');
     return;
@@ -329,19 +342,9 @@ async function send(): Promise<void> {
   const streamed = byId<HTMLInputElement>('stream').checked && streams();
   try {
     if (streamed) {
-      await follow(lines('api/call', { session: state.session, agent, headers: credentials(), op: 'stream', args }, abort.signal), true);
+      await follow(streamAgent('stream', args, abort.signal), true);
     } else {
-      const answer = await post<{ ok: boolean; task?: TaskView; raw?: unknown; error?: CallError }>(
-        'api/call',
-        {
-          session: state.session,
-          agent,
-          headers: credentials(),
-          op: 'send',
-          args,
-        },
-        abort.signal,
-      );
+      const answer = await callAgent<{ task?: TaskView }>('send', args, abort.signal);
       if (!answer.ok || !answer.task) return failed(answer.error);
       const task = answer.task;
       state.contextId = task.sessionId ?? contextOf(answer.raw) ?? state.contextId;
@@ -437,13 +440,7 @@ function cancelable(): string | undefined {
 async function cancelTask(): Promise<void> {
   const id = cancelable();
   if (!id) return;
-  const answer = await post<{ ok: boolean; task?: TaskView; error?: CallError }>('api/call', {
-    session: state.session,
-    agent: agentOf(),
-    headers: credentials(),
-    op: 'cancel',
-    args: { taskId: id },
-  });
+  const answer = await callAgent<{ task?: TaskView }>('cancel', { taskId: id });
   if (!answer.ok || !answer.task) return failed(answer.error);
   applyTask(taskRecord(id), answer.task, now(), 'canceled');
   if (state.continuing === id) state.continuing = undefined;
@@ -530,13 +527,7 @@ function select(id: string): void {
 
 async function openTask(id: string): Promise<void> {
   say('tasks-status', `Reading task ${id}…`);
-  const answer = await post<{ ok: boolean; task?: TaskView; error?: CallError }>('api/call', {
-    session: state.session,
-    agent: agentOf(),
-    headers: credentials(),
-    op: 'get',
-    args: { taskId: id, historyLength: 100 },
-  });
+  const answer = await callAgent<{ task?: TaskView }>('get', { taskId: id, historyLength: 100 });
   if (!answer.ok || !answer.task) {
     say('tasks-status', `Task ${id}: ${answer.error?.message ?? 'not read'}`, 'error');
     return;
@@ -553,14 +544,7 @@ async function openTask(id: string): Promise<void> {
     const abort = new AbortController();
     following.set(record.id, abort);
     try {
-      await follow(
-        lines(
-          'api/call',
-          { session: state.session, agent: agentOf(), headers: credentials(), op: 'resubscribe', args: { taskId: record.id } },
-          abort.signal,
-        ),
-        false,
-      );
+      await follow(streamAgent('resubscribe', { taskId: record.id }, abort.signal), false);
       say('tasks-status', `Task ${record.id}: ${record.state}.`);
     } catch (error) {
       if (!abort.signal.aborted) say('tasks-status', (error as Error).message, 'error');
@@ -578,13 +562,7 @@ const following = new Map<string, AbortController>();
 
 async function listTasks(): Promise<void> {
   say('tasks-status', 'Listing tasks…');
-  const answer = await post<{ ok: boolean; tasks?: TaskView[]; error?: CallError }>('api/call', {
-    session: state.session,
-    agent: agentOf(),
-    headers: credentials(),
-    op: 'list',
-    args: {},
-  });
+  const answer = await callAgent<{ tasks?: TaskView[] }>('list', {});
   if (!answer.ok || !answer.tasks) {
     say('tasks-status', answer.error?.message ?? 'the agent did not list its tasks', 'error');
     return;
@@ -780,17 +758,11 @@ async function registerPush(): Promise<void> {
   const taskId = state.selected;
   if (!taskId) return;
   say('push-status', `Registering the receiver on task ${taskId}…`);
-  const answer = await post<{ ok: boolean; raw?: unknown; error?: CallError }>('api/call', {
-    session: state.session,
-    agent: agentOf(),
-    headers: credentials(),
-    op: 'push',
-    args: {
-      taskId,
-      webhookUrl: byId<HTMLInputElement>('webhook-url').value,
-      jwksUrl: byId<HTMLInputElement>('jwks-url').value,
-      token: state.pushToken,
-    },
+  const answer = await callAgent<object>('push', {
+    taskId,
+    webhookUrl: byId<HTMLInputElement>('webhook-url').value,
+    jwksUrl: byId<HTMLInputElement>('jwks-url').value,
+    token: state.pushToken,
   });
   if (!answer.ok) say('push-status', `The agent refused: ${answer.error?.message ?? 'no reason given'}`, 'error');
   else say('push-status', `Registered on task ${taskId}: its notifications appear below.`);

@@ -296,8 +296,9 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     }
     if (req.method !== 'POST') throw new RequestError(405, 'the push receiver takes POST');
     const body = await readBody(req, MAX_PUSH_BYTES);
-    const delivery: Record<string, unknown> = { time: new Date().toISOString(), headers: plainHeaders(req), body: body.toString('utf8') };
-    const taskId = taskIdOf(body.toString('utf8'));
+    const text = body.toString('utf8');
+    const delivery: Record<string, unknown> = { time: new Date().toISOString(), headers: plainHeaders(req), body: text };
+    const taskId = taskIdOf(text);
     const registration = (taskId && session.push.get(taskId)) || (session.push.size === 1 ? [...session.push.values()][0] : undefined);
     if (!registration) {
       delivery.verified = false;
