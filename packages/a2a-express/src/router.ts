@@ -166,6 +166,17 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     res.setHeader('Content-Length', Buffer.byteLength(body));
     res.end(body);
   };
+  // Nearly every call is a POST to a JSON-RPC endpoint: one lookup finds its handler, rather than
+  // the router's walk through every route before it (a regular expression each, then the route's
+  // own dispatch), a tenth of the router's time per call in a profile. Any other request, and any
+  // other spelling of the path (a trailing slash, another case), takes the router's way below,
+  // which serves the same handlers.
+  const rpcEndpoints = new Map<string, express.RequestHandler>();
+  router.use((req, res, next) => {
+    const endpoint = req.method === 'POST' ? rpcEndpoints.get(req.path) : undefined;
+    if (endpoint) endpoint(req, res, next);
+    else next();
+  });
   if (options.inspector) {
     const inspector = inspectorRoute(options.inspector);
     router.use(inspector.path, inspector.handler);
@@ -219,21 +230,24 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     const { extendedCard: extendedCardOf } = endpoint;
     const extendedCard = extendedCardOf && ((req: Request, principal: Principal) => extendedCardOf(cardFor(req), principal));
     router.get([...endpoint.cardPaths], serveCard(card, version.wireError));
-    router.post(
-      endpoint.path,
-      refuseWhileDraining(version.name, 'jsonrpc', (error) => errorResponse(null, (version.wireError ?? asIs)(error))),
-      createRpcEndpoint({
-        ...resolved,
-        route: endpoint.path,
-        dispatch: endpoint.dispatch,
-        logger,
-        wireError: version.wireError,
-        protocol: version.name,
-        refusesVersion: endpoint.refusesVersion,
-        contentTypeError: endpoint.contentTypeError,
-        extendedCardFor: extendedCard,
-      }),
-    );
+    const refuseDraining = refuseWhileDraining(version.name, 'jsonrpc', (error) => errorResponse(null, (version.wireError ?? asIs)(error)));
+    const rpcEndpoint = createRpcEndpoint({
+      ...resolved,
+      route: endpoint.path,
+      dispatch: endpoint.dispatch,
+      logger,
+      wireError: version.wireError,
+      protocol: version.name,
+      refusesVersion: endpoint.refusesVersion,
+      contentTypeError: endpoint.contentTypeError,
+      extendedCardFor: extendedCard,
+    });
+    const rpcPost: express.RequestHandler = (req, res, next) => {
+      if (draining) refuseDraining(req, res, next);
+      else rpcEndpoint(req, res, next);
+    };
+    rpcEndpoints.set(endpoint.path, rpcPost);
+    router.post(endpoint.path, rpcPost);
     router.all(endpoint.path, postOnly(version.wireError));
     if (endpoint.rest) {
       const rest = endpoint.rest;

@@ -8,7 +8,7 @@ import request from 'supertest';
 import { collect, freePort, listen, openStream, rpc, spawnAgent, within, type SpawnedAgent } from 'a2a-testing';
 import { scrape } from 'a2a-testing/metrics';
 import { isStatusUpdateEvent } from 'a2a-types';
-import { a2aRouter, SHUTDOWN_MESSAGE, working, type TaskEvent } from '../src/index.js';
+import { a2aRouter, completed, SHUTDOWN_MESSAGE, working, type TaskEvent } from '../src/index.js';
 import { gate, silent, userText } from './helpers.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -145,12 +145,44 @@ describe('router.drain()', () => {
       id: null,
       error: { code: -32011, message: 'A required resource is unavailable', data: { reason: 'the agent is shutting down' } },
     });
+    // The endpoints' other spellings (which Express's routing, not the router's lookup, finds) too.
+    for (const path of ['/v0.3', '/v0.3/', '/V1']) {
+      const other = await request(app).post(path).set('Content-Type', 'application/json').send('{}');
+      expect([path, other.status, other.headers['retry-after']]).toEqual([path, 503, '1']);
+    }
     expect((await request(app).get('/.well-known/agent.json')).status).toBe(200);
     expect((await request(app).get('/health')).text).toBe('ok');
     held.open();
     expect(await drained).toEqual({ finished: 1, stopped: 0 });
     await router.close();
   });
+});
+
+test('each JSON-RPC endpoint answers at every spelling of its path that Express routes (a trailing slash, another case), and refuses GET', async () => {
+  const router = a2aRouter(
+    async function* () {
+      yield completed();
+    },
+    { card: { name: 'Spellings', version: '1.0.0' }, logger: silent },
+  );
+  const app = express().use(router);
+  const calls: [string, object, Record<string, string>][] = [
+    ['/', { method: 'tasks/get', params: { id: 'none' } }, {}],
+    ['/v0.3', { method: 'tasks/get', params: { id: 'none' } }, {}],
+    ['/v1', { method: 'GetTask', params: { id: 'none' } }, { 'A2A-Version': '1.0' }],
+  ];
+  for (const [path, call, headers] of calls) {
+    for (const spelling of [path, `${path}/`.replace('//', '/'), path.toUpperCase()]) {
+      const answer = await request(app)
+        .post(spelling)
+        .set({ 'Content-Type': 'application/json', ...headers })
+        .send(JSON.stringify({ jsonrpc: '2.0', id: 7, ...call }));
+      expect([spelling, answer.status, answer.body.error?.code]).toEqual([spelling, 200, -32001]);
+    }
+    const get = await request(app).get(path === '/' ? '/' : `${path}/`);
+    expect([path, get.status, get.headers.allow]).toEqual([path, 405, 'POST']);
+  }
+  await router.close();
 });
 
 describe('clients that send their request slowly', () => {
