@@ -1,0 +1,94 @@
+// CPU per call of the kit's core, without HTTP: the echo agent's handler (as shipped) behind each
+// version's dispatcher, called in a loop in this process, for one checkout or two alternating.
+// The machine's noise (BENCHMARKS.md) moves request/response figures by more than most single
+// optimizations gain; this measure moves by a few per cent, and so gives each one its A/B.
+//
+//   node bench/dispatch.mjs [--against <other checkout, installed and built>] [--versions 0.1.0,0.3,1.0]
+// Each checkout runs in a child process of its own, in turns; figures are medians of 7 batches.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const here = fileURLToPath(new URL('..', import.meta.url));
+
+if (process.env.DISPATCH_CHILD) {
+  const root = process.env.DISPATCH_CHILD;
+  const { pino } = await import(`${root}/apps/echo-agent/node_modules/pino/pino.js`);
+  const { createAgentCore } = await import(`${root}/packages/a2a-express/dist/agent-core.js`);
+  const { createEchoHandler, echoCard } = await import(`${root}/apps/echo-agent/dist/agent.js`);
+  const { a2aMetrics } = await import(`${root}/packages/a2a-express/dist/index.js`);
+  const { createWriteStream } = await import('node:fs');
+  // As shipped: logs at info (to nowhere here), metrics on, push notifications on.
+  const core = createAgentCore(createEchoHandler(), {
+    card: echoCard,
+    logger: pino({ level: 'info' }, createWriteStream('/dev/null')),
+    metrics: a2aMetrics({ processMetrics: true }),
+    pushNotifications: {},
+  });
+  const version = process.env.DISPATCH_VERSION;
+  const endpoint = core.endpoints.find((e) => e.version.name === version);
+  let n = 0;
+  const request = {
+    '0.1.0': () => ({
+      jsonrpc: '2.0',
+      id: ++n,
+      method: 'tasks/send',
+      params: { id: `t-${n}`, message: { role: 'user', parts: [{ type: 'text', text: 'hello, echo' }] } },
+    }),
+    0.3: () => ({
+      jsonrpc: '2.0',
+      id: ++n,
+      method: 'message/send',
+      params: { message: { kind: 'message', role: 'user', messageId: `m-${n}`, parts: [{ kind: 'text', text: 'hello, echo' }] } },
+    }),
+    '1.0': () => ({
+      jsonrpc: '2.0',
+      id: ++n,
+      method: 'SendMessage',
+      params: { message: { messageId: `m-${n}`, role: 'ROLE_USER', parts: [{ text: 'hello, echo' }] } },
+    }),
+  }[version];
+  const context = { principal: undefined, lastEventId: undefined };
+  const batch = async (count) => {
+    for (let i = 0; i < count; i++) {
+      const answer = await endpoint.dispatch(request(), context);
+      // What the transport does with it: the answer as text.
+      if (!JSON.stringify(answer.response).includes('"result"')) throw new Error('the echo did not answer');
+    }
+  };
+  await batch(20_000);
+  const perCall = [];
+  for (let round = 0; round < 7; round++) {
+    const before = process.cpuUsage();
+    await batch(20_000);
+    const used = process.cpuUsage(before);
+    perCall.push((used.user + used.system) / 20_000);
+  }
+  perCall.sort((a, b) => a - b);
+  process.stdout.write(JSON.stringify(perCall[3]));
+  process.exit(0);
+}
+
+const checkouts = [here, option('--against')].filter(Boolean);
+const versions = (option('--versions') ?? '0.1.0,0.3,1.0').split(',');
+const turns = 3;
+for (const version of versions) {
+  const figures = checkouts.map(() => []);
+  for (let turn = 0; turn < turns; turn++) {
+    checkouts.forEach((root, i) => {
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+        env: { ...process.env, DISPATCH_CHILD: root, DISPATCH_VERSION: version },
+        encoding: 'utf8',
+      });
+      if (child.status !== 0) throw new Error(`${root}: ${child.stderr}`);
+      figures[i].push(Number(child.stdout));
+    });
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const [ours, theirs] = figures.map(median);
+  console.log(
+    `${version.padEnd(6)} ${ours.toFixed(1)} µs of CPU per call` +
+      (theirs === undefined ? '' : `, against ${theirs.toFixed(1)} µs: ${(ours / theirs).toFixed(2)}×`),
+  );
+}
