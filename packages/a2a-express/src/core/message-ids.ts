@@ -15,5 +15,6 @@ export function artifactIdOf(index: number | undefined): string {
  * and costs nothing to store. Two identical messages of one task share it.
  */
 export function derivedMessageId(taskId: string, message: Message): string {
-  return createHash('sha256').update(taskId).update('\0').update(JSON.stringify(message)).digest('base64url').slice(0, 22);
+  // One update of the joined text hashes the same bytes as three, for a third of the calls into C++.
+  return createHash('sha256').update(`${taskId}\0${JSON.stringify(message)}`).digest('base64url').slice(0, 22);
 }
