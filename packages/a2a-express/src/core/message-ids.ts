@@ -1,7 +1,7 @@
 // The ids the newer versions (0.3, 1.0) show for what the kit keeps without one, the same on
 // every version so that a task read over one and then the other names its messages and artifacts
 // alike.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Message } from './model.js';
 
 /** The `artifactId` of the artifact at `index`: unique within its task. */
@@ -15,6 +15,6 @@ export function artifactIdOf(index: number | undefined): string {
  * and costs nothing to store. Two identical messages of one task share it.
  */
 export function derivedMessageId(taskId: string, message: Message): string {
-  // One update of the joined text hashes the same bytes as three, for a third of the calls into C++.
-  return createHash('sha256').update(`${taskId}\0${JSON.stringify(message)}`).digest('base64url').slice(0, 22);
+  // The one-shot hash: the same digest as a Hash object's, without making one (a third of the cost).
+  return hash('sha256', `${taskId}\0${JSON.stringify(message)}`, 'base64url').slice(0, 22);
 }
