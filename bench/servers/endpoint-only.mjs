@@ -1,0 +1,38 @@
+// The kit's JSON-RPC endpoint alone under Express: the same body reading, checks, logging and
+// writing as a2aRouter's, but a dispatcher that answers the canned task bare Express answers
+// (servers/bare.mjs), without the task engine and store. Set beside bare Express and the echo
+// agent (bench/shipped-ab.mjs), it tells the HTTP side's cost from the core's.
+import express from 'express';
+import { pino } from 'pino';
+import { createRpcEndpoint } from '../../packages/a2a-express/dist/transports/http.js';
+
+const dispatch = async (body) => ({
+  kind: 'response',
+  response: {
+    jsonrpc: '2.0',
+    id: body.id,
+    result: {
+      id: body.params.id,
+      sessionId: 'bench-session',
+      status: { state: 'completed', timestamp: new Date().toISOString() },
+      artifacts: [{ parts: body.params.message.parts, index: 0 }],
+    },
+  },
+});
+const endpoint = createRpcEndpoint({
+  dispatch,
+  logger: pino({ level: 'info' }),
+  auth: undefined,
+  bodyLimit: '1mb',
+  maxJsonDepth: 64,
+  heartbeatMs: 15_000,
+  maxStreamQueueBytes: 1 << 20,
+  maxResponseBytes: 1 << 24,
+  streamEventIds: 'when-asked',
+  protocol: '0.1.0',
+  route: '/',
+});
+// Mounted as a2aRouter mounts it: a router of its own below the app's.
+const app = express().use(express.Router().post('/', endpoint));
+const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
+process.on('SIGTERM', () => process.exit(0));

@@ -1,0 +1,156 @@
+// The echo agent as `pnpm start` runs it, this checkout against another, request/response on each
+// version: paired rounds that alternate which side goes first, 32 connections, and beside req/s
+// the CPU time the agent's process used per request (read from /proc), which moves less than
+// req/s on a shared machine. Where `taskset` exists the agents share one CPU and the load comes
+// from the other, so that neither side's GC threads borrow the load generator's core.
+//
+//   node bench/shipped-ab.mjs --against <other checkout, installed and built>
+//        [--versions 0.1.0,0.3,1.0,1.0-rest] [--rounds 10] [--seconds 2]
+//   node bench/shipped-ab.mjs --against bench/servers/bare.mjs --versions 0.1.0
+// `--against` may also name a bench server (a .mjs file that reports its port to its parent),
+// answering 0.1.0's tasks/send at `/`: bare Express (servers/bare.mjs), the kit's HTTP endpoint
+// alone (servers/endpoint-only.mjs), Node's http module alone (servers/node-http.mjs). Set beside
+// the agent, they say where a request's time goes.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const against = option('--against');
+const againstServer = against?.endsWith('.mjs');
+if (!against || !existsSync(againstServer ? against : `${against}/apps/echo-agent/dist/server.js`)) {
+  console.error('--against takes the folder of another checkout of the kit (installed and built), or a bench server script');
+  process.exit(2);
+}
+const versions = option('--versions', '0.1.0,0.3,1.0,1.0-rest').split(',');
+const rounds = Number(option('--rounds', 10));
+const seconds = Number(option('--seconds', 2));
+const pinned = spawnSync('taskset', ['-V']).status === 0;
+const here = fileURLToPath(new URL('..', import.meta.url));
+
+/** Starts a checkout's echo agent on a free port; resolves with its URL once it says it listens. */
+function startAgent(root) {
+  const script = `${root}/apps/echo-agent/dist/server.js`;
+  const [command, argv] = pinned ? ['taskset', ['-c', '1', process.execPath, script]] : [process.execPath, [script]];
+  const child = spawn(command, argv, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk) => {
+      text += chunk;
+      const line = text.split('\n').find((l) => l.includes('listening'));
+      if (!line) return;
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      resolve({ child, url: JSON.parse(line).url.replace(/\/$/, '') });
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${root}: the echo agent exited with ${code}`)));
+  });
+}
+
+/** Starts a bench server script; resolves with its URL once it reports its port. */
+function startServer(script) {
+  const [command, argv] = pinned ? ['taskset', ['-c', '1', process.execPath, script]] : [process.execPath, [script]];
+  const child = spawn(command, argv, { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', ({ port }) => resolve({ child, url: `http://127.0.0.1:${port}`, atRoot: true }));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+/** CPU time (user and system) a process has used, in microseconds; Linux only. */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+let n = 0;
+const calls = {
+  '0.1.0': {
+    path: '',
+    body: () => ({
+      jsonrpc: '2.0',
+      id: ++n,
+      method: 'tasks/send',
+      params: { id: `ab-${n}-${process.pid}`, message: { role: 'user', parts: [{ type: 'text', text: 'hello, echo' }] } },
+    }),
+  },
+  0.3: {
+    path: '/v0.3',
+    body: () => ({
+      jsonrpc: '2.0',
+      id: ++n,
+      method: 'message/send',
+      params: { message: { kind: 'message', role: 'user', messageId: `ab-${n}`, parts: [{ kind: 'text', text: 'hello, echo' }] } },
+    }),
+  },
+  '1.0': {
+    path: '/v1',
+    body: () => ({
+      jsonrpc: '2.0',
+      id: ++n,
+      method: 'SendMessage',
+      params: { message: { messageId: `ab-${n}`, role: 'ROLE_USER', parts: [{ text: 'hello, echo' }] } },
+    }),
+  },
+  '1.0-rest': {
+    path: '/v1/message:send',
+    body: () => ({ message: { messageId: `ab-${++n}`, role: 'ROLE_USER', parts: [{ text: 'hello, echo' }] } }),
+  },
+};
+
+async function load(agent, version, duration) {
+  const { path, body } = calls[version];
+  const before = cpuMicros(agent.child.pid);
+  const result = await autocannon({
+    url: agent.url + (agent.atRoot ? '' : path),
+    connections: 32,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(body()) }),
+      },
+    ],
+  });
+  if (result.errors + result.non2xx > 0) throw new Error(`${version}: ${result.errors + result.non2xx} requests failed`);
+  return { rps: result.requests.average, cpu: (cpuMicros(agent.child.pid) - before) / result.requests.total };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ours = await startAgent(here);
+const theirs = againstServer ? await startServer(against) : await startAgent(against);
+console.log(
+  `the echo agent as shipped, ${here} against ${against}; ${rounds} paired rounds of ${seconds} s${pinned ? ', agents on CPU 1' : ''}`,
+);
+for (const version of versions) {
+  for (const agent of [ours, theirs]) await load(agent, version, 2);
+  const a = [];
+  const b = [];
+  for (let round = 0; round < rounds; round++) {
+    const order =
+      round % 2 === 0
+        ? [
+            [ours, a],
+            [theirs, b],
+          ]
+        : [
+            [theirs, b],
+            [ours, a],
+          ];
+    for (const [agent, figures] of order) figures.push(await load(agent, version, seconds));
+  }
+  const rpsRatio = median(a.map((x, i) => x.rps / b[i].rps));
+  const cpuRatio = median(a.map((x) => x.cpu)) / median(b.map((x) => x.cpu));
+  console.log(
+    `${version.padEnd(9)} ${median(a.map((x) => x.rps)).toFixed(0)} req/s, ${median(a.map((x) => x.cpu)).toFixed(0)} µs of CPU a request; ` +
+      `against ${median(b.map((x) => x.rps)).toFixed(0)} req/s, ${median(b.map((x) => x.cpu)).toFixed(0)} µs: ` +
+      `${rpsRatio.toFixed(2)}× req/s, ${cpuRatio.toFixed(2)}× CPU`,
+  );
+}
+ours.child.kill('SIGTERM');
+theirs.child.kill('SIGTERM');
