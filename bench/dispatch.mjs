@@ -4,7 +4,9 @@
 // optimizations gain; this measure moves by a few per cent, and so gives each one its A/B.
 //
 //   node bench/dispatch.mjs [--against <other checkout, installed and built>] [--versions 0.1.0,0.3,1.0]
-// Each checkout runs in a child process of its own, in turns; figures are medians of 7 batches.
+//        [--calls 20000]
+// Each checkout runs in a child process of its own, three turns each; a turn's figure is the
+// median of 7 batches of `--calls` calls, after one batch of warm-up.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -57,13 +59,14 @@ if (process.env.DISPATCH_CHILD) {
       if (!JSON.stringify(answer.response).includes('"result"')) throw new Error('the echo did not answer');
     }
   };
-  await batch(20_000);
+  const calls = Number(process.env.DISPATCH_CALLS);
+  await batch(calls);
   const perCall = [];
   for (let round = 0; round < 7; round++) {
     const before = process.cpuUsage();
-    await batch(20_000);
+    await batch(calls);
     const used = process.cpuUsage(before);
-    perCall.push((used.user + used.system) / 20_000);
+    perCall.push((used.user + used.system) / calls);
   }
   perCall.sort((a, b) => a - b);
   process.stdout.write(JSON.stringify(perCall[3]));
@@ -72,13 +75,14 @@ if (process.env.DISPATCH_CHILD) {
 
 const checkouts = [here, option('--against')].filter(Boolean);
 const versions = (option('--versions') ?? '0.1.0,0.3,1.0').split(',');
+const calls = option('--calls') ?? '20000';
 const turns = 3;
 for (const version of versions) {
   const figures = checkouts.map(() => []);
   for (let turn = 0; turn < turns; turn++) {
     checkouts.forEach((root, i) => {
       const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
-        env: { ...process.env, DISPATCH_CHILD: root, DISPATCH_VERSION: version },
+        env: { ...process.env, DISPATCH_CHILD: root, DISPATCH_VERSION: version, DISPATCH_CALLS: calls },
         encoding: 'utf8',
       });
       if (child.status !== 0) throw new Error(`${root}: ${child.stderr}`);

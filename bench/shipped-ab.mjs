@@ -121,9 +121,16 @@ async function load(agent, version, duration) {
   return { rps: result.requests.average, cpu: (cpuMicros(agent.child.pid) - before) / result.requests.total };
 }
 
+const started = [];
+// Whatever happens, the agents do not outlive the bench.
+process.on('exit', () => {
+  for (const { child } of started) child.kill();
+});
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ours = await startAgent(here);
+started.push(ours);
 const theirs = againstServer ? await startServer(against) : await startAgent(against);
+started.push(theirs);
 console.log(
   `the echo agent as shipped, ${here} against ${against}; ${rounds} paired rounds of ${seconds} s${pinned ? ', agents on CPU 1' : ''}`,
 );

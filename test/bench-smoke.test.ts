@@ -29,6 +29,30 @@ describe('pnpm bench', () => {
     }
   }, 90_000);
 
+  test('bench:dispatch measures the core of each version it is given', async () => {
+    const { stdout } = await run(process.execPath, ['bench/dispatch.mjs', '--versions', '0.1.0,1.0', '--calls', '200'], {
+      cwd: root,
+      timeout: 60_000,
+    });
+    expect(stdout).toMatch(/^0\.1\.0 +\d+\.\d µs of CPU per call\n1\.0 +\d+\.\d µs of CPU per call\n$/);
+  }, 90_000);
+
+  test('bench:shipped sets the echo agent as shipped against a bench server, and refuses a missing --against', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['bench/shipped-ab.mjs', '--against', 'bench/servers/node-http.mjs', '--versions', '0.1.0', '--rounds', '1', '--seconds', '1'],
+      { cwd: root, timeout: 60_000 },
+    );
+    expect(stdout).toMatch(
+      /^0\.1\.0 +\d+ req\/s, \d+ µs of CPU a request; against \d+ req\/s, \d+ µs: \d+\.\d\d× req\/s, \d+\.\d\d× CPU$/m,
+    );
+    const failure = await run(process.execPath, ['bench/shipped-ab.mjs'], { cwd: root, timeout: 30_000 }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain('--against takes the folder of another checkout');
+  }, 90_000);
+
   test('an unknown --only section is refused with the list of sections', async () => {
     const failure = await run(process.execPath, ['bench/run.mjs', '--only', 'speed'], { cwd: root, timeout: 30_000 }).catch(
       (error: { code: number; stderr: string }) => error,
