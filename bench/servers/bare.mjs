@@ -1,20 +1,11 @@
 // Baseline (a): bare Express with express.json(), answering the same Task-shaped JSON an echo
 // agent answers, and a bare SSE loop writing the same frames a stream carries.
 import express from 'express';
+import { cannedAnswer } from './canned-task.mjs';
 
 const app = express();
 app.post('/', express.json({ limit: '10mb' }), (req, res) => {
-  const { id, params } = req.body;
-  res.json({
-    jsonrpc: '2.0',
-    id,
-    result: {
-      id: params.id,
-      sessionId: params.sessionId ?? 'bench-session',
-      status: { state: 'completed', timestamp: new Date().toISOString() },
-      artifacts: [{ parts: params.message.parts, index: 0 }],
-    },
-  });
+  res.json(cannedAnswer(req.body));
 });
 // Writes n frames shaped like a2aRouter's artifact events, respecting backpressure.
 app.get('/sse', async (req, res) => {

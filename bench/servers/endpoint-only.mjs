@@ -4,21 +4,10 @@
 // agent (bench/shipped-ab.mjs), it tells the HTTP side's cost from the core's.
 import express from 'express';
 import { pino } from 'pino';
+import { cannedAnswer } from './canned-task.mjs';
 import { createRpcEndpoint } from '../../packages/a2a-express/dist/transports/http.js';
 
-const dispatch = async (body) => ({
-  kind: 'response',
-  response: {
-    jsonrpc: '2.0',
-    id: body.id,
-    result: {
-      id: body.params.id,
-      sessionId: 'bench-session',
-      status: { state: 'completed', timestamp: new Date().toISOString() },
-      artifacts: [{ parts: body.params.message.parts, index: 0 }],
-    },
-  },
-});
+const dispatch = async (body) => ({ kind: 'response', response: cannedAnswer(body) });
 const endpoint = createRpcEndpoint({
   dispatch,
   logger: pino({ level: 'info' }),
