@@ -4,7 +4,7 @@
 // optimizations gain; this measure moves by a few per cent, and so gives each one its A/B.
 //
 //   node bench/dispatch.mjs [--against <other checkout, installed and built>] [--versions 0.1.0,0.3,1.0]
-//        [--calls 20000]
+//        [--calls 20000] [--in-flight 1]
 // Each checkout runs in a child process of its own, three turns each; a turn's figure is the
 // median of 7 batches of `--calls` calls, after one batch of warm-up.
 import { spawnSync } from 'node:child_process';
@@ -52,12 +52,18 @@ if (process.env.DISPATCH_CHILD) {
     }),
   }[version];
   const context = { principal: undefined, lastEventId: undefined };
+  // Calls in flight at once: 1 measures the core alone; a server under load has several.
+  const inFlight = Number(process.env.DISPATCH_IN_FLIGHT);
   const batch = async (count) => {
-    for (let i = 0; i < count; i++) {
-      const answer = await endpoint.dispatch(request(), context);
-      // What the transport does with it: the answer as text.
-      if (!JSON.stringify(answer.response).includes('"result"')) throw new Error('the echo did not answer');
-    }
+    let next = 0;
+    const caller = async () => {
+      while (next++ < count) {
+        const answer = await endpoint.dispatch(request(), context);
+        // What the transport does with it: the answer as text.
+        if (!JSON.stringify(answer.response).includes('"result"')) throw new Error('the echo did not answer');
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, caller));
   };
   const calls = Number(process.env.DISPATCH_CALLS);
   await batch(calls);
@@ -76,13 +82,14 @@ if (process.env.DISPATCH_CHILD) {
 const checkouts = [here, option('--against')].filter(Boolean);
 const versions = (option('--versions') ?? '0.1.0,0.3,1.0').split(',');
 const calls = option('--calls') ?? '20000';
+const inFlight = option('--in-flight') ?? '1';
 const turns = 3;
 for (const version of versions) {
   const figures = checkouts.map(() => []);
   for (let turn = 0; turn < turns; turn++) {
     checkouts.forEach((root, i) => {
       const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
-        env: { ...process.env, DISPATCH_CHILD: root, DISPATCH_VERSION: version, DISPATCH_CALLS: calls },
+        env: { ...process.env, DISPATCH_CHILD: root, DISPATCH_VERSION: version, DISPATCH_CALLS: calls, DISPATCH_IN_FLIGHT: inFlight },
         encoding: 'utf8',
       });
       if (child.status !== 0) throw new Error(`${root}: ${child.stderr}`);
