@@ -1,5 +1,6 @@
 // CPU per call of the kit's core, without HTTP: the echo agent's handler (as shipped) behind each
-// version's dispatcher, called in a loop in this process, for one checkout or two alternating.
+// version's dispatcher, called in this process (one call at a time, or --in-flight at once), for one
+// checkout or two alternating.
 // The machine's noise (BENCHMARKS.md) moves request/response figures by more than most single
 // optimizations gain; this measure moves by a few per cent, and so gives each one its A/B.
 //

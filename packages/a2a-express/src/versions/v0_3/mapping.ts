@@ -221,6 +221,8 @@ function copyFieldsInto(target: Record<string, unknown>, source: object, setApar
 /** The object without its null-valued fields: 0.1.0 allows null where 0.3 wants the field left out. */
 function withoutNulls<T extends object>(value: T): T {
   const copy: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) if (field != null) copy[key] = field;
+  copyFieldsInto(copy, value, NO_FIELDS);
   return copy as T;
 }
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
