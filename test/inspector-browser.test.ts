@@ -245,10 +245,13 @@ test('push notifications: one click registers the inspector’s receiver; each d
 }, 30_000);
 
 test('tasks: listed over 1.0, opened by id with their history, followed while they run', async () => {
-  // A task started elsewhere, still running when the page opens it.
+  // A task started elsewhere, still running when the page opens it: seven words come back in
+  // three chunks 1.5 s apart, so the page has 3 s to list and open it (two words, one pause, were
+  // too few for a loaded machine).
+  const text = 'started from another client, and still running';
   const client = new A2AClient10(slowEcho.url);
   const started = await client.sendMessage({
-    message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'started from another client' }] },
+    message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }] },
     configuration: { returnImmediately: true },
   });
   const id = 'task' in started ? started.task.id : '';
@@ -260,9 +263,9 @@ test('tasks: listed over 1.0, opened by id with their history, followed while th
   await page.waitForSelector('#tasks-status >> text=following it');
   await waitForState(page, 'completed');
   // The history read by id, then the events that came while following it.
-  expect(await page.textContent('#timeline [aria-label="History"]')).toContain('started from another client');
+  expect(await page.textContent('#timeline [aria-label="History"]')).toContain(text);
   expect(await page.$$eval('#timeline .timeline li', (all) => all.map((li) => li.getAttribute('data-kind')))).toContain('artifact');
-  expect(await page.textContent('#timeline .artifact p.text')).toBe('started from another client');
+  expect(await page.textContent('#timeline .artifact p.text')).toBe(text);
 
   // 0.1.0 has no way to list tasks: the page says so rather than failing.
   await chooseInterface(page, 'A2A 0.1.0 · JSON-RPC');
