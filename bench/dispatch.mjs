@@ -10,6 +10,7 @@
 // median of 7 batches of `--calls` calls, after one batch of warm-up.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { sends } from './echo-agent.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -32,26 +33,9 @@ if (process.env.DISPATCH_CHILD) {
   const version = process.env.DISPATCH_VERSION;
   const endpoint = core.endpoints.find((e) => e.version.name === version);
   let n = 0;
-  const request = {
-    '0.1.0': () => ({
-      jsonrpc: '2.0',
-      id: ++n,
-      method: 'tasks/send',
-      params: { id: `t-${n}`, message: { role: 'user', parts: [{ type: 'text', text: 'hello, echo' }] } },
-    }),
-    0.3: () => ({
-      jsonrpc: '2.0',
-      id: ++n,
-      method: 'message/send',
-      params: { message: { kind: 'message', role: 'user', messageId: `m-${n}`, parts: [{ kind: 'text', text: 'hello, echo' }] } },
-    }),
-    '1.0': () => ({
-      jsonrpc: '2.0',
-      id: ++n,
-      method: 'SendMessage',
-      params: { message: { messageId: `m-${n}`, role: 'ROLE_USER', parts: [{ text: 'hello, echo' }] } },
-    }),
-  }[version];
+  // The core's version names, as `sends` names them: its 1.0 dispatcher serves JSON-RPC.
+  const send = sends[version === '1.0' ? '1.0 JSON-RPC' : version];
+  const request = () => send(++n, 'hello, echo');
   const context = { principal: undefined, lastEventId: undefined };
   // Calls in flight at once: 1 measures the core alone; a server under load has several.
   const inFlight = Number(process.env.DISPATCH_IN_FLIGHT);

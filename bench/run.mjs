@@ -32,7 +32,7 @@
 //      --profile writes each server's CPU profile, and a summary of it, to bench/profiles/.
 // Servers run as child processes (so the load generator does not share their event loop);
 // rounds alternate between the servers so that drift of the machine hits all of them alike.
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -45,6 +45,7 @@ import { deleteKeys, redisAnswers } from 'a2a-testing';
 import { RedisTaskStore } from 'a2a-express/redis';
 import { a2aMetrics } from 'a2a-express';
 import { Redis } from 'ioredis';
+import { sends, startEchoAgent, VERSION_HEADERS_10 } from './echo-agent.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -921,29 +922,6 @@ function metricsRecordingCost() {
 // ---------------------------------------------------------------------------------------------
 // 9. Every version against the official SDK servers (0.3.14, and 1.3: its 1.0 and its 0.3)
 
-const VERSION_HEADERS_10 = { 'a2a-version': '1.0' };
-const sends = {
-  '0.1.0': (n, text) => ({
-    jsonrpc: '2.0',
-    id: n,
-    method: text.startsWith('stream') ? 'tasks/sendSubscribe' : 'tasks/send',
-    params: { id: `v-${n}-${process.pid}`, message: { role: 'user', parts: [{ type: 'text', text }] } },
-  }),
-  0.3: (n, text, stream) => ({
-    jsonrpc: '2.0',
-    id: n,
-    method: stream ? 'message/stream' : 'message/send',
-    params: { message: { kind: 'message', role: 'user', messageId: `v-${n}`, parts: [{ kind: 'text', text }] } },
-  }),
-  '1.0 JSON-RPC': (n, text, stream) => ({
-    jsonrpc: '2.0',
-    id: n,
-    method: stream ? 'SendStreamingMessage' : 'SendMessage',
-    params: { message: { messageId: `v-${n}`, role: 'ROLE_USER', parts: [{ text }] } },
-  }),
-  '1.0 HTTP+JSON': (n, text) => ({ message: { messageId: `v-${n}`, role: 'ROLE_USER', parts: [{ text }] } }),
-};
-
 /**
  * Where each server takes each version: a URL for request/response and one for streams (an
  * HTTP+JSON stream has a route of its own), and the headers the version needs.
@@ -1103,32 +1081,11 @@ async function versions(servers) {
   };
 }
 
-/**
- * The echo agent as `pnpm start` runs it (apps/echo-agent, `node dist/server.js`, logs at info
- * to a stdout that is read and discarded), optionally under --cpu-prof.
- */
+/** The echo agent as `pnpm start` runs it, optionally under --cpu-prof. */
 async function startShipped(execArgv = []) {
-  const script = new URL('../apps/echo-agent/dist/server.js', here);
-  const child = spawn(process.execPath, [...execArgv, fileURLToPath(script)], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk) => {
-      text += chunk;
-      const line = text.split('\n').find((l) => l.includes('"listening"') || /"msg":"[^"]*listening/.test(l));
-      if (!line) return;
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve(JSON.parse(line).url.replace(/\/$/, ''));
-    };
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the echo agent exited with ${code}: ${text}`)));
-  });
-  return { name: 'echo agent (as shipped)', url, child };
+  const agent = await startEchoAgent(fileURLToPath(new URL('..', here)), { execArgv });
+  children.push(agent.child);
+  return { name: 'echo agent (as shipped)', ...agent };
 }
 
 /** Ends a server and waits for it to exit (its --cpu-prof profile is written on the way out). */

@@ -15,6 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { SEND_PATHS, sends, startEchoAgent, VERSION_HEADERS_10 } from './echo-agent.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -30,30 +31,12 @@ const seconds = Number(option('--seconds', 2));
 const pinned = spawnSync('taskset', ['-V']).status === 0;
 const here = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts a checkout's echo agent on a free port; resolves with its URL once it says it listens. */
-function startAgent(root) {
-  const script = `${root}/apps/echo-agent/dist/server.js`;
-  const [command, argv] = pinned ? ['taskset', ['-c', '1', process.execPath, script]] : [process.execPath, [script]];
-  const child = spawn(command, argv, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk) => {
-      text += chunk;
-      const line = text.split('\n').find((l) => l.includes('listening'));
-      if (!line) return;
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({ child, url: JSON.parse(line).url.replace(/\/$/, '') });
-    };
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${root}: the echo agent exited with ${code}`)));
-  });
-}
+/** What puts a process on CPU 1, where this machine has taskset. */
+const onCpu1 = pinned ? ['taskset', '-c', '1'] : [];
 
 /** Starts a bench server script; resolves with its URL once it reports its port. */
 function startServer(script) {
-  const [command, argv] = pinned ? ['taskset', ['-c', '1', process.execPath, script]] : [process.execPath, [script]];
+  const [command, ...argv] = [...onCpu1, process.execPath, script];
   const child = spawn(command, argv, { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', ({ port }) => resolve({ child, url: `http://127.0.0.1:${port}`, atRoot: true }));
@@ -67,53 +50,22 @@ function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+/** This tool's names for the versions, and the names `sends` gives them. */
+const VERSIONS = { '0.1.0': '0.1.0', 0.3: '0.3', '1.0': '1.0 JSON-RPC', '1.0-rest': '1.0 HTTP+JSON' };
 let n = 0;
-const calls = {
-  '0.1.0': {
-    path: '',
-    body: () => ({
-      jsonrpc: '2.0',
-      id: ++n,
-      method: 'tasks/send',
-      params: { id: `ab-${n}-${process.pid}`, message: { role: 'user', parts: [{ type: 'text', text: 'hello, echo' }] } },
-    }),
-  },
-  0.3: {
-    path: '/v0.3',
-    body: () => ({
-      jsonrpc: '2.0',
-      id: ++n,
-      method: 'message/send',
-      params: { message: { kind: 'message', role: 'user', messageId: `ab-${n}`, parts: [{ kind: 'text', text: 'hello, echo' }] } },
-    }),
-  },
-  '1.0': {
-    path: '/v1',
-    body: () => ({
-      jsonrpc: '2.0',
-      id: ++n,
-      method: 'SendMessage',
-      params: { message: { messageId: `ab-${n}`, role: 'ROLE_USER', parts: [{ text: 'hello, echo' }] } },
-    }),
-  },
-  '1.0-rest': {
-    path: '/v1/message:send',
-    body: () => ({ message: { messageId: `ab-${++n}`, role: 'ROLE_USER', parts: [{ text: 'hello, echo' }] } }),
-  },
-};
 
 async function load(agent, version, duration) {
-  const { path, body } = calls[version];
+  const kind = VERSIONS[version];
   const before = cpuMicros(agent.child.pid);
   const result = await autocannon({
-    url: agent.url + (agent.atRoot ? '' : path),
+    url: agent.url + (agent.atRoot ? '' : SEND_PATHS[kind]),
     connections: 32,
     duration,
     requests: [
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify(body()) }),
+        headers: { 'content-type': 'application/json', ...VERSION_HEADERS_10 },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(sends[kind](++n, 'hello, echo')) }),
       },
     ],
   });
@@ -127,9 +79,9 @@ process.on('exit', () => {
   for (const { child } of started) child.kill();
 });
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ours = await startAgent(here);
+const ours = await startEchoAgent(here, { prefix: onCpu1 });
 started.push(ours);
-const theirs = againstServer ? await startServer(against) : await startAgent(against);
+const theirs = againstServer ? await startServer(against) : await startEchoAgent(against, { prefix: onCpu1 });
 started.push(theirs);
 console.log(
   `the echo agent as shipped, ${here} against ${against}; ${rounds} paired rounds of ${seconds} s${pinned ? ', agents on CPU 1' : ''}`,
