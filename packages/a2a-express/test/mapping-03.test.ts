@@ -120,6 +120,22 @@ describe('0.3 → 0.1.0 → 0.3', () => {
     expect(messageTo03(stored, 't-1', 'c-1')).toEqual({ ...sent, taskId: 't-1' });
   });
 
+  test('a field named __proto__ stays a field both ways, and sets no prototype', () => {
+    const sent = JSON.parse(
+      '{"kind":"message","messageId":"m-1","role":"user","parts":[{"kind":"text","text":"hi","__proto__":{"p":1}}],"__proto__":{"m":1}}',
+    );
+    const stored = messageFrom03(sent) as unknown as Record<string, unknown>;
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect(JSON.stringify(stored)).toBe(
+      '{"messageId":"m-1","role":"user","__proto__":{"m":1},"parts":[{"type":"text","text":"hi","__proto__":{"p":1}}]}',
+    );
+    const answered = messageTo03(stored as unknown as Message, 't-1', 'c-1');
+    expect(Object.getPrototypeOf(answered)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(answered))).toEqual(JSON.parse(JSON.stringify({ ...sent, taskId: 't-1', contextId: 'c-1' })));
+    expect(JSON.stringify(answered)).toContain('"__proto__":{"m":1}');
+    expect(JSON.stringify(answered)).toContain('"__proto__":{"p":1}');
+  });
+
   test('send params: a new task gets a new id, the context becomes the session, the push config its id and mark', () => {
     const params = sendParamsFrom03(
       {

@@ -8,10 +8,9 @@ import type { Message, Part } from './types.js';
  * carried as an extra never overrides its `kind` (a server refuses such a part first).
  */
 export function partFrom03(part: Part): Part01 {
-  const { kind, ...rest } = part;
-  const mapped = { type: kind, ...rest } as Part01 & { type: string };
-  mapped.type = kind;
-  return mapped;
+  const mapped: Record<string, unknown> = { type: part.kind };
+  copyOwnFields(mapped, part, 'kind', 'type');
+  return mapped as unknown as Part01;
 }
 
 /**
@@ -19,6 +18,23 @@ export function partFrom03(part: Part): Part01 {
  * `contextId`, `taskId`, ... stay as extra properties, which both schemas allow).
  */
 export function messageFrom03(message: Message): Message01 {
-  const { kind: _kind, parts, ...rest } = message;
-  return { ...rest, parts: parts.map(partFrom03) } as Message01;
+  const mapped: Record<string, unknown> = {};
+  copyOwnFields(mapped, message, 'kind', 'parts');
+  mapped.parts = message.parts.map(partFrom03);
+  return mapped as unknown as Message01;
+}
+
+/**
+ * Copies `source`'s own fields but two, in their order, as a spread would. Field by field rather
+ * than by rest and spread: in V8 those gave every stored message a hidden class of its own, which
+ * the collector traces for as long as the task is kept. A `__proto__` field stays a field (an
+ * assignment would set the prototype instead, and the field would be lost).
+ */
+function copyOwnFields(target: Record<string, unknown>, source: object, skip: string, skipToo: string): void {
+  for (const key of Object.keys(source)) {
+    if (key === skip || key === skipToo) continue;
+    const value = (source as Record<string, unknown>)[key];
+    if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    else target[key] = value;
+  }
 }

@@ -12,6 +12,7 @@ import { partFieldIssues } from '../../core/message-fields.js';
 import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
 import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskStatus } from '../../core/model.js';
 import type { SendOperation } from '../../core/operations.js';
+import { setOwnField } from '../../core/plain-json.js';
 import { withSecretsMasked } from '../../push/push-config.js';
 import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../store/records.js';
 
@@ -214,7 +215,7 @@ function copyFieldsInto(target: Record<string, unknown>, source: object, setApar
   for (const key in source) {
     if (setApart.has(key) || !Object.hasOwn(source, key)) continue;
     const field = (source as Record<string, unknown>)[key];
-    if (field != null) target[key] = field;
+    if (field != null) setOwnField(target, key, field);
   }
 }
 
