@@ -11,6 +11,16 @@ import { appWith, resultOf, userText } from './helpers.js';
 const pool = serverPool();
 afterAll(pool.closeAll);
 
+/** The in-memory store as it is, counting its writes. */
+class CountingStore extends InMemoryTaskStore {
+  writes = 0;
+
+  override async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+    this.writes++;
+    return super.update(taskId, change);
+  }
+}
+
 /** The in-memory store, made to take a few milliseconds per write as a networked one does. */
 class SlowStore extends InMemoryTaskStore {
   writes = 0;
@@ -101,4 +111,37 @@ test('what a handler yielded before it threw is stored, in order, before the tas
   expect(task.status.state).toBe('failed');
   expect(texts(task.artifacts![0]!)).toEqual(Array.from({ length: 50 }, (_, i) => `chunk ${i + 1}`));
   expect(store.writes).toBeLessThan(50);
+});
+
+test('updates a handler yields back to back, without waiting on I/O, go in one write even to a store that answers at once', async () => {
+  const store = new CountingStore();
+  const url = await serve(async function* () {
+    yield working();
+    await Promise.resolve();
+    for (const word of ['one ', 'two ', 'three']) yield artifact(word, { append: word !== 'one ' });
+    yield completed();
+  }, store);
+  const stream = await openStream(url, 'tasks/sendSubscribe', { id: 'together', message: userText('go') }, { eventIds: true });
+  const events = await collect(stream);
+  // Every event once, in order: the turn's working status, the handler's status, three chunks, completed.
+  expect(events.map((e) => Number(e.id))).toEqual([1, 2, 3, 4, 5, 6]);
+  const chunks = events.slice(2, 5).map((e) => (e.message.result as TaskArtifactUpdateEvent).artifact.parts[0]);
+  expect(chunks).toEqual(['one ', 'two ', 'three'].map((text) => ({ type: 'text', text })));
+  // One write opens the turn, one holds the handler's five updates (one each would be five).
+  expect(store.writes).toBe(2);
+  const task = resultOf(await rpc(url, 'tasks/get', { id: 'together' }));
+  expect(texts(task.artifacts![0]!)).toEqual(['one ', 'two ', 'three']);
+});
+
+test('a chunk given its index keeps a field named __proto__ as a field, and no other prototype', async () => {
+  const sent = JSON.parse('{"name":"odd","parts":[{"type":"text","text":"a"}],"__proto__":{"kept":true}}') as Artifact;
+  const url = await serve(async function* () {
+    yield working();
+    yield { kind: 'artifact', artifact: sent };
+    yield completed();
+  }, new InMemoryTaskStore());
+  const stored = resultOf(await rpc(url, 'tasks/send', { id: 'proto-field', message: userText('go') })).artifacts![0]!;
+  expect(Object.keys(stored)).toEqual(['name', 'parts', '__proto__', 'index']);
+  expect(Object.getOwnPropertyDescriptor(stored, '__proto__')?.value).toEqual({ kept: true });
+  expect(stored.index).toBe(0);
 });

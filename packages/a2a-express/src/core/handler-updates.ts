@@ -4,8 +4,8 @@
 import { formatIssues, validateArtifact, validateMessage, type ValidationIssue } from 'a2a-types';
 import type { HandlerState, TaskUpdate } from './handler.js';
 import { messageFieldIssues, partFieldIssues } from './message-fields.js';
-import type { Message, Metadata, Part, TaskEvent, TaskStatusUpdateEvent } from './model.js';
-import { jsonCopy } from './plain-json.js';
+import type { Artifact, Message, Metadata, Part, TaskEvent, TaskStatusUpdateEvent } from './model.js';
+import { jsonCopy, setOwnField } from './plain-json.js';
 import type { TaskRecord } from '../store/records.js';
 import { statusEvent } from './task-events.js';
 
@@ -90,11 +90,26 @@ export function withArtifactIndexes(current: TaskRecord, events: readonly TaskEv
     if (index == null) {
       index = highest === undefined ? 0 : event.artifact.append === true ? highest : highest + 1;
       indexed ??= events.slice();
-      indexed[i] = { ...event, artifact: { ...event.artifact, index } };
+      indexed[i] = { ...event, artifact: withIndex(event.artifact, index) };
     }
     highest = Math.max(highest ?? 0, index);
   }
   return indexed ?? events;
+}
+
+/**
+ * The chunk with `index` set, its fields in their order. Built field by field: in V8 the spread
+ * `{ ...artifact, index }` here gave every stored chunk a hidden class of its own (a map, its
+ * descriptors and enum cache, about a kilobyte a task the store keeps), which the collector
+ * then traces for as long as the task is kept.
+ */
+function withIndex(artifact: Artifact, index: number): Artifact {
+  const copy: Record<string, unknown> = {};
+  for (const key in artifact) {
+    if (Object.hasOwn(artifact, key)) setOwnField(copy, key, (artifact as unknown as Record<string, unknown>)[key]);
+  }
+  copy.index = index;
+  return copy as unknown as Artifact;
 }
 
 /**

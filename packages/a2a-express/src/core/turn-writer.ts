@@ -1,8 +1,9 @@
 // Writes one turn's events to the store in order without making the handler wait for each
-// write. While a write is in flight, the events the handler produces meanwhile are gathered and
-// go together in the next one (a group commit): a networked store then costs one round trip
-// per batch of a fast stream instead of one per chunk. With the in-memory store a write lands
-// at once, and batches stay small.
+// write. Events go in batches (a group commit): the first write of a batch waits until the
+// handler has run as far as it can without I/O, so the updates it yields back to back are written
+// together, and while a write is in flight the events produced meanwhile go in the next one. A
+// networked store then costs one round trip per batch of a fast stream instead of one per chunk,
+// and the in-memory store one commit (its copies, its size count, its listeners) per batch.
 import type { TaskEvent } from './model.js';
 
 /**
@@ -39,7 +40,7 @@ export class TurnWriter {
   add(event: TaskEvent): void {
     if (this.overFlag) return;
     this.queued.push(event);
-    if (this.writing === undefined) this.writeNext();
+    if (this.writing === undefined) this.writing = afterMicrotasks().then(() => this.writeQueued());
   }
 
   /**
@@ -57,17 +58,19 @@ export class TurnWriter {
 
   /**
    * Writes what is queued, then (once that landed) what was queued meanwhile. A chain of
-   * callbacks rather than an async loop: with the in-memory store nearly every event is a write
-   * of its own, and each promise less per event shows in the streaming bench.
+   * callbacks rather than an async loop: each promise less per batch shows in the streaming bench.
    */
-  private writeNext(): void {
+  private writeQueued(): Promise<void> {
     const batch = this.queued;
     this.queued = [];
-    this.writing = this.write(batch).then(
+    if (batch.length === 0) {
+      this.writing = undefined;
+      return Promise.resolve();
+    }
+    return this.write(batch).then(
       (open) => {
         if (!open) this.end();
-        this.writing = undefined;
-        if (this.queued.length > 0) this.writeNext();
+        this.writing = this.queued.length > 0 ? this.writeQueued() : undefined;
       },
       (error: unknown) => {
         this.failureHolder = { error };
@@ -81,4 +84,13 @@ export class TurnWriter {
     this.overFlag = true;
     this.queued = [];
   }
+}
+
+/**
+ * Settles once the microtask queue has drained. A handler that yields without waiting on I/O
+ * steps through microtasks only (an async generator resumes in one), and `process.nextTick`
+ * runs its callback after the queue is empty: by then every update it could yield is queued.
+ */
+function afterMicrotasks(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
 }
