@@ -4,10 +4,10 @@
 import {
   isStatusUpdateEvent,
   type Artifact,
+  type Message,
   type Task,
   type TaskArtifactUpdateEvent,
   type TaskEvent,
-  type TaskStatusUpdateEvent,
 } from '../core/model.js';
 import { appendedSize, artifactSize, historyEntrySize } from './size.js';
 import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
@@ -25,61 +25,68 @@ export function settleChange(current: TaskRecord | undefined, change: TaskChange
   const folded = applyEvents(change.record, events, merge);
   change.check?.(folded);
   const firstId = (current?.lastEventId ?? 0) + 1;
-  const saved = copyRecord(folded);
+  // Events made the fold a record of its own; without any it is the change's, to copy.
+  const saved = folded === change.record ? copyRecord(folded) : (folded as MutableRecord);
   saved.lastEventId = firstId + events.length - 1;
   const stored: StoredEvent[] = new Array(events.length);
   for (let i = 0; i < events.length; i++) stored[i] = { id: firstId + i, event: events[i]! };
   return { record: saved, events: stored };
 }
 
-/** The record after `events`, in order. */
+/**
+ * The record after `events`, in order: a new record when there are any (`record` is left as it
+ * is), `record` itself when there are none. One copy of the record and its task for the whole
+ * batch, changed event by event, rather than two for each event.
+ */
 export function applyEvents(record: TaskRecord, events: readonly TaskEvent[], merge: ArtifactMerge = mergeArtifact): TaskRecord {
-  let next = record;
-  for (const event of events) {
-    next = isStatusUpdateEvent(event) ? applyStatus(next, event) : applyArtifact(next, event, merge);
-  }
-  return next;
-}
-
-function applyStatus(record: TaskRecord, event: TaskStatusUpdateEvent): TaskRecord {
-  const { message } = event.status;
-  const task = copyTask(record.task);
-  task.status = event.status;
+  if (events.length === 0) return record;
   const next = copyRecord(record);
-  next.task = task;
-  // Like the reference server, every agent message of a status goes into the history, so
-  // `historyLength` shows the conversation as both sides saw it.
-  if (message) {
-    next.history = [...record.history, message];
-    next.bytes = (record.bytes ?? 0) + historyEntrySize(task, message);
+  next.task = copyTask(record.task);
+  let historyIsOwn = false;
+  for (const event of events) {
+    if (!isStatusUpdateEvent(event)) {
+      applyArtifact(next, event, merge);
+      continue;
+    }
+    const task = next.task as MutableTask;
+    task.status = event.status;
+    const { message } = event.status;
+    // Like the reference server, every agent message of a status goes into the history, so
+    // `historyLength` shows the conversation as both sides saw it.
+    if (message) {
+      if (historyIsOwn) (next.history as Message[]).push(message);
+      else next.history = [...next.history, message];
+      historyIsOwn = true;
+      next.bytes = (next.bytes ?? 0) + historyEntrySize(task, message);
+    }
+    if (event.reply) next.replied = true;
   }
-  if (event.reply) next.replied = true;
   next.updatedAt = Date.now();
   return next;
 }
 
-function applyArtifact(record: TaskRecord, event: TaskArtifactUpdateEvent, merge: ArtifactMerge): TaskRecord {
-  const artifacts = record.task.artifacts ?? [];
+/** Folds a chunk into `next`, the batch's own copy of the record and its task. */
+function applyArtifact(next: MutableRecord, event: TaskArtifactUpdateEvent, merge: ArtifactMerge): void {
+  const task = next.task as MutableTask;
+  const artifacts = task.artifacts ?? [];
   const chunk = event.artifact;
-  const task = copyTask(record.task);
   task.artifacts = merge(artifacts, chunk);
-  const next = copyRecord(record);
-  next.task = task;
   // An appended chunk adds to the artifact at its index; any other chunk replaces it.
   const index = chunk.index ?? 0;
   const existing = artifacts.find((a) => (a.index ?? 0) === index);
-  let bytes = record.bytes ?? 0;
+  let bytes = next.bytes ?? 0;
   if (chunk.append && existing) bytes += appendedSize(existing, chunk);
   else bytes += artifactSize(chunk) - (existing ? artifactSize(existing) : 0);
   // Never below zero, whatever a record stored by an older release counted.
   next.bytes = Math.max(0, bytes);
-  next.updatedAt = Date.now();
-  return next;
 }
 
+type MutableTask = { -readonly [K in keyof Task]: Task[K] };
+type MutableRecord = ReturnType<typeof copyRecord>;
+
 /** A task to change before it is stored; by name, like {@link copyRecord}, as it runs for every event. */
-function copyTask(task: Task): { -readonly [K in keyof Task]: Task[K] } {
-  const copy: { -readonly [K in keyof Task]: Task[K] } = { id: task.id, contextId: task.contextId, status: task.status };
+function copyTask(task: Task): MutableTask {
+  const copy: MutableTask = { id: task.id, contextId: task.contextId, status: task.status };
   if (task.artifacts !== undefined) copy.artifacts = task.artifacts;
   if (task.metadata !== undefined) copy.metadata = task.metadata;
   return copy;
