@@ -259,25 +259,43 @@ const TASK_ID_ONLY: readonly string[] = ['/id'];
 /**
  * The issues of the ids at `paths` in valid params (JSON Pointers, `*` standing for every item of
  * an array): each string there is held to the kit's id rules (`idIssues`). What is not a string
- * is the schema's to judge.
+ * is the schema's to judge. Runs on every call: the paths are split once per list (the methods'
+ * lists are constants), and a call with nothing to say allocates nothing.
  */
-function idIssuesIn(params: unknown, paths: readonly string[]): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  const visit = (value: unknown, segments: readonly string[], at: string): void => {
-    if (segments.length === 0) {
-      if (typeof value === 'string') issues.push(...idIssues(value, at));
-      return;
-    }
-    if (value === null || typeof value !== 'object') return;
-    const [segment, ...rest] = segments as [string, ...string[]];
-    if (segment === '*') {
-      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], rest, `${at}/${i}`);
-    } else if (Object.hasOwn(value, segment)) {
-      visit((value as Record<string, unknown>)[segment], rest, `${at}/${segment}`);
-    }
-  };
-  for (const path of paths) visit(params, path.split('/').slice(1), '');
-  return issues;
+function idIssuesIn(params: unknown, paths: readonly string[]): readonly ValidationIssue[] {
+  let segmentLists = SEGMENTS_OF.get(paths);
+  if (segmentLists === undefined) SEGMENTS_OF.set(paths, (segmentLists = paths.map((path) => path.split('/').slice(1))));
+  let found: ValidationIssue[] | undefined;
+  for (const segments of segmentLists) found = visitIds(params, segments, 0, '', found);
+  return found ?? NO_ISSUES;
+}
+
+/** Each list of id paths, split into segments. */
+const SEGMENTS_OF = new WeakMap<readonly string[], readonly (readonly string[])[]>();
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
+
+/** `found` with the issues of the ids below `value` added (a new list when there was none). */
+function visitIds(
+  value: unknown,
+  segments: readonly string[],
+  depth: number,
+  at: string,
+  found: ValidationIssue[] | undefined,
+): ValidationIssue[] | undefined {
+  if (depth === segments.length) {
+    if (typeof value !== 'string') return found;
+    const issues = idIssues(value, at);
+    return issues.length === 0 ? found : [...(found ?? []), ...issues];
+  }
+  if (value === null || typeof value !== 'object') return found;
+  const segment = segments[depth]!;
+  if (segment === '*') {
+    if (!Array.isArray(value)) return found;
+    for (let i = 0; i < value.length; i++) found = visitIds(value[i], segments, depth + 1, `${at}/${i}`, found);
+    return found;
+  }
+  if (!Object.hasOwn(value, segment)) return found;
+  return visitIds((value as Record<string, unknown>)[segment], segments, depth + 1, `${at}/${segment}`, found);
 }
 
 function taskIdOf(params: unknown): string | undefined {
