@@ -3,7 +3,7 @@
 // most `maxEventsPerTask` events per task.
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { A2AError } from 'a2a-types';
-import { isFinalState } from '../core/model.js';
+import { isFinalState, type TaskEvent } from '../core/model.js';
 import type { Logger } from 'pino';
 import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
@@ -42,7 +42,12 @@ const EVICTION_WARNING_EVERY_MS = 60_000;
 
 interface Entry {
   record: TaskRecord;
-  events: StoredEvent[];
+  /**
+   * The task's last events, oldest first, without their ids: they are consecutive and end at
+   * `record.lastEventId`. A kept task is traced by the collector for as long as it is kept, and
+   * the `{ id, event }` of each would be one more object to trace (five of a short task's forty).
+   */
+  events: TaskEvent[];
 }
 
 /** A task's place in the idle queue; the token object itself tells a current entry from a stale one. */
@@ -128,7 +133,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) this.makeRoom(saved.bytes ?? 0);
     this.heldBytes += (saved.bytes ?? 0) - (entry?.record.bytes ?? 0);
     const log = entry?.events ?? [];
-    for (const event of stored) log.push(event);
+    for (const { event } of stored) log.push(event);
     // Trimmed in batches (past 1.5× the bound) so that a long stream does not move the whole
     // log on every event.
     if (log.length > this.maxEventsPerTask * 1.5) log.splice(0, log.length - this.maxEventsPerTask);
@@ -172,10 +177,11 @@ export class InMemoryTaskStore implements TaskStore {
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
     const entry = this.live(taskId);
     if (!entry) return undefined;
-    const oldest = entry.events[0]?.id ?? entry.record.lastEventId + 1;
+    const log = entry.events;
+    const oldest = entry.record.lastEventId - log.length + 1;
     if (afterId + 1 < oldest) return undefined;
     const events: StoredEvent[] = [];
-    for (const event of entry.events) if (event.id > afterId) events.push(ownCopy(event));
+    for (let i = Math.max(0, afterId + 1 - oldest); i < log.length; i++) events.push({ id: oldest + i, event: ownCopy(log[i]!) });
     return events;
   }
 
