@@ -1,6 +1,9 @@
 // What the bench's scripts share about the echo agent: how to start it as `pnpm start` runs it,
-// and the request each version sends it (run.mjs section 9, shipped-ab.mjs, dispatch.mjs).
-import { spawn } from 'node:child_process';
+// the request each version sends it (run.mjs section 9, shipped-ab.mjs, dispatch.mjs), and for
+// the A/B and profiling tools (shipped-ab.mjs, where-time-goes.mjs) how to start a bench server,
+// pin it to a CPU and load it. dispatch.mjs's children import this for `sends` alone: nothing
+// here runs or loads at import.
+import { spawn, spawnSync } from 'node:child_process';
 
 /** The header every A2A 1.0 call carries (both our endpoint and the SDK's refuse a call without it). */
 export const VERSION_HEADERS_10 = { 'a2a-version': '1.0' };
@@ -37,12 +40,15 @@ export const SEND_PATHS = { '0.1.0': '', 0.3: '/v0.3', '1.0 JSON-RPC': '/v1', '1
 /**
  * Starts a checkout's echo agent as `pnpm start` runs it (`node dist/server.js`, logs at info to a
  * stdout that is read and discarded) on a free port; resolves once it says it listens.
- * `prefix` goes before node (`taskset -c 1`, say); `execArgv` after it (`--cpu-prof`, say).
+ * `prefix` goes before node (`taskset -c 1`, say); `execArgv` after it (`--cpu-prof`, say);
+ * `script` starts another form of the agent (bench/servers/echo-without.mjs), with `env` added.
  */
-export function startEchoAgent(root, { prefix = [], execArgv = [] } = {}) {
-  const script = `${root}/apps/echo-agent/dist/server.js`;
+export function startEchoAgent(root, { prefix = [], execArgv = [], script = `${root}/apps/echo-agent/dist/server.js`, env = {} } = {}) {
   const [command, ...argv] = [...prefix, process.execPath, ...execArgv, script];
-  const child = spawn(command, argv, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, argv, {
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let text = '';
     const onData = (chunk) => {
@@ -57,4 +63,49 @@ export function startEchoAgent(root, { prefix = [], execArgv = [] } = {}) {
     child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${root}: the echo agent exited with ${code}: ${text}`)));
   });
+}
+
+let cpu1Prefix;
+
+/** What puts a process on CPU 1, where this machine has taskset (empty where it has not). */
+export function onCpu1() {
+  cpu1Prefix ??= spawnSync('taskset', ['-V']).status === 0 ? ['taskset', '-c', '1'] : [];
+  return cpu1Prefix;
+}
+
+/**
+ * Starts a bench server script (bench/servers/*.mjs, which reports its port to its parent);
+ * resolves once it listens. It answers 0.1.0's tasks/send at its root (`atRoot`).
+ */
+export function startBenchServer(script, { prefix = [], execArgv = [] } = {}) {
+  const [command, ...argv] = [...prefix, process.execPath, ...execArgv, script];
+  const child = spawn(command, argv, { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', ({ port }) => resolve({ child, url: `http://127.0.0.1:${port}`, atRoot: true }));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+let sent = 0;
+
+/**
+ * `seconds` of request/response load on a server started above, 32 connections, each request a
+ * new task of `kind` (a name of `sends`); autocannon's result. Any failed request throws.
+ */
+export async function loadWith(server, kind, seconds) {
+  const { default: autocannon } = await import('autocannon');
+  const result = await autocannon({
+    url: server.url + (server.atRoot ? '' : SEND_PATHS[kind]),
+    connections: 32,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...VERSION_HEADERS_10 },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(sends[kind](++sent, 'hello, echo')) }),
+      },
+    ],
+  });
+  if (result.errors + result.non2xx > 0) throw new Error(`${kind}: ${result.errors + result.non2xx} requests failed`);
+  return result;
 }

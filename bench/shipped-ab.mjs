@@ -7,42 +7,33 @@
 //   node bench/shipped-ab.mjs --against <other checkout, installed and built>
 //        [--versions 0.1.0,0.3,1.0,1.0-rest] [--rounds 10] [--seconds 2]
 //   node bench/shipped-ab.mjs --against bench/servers/bare.mjs --versions 0.1.0
+//   node bench/shipped-ab.mjs --against without:call-logs --versions 0.1.0
 // `--against` may also name a bench server (a .mjs file that reports its port to its parent),
 // answering 0.1.0's tasks/send at `/`: bare Express (servers/bare.mjs), the kit's HTTP endpoint
 // alone (servers/endpoint-only.mjs), Node's http module alone (servers/node-http.mjs). Set beside
-// the agent, they say where a request's time goes.
-import { spawn, spawnSync } from 'node:child_process';
+// the agent, they say where a request's time goes. `--against without:call-logs,retention` runs
+// this checkout's agent less those parts (servers/echo-without.mjs): what each costs a request.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { SEND_PATHS, sends, startEchoAgent, VERSION_HEADERS_10 } from './echo-agent.mjs';
+import { loadWith, onCpu1, startBenchServer, startEchoAgent } from './echo-agent.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const against = option('--against');
 const againstServer = against?.endsWith('.mjs');
-if (!against || !existsSync(againstServer ? against : `${against}/apps/echo-agent/dist/server.js`)) {
-  console.error('--against takes the folder of another checkout of the kit (installed and built), or a bench server script');
+// `without:<parts>`: this checkout's echo agent less those parts (bench/servers/echo-without.mjs).
+const without = against?.startsWith('without:') ? against.slice('without:'.length) : undefined;
+if (!against || (without === undefined && !existsSync(againstServer ? against : `${against}/apps/echo-agent/dist/server.js`))) {
+  console.error(
+    '--against takes the folder of another checkout of the kit (installed and built), a bench server script, or without:<parts>',
+  );
   process.exit(2);
 }
 const versions = option('--versions', '0.1.0,0.3,1.0,1.0-rest').split(',');
 const rounds = Number(option('--rounds', 10));
 const seconds = Number(option('--seconds', 2));
-const pinned = spawnSync('taskset', ['-V']).status === 0;
+const pinned = onCpu1().length > 0;
 const here = fileURLToPath(new URL('..', import.meta.url));
-
-/** What puts a process on CPU 1, where this machine has taskset. */
-const onCpu1 = pinned ? ['taskset', '-c', '1'] : [];
-
-/** Starts a bench server script; resolves with its URL once it reports its port. */
-function startServer(script) {
-  const [command, ...argv] = [...onCpu1, process.execPath, script];
-  const child = spawn(command, argv, { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', ({ port }) => resolve({ child, url: `http://127.0.0.1:${port}`, atRoot: true }));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
 
 /** CPU time (user and system) a process has used, in microseconds; Linux only. */
 function cpuMicros(pid) {
@@ -52,24 +43,10 @@ function cpuMicros(pid) {
 
 /** This tool's names for the versions, and the names `sends` gives them. */
 const VERSIONS = { '0.1.0': '0.1.0', 0.3: '0.3', '1.0': '1.0 JSON-RPC', '1.0-rest': '1.0 HTTP+JSON' };
-let n = 0;
 
 async function load(agent, version, duration) {
-  const kind = VERSIONS[version];
   const before = cpuMicros(agent.child.pid);
-  const result = await autocannon({
-    url: agent.url + (agent.atRoot ? '' : SEND_PATHS[kind]),
-    connections: 32,
-    duration,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...VERSION_HEADERS_10 },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify(sends[kind](++n, 'hello, echo')) }),
-      },
-    ],
-  });
-  if (result.errors + result.non2xx > 0) throw new Error(`${version}: ${result.errors + result.non2xx} requests failed`);
+  const result = await loadWith(agent, VERSIONS[version], duration);
   return { rps: result.requests.average, cpu: (cpuMicros(agent.child.pid) - before) / result.requests.total };
 }
 
@@ -79,9 +56,13 @@ process.on('exit', () => {
   for (const { child } of started) child.kill();
 });
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ours = await startEchoAgent(here, { prefix: onCpu1 });
+const ours = await startEchoAgent(here, { prefix: onCpu1() });
 started.push(ours);
-const theirs = againstServer ? await startServer(against) : await startEchoAgent(against, { prefix: onCpu1 });
+const theirs = againstServer
+  ? await startBenchServer(against, { prefix: onCpu1() })
+  : without !== undefined
+    ? await startEchoAgent(here, { prefix: onCpu1(), script: `${here}/bench/servers/echo-without.mjs`, env: { BENCH_WITHOUT: without } })
+    : await startEchoAgent(against, { prefix: onCpu1() });
 started.push(theirs);
 console.log(
   `the echo agent as shipped, ${here} against ${against}; ${rounds} paired rounds of ${seconds} s${pinned ? ', agents on CPU 1' : ''}`,

@@ -53,6 +53,39 @@ describe('pnpm bench', () => {
     expect((failure as { stderr: string }).stderr).toContain('--against takes the folder of another checkout');
   }, 90_000);
 
+  test('bench:shipped sets the echo agent against itself less a part users rely on (without:), and names the parts it knows', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['bench/shipped-ab.mjs', '--against', 'without:call-logs,retention', '--versions', '0.3', '--rounds', '1', '--seconds', '1'],
+      { cwd: root, timeout: 60_000 },
+    );
+    expect(stdout).toMatch(/^0\.3 +\d+ req\/s, \d+ µs of CPU a request; against \d+ req\/s, \d+ µs: \d+\.\d\d× req\/s, \d+\.\d\d× CPU$/m);
+    const failure = await run(process.execPath, ['bench/shipped-ab.mjs', '--against', 'without:validation', '--rounds', '1'], {
+      cwd: root,
+      timeout: 30_000,
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toContain('no part validation (call-logs, metrics, push, retention)');
+  }, 90_000);
+
+  test('bench:where profiles the endpoint alone, the agent without its parts and as shipped, a row for each place code lives', async () => {
+    const { stdout } = await run(process.execPath, ['bench/where-time-goes.mjs', '--versions', '0.1.0', '--seconds', '1'], {
+      cwd: root,
+      timeout: 90_000,
+    });
+    expect(stdout).toMatch(/^ +endpoint alone +agent without parts +agent as shipped$/m);
+    // The endpoint alone runs neither the core nor pino, so those rows read 0.0 there whatever
+    // the machine's load; the other columns' figures are samples, for the reader to compare.
+    expect(stdout).toMatch(/^busy +\d+\.\d +\d+\.\d +\d+\.\d$/m);
+    expect(stdout).toMatch(/^kit core +0\.0 +\d+\.\d +\d+\.\d$/m);
+    expect(stdout).toMatch(/^npm pino +0\.0 +\d+\.\d +\d+\.\d$/m);
+    const failure = await run(process.execPath, ['bench/where-time-goes.mjs', '--versions', '0.2'], { cwd: root, timeout: 30_000 }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain('no version 0.2 (0.1.0, 0.3, 1.0, 1.0-rest)');
+  }, 120_000);
+
   test('an unknown --only section is refused with the list of sections', async () => {
     const failure = await run(process.execPath, ['bench/run.mjs', '--only', 'speed'], { cwd: root, timeout: 30_000 }).catch(
       (error: { code: number; stderr: string }) => error,
