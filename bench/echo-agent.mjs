@@ -1,9 +1,10 @@
 // What the bench's scripts share about the echo agent: how to start it as `pnpm start` runs it,
 // the request each version sends it (run.mjs section 9, shipped-ab.mjs, dispatch.mjs), and for
 // the A/B and profiling tools (shipped-ab.mjs, where-time-goes.mjs) how to start a bench server,
-// pin it to a CPU and load it. dispatch.mjs's children import this for `sends` alone: nothing
-// here runs or loads at import.
+// pin it to a CPU and load it; and how section 9 and bench:shipped --streams read a stream. dispatch.mjs's
+// children import this for `sends` alone: nothing here runs or loads at import.
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
 
 /** The header every A2A 1.0 call carries (both our endpoint and the SDK's refuse a call without it). */
 export const VERSION_HEADERS_10 = { 'a2a-version': '1.0' };
@@ -108,4 +109,83 @@ export async function loadWith(server, kind, seconds) {
   });
   if (result.errors + result.non2xx > 0) throw new Error(`${kind}: ${result.errors + result.non2xx} requests failed`);
   return result;
+}
+
+/** Streams read so far by this process: their message ids are `v-stream-<n>`, apart from the sends'. */
+let streamed = 0;
+
+/**
+ * Reads one SSE response to its end, handing each frame to `onFrame`. It scans from a position
+ * and cuts the buffer once per chunk: cutting it after every frame made the reader quadratic in
+ * the chunk size, and with a server that writes a tick's events in one chunk the reader, not the
+ * server, set the pace.
+ */
+export function readFrames(options, body, onFrame) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(options, (res) => {
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        buffer += chunk;
+        let start = 0;
+        let end;
+        while ((end = buffer.indexOf('\n\n', start)) >= 0) {
+          onFrame(buffer.slice(start, end));
+          start = end + 2;
+        }
+        buffer = buffer.slice(start);
+      });
+      res.on('end', resolve);
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * One stream of `chunks` chunks, read to its end: its data events counted, its chunks checked in
+ * order. `target` is `{ version, streamUrl, headers }`, `version` a name of `sends`; the server's
+ * handler streams "stream N" as N chunks "chunk 1" to "chunk N" (bench/servers/a2a.mjs, sdk.mjs).
+ */
+export async function versionStream(target, chunks) {
+  const url = new URL(target.streamUrl);
+  const body = JSON.stringify(sends[target.version](`stream-${++streamed}`, `stream ${chunks}`, true));
+  const options = {
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...target.headers },
+  };
+  let events = 0;
+  let last = 0;
+  let ordered = true;
+  await readFrames(options, body, (frame) => {
+    if (!frame.includes('data:')) return;
+    events++;
+    const n = /chunk (\d+)"/.exec(frame);
+    if (!n) return;
+    if (Number(n[1]) !== last + 1) ordered = false;
+    last = Number(n[1]);
+  });
+  return { events, whole: ordered && last === chunks };
+}
+
+/** `count` streams of `chunks` chunks, `concurrency` at a time: data events per second (`rps`) and in all. */
+export async function versionStreams(target, count, chunks, concurrency) {
+  let whole = true;
+  let events = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < count) {
+        const one = await versionStream(target, chunks);
+        events += one.events;
+        whole &&= one.whole;
+      }
+    }),
+  );
+  return { rps: events / ((performance.now() - started) / 1000), whole, events };
 }

@@ -45,7 +45,7 @@ import { deleteKeys, redisAnswers } from 'a2a-testing';
 import { RedisTaskStore } from 'a2a-express/redis';
 import { a2aMetrics } from 'a2a-express';
 import { Redis } from 'ioredis';
-import { sends, startEchoAgent, VERSION_HEADERS_10 } from './echo-agent.mjs';
+import { readFrames, sends, startEchoAgent, VERSION_HEADERS_10, versionStream, versionStreams } from './echo-agent.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -265,35 +265,6 @@ function pairedRatio(rounds, baseline) {
 
 // ---------------------------------------------------------------------------------------------
 // 2. Streaming
-
-/**
- * Reads one SSE response to its end, handing each frame to `onFrame`. It scans from a position
- * and cuts the buffer once per chunk: cutting it after every frame made the reader quadratic in
- * the chunk size, and with a server that writes a tick's events in one chunk the reader, not the
- * server, set the pace.
- */
-function readFrames(options, body, onFrame) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(options, (res) => {
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        buffer += chunk;
-        let start = 0;
-        let end;
-        while ((end = buffer.indexOf('\n\n', start)) >= 0) {
-          onFrame(buffer.slice(start, end));
-          start = end + 2;
-        }
-        buffer = buffer.slice(start);
-      });
-      res.on('end', resolve);
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Reads one SSE response, checking ids are 1, 2, 3, … (the bare loop) or strictly increasing. */
 async function readStream(options, body) {
@@ -975,49 +946,6 @@ async function loadVersion(target, duration) {
     ],
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
-}
-
-/** One stream of `chunks` chunks, read to its end: its data events counted, its chunks checked in order. */
-async function versionStream(target, chunks) {
-  const url = new URL(target.streamUrl);
-  const body = JSON.stringify(sends[target.version](++counter, `stream ${chunks}`, true));
-  const options = {
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...target.headers },
-  };
-  let events = 0;
-  let last = 0;
-  let ordered = true;
-  await readFrames(options, body, (frame) => {
-    if (!frame.includes('data:')) return;
-    events++;
-    const n = /chunk (\d+)"/.exec(frame);
-    if (!n) return;
-    if (Number(n[1]) !== last + 1) ordered = false;
-    last = Number(n[1]);
-  });
-  return { events, whole: ordered && last === chunks };
-}
-
-/** `count` streams of `chunks` chunks, `concurrency` at a time: data events per second. */
-async function versionStreams(target, count, chunks, concurrency) {
-  let whole = true;
-  let events = 0;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next++ < count) {
-        const one = await versionStream(target, chunks);
-        events += one.events;
-        whole &&= one.whole;
-      }
-    }),
-  );
-  return { rps: events / ((performance.now() - started) / 1000), whole };
 }
 
 async function versions(servers) {

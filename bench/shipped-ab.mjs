@@ -8,14 +8,18 @@
 //        [--versions 0.1.0,0.3,1.0,1.0-rest] [--rounds 10] [--seconds 2]
 //   node bench/shipped-ab.mjs --against bench/servers/bare.mjs --versions 0.1.0
 //   node bench/shipped-ab.mjs --against without:call-logs --versions 0.1.0
+//   node bench/shipped-ab.mjs --against <other checkout> --streams 100 [--streams-count 200]
 // `--against` may also name a bench server (a .mjs file that reports its port to its parent),
 // answering 0.1.0's tasks/send at `/`: bare Express (servers/bare.mjs), the kit's HTTP endpoint
 // alone (servers/endpoint-only.mjs), Node's http module alone (servers/node-http.mjs). Set beside
 // the agent, they say where a request's time goes. `--against without:call-logs,retention` runs
 // this checkout's agent less those parts (servers/echo-without.mjs): what each costs a request.
+// `--streams N` compares streams instead, as section 9 measures them: each checkout's stream
+// server (bench/servers/a2a.mjs: the kit's router, its in-memory store, logs at info), streams of
+// N chunks read 50 at a time, data events a second and the CPU time used per event.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadWith, onCpu1, startBenchServer, startEchoAgent } from './echo-agent.mjs';
+import { loadWith, onCpu1, startBenchServer, startEchoAgent, VERSION_HEADERS_10, versionStreams } from './echo-agent.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -27,6 +31,12 @@ if (!against || (without === undefined && !existsSync(againstServer ? against : 
   console.error(
     '--against takes the folder of another checkout of the kit (installed and built), a bench server script, or without:<parts>',
   );
+  process.exit(2);
+}
+const streamChunks = args.includes('--streams') ? Number(option('--streams')) : undefined;
+const streamsPerRound = Number(option('--streams-count', 200));
+if (streamChunks !== undefined && (!(streamChunks >= 1) || againstServer || without !== undefined)) {
+  console.error('--streams takes a number of chunks, and --against another checkout');
   process.exit(2);
 }
 const versions = option('--versions', '0.1.0,0.3,1.0,1.0-rest').split(',');
@@ -44,10 +54,27 @@ function cpuMicros(pid) {
 /** This tool's names for the versions, and the names `sends` gives them. */
 const VERSIONS = { '0.1.0': '0.1.0', 0.3: '0.3', '1.0': '1.0 JSON-RPC', '1.0-rest': '1.0 HTTP+JSON' };
 
+/** Where each version's stream goes on the stream server, and the headers it needs. */
+const STREAM_PATHS = { '0.1.0': '', 0.3: '/v0.3', '1.0': '/v1', '1.0-rest': '/v1/message:stream' };
+
 async function load(agent, version, duration) {
+  if (streamChunks !== undefined) return loadStreams(agent, version, duration === 'warm-up' ? 20 : streamsPerRound);
   const before = cpuMicros(agent.child.pid);
   const result = await loadWith(agent, VERSIONS[version], duration);
   return { rps: result.requests.average, cpu: (cpuMicros(agent.child.pid) - before) / result.requests.total };
+}
+
+/** `count` streams of `streamChunks` chunks, 50 at a time: events/s (as `rps`) and CPU a data event. */
+async function loadStreams(server, version, count) {
+  const target = {
+    version: VERSIONS[version],
+    streamUrl: server.url + STREAM_PATHS[version],
+    headers: version.startsWith('1.0') ? VERSION_HEADERS_10 : {},
+  };
+  const before = cpuMicros(server.child.pid);
+  const { rps, whole, events } = await versionStreams(target, count, streamChunks, 50);
+  if (!whole) throw new Error(`${server.url}: a ${version} stream lost or reordered chunks`);
+  return { rps, cpu: (cpuMicros(server.child.pid) - before) / events };
 }
 
 const started = [];
@@ -55,20 +82,31 @@ const started = [];
 process.on('exit', () => {
   for (const { child } of started) child.kill();
 });
+// An event costs a few µs: one decimal there; a request costs hundreds.
+const cpuFigure = (micros) => micros.toFixed(streamChunks === undefined ? 0 : 1);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ours = await startEchoAgent(here, { prefix: onCpu1() });
+const streamServer = (root) => startBenchServer(`${root}/bench/servers/a2a.mjs`, { prefix: onCpu1() });
+const ours = streamChunks !== undefined ? await streamServer(here) : await startEchoAgent(here, { prefix: onCpu1() });
 started.push(ours);
-const theirs = againstServer
-  ? await startBenchServer(against, { prefix: onCpu1() })
-  : without !== undefined
-    ? await startEchoAgent(here, { prefix: onCpu1(), script: `${here}/bench/servers/echo-without.mjs`, env: { BENCH_WITHOUT: without } })
-    : await startEchoAgent(against, { prefix: onCpu1() });
+const theirs =
+  streamChunks !== undefined
+    ? await streamServer(against)
+    : againstServer
+      ? await startBenchServer(against, { prefix: onCpu1() })
+      : without !== undefined
+        ? await startEchoAgent(here, {
+            prefix: onCpu1(),
+            script: `${here}/bench/servers/echo-without.mjs`,
+            env: { BENCH_WITHOUT: without },
+          })
+        : await startEchoAgent(against, { prefix: onCpu1() });
 started.push(theirs);
-console.log(
-  `the echo agent as shipped, ${here} against ${against}; ${rounds} paired rounds of ${seconds} s${pinned ? ', agents on CPU 1' : ''}`,
-);
+const what = streamChunks === undefined ? 'the echo agent as shipped' : `${streamsPerRound} streams of ${streamChunks} chunks a round`;
+const roundLength = streamChunks === undefined ? ` of ${seconds} s` : '';
+console.log(`${what}, ${here} against ${against}; ${rounds} paired rounds${roundLength}${pinned ? ', servers on CPU 1' : ''}`);
+const unit = streamChunks === undefined ? ['req/s', 'a request'] : ['events/s', 'an event'];
 for (const version of versions) {
-  for (const agent of [ours, theirs]) await load(agent, version, 2);
+  for (const agent of [ours, theirs]) await load(agent, version, streamChunks === undefined ? 2 : 'warm-up');
   const a = [];
   const b = [];
   for (let round = 0; round < rounds; round++) {
@@ -87,9 +125,9 @@ for (const version of versions) {
   const rpsRatio = median(a.map((x, i) => x.rps / b[i].rps));
   const cpuRatio = median(a.map((x) => x.cpu)) / median(b.map((x) => x.cpu));
   console.log(
-    `${version.padEnd(9)} ${median(a.map((x) => x.rps)).toFixed(0)} req/s, ${median(a.map((x) => x.cpu)).toFixed(0)} µs of CPU a request; ` +
-      `against ${median(b.map((x) => x.rps)).toFixed(0)} req/s, ${median(b.map((x) => x.cpu)).toFixed(0)} µs: ` +
-      `${rpsRatio.toFixed(2)}× req/s, ${cpuRatio.toFixed(2)}× CPU`,
+    `${version.padEnd(9)} ${median(a.map((x) => x.rps)).toFixed(0)} ${unit[0]}, ${cpuFigure(median(a.map((x) => x.cpu)))} µs of CPU ${unit[1]}; ` +
+      `against ${median(b.map((x) => x.rps)).toFixed(0)} ${unit[0]}, ${cpuFigure(median(b.map((x) => x.cpu)))} µs: ` +
+      `${rpsRatio.toFixed(2)}× ${unit[0]}, ${cpuRatio.toFixed(2)}× CPU`,
   );
 }
 ours.child.kill('SIGTERM');

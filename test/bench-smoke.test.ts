@@ -68,6 +68,28 @@ describe('pnpm bench', () => {
     expect((failure as { stderr: string }).stderr).toContain('no part validation (call-logs, metrics, push, retention)');
   }, 90_000);
 
+  test("bench:shipped --streams reads section 9's streams from both checkouts, events/s and CPU an event, and refuses a bench server", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['bench/shipped-ab.mjs', '--against', root, '--streams', '5', '--streams-count', '20', '--versions', '0.3,1.0', '--rounds', '1'],
+      { cwd: root, timeout: 60_000 },
+    );
+    expect(stdout).toMatch(/^20 streams of 5 chunks a round, /m);
+    for (const version of ['0.3', '1.0'])
+      expect(stdout).toMatch(
+        new RegExp(
+          `^${version.replace('.', '\\.')} +\\d+ events/s, \\d+\\.\\d µs of CPU an event; against \\d+ events/s, \\d+\\.\\d µs: \\d+\\.\\d\\d× events/s, \\d+\\.\\d\\d× CPU$`,
+          'm',
+        ),
+      );
+    const failure = await run(process.execPath, ['bench/shipped-ab.mjs', '--against', 'bench/servers/bare.mjs', '--streams', '5'], {
+      cwd: root,
+      timeout: 30_000,
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain('--streams takes a number of chunks, and --against another checkout');
+  }, 90_000);
+
   test('bench:where profiles the endpoint alone, the agent without its parts and as shipped, a row for each place code lives', async () => {
     const { stdout } = await run(process.execPath, ['bench/where-time-goes.mjs', '--versions', '0.1.0', '--seconds', '1'], {
       cwd: root,
