@@ -117,6 +117,54 @@ describe('artifact assembly', () => {
     ]);
   });
 
+  test("a batch of appends folds as each chunk would alone (the in-memory store's merge grows its own artifact in place), and leaves the record before it as it was", () => {
+    const chunk = (parts: string, fields: Partial<Artifact> = {}) => ({
+      id: 'b',
+      artifact: { parts: [text(parts)], index: 0, append: true, ...fields },
+    });
+    const before = applyEvents(
+      record('b', 'working'),
+      [{ id: 'b', artifact: { parts: [text('a')], index: 0 } }, chunk('b')],
+      mergeGrowingArtifact,
+    );
+    const heldParts = before.task.artifacts![0]!.parts;
+    // Later chunks bring a field the artifact lacks (it goes where a fresh artifact has it) and
+    // metadata merged over the batch; the second artifact starts and grows within the batch.
+    const batch = [
+      chunk('c'),
+      chunk('d', { metadata: { d: 1 } }),
+      chunk('e', { description: 'late', metadata: { e: 2 } }),
+      chunk('f', { name: 'named', metadata: { d: 3 } }),
+      chunk('g', { metadata: { g: 4 } }),
+      chunk('h'),
+      { id: 'b', artifact: { parts: [text('x')], index: 1 } },
+      { id: 'b', artifact: { parts: [text('y')], index: 1, append: true } },
+      { id: 'b', artifact: { parts: [text('z')], index: 1, append: true, lastChunk: true } },
+    ];
+    const batched = applyEvents(before, batch, mergeGrowingArtifact);
+    let oneByOne = before;
+    for (const event of batch) oneByOne = applyEvents(oneByOne, [event], mergeArtifact);
+    // The same text: the same fields, values and order.
+    expect(JSON.stringify(batched.task.artifacts)).toBe(JSON.stringify(oneByOne.task.artifacts));
+    expect(batched.task.artifacts![0]!.parts.map((p) => (p as { text: string }).text).join('')).toBe('abcdefgh');
+    expect(batched.bytes).toBe(oneByOne.bytes);
+    expect(before.task.artifacts![0]!.parts).toBe(heldParts);
+    expect(JSON.stringify(before.task.artifacts)).toBe(JSON.stringify([{ index: 0, parts: [text('a'), text('b')] }]));
+    // A batch after it grows the stored artifact into a new one, never in place.
+    const after = applyEvents(batched, [chunk('g'), chunk('h')], mergeGrowingArtifact);
+    expect(after.task.artifacts![0]!.parts).toHaveLength(10);
+    expect(batched.task.artifacts![0]!.parts).toHaveLength(8);
+  });
+
+  test('an artifact grown in place within a fold shows its parts as they are at each read', () => {
+    const fold = {};
+    let artifacts = mergeGrowingArtifact([], { parts: [text('a')], index: 0 }, fold);
+    artifacts = mergeGrowingArtifact(artifacts, { parts: [text('b')], index: 0, append: true }, fold);
+    expect(artifacts[0]!.parts).toEqual([text('a'), text('b')]);
+    artifacts = mergeGrowingArtifact(artifacts, { parts: [text('c')], index: 0, append: true }, fold);
+    expect(artifacts[0]!.parts).toEqual([text('a'), text('b'), text('c')]);
+  });
+
   test('an append to an index with no artifact starts it', () => {
     expect(mergeArtifact([], { parts: [text('x')], index: 3, append: true })).toEqual([{ parts: [text('x')], index: 3 }]);
   });

@@ -12,8 +12,12 @@ import {
 import { appendedSize, artifactSize, historyEntrySize } from './size.js';
 import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 
-/** Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. */
-export type ArtifactMerge = (artifacts: readonly Artifact[], chunk: Artifact) => Artifact[];
+/**
+ * Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. `fold` stands for
+ * the fold under way (the same object for each chunk of one batch): an artifact the merge made
+ * earlier in the same fold belongs to no stored record yet, and a merge may change it in place.
+ */
+export type ArtifactMerge = (artifacts: readonly Artifact[], chunk: Artifact, fold?: object) => Artifact[];
 
 /**
  * The record a store keeps for `change` made to `current`: the change's events applied to its
@@ -70,8 +74,8 @@ function applyArtifact(next: MutableRecord, event: TaskArtifactUpdateEvent, merg
   const task = next.task as MutableTask;
   const artifacts = task.artifacts ?? [];
   const chunk = event.artifact;
-  task.artifacts = merge(artifacts, chunk);
-  // An appended chunk adds to the artifact at its index; any other chunk replaces it.
+  // An appended chunk adds to the artifact at its index; any other chunk replaces it. Counted
+  // before the merge, which may grow that artifact in place.
   const index = chunk.index ?? 0;
   const existing = artifacts.find((a) => (a.index ?? 0) === index);
   let bytes = next.bytes ?? 0;
@@ -79,6 +83,7 @@ function applyArtifact(next: MutableRecord, event: TaskArtifactUpdateEvent, merg
   else bytes += artifactSize(chunk) - (existing ? artifactSize(existing) : 0);
   // Never below zero, whatever a record stored by an older release counted.
   next.bytes = Math.max(0, bytes);
+  task.artifacts = merge(artifacts, chunk, next);
 }
 
 type MutableTask = { -readonly [K in keyof Task]: Task[K] };
