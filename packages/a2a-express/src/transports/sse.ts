@@ -135,9 +135,16 @@ export class SseStream {
     // unhandled 'error' event, which would end the process.
     this.res.on('error', () => this.finish('client-closed'));
     startHeartbeat(this, this.options.heartbeatMs);
-    // The headers go out with the first events written this tick, in one write, or on their
-    // own at the end of the tick when there are none yet (a quiet task's resubscription).
-    this.scheduleWrite();
+    // The headers wait for the first events until the event loop turns (setImmediate: after
+    // every callback and promise of this turn), and go out with them in one write; on their own
+    // when there are none yet (a quiet task's resubscription, a handler awaiting its model).
+    // A turn's first updates usually come a tick or two after the stream opens, and each write
+    // to a socket is a system call that wakes the client: one write fewer a stream.
+    this.writeScheduled = true;
+    setImmediate(() => {
+      this.writeScheduled = false;
+      this.writeUnwritten();
+    });
   }
 
   /** Writes a keep-alive comment, unless events are waiting (then they will be written anyway). */
