@@ -157,7 +157,7 @@ describe('artifact assembly', () => {
   });
 
   test('an artifact grown in place within a fold shows its parts as they are at each read', () => {
-    const fold = {};
+    const fold = 7;
     let artifacts = mergeGrowingArtifact([], { parts: [text('a')], index: 0 }, fold);
     artifacts = mergeGrowingArtifact(artifacts, { parts: [text('b')], index: 0, append: true }, fold);
     expect(artifacts[0]!.parts).toEqual([text('a'), text('b')]);

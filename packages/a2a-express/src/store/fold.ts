@@ -13,11 +13,16 @@ import { appendedSize, artifactSize, historyEntrySize } from './size.js';
 import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 
 /**
- * Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. `fold` stands for
- * the fold under way (the same object for each chunk of one batch): an artifact the merge made
- * earlier in the same fold belongs to no stored record yet, and a merge may change it in place.
+ * Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. `fold` numbers the
+ * fold under way (the same number for each chunk of one batch, another for every fold): an
+ * artifact the merge made earlier in the same fold belongs to no stored record yet, and a merge
+ * may change it in place. A number rather than an object, so that what a merge keeps of it holds
+ * on to nothing.
  */
-export type ArtifactMerge = (artifacts: readonly Artifact[], chunk: Artifact, fold?: object) => Artifact[];
+export type ArtifactMerge = (artifacts: readonly Artifact[], chunk: Artifact, fold?: number) => Artifact[];
+
+/** The last fold's number (see `ArtifactMerge`). */
+let folds = 0;
 
 /**
  * The record a store keeps for `change` made to `current`: the change's events applied to its
@@ -46,10 +51,11 @@ export function applyEvents(record: TaskRecord, events: readonly TaskEvent[], me
   if (events.length === 0) return record;
   const next = copyRecord(record);
   next.task = copyTask(record.task);
+  const fold = ++folds;
   let historyIsOwn = false;
   for (const event of events) {
     if (!isStatusUpdateEvent(event)) {
-      applyArtifact(next, event, merge);
+      applyArtifact(next, event, merge, fold);
       continue;
     }
     const task = next.task as MutableTask;
@@ -70,7 +76,7 @@ export function applyEvents(record: TaskRecord, events: readonly TaskEvent[], me
 }
 
 /** Folds a chunk into `next`, the batch's own copy of the record and its task. */
-function applyArtifact(next: MutableRecord, event: TaskArtifactUpdateEvent, merge: ArtifactMerge): void {
+function applyArtifact(next: MutableRecord, event: TaskArtifactUpdateEvent, merge: ArtifactMerge, fold: number): void {
   const task = next.task as MutableTask;
   const artifacts = task.artifacts ?? [];
   const chunk = event.artifact;
@@ -83,7 +89,7 @@ function applyArtifact(next: MutableRecord, event: TaskArtifactUpdateEvent, merg
   else bytes += artifactSize(chunk) - (existing ? artifactSize(existing) : 0);
   // Never below zero, whatever a record stored by an older release counted.
   next.bytes = Math.max(0, bytes);
-  task.artifacts = merge(artifacts, chunk, next);
+  task.artifacts = merge(artifacts, chunk, fold);
 }
 
 type MutableTask = { -readonly [K in keyof Task]: Task[K] };

@@ -16,7 +16,7 @@ interface Growth {
   /** This artifact's parts as a frozen array, made on first read. */
   parts: readonly Part[] | undefined;
   /** The fold that made this artifact (see `ArtifactMerge`): until it ends, appends change it in place. */
-  readonly fold: object | undefined;
+  readonly fold: number | undefined;
 }
 
 /** A grown artifact's fields, as an append in place changes them. */
@@ -43,7 +43,7 @@ const GROWN_PARTS: PropertyDescriptor = {
  * this fold made already grows it in place, and `artifacts` come back as they are: a batch of n
  * chunks makes one artifact rather than n (each with its accessor defined, a slow path in V8).
  */
-export function mergeGrowingArtifact(artifacts: readonly Artifact[], chunk: Artifact, fold?: object): Artifact[] {
+export function mergeGrowingArtifact(artifacts: readonly Artifact[], chunk: Artifact, fold?: number): Artifact[] {
   if (fold !== undefined && chunk.append) {
     const index = chunk.index ?? 0;
     const existing = artifacts.find((a) => (a.index ?? 0) === index) as GrownArtifact | undefined;
@@ -64,7 +64,7 @@ export function mergeGrowingArtifact(artifacts: readonly Artifact[], chunk: Arti
  * backing array, and the chunk adds no field the artifact lacks (a new field would come after
  * `parts`, where a fresh artifact has it before).
  */
-function growsInPlace(existing: GrownArtifact, chunk: Artifact, fold: object): boolean {
+function growsInPlace(existing: GrownArtifact, chunk: Artifact, fold: number): boolean {
   const growth = (existing as { [GROWTH]?: Growth })[GROWTH];
   return (
     growth !== undefined &&
@@ -76,7 +76,7 @@ function growsInPlace(existing: GrownArtifact, chunk: Artifact, fold: object): b
   );
 }
 
-function appendChunk(existing: Artifact, chunk: Artifact, index: number, fold: object | undefined): Artifact {
+function appendChunk(existing: Artifact, chunk: Artifact, index: number, fold: number | undefined): Artifact {
   const previous = (existing as { [GROWTH]?: Growth })[GROWTH];
   let backing: Part[];
   let count: number;
