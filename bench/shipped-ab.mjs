@@ -16,7 +16,9 @@
 // this checkout's agent less those parts (servers/echo-without.mjs): what each costs a request.
 // `--streams N` compares streams instead, as section 9 measures them: each checkout's stream
 // server (bench/servers/a2a.mjs: the kit's router, its in-memory store, logs at info), streams of
-// N chunks read 50 at a time, data events a second and the CPU time used per event.
+// N chunks read 50 at a time, data events a second and the CPU time used per event; against
+// bench/servers/sdk.mjs or sdk10.mjs, the SDK server fresh beside ours (section 9 streams after
+// its request/response rounds, and SDK 0.3.14 keeps every task it made: its heap has grown).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadWith, onCpu1, startBenchServer, startEchoAgent, VERSION_HEADERS_10, versionStreams } from './echo-agent.mjs';
@@ -35,8 +37,17 @@ if (!against || (without === undefined && !existsSync(againstServer ? against : 
 }
 const streamChunks = args.includes('--streams') ? Number(option('--streams')) : undefined;
 const streamsPerRound = Number(option('--streams-count', 200));
-if (streamChunks !== undefined && (!(streamChunks >= 1) || againstServer || without !== undefined)) {
-  console.error('--streams takes a number of chunks, and --against another checkout');
+/**
+ * The SDK servers --streams may be set against, by script name, and where each version's stream
+ * goes on them. The kit's own (a checkout's bench/servers/a2a.mjs) are STREAM_PATHS.
+ */
+const SDK_STREAM_PATHS = {
+  'sdk.mjs': { 0.3: '' },
+  'sdk10.mjs': { 0.3: '/a2a/jsonrpc', '1.0': '/a2a/jsonrpc', '1.0-rest': '/a2a/rest/message:stream' },
+};
+const sdkStreamPaths = againstServer ? SDK_STREAM_PATHS[against.split('/').at(-1)] : undefined;
+if (streamChunks !== undefined && (!(streamChunks >= 1) || (againstServer && !sdkStreamPaths) || without !== undefined)) {
+  console.error('--streams takes a number of chunks, and --against another checkout or an SDK server (bench/servers/sdk.mjs, sdk10.mjs)');
   process.exit(2);
 }
 const versions = option('--versions', '0.1.0,0.3,1.0,1.0-rest').split(',');
@@ -58,7 +69,7 @@ const VERSIONS = { '0.1.0': '0.1.0', 0.3: '0.3', '1.0': '1.0 JSON-RPC', '1.0-res
 const STREAM_PATHS = { '0.1.0': '', 0.3: '/v0.3', '1.0': '/v1', '1.0-rest': '/v1/message:stream' };
 
 async function load(agent, version, duration) {
-  if (streamChunks !== undefined) return loadStreams(agent, version, duration === 'warm-up' ? 20 : streamsPerRound);
+  if (streamChunks !== undefined) return loadStreams(agent, version, duration === 'warm-up' ? 5 * streamsPerRound : streamsPerRound);
   const before = cpuMicros(agent.child.pid);
   const result = await loadWith(agent, VERSIONS[version], duration);
   return { rps: result.requests.average, cpu: (cpuMicros(agent.child.pid) - before) / result.requests.total };
@@ -66,9 +77,11 @@ async function load(agent, version, duration) {
 
 /** `count` streams of `streamChunks` chunks, 50 at a time: events/s (as `rps`) and CPU a data event. */
 async function loadStreams(server, version, count) {
+  const paths = server.sdk ? sdkStreamPaths : STREAM_PATHS;
+  if (!(version in paths)) throw new Error(`${against} streams no version ${version} (${Object.keys(paths).join(', ')})`);
   const target = {
     version: VERSIONS[version],
-    streamUrl: server.url + STREAM_PATHS[version],
+    streamUrl: server.url + paths[version],
     headers: version.startsWith('1.0') ? VERSION_HEADERS_10 : {},
   };
   const before = cpuMicros(server.child.pid);
@@ -90,7 +103,9 @@ const ours = streamChunks !== undefined ? await streamServer(here) : await start
 started.push(ours);
 const theirs =
   streamChunks !== undefined
-    ? await streamServer(against)
+    ? sdkStreamPaths
+      ? { ...(await startBenchServer(against, { prefix: onCpu1() })), sdk: true }
+      : await streamServer(against)
     : againstServer
       ? await startBenchServer(against, { prefix: onCpu1() })
       : without !== undefined

@@ -68,7 +68,7 @@ describe('pnpm bench', () => {
     expect((failure as { stderr: string }).stderr).toContain('no part validation (call-logs, metrics, push, retention)');
   }, 90_000);
 
-  test("bench:shipped --streams reads section 9's streams from both checkouts, events/s and CPU an event, and refuses a bench server", async () => {
+  test("bench:shipped --streams reads section 9's streams from both checkouts or from an SDK server, events/s and CPU an event", async () => {
     const { stdout } = await run(
       process.execPath,
       ['bench/shipped-ab.mjs', '--against', root, '--streams', '5', '--streams-count', '20', '--versions', '0.3,1.0', '--rounds', '1'],
@@ -82,12 +82,33 @@ describe('pnpm bench', () => {
           'm',
         ),
       );
+    const sdk = await run(
+      process.execPath,
+      [
+        'bench/shipped-ab.mjs',
+        '--against',
+        'bench/servers/sdk.mjs',
+        '--streams',
+        '5',
+        '--streams-count',
+        '20',
+        '--versions',
+        '0.3',
+        '--rounds',
+        '1',
+      ],
+      { cwd: root, timeout: 60_000 },
+    );
+    expect(sdk.stdout).toMatch(/^0\.3 +\d+ events\/s, \d+\.\d µs of CPU an event; against \d+ events\/s/m);
+    // Servers that are not an SDK's have no stream routes the tool knows.
     const failure = await run(process.execPath, ['bench/shipped-ab.mjs', '--against', 'bench/servers/bare.mjs', '--streams', '5'], {
       cwd: root,
       timeout: 30_000,
     }).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2 });
-    expect((failure as { stderr: string }).stderr).toContain('--streams takes a number of chunks, and --against another checkout');
+    expect((failure as { stderr: string }).stderr).toContain(
+      '--streams takes a number of chunks, and --against another checkout or an SDK server (bench/servers/sdk.mjs, sdk10.mjs)',
+    );
   }, 90_000);
 
   test('bench:where profiles the endpoint alone, the agent without its parts and as shipped, a row for each place code lives', async () => {
