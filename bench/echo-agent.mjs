@@ -1,8 +1,8 @@
 // What the bench's scripts share about the echo agent: how to start it as `pnpm start` runs it,
 // the request each version sends it (run.mjs section 9, shipped-ab.mjs, dispatch.mjs), and for
 // the A/B and profiling tools (shipped-ab.mjs, where-time-goes.mjs) how to start a bench server,
-// pin it to a CPU and load it; and how section 9 and bench:shipped --streams read a stream. dispatch.mjs's
-// children import this for `sends` alone: nothing here runs or loads at import.
+// pin it to a CPU and load it; and how section 9 and bench:shipped --streams read a stream.
+// dispatch.mjs's children import this for `sends` alone: nothing here runs or loads at import.
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 

@@ -17,8 +17,8 @@
 // `--streams N` compares streams instead, as section 9 measures them: each checkout's stream
 // server (bench/servers/a2a.mjs: the kit's router, its in-memory store, logs at info), streams of
 // N chunks read 50 at a time, data events a second and the CPU time used per event; against
-// bench/servers/sdk.mjs or sdk10.mjs, the SDK server fresh beside ours (section 9 streams after
-// its request/response rounds, and SDK 0.3.14 keeps every task it made: its heap has grown).
+// bench/servers/sdk.mjs or sdk10.mjs, the SDK server fresh beside ours, both pinned (section 9
+// streams after its request/response rounds, on servers not pinned).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadWith, onCpu1, startBenchServer, startEchoAgent, VERSION_HEADERS_10, versionStreams } from './echo-agent.mjs';
@@ -65,7 +65,7 @@ function cpuMicros(pid) {
 /** This tool's names for the versions, and the names `sends` gives them. */
 const VERSIONS = { '0.1.0': '0.1.0', 0.3: '0.3', '1.0': '1.0 JSON-RPC', '1.0-rest': '1.0 HTTP+JSON' };
 
-/** Where each version's stream goes on the stream server, and the headers it needs. */
+/** Where each version's stream goes on the kit's stream server. */
 const STREAM_PATHS = { '0.1.0': '', 0.3: '/v0.3', '1.0': '/v1', '1.0-rest': '/v1/message:stream' };
 
 async function load(agent, version, duration) {
