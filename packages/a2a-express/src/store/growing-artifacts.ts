@@ -46,7 +46,7 @@ const GROWN_PARTS: PropertyDescriptor = {
 export function mergeGrowingArtifact(artifacts: readonly Artifact[], chunk: Artifact, fold?: number): Artifact[] {
   if (fold !== undefined && chunk.append) {
     const index = chunk.index ?? 0;
-    const existing = artifacts.find((a) => (a.index ?? 0) === index) as GrownArtifact | undefined;
+    const existing = artifacts.find((a) => (a.index ?? 0) === index);
     if (existing !== undefined && growsInPlace(existing, chunk, fold)) {
       const growth = existing[GROWTH];
       for (const part of chunk.parts) growth.backing.push(part);
@@ -64,7 +64,7 @@ export function mergeGrowingArtifact(artifacts: readonly Artifact[], chunk: Arti
  * backing array, and the chunk adds no field the artifact lacks (a new field would come after
  * `parts`, where a fresh artifact has it before).
  */
-function growsInPlace(existing: GrownArtifact, chunk: Artifact, fold: number): boolean {
+function growsInPlace(existing: Artifact, chunk: Artifact, fold: number): existing is GrownArtifact {
   const growth = (existing as { [GROWTH]?: Growth })[GROWTH];
   return (
     growth !== undefined &&
