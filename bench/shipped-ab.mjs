@@ -18,7 +18,8 @@
 // server (bench/servers/a2a.mjs: the kit's router, its in-memory store, logs at info), streams of
 // N chunks read 50 at a time, data events a second and the CPU time used per event; against
 // bench/servers/sdk.mjs or sdk10.mjs, the SDK server fresh beside ours, both pinned (section 9
-// streams after its request/response rounds, on servers not pinned).
+// streams after its request/response rounds, on servers not pinned); against bench/servers/bare.mjs,
+// the floor under a 0.3 stream on Express (the same events written, no task kept, nothing checked).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadWith, onCpu1, startBenchServer, startEchoAgent, VERSION_HEADERS_10, versionStreams } from './echo-agent.mjs';
@@ -44,10 +45,14 @@ const streamsPerRound = Number(option('--streams-count', 200));
 const SDK_STREAM_PATHS = {
   'sdk.mjs': { 0.3: '' },
   'sdk10.mjs': { 0.3: '/a2a/jsonrpc', '1.0': '/a2a/jsonrpc', '1.0-rest': '/a2a/rest/message:stream' },
+  // Not an SDK: the floor under a 0.3 stream on Express (the events written, nothing else done).
+  'bare.mjs': { 0.3: '/stream-0.3' },
 };
 const sdkStreamPaths = againstServer ? SDK_STREAM_PATHS[against.split('/').at(-1)] : undefined;
 if (streamChunks !== undefined && (!(streamChunks >= 1) || (againstServer && !sdkStreamPaths) || without !== undefined)) {
-  console.error('--streams takes a number of chunks, and --against another checkout or an SDK server (bench/servers/sdk.mjs, sdk10.mjs)');
+  console.error(
+    '--streams takes a number of chunks, and --against another checkout, an SDK server (bench/servers/sdk.mjs, sdk10.mjs) or bench/servers/bare.mjs',
+  );
   process.exit(2);
 }
 const versions = option('--versions', '0.1.0,0.3,1.0,1.0-rest').split(',');
