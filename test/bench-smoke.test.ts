@@ -2,7 +2,7 @@
 // only shows that `pnpm bench` still starts its three servers, runs a section and prints its
 // table and machine-readable results, so a change that breaks the bench is caught in CI.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -151,6 +151,31 @@ describe('pnpm bench', () => {
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain('no version 0.2 (0.1.0, 0.3, 1.0, 1.0-rest)');
   }, 120_000);
+
+  test("runs-median sets each comparison's ratio in every run beside their median, and refuses a file without section 9", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-median-'));
+    try {
+      const results = JSON.parse(readFileSync(join(root, 'bench/results-versions-latest.json'), 'utf8'));
+      // Three runs that differ in the first pair's request/response ratio alone.
+      const files = [0.5, 0.9, 0.7].map((send, i) => {
+        results.versions.pairs[0].send = send;
+        const file = join(dir, `run${i}.json`);
+        writeFileSync(file, JSON.stringify(results));
+        return file;
+      });
+      const { stdout } = await run(process.execPath, ['bench/runs-median.mjs', ...files], { cwd: root, timeout: 30_000 });
+      expect(stdout).toMatch(/^3 runs on \d+ CPUs, /m);
+      expect(stdout).toContain('| a2aRouter 0.3 vs SDK 0.3.14, 0.3, request/response | 0.50×, 0.90×, 0.70× | **0.70×** |');
+      const failure = await run(process.execPath, ['bench/runs-median.mjs', join(root, 'package.json')], {
+        cwd: root,
+        timeout: 30_000,
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(failure).toMatchObject({ code: 2 });
+      expect((failure as { stderr: string }).stderr).toContain('holds no section 9 results');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   test('an unknown --only section is refused with the list of sections', async () => {
     const failure = await run(process.execPath, ['bench/run.mjs', '--only', 'speed'], { cwd: root, timeout: 30_000 }).catch(
