@@ -82,43 +82,16 @@ describe('pnpm bench', () => {
           'm',
         ),
       );
-    const sdk = await run(
-      process.execPath,
-      [
-        'bench/shipped-ab.mjs',
-        '--against',
-        'bench/servers/sdk.mjs',
-        '--streams',
-        '5',
-        '--streams-count',
-        '20',
-        '--versions',
-        '0.3',
-        '--rounds',
-        '1',
-      ],
-      { cwd: root, timeout: 60_000 },
-    );
-    expect(sdk.stdout).toMatch(/^0\.3 +\d+ events\/s, \d+\.\d µs of CPU an event; against \d+ events\/s/m);
-    // bare Express writes the same 0.3 events and nothing else: the floor under a stream.
-    const floor = await run(
-      process.execPath,
-      [
-        'bench/shipped-ab.mjs',
-        '--against',
-        'bench/servers/bare.mjs',
-        '--streams',
-        '5',
-        '--streams-count',
-        '20',
-        '--versions',
-        '0.3',
-        '--rounds',
-        '1',
-      ],
-      { cwd: root, timeout: 60_000 },
-    );
-    expect(floor.stdout).toMatch(/^0\.3 +\d+ events\/s, \d+\.\d µs of CPU an event; against \d+ events\/s/m);
+    // 0.3 streams against a bench server: an SDK's, or bare Express writing the same events and
+    // nothing else (the floor under a stream).
+    for (const server of ['bench/servers/sdk.mjs', 'bench/servers/bare.mjs']) {
+      const { stdout: against } = await run(
+        process.execPath,
+        ['bench/shipped-ab.mjs', '--against', server, '--streams', '5', '--streams-count', '20', '--versions', '0.3', '--rounds', '1'],
+        { cwd: root, timeout: 60_000 },
+      );
+      expect(against).toMatch(/^0\.3 +\d+ events\/s, \d+\.\d µs of CPU an event; against \d+ events\/s/m);
+    }
     // Servers with no stream routes the tool knows are refused.
     const failure = await run(
       process.execPath,
