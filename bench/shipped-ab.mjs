@@ -39,17 +39,17 @@ if (!against || (without === undefined && !existsSync(againstServer ? against : 
 const streamChunks = args.includes('--streams') ? Number(option('--streams')) : undefined;
 const streamsPerRound = Number(option('--streams-count', 200));
 /**
- * The SDK servers --streams may be set against, by script name, and where each version's stream
- * goes on them. The kit's own (a checkout's bench/servers/a2a.mjs) are STREAM_PATHS.
+ * The bench servers --streams may be set against, by script name, and where each version's stream
+ * goes on them: the SDK servers, and bare Express's floor under a 0.3 stream (the events written,
+ * nothing else done). The kit's own (a checkout's bench/servers/a2a.mjs) are STREAM_PATHS.
  */
-const SDK_STREAM_PATHS = {
+const BENCH_SERVER_STREAM_PATHS = {
   'sdk.mjs': { 0.3: '' },
   'sdk10.mjs': { 0.3: '/a2a/jsonrpc', '1.0': '/a2a/jsonrpc', '1.0-rest': '/a2a/rest/message:stream' },
-  // Not an SDK: the floor under a 0.3 stream on Express (the events written, nothing else done).
   'bare.mjs': { 0.3: '/stream-0.3' },
 };
-const sdkStreamPaths = againstServer ? SDK_STREAM_PATHS[against.split('/').at(-1)] : undefined;
-if (streamChunks !== undefined && (!(streamChunks >= 1) || (againstServer && !sdkStreamPaths) || without !== undefined)) {
+const benchServerStreamPaths = againstServer ? BENCH_SERVER_STREAM_PATHS[against.split('/').at(-1)] : undefined;
+if (streamChunks !== undefined && (!(streamChunks >= 1) || (againstServer && !benchServerStreamPaths) || without !== undefined)) {
   console.error(
     '--streams takes a number of chunks, and --against another checkout, an SDK server (bench/servers/sdk.mjs, sdk10.mjs) or bench/servers/bare.mjs',
   );
@@ -82,7 +82,7 @@ async function load(agent, version, duration) {
 
 /** `count` streams of `streamChunks` chunks, 50 at a time: events/s (as `rps`) and CPU a data event. */
 async function loadStreams(server, version, count) {
-  const paths = server.sdk ? sdkStreamPaths : STREAM_PATHS;
+  const paths = server.benchServer ? benchServerStreamPaths : STREAM_PATHS;
   if (!(version in paths)) throw new Error(`${against} streams no version ${version} (${Object.keys(paths).join(', ')})`);
   const target = {
     version: VERSIONS[version],
@@ -108,8 +108,8 @@ const ours = streamChunks !== undefined ? await streamServer(here) : await start
 started.push(ours);
 const theirs =
   streamChunks !== undefined
-    ? sdkStreamPaths
-      ? { ...(await startBenchServer(against, { prefix: onCpu1() })), sdk: true }
+    ? benchServerStreamPaths
+      ? { ...(await startBenchServer(against, { prefix: onCpu1() })), benchServer: true }
       : await streamServer(against)
     : againstServer
       ? await startBenchServer(against, { prefix: onCpu1() })
