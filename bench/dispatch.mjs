@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sends } from './echo-agent.mjs';
+import { median } from './median.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -81,7 +82,6 @@ for (const version of versions) {
       figures[i].push(Number(child.stdout));
     });
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const [ours, theirs] = figures.map(median);
   console.log(
     `${version.padEnd(6)} ${ours.toFixed(1)} µs of CPU per call` +

@@ -46,6 +46,7 @@ import { RedisTaskStore } from 'a2a-express/redis';
 import { a2aMetrics } from 'a2a-express';
 import { Redis } from 'ioredis';
 import { readFrames, sends, startEchoAgent, VERSION_HEADERS_10, versionStream, versionStreams } from './echo-agent.mjs';
+import { median } from './median.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -130,7 +131,6 @@ process.on('exit', () => {
   for (const child of children) child.kill();
 });
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function post(url, body, headers = {}) {

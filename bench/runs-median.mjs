@@ -5,6 +5,7 @@
 //   node bench/run.mjs --only versions --as-shipped --json run1.json   (five times, say)
 //   node bench/runs-median.mjs run1.json run2.json run3.json run4.json run5.json
 import { readFileSync } from 'node:fs';
+import { median } from './median.mjs';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -22,11 +23,6 @@ const runs = files.map((file) => {
 const machines = new Set(runs.map(({ machine }) => `${machine.cpus} CPUs, ${machine.cpuModel}, Node ${machine.node}`));
 if (machines.size > 1) console.warn(`warning: these runs come from more than one machine (${[...machines].join('; ')})`);
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const ratio = (value) => `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)}×`;
 
 /** A comparison's ratio in each run, then their median. */

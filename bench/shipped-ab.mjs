@@ -23,6 +23,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadWith, onCpu1, startBenchServer, startEchoAgent, VERSION_HEADERS_10, versionStreams } from './echo-agent.mjs';
+import { median } from './median.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -102,7 +103,6 @@ process.on('exit', () => {
 });
 // An event costs a few µs: one decimal there; a request costs hundreds.
 const cpuFigure = (micros) => micros.toFixed(streamChunks === undefined ? 0 : 1);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const streamServer = (root) => startBenchServer(`${root}/bench/servers/a2a.mjs`, { prefix: onCpu1() });
 const ours = streamChunks !== undefined ? await streamServer(here) : await startEchoAgent(here, { prefix: onCpu1() });
 started.push(ours);
