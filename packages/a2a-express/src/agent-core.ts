@@ -70,7 +70,12 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
   const stopStoreMetrics = resolved.metrics && store.useMetrics?.(resolved.metrics);
   const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)), resolved.metrics);
   const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
-  const service = new TaskService(engine, store, push, resolved.sendWaitMs);
+  const service = new TaskService(engine, store, push, {
+    sendWaitMs: resolved.sendWaitMs,
+    maxResponseBytes: resolved.maxResponseBytes,
+    maxStreamsPerTask: resolved.maxStreamsPerTask,
+    maxStreamsPerPrincipal: resolved.maxStreamsPerPrincipal,
+  });
   const dispatcherSettings = {
     service,
     logger,

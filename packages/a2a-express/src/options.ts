@@ -44,6 +44,20 @@ export interface A2ARouterOptions {
   /** Bytes queued for one stream whose client does not read, before it is cut. Default 4 MiB. */
   maxStreamQueueBytes?: number;
   /**
+   * Most streams (`SubscribeToTask`, streamed sends, resubscriptions; every version) open on one
+   * task at once in this process; one more gets -32011 (HTTP+JSON: 503). Each stream holds a
+   * connection, and so a file descriptor. Default 50.
+   */
+  maxStreamsPerTask?: number;
+  /**
+   * Most streams one principal holds open at once in this process, over all its tasks; without
+   * authentication, one client address (`req.ip`: set Express's `trust proxy` behind a proxy,
+   * or every client is the proxy). One more gets -32011 (HTTP+JSON: 503). A stream that closes
+   * frees its place, so a client coming back with `Last-Event-ID` after its connection dropped
+   * gets its replay. Default 500.
+   */
+  maxStreamsPerPrincipal?: number;
+  /**
    * Which SSE streams carry an `id:` per event (what `Last-Event-ID` resumes from).
    * `'when-asked'` (default): streams whose request says `Prefer: sse-event-ids` or carries
    * `Last-Event-ID`; the others are plain `data:` blocks, which the protocol's reference
@@ -145,6 +159,8 @@ export interface ResolvedOptions {
   readonly pushNotifications: boolean;
   readonly heartbeatMs: number;
   readonly maxStreamQueueBytes: number;
+  readonly maxStreamsPerTask: number;
+  readonly maxStreamsPerPrincipal: number;
   readonly maxResponseBytes: number;
   readonly streamEventIds: StreamEventIds;
   readonly maxBatchSize: number;
@@ -183,6 +199,8 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     pushNotifications: options.pushNotifications !== undefined && options.pushNotifications !== false,
     heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),
     maxStreamQueueBytes: positiveInteger(options.maxStreamQueueBytes ?? 4 * 1024 * 1024, 'maxStreamQueueBytes'),
+    maxStreamsPerTask: positiveInteger(options.maxStreamsPerTask ?? 50, 'maxStreamsPerTask'),
+    maxStreamsPerPrincipal: positiveInteger(options.maxStreamsPerPrincipal ?? 500, 'maxStreamsPerPrincipal'),
     streamEventIds: oneOf(options.streamEventIds ?? 'when-asked', ['when-asked', 'always'], 'streamEventIds'),
     maxBatchSize: positiveInteger(options.maxBatchSize ?? 20, 'maxBatchSize'),
     maxPartsPerMessage: positiveInteger(options.maxPartsPerMessage ?? 1_000, 'maxPartsPerMessage'),

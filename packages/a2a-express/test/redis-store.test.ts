@@ -85,9 +85,12 @@ test('keys live under the prefix, one per growing part of a task, and the list i
       'events:namespaced',
       'history:namespaced',
       'leases',
-      // The tasks created without authentication, all and in the task's context (ListTasks).
+      // The tasks created without authentication, all and in the task's context, each also by
+      // state (ListTasks).
       'list:-',
       'list:-:c:s',
+      'list:-:c:s:s:working',
+      'list:-:s:working',
       'parts:namespaced:0',
       'parts:namespaced:1',
       'task:namespaced',

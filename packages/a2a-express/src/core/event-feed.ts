@@ -15,10 +15,11 @@ export class EventFeed {
   private unsubscribe: (() => void) | undefined;
   private closed = false;
 
-  private constructor() {}
+  private constructor(private readonly onClose: (() => void) | undefined) {}
 
-  static async open(store: TaskStore, taskId: string): Promise<EventFeed> {
-    const feed = new EventFeed();
+  /** A feed of the task's events; `onClose` is called once, when it closes. */
+  static async open(store: TaskStore, taskId: string, onClose?: () => void): Promise<EventFeed> {
+    const feed = new EventFeed(onClose);
     feed.unsubscribe = await store.subscribe(taskId, (event) => feed.receive(event));
     return feed;
   }
@@ -40,9 +41,11 @@ export class EventFeed {
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.buffer = [];
     this.unsubscribe?.();
+    this.onClose?.();
   }
 
   private receive(event: StoredEvent): void {

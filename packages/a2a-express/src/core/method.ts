@@ -12,6 +12,11 @@ export interface MethodCall {
   readonly lastEventId: string | undefined;
   /** The version's extended agent card for this caller; absent when the agent has none. */
   readonly extendedCard?: () => Promise<unknown>;
+  /**
+   * Who holds what the call opens (its streams): the principal, or without authentication the
+   * client's address. What the bound on streams per principal counts by.
+   */
+  readonly holder: string;
 }
 
 /** The capability a method needs; without it the method answers that capability's error. */

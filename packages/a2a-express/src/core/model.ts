@@ -44,6 +44,9 @@ const TERMINAL: ReadonlySet<TaskState> = new Set(['completed', 'canceled', 'fail
 /** States that end a turn: the terminal ones, and those that wait for the client. */
 const FINAL: ReadonlySet<TaskState> = new Set([...TERMINAL, 'input-required', 'auth-required']);
 
+/** The states that end a turn, as a list. */
+export const FINAL_STATES: readonly TaskState[] = [...FINAL];
+
 export const isTerminalState = (state: TaskState): boolean => TERMINAL.has(state);
 export const isFinalState = (state: TaskState): boolean => FINAL.has(state);
 

@@ -16,11 +16,11 @@ import { isFinalEvent } from './task-events.js';
  */
 export async function openResubscription(
   taskId: string,
-  { service, principal, lastEventId: header }: MethodCall,
+  { service, principal, lastEventId: header, holder }: MethodCall,
   /** How the call's version renders the task's events, made from the task as it stands. */
   renderFor: (record: TaskRecord) => (stored: StoredEvent) => unknown,
 ): Promise<TaskEventStream> {
-  const feed = await service.openFeed(taskId);
+  const feed = await service.openFeed(taskId, holder);
   try {
     const record = await service.readTask(taskId, principal);
     const lastSeen = lastEventId(header, record);

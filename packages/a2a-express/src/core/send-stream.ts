@@ -25,7 +25,7 @@ export async function openSendStream(
   rules: TurnRules,
   view: SendStreamView,
 ): Promise<TaskEventStream> {
-  const feed = await call.service.openFeed(send.id);
+  const feed = await call.service.openFeed(send.id, call.holder);
   let started: TurnStart;
   try {
     ({ started } = await call.service.startTurn(send, call.principal, rules));

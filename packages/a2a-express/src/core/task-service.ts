@@ -14,13 +14,27 @@ import { upgradeRecord, type StoredEvent, type TaskRecord } from '../store/recor
 import type { TaskListPage, TaskListQuery, TaskStore } from '../store/task-store.js';
 import { assertRoomForPushConfig, type RunningTurn, type TaskEngine, type TurnRules } from './task-engine.js';
 
+/** What the service bounds. */
+export interface ServiceLimits {
+  /** How long `sendAndWait` waits for a turn to end. */
+  readonly sendWaitMs: number;
+  /** Most characters of one answer (the router's `maxResponseBytes`): what a page of tasks must fit in. */
+  readonly maxResponseBytes: number;
+  /** Most streams open on one task at once, in this process. */
+  readonly maxStreamsPerTask: number;
+  /** Most streams one principal (or, without authentication, one client address) holds open at once, in this process. */
+  readonly maxStreamsPerPrincipal: number;
+}
+
 export class TaskService {
+  /** Streams open now, by task and by who holds them. */
+  private readonly openStreams = { byTask: new Map<string, number>(), byHolder: new Map<string, number>() };
+
   constructor(
     private readonly engine: TaskEngine,
     private readonly store: TaskStore,
     private readonly push: PushNotifier | undefined,
-    /** How long `sendAndWait` waits for a turn to end. */
-    private readonly sendWaitMs: number,
+    readonly limits: ServiceLimits,
   ) {}
 
   /** The task, if it exists and the caller may see it; -32001 otherwise. */
@@ -36,6 +50,37 @@ export class TaskService {
     if (!this.store.listTasks) throw A2AError.unsupportedOperation('the task store of this agent does not list tasks');
     const page = await this.store.listTasks({ ...query, owner: ownerOf(principal) });
     return { ...page, records: page.records.map(upgradeRecord) };
+  }
+
+  /**
+   * Subscribes to the task's events from now on (see {@link EventFeed}), for a stream held by
+   * `holder` (who the caller is: its principal, or without authentication its address). Each
+   * task, and each holder, may have only so many streams open at once in this process: past
+   * that, -32011. A stream's place is free again once its feed is closed, so a client that lost
+   * its connection can always come back with `Last-Event-ID`.
+   */
+  async openFeed(taskId: string, holder: string): Promise<EventFeed> {
+    const { byTask, byHolder } = this.openStreams;
+    const onTask = byTask.get(taskId) ?? 0;
+    const held = byHolder.get(holder) ?? 0;
+    if (onTask >= this.limits.maxStreamsPerTask) {
+      throw A2AError.resourceUnavailable(`task ${taskId} has ${onTask} streams open, as many as this agent serves (maxStreamsPerTask)`);
+    }
+    if (held >= this.limits.maxStreamsPerPrincipal) {
+      throw A2AError.resourceUnavailable(`this client has ${held} streams open, as many as this agent serves it (maxStreamsPerPrincipal)`);
+    }
+    byTask.set(taskId, onTask + 1);
+    byHolder.set(holder, held + 1);
+    const release = () => {
+      decrement(byTask, taskId);
+      decrement(byHolder, holder);
+    };
+    try {
+      return await EventFeed.open(this.store, taskId, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   /**
@@ -66,7 +111,7 @@ export class TaskService {
    */
   async sendAndWait(params: SendOperation, principal: Principal | undefined, rules?: TurnRules): Promise<TaskRecord> {
     const run = await this.startTurn(params, principal, rules);
-    await settledWithin(run.ended, this.sendWaitMs);
+    await settledWithin(run.ended, this.limits.sendWaitMs);
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or
     // canceled meanwhile) the store tells how the task stands now.
@@ -91,11 +136,6 @@ export class TaskService {
     return ownCopy(await this.engine.deletePushConfig(taskId, configId, principal));
   }
 
-  /** Subscribes to the task's events from now on; see {@link EventFeed}. */
-  openFeed(taskId: string): Promise<EventFeed> {
-    return EventFeed.open(this.store, taskId);
-  }
-
   eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
     return this.store.eventsAfter(taskId, afterId);
   }
@@ -110,6 +150,12 @@ export class TaskService {
     if (!this.push) throw A2AError.pushNotificationNotSupported();
     await this.push.accept(config);
   }
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const count = (counts.get(key) ?? 1) - 1;
+  if (count > 0) counts.set(key, count);
+  else counts.delete(key);
 }
 
 async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {

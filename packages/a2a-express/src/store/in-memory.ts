@@ -9,7 +9,8 @@ import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { ownCopy } from './own-copy.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
-import { listedBefore, statusMsOf, type TaskListCursor, type TaskListPage, type TaskListQuery, type TaskStore } from './task-store.js';
+import { TaskListIndex } from './list-index.js';
+import type { TaskListPage, TaskListQuery, TaskStore } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** Most tasks kept at once; idle tasks are evicted oldest first to make room. Default 10,000. */
@@ -74,6 +75,8 @@ export class InMemoryTaskStore implements TaskStore {
   private lastEvictionWarning = 0;
   private metrics: StoreMetrics | undefined;
   private readonly entries = new Map<string, Entry>();
+  /** Where ListTasks finds each owner's tasks. */
+  private readonly listed = new TaskListIndex();
   /** Tasks not running (finished or waiting for input): their idle token. */
   private readonly idle = new Map<string, IdleToken>();
   /**
@@ -139,6 +142,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (log.length > this.maxEventsPerTask * 1.5) log.splice(0, log.length - this.maxEventsPerTask);
     if (entry) entry.record = saved;
     else this.entries.set(taskId, { record: saved, events: log });
+    this.listed.place(taskId, saved);
     if (isFinalState(saved.task.status.state)) {
       const token = { taskId, since: saved.updatedAt };
       this.idle.set(taskId, token);
@@ -152,26 +156,15 @@ export class InMemoryTaskStore implements TaskStore {
     return { record: saved, events: stored };
   }
 
-  /** Reads every task held (the store is bounded by `maxTasks`): no index to keep. */
+  /** Reads the index of the query's owner and filters, from where the page starts (list-index.ts). */
   async listTasks(query: TaskListQuery): Promise<TaskListPage> {
-    const matching: { at: TaskListCursor; record: TaskRecord }[] = [];
-    for (const taskId of [...this.entries.keys()]) {
-      const record = this.live(taskId)?.record;
-      // A task answered by a reply alone was never shown to its client as a task.
-      if (!record || record.owner !== query.owner || record.replied) continue;
-      if (query.contextId !== undefined && record.task.contextId !== query.contextId) continue;
-      if (query.state !== undefined && record.task.status.state !== query.state) continue;
-      const at = { statusMs: statusMsOf(record), taskId };
-      if (query.statusAtOrAfterMs !== undefined && at.statusMs < query.statusAtOrAfterMs) continue;
-      matching.push({ at, record });
-    }
-    matching.sort((a, b) => (listedBefore(a.at, b.at) ? -1 : 1));
-    const after = query.after;
-    const start = after ? matching.findIndex((entry) => listedBefore(after, entry.at)) : 0;
-    const page = start < 0 ? [] : matching.slice(start, start + query.pageSize);
-    const last = page[page.length - 1];
-    const more = start >= 0 && start + query.pageSize < matching.length;
-    return { records: page.map((entry) => ownCopy(entry.record)), total: matching.length, next: more && last ? last.at : undefined };
+    const now = Date.now();
+    // Not `live`, which drops an expired task, and so would change the index being read.
+    const page = this.listed.page(query, (taskId) => {
+      const since = this.idle.get(taskId)?.since;
+      return since !== undefined && now - since >= this.retentionMs ? undefined : this.entries.get(taskId)?.record;
+    });
+    return { ...page, records: page.records.map(ownCopy) };
   }
 
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
@@ -287,6 +280,7 @@ export class InMemoryTaskStore implements TaskStore {
   private drop(taskId: string): void {
     this.heldBytes -= this.entries.get(taskId)?.record.bytes ?? 0;
     this.entries.delete(taskId);
+    this.listed.place(taskId, undefined);
     this.idle.delete(taskId);
     // Compact the queue once most of it has been consumed.
     if (this.idleHead > 1024 && this.idleHead * 2 > this.idleQueue.length) {

@@ -2,13 +2,15 @@
 // compare-and-set update, a lease renewal or a lease claim safe with several replicas.
 
 // KEYS: task hash, events stream, leases sorted set, history list, the owner's list index, the
-// owner's list index of the task's context, the list expiry sorted set (see redis-layout.ts).
+// owner's list index of the task's context, the list expiry sorted set, the owner's list index of
+// the task's state, the owner's list index of the task's context and state (see redis-layout.ts).
 // ARGV: 1 expected revision, 2 head JSON, 3 last event id, 4 final (1/0), 5 retention ms,
 // 6 lease ms, 7 stream max length, 8 task id, 9 events channel, 10 turn-ended channel,
 // 11 turn-ended payload, 12 parts key prefix, 13 artifact indexes, 14 rewrite (1/0),
 // 15 the task's status time in ms when the status changed (its list score), 'x' to take it out
-// of the list indexes (a task answered by a reply alone), else '',
-// 16 event count n, then n pairs of stream id and event JSON, then the layout ops (see
+// of the list indexes (a task answered by a reply alone), else '', 16 the state the task leaves
+// (its indexes of that state, made from KEYS[5] and KEYS[6] with ':s:<state>'), else '',
+// 17 event count n, then n pairs of stream id and event JSON, then the layout ops (see
 // redis-layout.ts). The parts lists' keys are made here from their prefix and the indexes, which
 // is why the store is for standalone Redis, not Cluster.
 // Publishes the events as "<last event id>\n<JSON array of {id, event}>": a subscriber that has
@@ -25,8 +27,8 @@ if ARGV[14] == '1' then
   if old then for index in string.gmatch(old, '%S+') do redis.call('DEL', prefix .. index) end end
   redis.call('HDEL', KEYS[1], 'record')
 end
-local i = 17
-local eventsEnd = 17 + 2 * tonumber(ARGV[16])
+local i = 18
+local eventsEnd = 18 + 2 * tonumber(ARGV[17])
 local published = {}
 while i < eventsEnd do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], ARGV[i], 'e', ARGV[i + 1])
@@ -49,12 +51,14 @@ end
 redis.call('HSET', KEYS[1], 'rev', rev + 1, 'head', ARGV[2], 'last', ARGV[3], 'artifacts', ARGV[13])
 local keys = {KEYS[1], KEYS[2], KEYS[4]}
 for index in string.gmatch(ARGV[13], '%S+') do keys[#keys + 1] = prefix .. index end
+if ARGV[16] ~= '' and ARGV[15] ~= '' then
+  redis.call('ZREM', KEYS[5] .. ':s:' .. ARGV[16], ARGV[8])
+  redis.call('ZREM', KEYS[6] .. ':s:' .. ARGV[16], ARGV[8])
+end
 if ARGV[15] == 'x' then
-  redis.call('ZREM', KEYS[5], ARGV[8])
-  redis.call('ZREM', KEYS[6], ARGV[8])
+  for k = 5, 9 do if k ~= 7 then redis.call('ZREM', KEYS[k], ARGV[8]) end end
 elseif ARGV[15] ~= '' then
-  redis.call('ZADD', KEYS[5], ARGV[15], ARGV[8])
-  redis.call('ZADD', KEYS[6], ARGV[15], ARGV[8])
+  for k = 5, 9 do if k ~= 7 then redis.call('ZADD', KEYS[k], ARGV[15], ARGV[8]) end end
 end
 local t = redis.call('TIME')
 local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
@@ -113,9 +117,9 @@ end
 return claimed
 `;
 
-// KEYS: the list expiry sorted set. ARGV: batch size. Takes the tasks whose keys have expired
-// (finished for longer than the retention) out of the list indexes they are in, at most a batch.
-// Returns how many it took out.
+// KEYS: the list expiry sorted set. ARGV: batch size, then the states a finished task can be in.
+// Takes the tasks whose keys have expired (finished for longer than the retention) out of the
+// list indexes they are in (those of their state too), at most a batch. Returns how many it took out.
 export const PRUNE_LIST_SCRIPT = `
 local t = redis.call('TIME')
 local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
@@ -124,8 +128,14 @@ for _, listed in ipairs(expired) do
   local a = string.find(listed, '\\n', 1, true)
   local b = string.find(listed, '\\n', a + 1, true)
   local id = string.sub(listed, b + 1)
-  redis.call('ZREM', string.sub(listed, 1, a - 1), id)
-  redis.call('ZREM', string.sub(listed, a + 1, b - 1), id)
+  local owner = string.sub(listed, 1, a - 1)
+  local context = string.sub(listed, a + 1, b - 1)
+  redis.call('ZREM', owner, id)
+  redis.call('ZREM', context, id)
+  for s = 2, #ARGV do
+    redis.call('ZREM', owner .. ':s:' .. ARGV[s], id)
+    redis.call('ZREM', context .. ':s:' .. ARGV[s], id)
+  end
   redis.call('ZREM', KEYS[1], listed)
 end
 return #expired

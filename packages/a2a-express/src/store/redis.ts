@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { failSpan, SpanKind, startSpanUnderCall, withSpan } from '../telemetry/tracing.js';
 import { A2AError } from 'a2a-types';
-import { isFinalState } from '../core/model.js';
+import { FINAL_STATES, isFinalState } from '../core/model.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
@@ -154,7 +154,7 @@ export class RedisTaskStore implements SharedTaskStore {
     // ioredis would print every failed reconnection attempt.
     this.redis.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);
-    this.redis.defineCommand('a2aUpdate', { numberOfKeys: 7, lua: UPDATE_SCRIPT });
+    this.redis.defineCommand('a2aUpdate', { numberOfKeys: 9, lua: UPDATE_SCRIPT });
     this.redis.defineCommand('a2aPruneList', { numberOfKeys: 1, lua: PRUNE_LIST_SCRIPT });
     this.redis.defineCommand('a2aRead', { numberOfKeys: 2, lua: READ_SCRIPT });
     this.redis.defineCommand('a2aRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
@@ -220,6 +220,8 @@ export class RedisTaskStore implements SharedTaskStore {
         this.listKey(saved.owner),
         this.listKey(saved.owner, saved.task.contextId),
         this.listExpiryKey,
+        this.listKey(saved.owner, undefined, saved.task.status.state),
+        this.listKey(saved.owner, saved.task.contextId, saved.task.status.state),
         known.rev,
         headOf(saved),
         saved.lastEventId,
@@ -237,6 +239,10 @@ export class RedisTaskStore implements SharedTaskStore {
         // The list indexes move a task when its status changes, not with each chunk; a task
         // answered by a reply alone leaves them (its client never saw a task).
         saved.replied ? 'x' : known.record?.task.status === saved.task.status ? '' : statusMsOf(saved),
+        // The state whose indexes the task leaves; '' for a new task, or when the state is the same.
+        known.record && !known.record.replied && known.record.task.status.state !== saved.task.status.state
+          ? known.record.task.status.state
+          : '',
         stored.length,
       ];
       for (const { id, event } of stored) args.push(`0-${id}`, JSON.stringify(event));
@@ -355,80 +361,51 @@ export class RedisTaskStore implements SharedTaskStore {
 
   /**
    * A page of an owner's tasks from the list indexes this store keeps with each change (sorted
-   * sets by status time, one per owner and one per owner and context): never a scan of the keys.
-   * A state filter reads the head of each task in the index's range.
+   * sets by status time: one per owner, per owner and context, per owner and state, and per all
+   * three), so that a call reads the index of its filters from where its page starts: never a
+   * scan of the keys, nor of the tasks that do not match.
    */
   async listTasks(query: TaskListQuery): Promise<TaskListPage> {
-    while ((await this.command('a2aPruneList', () => this.redis.a2aPruneList(this.listExpiryKey, LIST_BATCH))) === LIST_BATCH);
-    const index = this.listKey(query.owner, query.contextId);
+    while (
+      (await this.command('a2aPruneList', () => this.redis.a2aPruneList(this.listExpiryKey, LIST_BATCH, ...FINAL_STATES))) === LIST_BATCH
+    );
+    const index = this.listKey(query.owner, query.contextId, query.state);
     const min = query.statusAtOrAfterMs ?? '-inf';
-    const matches = query.state === undefined ? undefined : (ids: string[]) => this.inState(ids, query.state!);
-    const total = matches
-      ? await this.countMatching(index, min, matches)
-      : await this.command('zcount', () => this.redis.zcount(index, min, '+inf'));
+    const total = await this.command('zcount', () => this.redis.zcount(index, min, '+inf'));
     const records: TaskRecord[] = [];
     let lastAt: TaskListCursor | undefined;
     const after = query.after;
-    for (let offset = 0; records.length <= query.pageSize; offset += LIST_BATCH) {
+    for (let offset = 0; ; offset += LIST_BATCH) {
       const batch = await this.command('zrevrangebyscore', () =>
         this.redis.zrevrangebyscore(index, after ? after.statusMs : '+inf', min, 'WITHSCORES', 'LIMIT', offset, LIST_BATCH),
       );
-      if (batch.length === 0) break;
-      let candidates: TaskListCursor[] = [];
-      for (let i = 0; i < batch.length; i += 2) candidates.push({ taskId: batch[i]!, statusMs: Number(batch[i + 1]) });
-      if (after)
-        candidates = candidates.filter(
-          (at) => at.statusMs < after.statusMs || Buffer.compare(Buffer.from(at.taskId), Buffer.from(after.taskId)) < 0,
-        );
-      const kept = matches ? new Set(await matches(candidates.map((at) => at.taskId))) : undefined;
-      for (const at of candidates) {
-        if (kept && !kept.has(at.taskId)) continue;
+      for (let i = 0; i < batch.length; i += 2) {
+        const at = { taskId: batch[i]!, statusMs: Number(batch[i + 1]) };
+        if (after && !(at.statusMs < after.statusMs || Buffer.compare(Buffer.from(at.taskId), Buffer.from(after.taskId)) < 0)) continue;
         const record = await this.get(at.taskId);
         if (!record) {
           // Gone without its expiry being recorded (evicted by Redis, deleted by hand): out of the list too.
           await this.command('zrem', () => this.redis.zrem(index, at.taskId));
           continue;
         }
-        // One more task than the page holds: there is a next page, after the page's last task.
-        if (records.length === query.pageSize) return { records, total, next: lastAt };
+        // One more task than the page holds (or one that does not fit): the next page starts there.
+        if (records.length === query.pageSize || (query.accept && !query.accept(record))) return { records, total, next: lastAt };
         records.push(record);
         lastAt = at;
       }
-      if (batch.length < 2 * LIST_BATCH) break;
-    }
-    return { records, total };
-  }
-
-  /** The ids of these tasks that are in `state`, read from their heads. */
-  private async inState(taskIds: string[], state: string): Promise<string[]> {
-    if (taskIds.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const taskId of taskIds) pipeline.hget(this.taskKey(taskId), 'head');
-    const heads = ((await this.command('pipeline', () => pipeline.exec())) ?? []) as [unknown, string | null][];
-    return taskIds.filter((_, i) => {
-      const head = heads[i]?.[1];
-      return head != null && (JSON.parse(head) as TaskRecord).task.status.state === state;
-    });
-  }
-
-  /** How many tasks of the index from `min` on pass `matches`: the index's range, a batch at a time. */
-  private async countMatching(index: string, min: number | string, matches: (ids: string[]) => Promise<string[]>): Promise<number> {
-    let count = 0;
-    for (let offset = 0; ; offset += LIST_BATCH) {
-      const ids = await this.command('zrevrangebyscore', () =>
-        this.redis.zrevrangebyscore(index, '+inf', min, 'LIMIT', offset, LIST_BATCH),
-      );
-      count += (await matches(ids)).length;
-      if (ids.length < LIST_BATCH) return count;
+      if (batch.length < 2 * LIST_BATCH) return { records, total };
     }
   }
 
-  /** The list index of an owner's tasks (undefined: tasks created without authentication), or of its tasks in one context. */
-  private listKey(owner: string | undefined, contextId?: string): string {
+  /**
+   * The list index of an owner's tasks (undefined: tasks created without authentication), of its
+   * tasks in one context, in one state, or both. The update script finds a task's index of
+   * another state by appending `:s:<state>` to the index without one.
+   */
+  private listKey(owner: string | undefined, contextId?: string, state?: string): string {
     const ownerPart = owner === undefined ? '-' : `o:${encodeURIComponent(owner)}`;
-    return contextId === undefined
-      ? `${this.prefix}list:${ownerPart}`
-      : `${this.prefix}list:${ownerPart}:c:${encodeURIComponent(contextId)}`;
+    const contextPart = contextId === undefined ? '' : `:c:${encodeURIComponent(contextId)}`;
+    return `${this.prefix}list:${ownerPart}${contextPart}${state === undefined ? '' : `:s:${state}`}`;
   }
 
   private taskKey(taskId: string): string {

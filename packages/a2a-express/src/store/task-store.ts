@@ -118,6 +118,14 @@ export interface TaskListQuery {
   readonly statusAtOrAfterMs?: number;
   readonly pageSize: number;
   readonly after?: TaskListCursor;
+  /**
+   * Asked of each task of the page in order, before the next one is read: false ends the page
+   * before this task, which then starts the next page (`next` is the last task taken). What lets
+   * a caller bound a page by the size of its answer without the store building the rest of it.
+   * A caller that cannot take even the first task throws rather than answer false (the store
+   * then lists nothing and rethrows). It is shown the store's own record, which it must not change.
+   */
+  readonly accept?: (record: TaskRecord) => boolean;
 }
 
 export interface TaskListPage {
@@ -128,14 +136,18 @@ export interface TaskListPage {
   readonly next?: TaskListCursor;
 }
 
+/**
+ * A store's listing order as a comparison: negative when `a` is listed before `b` (newest status
+ * first, then the greater id, by UTF-16 code units as JavaScript compares strings).
+ */
+export function compareListed(a: TaskListCursor, b: TaskListCursor): number {
+  if (a.statusMs !== b.statusMs) return b.statusMs - a.statusMs;
+  return a.taskId === b.taskId ? 0 : a.taskId > b.taskId ? -1 : 1;
+}
+
 /** A task's place in the listing order: the time of its status, in milliseconds (0 when it has none). */
 export function statusMsOf(record: TaskRecord): number {
   const at = record.task.status.timestamp;
   const ms = at ? Date.parse(at) : 0;
   return Number.isFinite(ms) ? ms : 0;
-}
-
-/** Whether task `a` comes before task `b` in the listing order (newest status first, then greater id). */
-export function listedBefore(a: TaskListCursor, b: TaskListCursor): boolean {
-  return a.statusMs !== b.statusMs ? a.statusMs > b.statusMs : a.taskId > b.taskId;
 }

@@ -13,9 +13,9 @@ import {
   type ValidationIssue,
 } from 'a2a-types';
 import type { Logger } from 'pino';
-import type { Principal } from '../core/auth.js';
+import { ownerKey, type Principal } from '../core/auth.js';
 import type { TaskEventStream } from '../core/event-feed.js';
-import type { Method } from '../core/method.js';
+import type { Method, MethodCall } from '../core/method.js';
 import type { ProtocolVersion } from '../core/protocol-version.js';
 import { idIssues } from '../store/records.js';
 import type { TaskService } from '../core/task-service.js';
@@ -36,6 +36,8 @@ export interface CallContext {
   readonly authorize?: (call: OperationCall) => boolean | Promise<boolean>;
   /** The version's extended agent card for this caller; absent when the agent has none. */
   readonly extendedCard?: () => Promise<unknown>;
+  /** The client's address (for a call without a principal: whose streams it opens). */
+  readonly clientAddress?: string;
   /** What the call came over, for its metrics. Default `jsonrpc`. */
   readonly binding?: BindingName;
   /** The request's server span: a call names it; each call of a batch gets a child of it. */
@@ -187,7 +189,13 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       ) {
         throw A2AError.authorizationFailed();
       }
-      const methodCall = { service, principal: context.principal, lastEventId: context.lastEventId, extendedCard: context.extendedCard };
+      const methodCall: MethodCall = {
+        service,
+        principal: context.principal,
+        lastEventId: context.lastEventId,
+        extendedCard: context.extendedCard,
+        holder: context.principal ? `principal:${ownerKey(context.principal)}` : `address:${context.clientAddress ?? 'unknown'}`,
+      };
       if (method.kind === 'unary') {
         const result = await method.run(request.params, methodCall, asOperation);
         return isNotification ? logged(log) : respond(log, rpcId, undefined, result);

@@ -106,6 +106,7 @@ export function createRestEndpoint(settings: RestEndpointSettings): RequestHandl
       lastEventId: req.get('last-event-id'),
       authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
       extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
+      clientAddress: req.ip,
       binding: 'rest',
       span,
     };

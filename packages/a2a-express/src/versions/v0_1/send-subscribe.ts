@@ -14,8 +14,8 @@ export const sendSubscribe: StreamingMethod<TaskSendParams> = {
   requires: 'streaming',
   validateParams: validateTaskSendParams,
   idPaths: SEND_ID_PATHS,
-  async open(params, { service, principal }) {
-    const feed = await service.openFeed(params.id);
+  async open(params, { service, principal, holder }) {
+    const feed = await service.openFeed(params.id, holder);
     try {
       await service.startTurn(sendOperation01(params), principal);
     } catch (error) {

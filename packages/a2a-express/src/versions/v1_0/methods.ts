@@ -108,10 +108,20 @@ const getTask: UnaryMethod<v10.GetTaskRequest> = {
 const DEFAULT_PAGE_SIZE = 50;
 
 /**
+ * Room kept in an answer for everything around the tasks of a ListTasks page: the JSON-RPC
+ * envelope (with a client's request id), the page token, the sizes.
+ */
+const LIST_ENVELOPE_CHARS = 16 * 1024;
+
+/**
  * ListTasks: the caller's tasks, newest status first, filtered by context, state and status time,
  * a page at a time. Without `historyLength` a task comes without its history (the server's default
  * of spec 1.0 3.2.4: a list is for finding tasks, GetTask for reading one); artifacts only with
- * `includeArtifacts`.
+ * `includeArtifacts`. A page holds what fits in one answer (`maxResponseBytes`): it ends before
+ * the task that would not fit, which starts the next page (the spec lets a page hold fewer tasks
+ * than asked). Each task is mapped and measured as the store hands it over, so a page is never
+ * built past that bound; a task too large to be listed alone is -32602 naming the params that
+ * make it smaller.
  */
 const listTasks: UnaryMethod<v10.ListTasksRequest> = {
   kind: 'unary',
@@ -119,6 +129,11 @@ const listTasks: UnaryMethod<v10.ListTasksRequest> = {
   idPaths: ['/contextId'],
   async run(params, { service, principal }) {
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    const historyLength = params.historyLength ?? 0;
+    const includeArtifacts = params.includeArtifacts === true;
+    const room = Math.max(0, service.limits.maxResponseBytes - LIST_ENVELOPE_CHARS);
+    const tasks: v10.Task[] = [];
+    let used = 0;
     const page = await service.listTasks(
       {
         contextId: params.contextId || undefined,
@@ -126,17 +141,53 @@ const listTasks: UnaryMethod<v10.ListTasksRequest> = {
         statusAtOrAfterMs: params.statusTimestampAfter === undefined ? undefined : timeOf(params.statusTimestampAfter),
         pageSize,
         after: params.pageToken ? cursorOf(params.pageToken) : undefined,
+        accept(record) {
+          const task = taskTo10(record, historyLength, includeArtifacts);
+          // JSON text and its comma, measured as the answer is (in characters).
+          const size = JSON.stringify(task).length + 1;
+          if (used + size > room) {
+            if (tasks.length === 0)
+              throw tooLargeToList(record.task.id, size, service.limits.maxResponseBytes, includeArtifacts, historyLength);
+            return false;
+          }
+          used += size;
+          tasks.push(task);
+          return true;
+        },
       },
       principal,
     );
     return {
-      tasks: page.records.map((record) => taskTo10(record, params.historyLength ?? 0, params.includeArtifacts === true)),
+      tasks,
       nextPageToken: page.next ? pageTokenOf(page.next) : '',
       pageSize,
       totalSize: page.total,
     };
   },
 };
+
+/** -32602 for a task that alone is more than an answer holds, naming what would make it smaller. */
+function tooLargeToList(
+  taskId: string,
+  size: number,
+  maxResponseBytes: number,
+  includeArtifacts: boolean,
+  historyLength: number,
+): A2AError {
+  const smaller = [includeArtifacts && 'includeArtifacts false', historyLength > 0 && 'a smaller historyLength']
+    .filter(Boolean)
+    .join(' or ');
+  return A2AError.invalidParams([
+    {
+      path: includeArtifacts ? '/includeArtifacts' : '/historyLength',
+      message:
+        `task ${taskId} is ${size} characters as listed, more than this agent sends in one answer (maxResponseBytes ${maxResponseBytes})` +
+        (smaller ? `: list with ${smaller}, or read it with GetTask` : ''),
+      keyword: 'maxResponseBytes',
+      params: { taskId, size, maxResponseBytes },
+    },
+  ]);
+}
 
 /** A date-time the schema let through that JavaScript cannot read (a leap second) is refused, never ignored. */
 function timeOf(dateTime: string): number {
@@ -199,7 +250,7 @@ const subscribeToTask: StreamingMethod<v10.SubscribeToTaskRequest> = {
       return openResubscription(params.id, call, (record) => eventsTo10(record.task.contextId));
     }
     // The feed is open before the task is read, so that no update falls between the two.
-    const feed = await call.service.openFeed(params.id);
+    const feed = await call.service.openFeed(params.id, call.holder);
     try {
       const record = await call.service.readTask(params.id, call.principal);
       const { state } = record.task.status;

@@ -1,0 +1,105 @@
+// The in-memory store's ListTasks indexes: for each owner, its tasks in listing order, and the
+// same by context, by state, and by both. A query reads the one index that matches all of its
+// filters, from where its page starts, so its cost is the page it returns (and, with a time
+// filter, the tasks it counts), never the tasks of other owners, contexts or states.
+//
+// Each index is a B+ tree (sorted-btree): a task's place changes with each status, anywhere in
+// the order, and a sorted array would move every task after it.
+import sortedBtree from 'sorted-btree';
+import type { TaskRecord } from './records.js';
+import { compareListed, statusMsOf, type TaskListCursor, type TaskListPage, type TaskListQuery } from './task-store.js';
+
+// The package is CommonJS with an ES-style default export.
+const BTree = sortedBtree.default;
+type Tree = InstanceType<typeof BTree<TaskListCursor, true>>;
+
+/** Where one task stands in the indexes: its place, and the names of the four indexes that hold it. */
+interface Placement {
+  readonly at: TaskListCursor;
+  readonly indexes: readonly string[];
+  /** The status the place was taken from: a change that keeps the status keeps the place. */
+  readonly status: TaskRecord['task']['status'];
+}
+
+/** The index of one owner's tasks with these filters; undefined is "no filter" (and, for the owner, "unauthenticated"). */
+function indexName(owner: string | undefined, contextId: string | undefined, state: string | undefined): string {
+  return JSON.stringify([owner ?? null, contextId ?? null, state ?? null]);
+}
+
+export class TaskListIndex {
+  private readonly trees = new Map<string, Tree>();
+  private readonly placements = new Map<string, Placement>();
+
+  /**
+   * Puts the task where `record` lists it. A task answered by a reply alone (its client never saw
+   * a task) and a task that is gone (`undefined`) are in no index.
+   */
+  place(taskId: string, record: TaskRecord | undefined): void {
+    const placed = this.placements.get(taskId);
+    if (placed && record && placed.status === record.task.status && !record.replied) return;
+    if (placed) this.remove(taskId, placed);
+    if (!record || record.replied) return;
+    const { owner } = record;
+    const { contextId, status } = record.task;
+    const at = { statusMs: statusMsOf(record), taskId };
+    const indexes = [
+      indexName(owner, undefined, undefined),
+      indexName(owner, contextId, undefined),
+      indexName(owner, undefined, status.state),
+      indexName(owner, contextId, status.state),
+    ];
+    for (const name of indexes) {
+      let tree = this.trees.get(name);
+      if (!tree) this.trees.set(name, (tree = new BTree<TaskListCursor, true>(undefined, compareListed)));
+      tree.set(at, true);
+    }
+    this.placements.set(taskId, { at, indexes, status });
+  }
+
+  /**
+   * A page of the query's index, each task read with `read` (a task it no longer has is left
+   * out; `read` must not change the indexes). Stops at `pageSize` tasks, or where `query.accept`
+   * says no. The records are `read`'s own.
+   */
+  page(query: TaskListQuery, read: (taskId: string) => TaskRecord | undefined): TaskListPage {
+    const tree = this.trees.get(indexName(query.owner, query.contextId, query.state));
+    if (!tree) return { records: [], total: 0 };
+    const since = query.statusAtOrAfterMs;
+    const total = since === undefined ? tree.size : this.countSince(tree, since);
+    const records: TaskRecord[] = [];
+    let last: TaskListCursor | undefined;
+    let next: TaskListCursor | undefined;
+    for (const [at] of tree.entries(query.after)) {
+      if (query.after && compareListed(at, query.after) === 0) continue;
+      if (since !== undefined && at.statusMs < since) break;
+      const record = read(at.taskId);
+      if (!record) continue;
+      if (records.length === query.pageSize || (query.accept && !query.accept(record))) {
+        next = last;
+        break;
+      }
+      records.push(record);
+      last = at;
+    }
+    return next ? { records, total, next } : { records, total };
+  }
+
+  private countSince(tree: Tree, sinceMs: number): number {
+    let count = 0;
+    for (const [at] of tree.entries()) {
+      if (at.statusMs < sinceMs) break;
+      count++;
+    }
+    return count;
+  }
+
+  private remove(taskId: string, placed: Placement): void {
+    for (const name of placed.indexes) {
+      const tree = this.trees.get(name);
+      if (!tree) continue;
+      tree.delete(placed.at);
+      if (tree.size === 0) this.trees.delete(name);
+    }
+    this.placements.delete(taskId);
+  }
+}

@@ -1,0 +1,190 @@
+// ListTasks under hostile sizes and counts, on both stores: a page holds what fits in one answer
+// (never a 500, never the whole page built first), and a call reads only the index of its filters,
+// however many tasks of other owners, contexts or states there are.
+import { Redis } from 'ioredis';
+import { deleteKeys, redisUrl, requireRedis, serverPool, uniquePrefix } from 'a2a-testing';
+import { artifact, completed, failed, textOf, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
+import { RedisTaskStore } from '../src/redis.js';
+import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
+import { appWith, eventually, message10 } from './helpers.js';
+
+const { serve, closeAll } = serverPool();
+const url = redisUrl();
+const stores: TaskStore[] = [];
+const prefixes: string[] = [];
+afterAll(async () => {
+  await closeAll();
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+  for (const prefix of prefixes) await deleteKeys(url, prefix);
+});
+
+const V1 = { 'a2a-version': '1.0', 'content-type': 'application/json' };
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field.
+type Json = Record<string, any>;
+
+const kinds = [
+  { name: 'in memory', make: async (): Promise<TaskStore> => new InMemoryTaskStore({ maxTasks: 100_000 }) },
+  {
+    name: 'Redis',
+    async make(): Promise<TaskStore> {
+      await requireRedis(url);
+      const prefix = uniquePrefix('list-bounds');
+      prefixes.push(prefix);
+      return new RedisTaskStore({ url, prefix });
+    },
+  },
+];
+
+/** `big <n>` answers with an artifact of n characters; `fail` fails; anything else completes with its text. */
+const handler: TaskHandler = async function* (ctx) {
+  const text = textOf(ctx.message);
+  const big = /^big (\d+)$/.exec(text);
+  if (big) yield artifact('x'.repeat(Number(big[1])), { name: 'big' });
+  if (text === 'fail') return yield failed('as asked');
+  yield completed(text);
+};
+
+async function agent(store: TaskStore, options: Partial<A2ARouterOptions> = {}): Promise<string> {
+  stores.push(store);
+  const { app } = appWith(handler, { store, ...options });
+  return `${(await serve(app)).url}/v1`;
+}
+
+async function send(base: string, text: string, extra: Record<string, unknown> = {}, configuration?: Json): Promise<Json> {
+  const response = await fetch(`${base}/message:send`, {
+    method: 'POST',
+    headers: V1,
+    body: JSON.stringify({ message: message10(text, extra), ...(configuration && { configuration }) }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as Json).task;
+}
+
+async function list(base: string, query: string): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${base}/tasks?${query}`, { headers: { 'a2a-version': '1.0' } });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+describe.each(kinds)('ListTasks on the $name store', (kind) => {
+  test('a page holds what fits in one answer: the rest follows with nextPageToken, and a task too large alone is a 400 naming includeArtifacts', async () => {
+    // Room for three 60,000-character tasks in a 200,000-character answer, not five.
+    const base = await agent(await kind.make(), { maxResponseBytes: 200_000 });
+    const contextId = `ctx-${Math.random()}`;
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) ids.add((await send(base, 'big 60000', { contextId })).id);
+
+    const seen: string[] = [];
+    let token = '';
+    let pages = 0;
+    do {
+      const { status, body } = await list(base, `contextId=${contextId}&pageSize=100&includeArtifacts=true&pageToken=${token}`);
+      expect(status).toBe(200);
+      expect(JSON.stringify(body).length).toBeLessThanOrEqual(200_000);
+      expect(body.tasks.length).toBeGreaterThan(0);
+      expect(body.totalSize).toBe(5);
+      for (const task of body.tasks) {
+        expect(task.artifacts[0].parts[0].text).toHaveLength(60_000);
+        seen.push(task.id);
+      }
+      token = body.nextPageToken;
+      pages++;
+    } while (token && pages < 10);
+    expect(pages).toBeGreaterThan(1);
+    // Every task once, none twice, in the order one page would have listed them.
+    expect(seen.length).toBe(5);
+    expect(new Set(seen)).toEqual(ids);
+
+    // Without their artifacts, all five fit in one page.
+    const plain = await list(base, `contextId=${contextId}&pageSize=100`);
+    expect(plain.body.tasks).toHaveLength(5);
+    expect(plain.body.nextPageToken).toBe('');
+
+    // A task that alone is more than an answer: a clear 400 in 1.0's terms, not a 500.
+    // Answered before its artifact is made: the answer with it would be past the bound too.
+    const huge = await send(base, 'big 250000', { contextId: `${contextId}-huge` }, { returnImmediately: true });
+    await eventually(async () =>
+      (await list(base, `contextId=${contextId}-huge`)).body.tasks[0]?.status.state === 'TASK_STATE_COMPLETED' ? true : undefined,
+    );
+    const refused = await list(base, `contextId=${contextId}-huge&includeArtifacts=true`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect(refused.body.error.message + JSON.stringify(refused.body.error.details)).toMatch(/includeArtifacts/);
+    expect(JSON.stringify(refused.body)).toContain(huge.id);
+    // The same task listed without its artifacts is fine.
+    expect((await list(base, `contextId=${contextId}-huge`)).body.tasks).toHaveLength(1);
+  });
+
+  test('a state filter reads only the tasks in that state: the same work with 20 or 400 tasks in other states', async () => {
+    const cost: number[] = [];
+    for (const others of [20, 400]) {
+      const store = await kind.make();
+      const base = await agent(store);
+      const contextId = `ctx-${others}`;
+      for (let i = 0; i < others; i++) await send(base, `done ${i}`, { contextId });
+      const failedOne = (await send(base, 'fail', { contextId })).id;
+      for (let i = 0; i < 5; i++) await send(base, `done again ${i}`, { contextId });
+      const work = await readsOf(store);
+      const before = await work.count();
+      const { body } = await list(base, 'status=TASK_STATE_FAILED&pageSize=1');
+      cost.push((await work.count()) - before);
+      await work.stop();
+      expect(body.tasks.map((task: Json) => task.id)).toEqual([failedOne]);
+      expect(body.totalSize).toBe(1);
+      // With its context too: the same one task.
+      const inContext = await list(base, `contextId=${contextId}&status=TASK_STATE_FAILED`);
+      expect(inContext.body.tasks.map((task: Json) => task.id)).toEqual([failedOne]);
+      // The index follows the state: the completed ones are all there.
+      expect((await list(base, 'status=TASK_STATE_COMPLETED&pageSize=1')).body.totalSize).toBe(others + 5);
+    }
+    // What a call costs does not grow with the tasks it does not list.
+    expect(cost[1]).toBe(cost[0]);
+    expect(cost[0]).toBeLessThan(20);
+  });
+});
+
+/**
+ * The work a store does, counted where it reads: Redis commands on the store's keys (MONITOR on a
+ * connection of its own), or records the in-memory store looks up.
+ */
+async function readsOf(store: TaskStore): Promise<{ count(): Promise<number>; stop(): Promise<void> }> {
+  if (store instanceof RedisTaskStore) {
+    const monitor = await new Redis(url).monitor();
+    // A command on a key of no store, sent after the call: once MONITOR shows it, it has shown
+    // every command before it.
+    const marker = new Redis(url);
+    const markerKey = `marker:${store.prefix}`;
+    let seen = 0;
+    let markersSeen = 0;
+    let markersSent = 0;
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[1] === markerKey) markersSeen++;
+      else if (args.some((arg) => arg.startsWith(store.prefix))) seen++;
+    });
+    return {
+      async count() {
+        markersSent++;
+        await marker.get(markerKey);
+        for (let i = 0; i < 500 && markersSeen < markersSent; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        return seen;
+      },
+      async stop() {
+        monitor.disconnect();
+        marker.disconnect();
+      },
+    };
+  }
+  // The in-memory store keeps its records in a Map: count the look-ups (and a walk of its keys as one a key).
+  const entries = (store as unknown as { entries: Map<string, unknown> }).entries;
+  let reads = 0;
+  const get = entries.get.bind(entries);
+  entries.get = (key: string) => {
+    reads++;
+    return get(key);
+  };
+  const keys = entries.keys.bind(entries);
+  entries.keys = () => {
+    reads += entries.size;
+    return keys();
+  };
+  return { count: async () => reads, stop: async () => undefined };
+}
