@@ -1,9 +1,9 @@
 // The OpenTelemetry SDK as a test registers it: spans kept in memory, the async-hooks context
-// manager, W3C trace context, and (if asked) the instrumentation of fetch that serveAgent
+// manager, W3C trace context and baggage (as serveAgent's SDK propagates them), and (if asked) the instrumentation of fetch that serveAgent
 // registers, so a handler's own HTTP calls are spans too.
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
@@ -32,7 +32,7 @@ export function startInMemoryTracing({ instrumentFetch = false } = {}): InMemory
   const exporter = new InMemorySpanExporter();
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   trace.setGlobalTracerProvider(provider);
   const register = () => registerInstrumentations({ instrumentations: [new UndiciInstrumentation()] });
   const stopInstrumentation = instrumentFetch ? register() : () => {};

@@ -17,7 +17,7 @@ import type { A2AMetrics, PushOutcome } from '../telemetry/metrics.js';
 import {
   A2A_ATTRIBUTES,
   failSpan,
-  injectTraceContext,
+  injectBoundaryTraceContext,
   currentContext,
   SpanKind,
   startChildSpan,
@@ -60,6 +60,12 @@ export interface PushNotificationOptions {
   maxQueuedPerTask?: number;
   /** How host names are resolved. Default the system resolver. */
   resolve?: Resolver;
+  /**
+   * Keys of the caller's W3C baggage that deliveries pass on to webhooks. A webhook's URL is the
+   * client's choice, so by default a delivery carries `traceparent` alone: no baggage (which a
+   * gateway may fill with user ids) and no caller's `tracestate`. Default none.
+   */
+  forwardBaggage?: readonly string[];
 }
 
 /**
@@ -101,6 +107,7 @@ export class PushNotifier {
   private readonly retries: number;
   private readonly retryBackoffMs: number;
   private readonly maxQueuedPerTask: number;
+  private readonly forwardedBaggage: ReadonlySet<string>;
 
   constructor(
     private readonly options: PushNotificationOptions,
@@ -115,6 +122,7 @@ export class PushNotifier {
     this.retryBackoffMs = count(options.retryBackoffMs ?? 250, 'retryBackoffMs', 0);
     this.maxQueuedPerTask = count(options.maxQueuedPerTask ?? 100, 'maxQueuedPerTask', 1);
     this.maxVerifiedUrls = count(options.maxVerifiedUrls ?? 10_000, 'maxVerifiedUrls', 1);
+    this.forwardedBaggage = baggageKeys(options.forwardBaggage);
   }
 
   /**
@@ -232,8 +240,9 @@ export class PushNotifier {
           headers['A2A-Notification-Signature'] = signature;
         }
         if (config.token != null) headers['X-A2A-Notification-Token'] = config.token;
-        // The receiver joins the trace (W3C traceparent), when there is one.
-        injectTraceContext(trace.setSpan(parent, span), headers);
+        // The receiver joins the trace (W3C traceparent), when there is one; the webhook is the
+        // client's choice, so the caller's tracestate and baggage stay here.
+        injectBoundaryTraceContext(trace.setSpan(parent, span), headers, this.forwardedBaggage);
         const { status } = await this.request('POST', config.url, addresses, headers, body);
         if (status >= 200 && status < 300) {
           log.info({ status, attempt, outcome: 'delivered' }, 'push notification');
@@ -366,4 +375,12 @@ function authorizationOf(config: PushNotificationConfig): string | undefined {
   const scheme = config.authentication?.schemes[0];
   const credentials = config.authentication?.credentials;
   return scheme !== undefined && credentials != null && credentials !== '' ? `${scheme} ${credentials}` : undefined;
+}
+
+function baggageKeys(keys: readonly string[] | undefined): ReadonlySet<string> {
+  if (keys === undefined) return new Set();
+  if (!Array.isArray(keys) || keys.some((key) => typeof key !== 'string' || key === '')) {
+    throw new TypeError('a2aRouter: options.pushNotifications.forwardBaggage must be a list of baggage keys');
+  }
+  return new Set(keys);
 }

@@ -135,9 +135,23 @@ export function currentContext(): Context {
   return context.active();
 }
 
-/** Writes the trace context of `ctx` into outgoing headers (W3C `traceparent`, `tracestate`). */
-export function injectTraceContext(ctx: Context, headers: Record<string, string>): void {
-  propagation.inject(ctx, headers);
+/**
+ * The trace headers of a request that crosses a trust boundary (a webhook whose URL a client
+ * chose): the W3C `traceparent` of `ctx`'s span, so that the receiver can join the trace, and
+ * nothing else of what the caller sent: no `tracestate` (its vendors' data), and of its W3C
+ * `baggage` (user ids, tenants a gateway adds) only the keys in `baggageKeys`, as the Baggage
+ * spec warns against baggage leaving the system it was meant for.
+ */
+export function injectBoundaryTraceContext(ctx: Context, headers: Record<string, string>, baggageKeys: ReadonlySet<string>): void {
+  const span = trace.getSpanContext(ctx);
+  // Propagation off (no SDK registered): no trace to join, as with the SDK's own propagators.
+  if (!span || !trace.isSpanContextValid(span) || propagation.fields().length === 0) return;
+  headers.traceparent = `00-${span.traceId}-${span.spanId}-${(span.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+  if (baggageKeys.size === 0) return;
+  const passed = (propagation.getBaggage(ctx)?.getAllEntries() ?? [])
+    .filter(([key]) => baggageKeys.has(key))
+    .map(([key, entry]) => `${encodeURIComponent(key)}=${encodeURIComponent(entry.value)}`);
+  if (passed.length > 0) headers.baggage = passed.join(',');
 }
 
 /** Records a failure on a span, without the error's message when it may carry a user's data. */
