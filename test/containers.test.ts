@@ -94,16 +94,25 @@ describe('docker-compose.yml', () => {
     const config = parse(readFileSync(join(root, source!), 'utf8')) as {
       scrape_configs: { job_name: string; metrics_path: string; static_configs: { targets: string[] }[] }[];
     };
+    // The metrics port every agent gets: apart from the agent's, so that Prometheus needs none of
+    // the agents' credentials.
+    const metricsPorts = new Set(
+      Object.values(agents).map((service) => /^\$\{METRICS_PORT:-(\d+)\}$/.exec(service.environment.METRICS_PORT ?? '')?.[1]),
+    );
+    expect(metricsPorts.size).toBe(1);
+    const [metricsPort] = [...metricsPorts];
+    expect(metricsPort).toMatch(/^\d+$/);
+    for (const name of Object.keys(agents)) expect([name, metricsPort]).not.toEqual([name, String(defaultPort(name))]);
     const agentsJob = config.scrape_configs.find((job) => job.job_name === 'agents')!;
     expect(agentsJob.metrics_path).toBe('/metrics');
     expect(agentsJob.static_configs.flatMap((c) => c.targets).sort()).toEqual(
       Object.keys(agents)
-        .map((name) => `${name}:${defaultPort(name)}`)
+        .map((name) => `${name}:${metricsPort}`)
         .sort(),
     );
     const replicasJob = config.scrape_configs.find((job) => job.job_name === 'replicas')!;
     expect(replicasJob.static_configs.flatMap((c) => c.targets).sort()).toEqual(
-      replicated.flatMap((agent) => [1, 2].map((n) => `${agent}-${n}:${defaultPort(agent)}`)).sort(),
+      replicated.flatMap((agent) => [1, 2].map((n) => `${agent}-${n}:${metricsPort}`)).sort(),
     );
   });
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { errorInfo } from 'a2a-types/v1.0';
 import { inspectorRoute } from './inspector.js';
 import express, { type Request, type Router } from 'express';
-import { authenticate, cardAuthentication, type Principal } from './core/auth.js';
+import { authenticate, cardAuthentication, type AuthOptions, type Principal } from './core/auth.js';
 import { prepareCard } from './versions/v0_1/index.js';
 import { createAgentCore, type DrainReport } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
@@ -79,6 +79,13 @@ export interface A2ARouter extends Router {
    * cannot be reached.
    */
   readonly health: HealthEndpoints;
+  /**
+   * Lets a request through only with credentials the agent's `auth` strategies accept (401 with
+   * their challenges otherwise); without `auth`, lets every request through. For the routes you
+   * serve beside the agent that should be no more open than it: `serveAgent` puts it before
+   * `/metrics` on the agent's port.
+   */
+  readonly requireCredentials: express.RequestHandler;
   /**
    * Aborts the handlers running in this process and, for a store the router made itself,
    * releases it. Open streams end when the HTTP server closes. With a shared store, the tasks
@@ -278,10 +285,23 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     protocol10Path: resolved.protocol10?.path,
     metrics: resolved.metrics,
     health: healthEndpoints({ logger, isDraining: () => draining, pingStore: store.ping && (() => store.ping!()) }),
+    requireCredentials: requireCredentials(auth),
     drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
       draining = true;
       return core.drain(deadlineMs);
     },
     close: () => core.close(),
   });
+}
+
+/** See `A2ARouter.requireCredentials`. */
+function requireCredentials(auth: AuthOptions | undefined): express.RequestHandler {
+  if (!auth) return (_req, _res, next) => next();
+  return (req, res, next) => {
+    authenticate(req, auth).then((outcome) => {
+      if (outcome.ok) return next();
+      res.setHeader('WWW-Authenticate', outcome.challenges);
+      sendJson(res, 401, { error: `authentication required: ${outcome.reason}` });
+    }, next);
+  };
 }

@@ -42,8 +42,9 @@ export interface ServeOptions {
   health?: false | { live: string; ready: string };
   /**
    * The router's Prometheus metrics (its `metrics` option) are served at `GET /metrics`: on the
-   * agent's port by default, or, when this is set, on a port of their own (on the same `host`),
-   * to keep them off the port clients reach. The samples read it from `METRICS_PORT`.
+   * agent's port by default, behind the same credentials as the agent when its `auth` is on; or,
+   * when this is set, on a port of their own (on the same `host`, without credentials: a port for
+   * the operator's network, not the clients'). The samples read it from `METRICS_PORT`.
    */
   metricsPort?: number;
 }
@@ -71,7 +72,7 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     app.get(paths.ready, router.health.ready);
   }
   const metricsServer = router?.metrics && options.metricsPort !== undefined ? serveMetrics(router.metrics, options) : undefined;
-  if (router?.metrics && !metricsServer) app.get('/metrics', router.metrics.handler);
+  if (router?.metrics && !metricsServer) app.get('/metrics', router.requireCredentials, router.metrics.handler);
   const server = createServer(
     // Node looks for requests past their time only every connectionsCheckingInterval (30 s by
     // default): once a second keeps the timeouts close to what they say.

@@ -17,7 +17,7 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const AGENT = `
 import express from 'express';
 import { pino } from 'pino';
-import { a2aRouter, artifact, completed, serveAgent, working } from './dist/index.js';
+import { a2aRouter, apiKey, artifact, completed, serveAgent, working } from './dist/index.js';
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const logger = pino({ level: 'info' });
 const router = a2aRouter(async function* () {
@@ -27,7 +27,10 @@ const router = a2aRouter(async function* () {
     yield artifact('chunk ' + i + ' ', { index: 0, append: i > 0 });
   }
   yield completed('done');
-}, { card: { name: 'Serve test', version: '1.0.0' }, logger, sendWaitMs: 60000, metrics: process.env.METRICS === '1' });
+}, {
+  card: { name: 'Serve test', version: '1.0.0' }, logger, sendWaitMs: 60000, metrics: process.env.METRICS === '1',
+  ...(process.env.API_KEY ? { auth: { strategies: [apiKey({ keys: { [process.env.API_KEY]: 'ops' } })] } } : {}),
+});
 serveAgent(express().use(router), {
   name: 'serve test agent', port: 0, host: '127.0.0.1', logger, router,
   metricsPort: process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : undefined,
@@ -238,6 +241,20 @@ describe('health, metrics and traces', () => {
     await rpc(agent.url, 'tasks/get', { id: 'no-such-task' });
     const metrics = await scrape(`${agent.url}/metrics`);
     expect(metrics.value('a2a_calls_total', { method: 'tasks/get', outcome: '-32001' })).toBe(1);
+    expect(await agent.stop()).toBe(0);
+  });
+
+  test('with auth on, /metrics on the agent port needs the same credentials as the agent', async () => {
+    const agent = await start({ METRICS: '1', API_KEY: 'metrics-test-key' });
+    const refused = await fetch(`${agent.url}/metrics`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('ApiKey');
+    expect(await refused.text()).not.toContain('a2a_calls_total');
+    expect((await fetch(`${agent.url}/metrics`, { headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+    const metrics = await scrape(`${agent.url}/metrics`, { headers: { 'x-api-key': 'metrics-test-key' } });
+    expect(metrics.type('a2a_calls_total')).toBe('COUNTER');
+    // The probes stay open: an orchestrator has no credentials.
+    expect((await fetch(`${agent.url}/readyz`)).status).toBe(200);
     expect(await agent.stop()).toBe(0);
   });
 

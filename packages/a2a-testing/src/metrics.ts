@@ -13,8 +13,8 @@ export interface Scrape {
 }
 
 /** GETs `url` (a /metrics endpoint) and parses it; fails on a non-200 or a wrong content type. */
-export async function scrape(url: string): Promise<Scrape> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+export async function scrape(url: string, init: { headers?: Record<string, string> } = {}): Promise<Scrape> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(5_000) });
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
   const type = response.headers.get('content-type') ?? '';
   if (!type.startsWith('text/plain')) throw new Error(`${url} answered ${type}, not the text format`);
