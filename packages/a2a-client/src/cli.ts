@@ -78,7 +78,7 @@ can. Ctrl-C cancels the running task (tasks/cancel); Ctrl-C again, or Ctrl-D, le
   get: `a2a get <url> <taskId> [--history <n>] [--json] [--header "Name: value"]`,
   cancel: `a2a cancel <url> <taskId> [--json] [--header "Name: value"]`,
   resubscribe: `a2a resubscribe <url> <taskId> [--last-event-id <id>] [--json] [--header "Name: value"]`,
-  inspect: `a2a inspect [url] [--port <n>] [--host <address>]
+  inspect: `a2a inspect [url] [--port <n>] [--host <address>] [--allow-remote]
 
 Serves the A2A inspector and prints its address: open it in a browser to see the agent's cards
 (checked against each version's schema), choose the version and binding to speak, chat (text,
@@ -90,6 +90,10 @@ Options:
   --port <n>               the port to serve on (default: a free one)
   --host <address>         the address to listen on (default 127.0.0.1; the page and its
                            receiver are meant for this machine)
+  --allow-remote           let --host be an address reachable from elsewhere (every interface,
+                           or one of them): the inspector fetches what its page asks for, so
+                           its address then carries a token made at start-up, required on
+                           every call
 
 Credentials are typed into the page and kept there; the inspector stores none.`,
   push: `a2a push set <url> <taskId> <webhookUrl> [--token <token>] [--json]
@@ -113,6 +117,7 @@ const OPTIONS = {
   binding: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
+  'allow-remote': { type: 'boolean' },
 } as const;
 
 class UsageError extends Error {}
@@ -198,7 +203,18 @@ async function inspect(url: string | undefined, values: Options): Promise<number
   const { serveInspector } = await import('./inspector/server.js');
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number, got ${values.port}`);
-  const inspector = await serveInspector({ ...(url ? { agentUrl: agentUrl(url) } : {}), port, host: values.host ?? '127.0.0.1' });
+  let inspector: Awaited<ReturnType<typeof serveInspector>>;
+  try {
+    inspector = await serveInspector({
+      ...(url ? { agentUrl: agentUrl(url) } : {}),
+      port,
+      host: values.host ?? '127.0.0.1',
+      allowRemote: values['allow-remote'] === true,
+    });
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
   console.log(`${bold('A2A inspector')}${url ? ` for ${agentUrl(url)}` : ''}: ${inspector.url}`);
   console.log(dim('Open it in a browser. Ctrl-C stops it.'));
   await new Promise<void>((resolve) => {

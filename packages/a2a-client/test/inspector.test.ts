@@ -47,12 +47,25 @@ function raw(
   });
 }
 
-const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(new URL(path, inspector.url), {
+/**
+ * A call of the page: JSON, its session (a `session` field here) in the header the page names it
+ * in, so that the inspector checks it before reading the body.
+ */
+function pageCall(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const { session, ...rest } = body as { session?: unknown };
+  return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+    headers: {
+      'content-type': 'application/json',
+      ...(typeof session === 'string' ? { 'a2a-inspector-session': session } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(rest),
   });
+}
+
+const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  pageCall(new URL(path, inspector.url).toString(), body, headers);
 
 async function newSession(): Promise<{ session: string; webhookUrl: string }> {
   return (await (await postJson('api/session', {})).json()) as { session: string; webhookUrl: string };
@@ -211,9 +224,10 @@ describe('the inspector server', () => {
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toEqual({ error: 'calls from other sites are refused' });
     expect((await postJson('api/session', {}, { origin: 'null' })).status).toBe(403);
+    const { session } = await newSession();
     const bad = await fetch(new URL('api/discover', inspector.url), {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'a2a-inspector-session': session },
       body: '{not json',
     });
     expect([bad.status, await bad.json()]).toEqual([400, { error: 'the body is not a JSON object' }]);
@@ -277,8 +291,136 @@ describe('the inspector server', () => {
     expect(String(response.headers.location ?? '')).not.toMatch(/^\/\//);
   });
 
-  test('it listens on one address, never on every interface (its guard is the names it answers to)', async () => {
-    await expect(serveInspector({ host: '0.0.0.0' })).rejects.toThrow('not on every interface');
+  test('it listens on loopback only, whatever the spelling of another address; --allow-remote serves it behind a token', async () => {
+    for (const host of ['0', '0.0.0.0', '000.0.0.0', '::', '::0', '[::]', '0:0:0:0:0:0:0:0']) {
+      await expect(serveInspector({ host })).rejects.toThrow(/loopback only.*--allow-remote/);
+    }
+    // Loopback in any spelling is fine, and needs no token.
+    for (const host of ['127.0.0.1', '127.1', 'localhost', '::1', '[::1]', '0:0:0:0:0:0:0:1']) {
+      const local = await serveInspector({ host });
+      expect(local.url).not.toContain('token');
+      await local.close();
+    }
+    const remote = await serveInspector({ host: '0.0.0.0', allowRemote: true });
+    try {
+      const token = new URL(remote.url).searchParams.get('token')!;
+      expect(token).toMatch(/^[\w-]{32}$/);
+      const port = new URL(remote.url).port;
+      const at = (path: string) => `http://127.0.0.1:${port}/${path}`;
+      // The page itself loads; no call is answered without the token.
+      expect((await fetch(at(''))).status).toBe(200);
+      expect((await fetch(at('api/config'))).status).toBe(401);
+      const noToken = await pageCall(at('api/session'), {});
+      expect([noToken.status, ((await noToken.json()) as { error: string }).error]).toEqual([401, expect.stringContaining('token')]);
+      expect((await pageCall(at('api/session'), {}, { 'a2a-inspector-token': 'wrong' })).status).toBe(401);
+      const opened = await pageCall(at('api/session'), {}, { 'a2a-inspector-token': token });
+      const { session } = (await opened.json()) as { session: string };
+      expect(opened.status).toBe(200);
+      const events = await fetch(at(`api/events?session=${session}&token=${token}`), { signal: AbortSignal.timeout(5_000) });
+      expect(events.headers.get('content-type')).toBe('text/event-stream');
+      await events.body?.cancel();
+    } finally {
+      await remote.close();
+    }
+  });
+});
+
+/**
+ * Sends the headers of a POST that declares `declaredBytes` of body and a first slice of it, and
+ * waits for the answer without sending the rest: an answer comes only from a server that refuses
+ * the call before reading its body. Undefined when none came within 3 s.
+ */
+function answerBeforeBody(url: string, headers: Record<string, string>, declaredBytes: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(declaredBytes), ...headers },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve(undefined);
+    }, 3_000);
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      res.resume();
+      req.destroy();
+      resolve(res.statusCode);
+    });
+    req.on('error', () => undefined);
+    req.write(`{"pad":"${'x'.repeat(64 * 1024)}`);
+  });
+}
+
+/** A page opened from `localAddress` (one of loopback's many addresses): its session, its event stream open. */
+function strangerPage(base: string, localAddress: string): Promise<{ session: string; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const opening = request(
+      `${base}api/session`,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`session: HTTP ${res.statusCode} ${body}`));
+          const { session } = JSON.parse(body) as { session: string };
+          const events = request(`${base}api/events?session=${session}`, { localAddress }, (stream) => {
+            stream.once('data', () => resolve({ session, close: () => events.destroy() }));
+          });
+          events.on('error', () => undefined);
+          events.end();
+        });
+      },
+    );
+    opening.on('error', reject);
+    opening.end('{}');
+  });
+}
+
+describe('beside an agent, the page is reached by whoever reaches the agent', () => {
+  const agentWithInspector = async () => {
+    const router = a2aRouter(echo as never, {
+      card: { name: 'Exposed', version: '1', skills: [] } as never,
+      logger: silent,
+      inspector: true,
+    });
+    const { url } = await serve(express().use(router));
+    return `${url}/inspector/`;
+  };
+
+  test('a call for no open page is refused before its body is read, and so is a body larger than the page sends', async () => {
+    const base = await agentWithInspector();
+    // 30 MB announced, 64 KB sent: the answer comes at once.
+    expect(await answerBeforeBody(`${base}api/call`, {}, 30 * 1024 * 1024)).toBe(404);
+    expect(await answerBeforeBody(`${base}api/call`, { 'a2a-inspector-session': 'not-a-session' }, 30 * 1024 * 1024)).toBe(404);
+    expect(await answerBeforeBody(`${base}api/discover`, {}, 1024 * 1024)).toBe(404);
+    const { session } = (await (await pageCall(`${base}api/session`, {})).json()) as { session: string };
+    expect(await answerBeforeBody(`${base}api/call`, { 'a2a-inspector-session': session }, 30 * 1024 * 1024)).toBe(413);
+    // What the page does send still works.
+    const found = await pageCall(`${base}api/discover`, { session, url: 'ignored: the page is pinned to its agent' });
+    expect(found.status).toBe(200);
+  });
+
+  test('strangers opening pages from many addresses cannot keep the developer out: each address has a few, the busiest make room', async () => {
+    const base = await agentWithInspector();
+    const developer = await strangerPage(base, '127.0.0.1');
+    const strangers: { session: string; close(): void }[] = [];
+    try {
+      // 17 addresses × 6 pages each, every page with its event stream open: more than 64 in all.
+      for (let address = 2; address <= 18; address++) {
+        for (let page = 0; page < 6; page++) strangers.push(await strangerPage(base, `127.0.0.${address}`));
+      }
+      const answers = async (session: string) => (await pageCall(`${base}api/discover`, { session })).status;
+      // The developer's page still works, and another opens (never a 503).
+      expect(await answers(developer.session)).toBe(200);
+      const another = await pageCall(`${base}api/session`, {});
+      expect(another.status).toBe(200);
+      // An address keeps its newest pages only.
+      expect(await answers(strangers[0]!.session)).toBe(404);
+      expect(await answers(strangers.at(-1)!.session)).toBe(200);
+    } finally {
+      developer.close();
+      for (const stranger of strangers) stranger.close();
+    }
   });
 });
 
@@ -308,8 +450,7 @@ describe('the router option', () => {
       inspector: true,
     });
     const { url } = await serve(express().use(express.json()).use(router));
-    const post = (path: string, body: unknown) =>
-      fetch(`${url}/inspector/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) => pageCall(`${url}/inspector/${path}`, body);
     const { session } = (await (await post('api/session', {})).json()) as { session: string };
     const found = (await (await post('api/discover', { session, url })).json()) as { cards: { card: { name: string } }[] };
     expect(found.cards.map((c) => c.card.name)).toEqual(['Parsed', 'Parsed', 'Parsed']);
@@ -329,8 +470,7 @@ describe('the router option', () => {
         res.json({});
       }),
     );
-    const post = (path: string, body: unknown) =>
-      fetch(`${url}/inspector/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) => pageCall(`${url}/inspector/${path}`, body);
     const { session } = (await (await post('api/session', {})).json()) as { session: string };
     const found = (await (await post('api/discover', { session, url: other })).json()) as { cards: { card: { name: string } }[] };
     expect(found.cards[0]!.card.name).toBe('Pinned');

@@ -2,7 +2,10 @@
 // serves, mounted below the router and opened on the agent itself. It comes from a2a-client,
 // loaded on the first request to it, so that an agent without the option never loads it.
 // For development: whoever reaches the page can call the agent with the credentials they type;
-// the page reaches nothing but this agent.
+// the page reaches nothing but this agent. Since anyone who reaches the agent reaches the page
+// too, its server refuses a call for no open page before reading its body, takes bodies of a few
+// megabytes at most (a message with its files), and bounds the pages open per client address
+// and in all, closing the least recently used, so that strangers cannot keep the developer out.
 import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
@@ -13,12 +16,18 @@ export interface InspectorOptions {
 }
 
 interface InspectorModule {
-  createInspector(options: { agentUrl: (req: IncomingMessage) => string; pinnedAgent: (req: IncomingMessage) => string }): {
+  createInspector(options: {
+    agentUrl: (req: IncomingMessage) => string;
+    pinnedAgent: (req: IncomingMessage) => string;
+    maxCallBytes: number;
+  }): {
     handle(req: IncomingMessage, res: ServerResponse): void;
   };
 }
 
 const MODULE = 'a2a-client/inspector';
+/** A call of the page beside an agent: a message with a few megabytes of files as base64. */
+const MAX_CALL_BYTES = 4 * 1024 * 1024;
 
 /** The page's path and its handler; a TypeError at once when the option is wrong or a2a-client is missing. */
 export function inspectorRoute(option: boolean | InspectorOptions): { path: string; handler: RequestHandler } {
@@ -44,6 +53,7 @@ export function inspectorRoute(option: boolean | InspectorOptions): { path: stri
       module.createInspector({
         agentUrl: (request) => agentUrlOf(request as Request, path),
         pinnedAgent: (request) => localAgentUrlOf(request as Request, path),
+        maxCallBytes: MAX_CALL_BYTES,
       }),
     );
     inspector.then((loaded) => loaded.handle(req, res), next);

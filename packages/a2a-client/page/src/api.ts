@@ -3,10 +3,29 @@
 
 export class ApiError extends Error {}
 
+/**
+ * What every call names: the page's session (checked before the inspector reads a body), and the
+ * token of the page's address when the inspector was started with one (`--allow-remote`).
+ */
+const identity: Record<string, string> = {};
+const token = new URLSearchParams(location.search).get('token');
+if (token) identity['a2a-inspector-token'] = token;
+
+/** Names the page's session in every call from now on. */
+export function useSession(session: string): void {
+  identity['a2a-inspector-session'] = session;
+}
+
+/** The address of the page's event stream, with its session (and token). */
+export function eventsPath(session: string): string {
+  const query = new URLSearchParams({ session, ...(token ? { token } : {}) });
+  return `api/events?${query}`;
+}
+
 export async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
   const response = await fetch(path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...identity },
     body: JSON.stringify(body),
     ...(signal ? { signal } : {}),
   });
@@ -16,7 +35,7 @@ export async function post<T>(path: string, body: unknown, signal?: AbortSignal)
 }
 
 export async function getJson<T>(path: string): Promise<T> {
-  const response = await fetch(path);
+  const response = await fetch(path, { headers: identity });
   if (!response.ok) throw new ApiError(`the inspector answered HTTP ${response.status}`);
   return (await response.json()) as T;
 }
@@ -25,7 +44,7 @@ export async function getJson<T>(path: string): Promise<T> {
 export async function* lines(path: string, body: unknown, signal: AbortSignal): AsyncGenerator<Record<string, unknown>> {
   const response = await fetch(path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...identity },
     body: JSON.stringify(body),
     signal,
   });

@@ -2,7 +2,7 @@
 // their problems, chats with it, and shows every task's timeline, the raw exchanges and the push
 // notifications that arrive. Credentials stay in this page's memory: sent with each call, never
 // stored.
-import { ApiError, getJson, lines, post } from './api.js';
+import { ApiError, eventsPath, getJson, lines, post, useSession } from './api.js';
 import { curlOf, type RecordedRequest } from './curl.js';
 import { byId, clock, fill, h } from './dom.js';
 import { jsonTree, type Problem, problemText } from './json-view.js';
@@ -102,12 +102,12 @@ type Answer<T> = { ok: boolean; raw?: unknown; error?: CallError } & T;
 
 /** One operation on the chosen agent, through the inspector, with the page's credentials. */
 function callAgent<T>(op: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Answer<T>> {
-  return post<Answer<T>>('api/call', { session: state.session, agent: agentOf(), headers: credentials(), op, args }, signal);
+  return post<Answer<T>>('api/call', { agent: agentOf(), headers: credentials(), op, args }, signal);
 }
 
 /** A streaming operation on the chosen agent (a message streamed, a task followed): its lines. */
 function streamAgent(op: string, args: Record<string, unknown>, signal: AbortSignal): AsyncGenerator<Record<string, unknown>> {
-  return lines('api/call', { session: state.session, agent: agentOf(), headers: credentials(), op, args }, signal);
+  return lines('api/call', { agent: agentOf(), headers: credentials(), op, args }, signal);
 }
 
 function say(id: string, text: string, kind: 'info' | 'error' = 'info'): void {
@@ -122,7 +122,7 @@ async function connect(url: string): Promise<void> {
   following.clear();
   state.discovery = undefined;
   try {
-    state.discovery = await post<Discovery>('api/discover', { session: state.session, url, headers: credentials() });
+    state.discovery = await post<Discovery>('api/discover', { url, headers: credentials() });
   } catch (error) {
     say('connection-status', (error as Error).message, 'error');
     renderCards();
@@ -860,7 +860,7 @@ function report(error: unknown): void {
 }
 
 function openEvents(): void {
-  const events = new EventSource(`api/events?session=${encodeURIComponent(state.session)}`);
+  const events = new EventSource(eventsPath(state.session));
   events.addEventListener('raw', (e) => addRaw(JSON.parse((e as MessageEvent<string>).data) as RawEntry));
   events.addEventListener('departure', (e) => addDeparture(JSON.parse((e as MessageEvent<string>).data)));
   events.addEventListener('push', (e) => addPush(JSON.parse((e as MessageEvent<string>).data)));
@@ -876,6 +876,7 @@ async function start(): Promise<void> {
   theme();
   const { session, webhookUrl } = await post<{ session: string; webhookUrl: string }>('api/session', {});
   state.session = session;
+  useSession(session);
   state.webhookUrl = webhookUrl;
   byId<HTMLInputElement>('webhook-url').value = webhookUrl;
   byId<HTMLInputElement>('push-token').value = state.pushToken;

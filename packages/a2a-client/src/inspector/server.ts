@@ -8,10 +8,12 @@
 // as long as that call. The clients (cached per page, so that a card is read once) carry none:
 // the call's headers are added to each of its requests from the call's async context.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { BlockList, type AddressInfo } from 'node:net';
 import { createPushNotificationVerifier, PushVerificationError, type PushVerifier } from 'a2a-push-receiver';
 import type { Message } from 'a2a-types';
 import { agentApi, type AgentApi, type Protocol } from '../cli-agent.js';
@@ -35,6 +37,25 @@ export interface InspectorOptions {
   allowedHosts?: readonly string[];
   /** Time an agent has to answer one call, ms. Default 30,000. */
   timeoutMs?: number;
+  /**
+   * Largest body of one of the page's calls (a message with its files as base64), bytes; a larger
+   * one is refused before it is read. Default 32 MiB; beside an agent (the router's option), 4 MiB.
+   */
+  maxCallBytes?: number;
+  /**
+   * Pages open at once from one client address: a new one beyond that closes that address's
+   * least recently used. Default 4. With `maxSessions` (default 64) in all, a new page beyond
+   * that closes the least recently used page of the address that has the most: whoever opens
+   * pages cannot keep another address's out.
+   */
+  maxSessionsPerAddress?: number;
+  maxSessions?: number;
+  /**
+   * A secret every call of the page must carry (`a2a-inspector-token`, or `token` in the query of
+   * its event stream): `serveInspector` sets one when it listens beyond loopback, and puts it in
+   * the page's address. Default none.
+   */
+  token?: string;
 }
 
 export interface Inspector {
@@ -47,6 +68,8 @@ export interface Inspector {
 /** One open page: its event stream, the clients it uses, the push registration it made. */
 interface Session {
   id: string;
+  /** The client address that opened it. */
+  address: string;
   lastSeen: number;
   listeners: Set<ServerResponse>;
   /** Events sent while no stream was open (the page reconnecting), handed on when it is. */
@@ -68,13 +91,17 @@ interface AgentChoice {
 /** The headers (credentials) of the page's call under way, for the requests it makes. */
 const callHeaders = new AsyncLocalStorage<Record<string, string>>();
 
-const MAX_SESSIONS = 64;
+/** Event streams of one page: a page has one; a few more while it reconnects. */
+const MAX_LISTENERS_PER_SESSION = 4;
 const SESSION_IDLE_MS = 6 * 60 * 60 * 1000;
 /** A page away (reloading) has its events kept this long, this much at most: they may carry its credentials. */
 const BACKLOG_MS = 60_000;
 const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** A page's call carries files as base64: room for a few megabytes of them. */
 const MAX_CALL_BYTES = 32 * 1024 * 1024;
+/** The header a page names its session in, so that a call for no session is refused before its body is read. */
+const SESSION_HEADER = 'a2a-inspector-session';
+const TOKEN_HEADER = 'a2a-inspector-token';
 const MAX_PUSH_BYTES = 4 * 1024 * 1024;
 
 const PAGE_DIR = new URL('../../page/', import.meta.url);
@@ -112,19 +139,44 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     for (const listener of session.listeners) listener.write(frame);
   };
 
-  const newSession = (): Session => {
+  const maxSessions = options.maxSessions ?? 64;
+  const maxSessionsPerAddress = options.maxSessionsPerAddress ?? 4;
+  const maxCallBytes = options.maxCallBytes ?? MAX_CALL_BYTES;
+
+  const closeSession = (session: Session) => {
+    for (const listener of session.listeners) listener.end();
+    sessions.delete(session.id);
+  };
+
+  /** The least recently used of `candidates`. */
+  const leastRecent = (candidates: Iterable<Session>): Session | undefined => {
+    let oldest: Session | undefined;
+    for (const session of candidates) if (!oldest || session.lastSeen < oldest.lastSeen) oldest = session;
+    return oldest;
+  };
+
+  const newSession = (address: string): Session => {
     const now = Date.now();
     for (const [id, session] of sessions) {
       if (session.listeners.size === 0 && now - session.lastSeen > SESSION_IDLE_MS) sessions.delete(id);
     }
-    if (sessions.size >= MAX_SESSIONS) {
-      // A page still open is never dropped for a new one.
-      const oldest = [...sessions.values()].filter((s) => s.listeners.size === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
-      if (!oldest) throw new RequestError(503, `${MAX_SESSIONS} pages are open on this inspector: close one`);
-      sessions.delete(oldest.id);
+    const byAddress = new Map<string, Session[]>();
+    for (const session of sessions.values()) {
+      const list = byAddress.get(session.address);
+      if (list) list.push(session);
+      else byAddress.set(session.address, [session]);
+    }
+    // An address at its bound makes room among its own pages; a full inspector, among the pages
+    // of the address that has the most. Never 503: the developer can always open the page.
+    const own = byAddress.get(address) ?? [];
+    if (own.length >= maxSessionsPerAddress) closeSession(leastRecent(own)!);
+    else if (sessions.size >= maxSessions) {
+      const most = [...byAddress.values()].reduce((a, b) => (b.length > a.length ? b : a));
+      closeSession(leastRecent(most)!);
     }
     const session: Session = {
       id: randomUUID(),
+      address,
       lastSeen: now,
       listeners: new Set(),
       backlog: [],
@@ -177,7 +229,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     },
     'POST /api/session': async (req, res) => {
       await readJson(req, 1024);
-      const session = newSession();
+      const session = newSession(clientAddress(req));
       sendJson(res, 200, { session: session.id, webhookUrl: `${pageUrl(req)}api/push/${session.pushId}` });
     },
     'GET /api/events': async (req, res, url) => {
@@ -187,6 +239,8 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       const fresh = Date.now() - BACKLOG_MS;
       for (const { frame, at } of session.backlog.splice(0)) if (at >= fresh) res.write(frame);
       session.backlogBytes = 0;
+      // A page holds one stream; more are reconnections whose old stream has not closed yet.
+      if (session.listeners.size >= MAX_LISTENERS_PER_SESSION) session.listeners.values().next().value!.end();
       session.listeners.add(res);
       const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
       req.once('close', () => {
@@ -195,22 +249,21 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       });
     },
     'POST /api/discover': async (req, res) => {
-      const body = (await readJson(req, 64 * 1024)) as { session?: unknown; url?: unknown; headers?: unknown };
-      const session = sessionOf(body.session);
+      const session = sessionOf(req.headers[SESSION_HEADER]);
+      const body = (await readJson(req, 64 * 1024)) as { url?: unknown; headers?: unknown };
       const url = options.pinnedAgent ? options.pinnedAgent(req) : agentUrlOf(body.url);
       session.apis.clear();
       const record = recordingFetch((entry) => emit(session, 'raw', entry));
       sendJson(res, 200, await discover(url, record, headersOf(body.headers)));
     },
     'POST /api/call': async (req, res) => {
-      const body = (await readJson(req, MAX_CALL_BYTES)) as {
-        session?: unknown;
+      const session = sessionOf(req.headers[SESSION_HEADER]);
+      const body = (await readJson(req, maxCallBytes)) as {
         agent?: Partial<AgentChoice>;
         headers?: unknown;
         op?: unknown;
         args?: Record<string, unknown>;
       };
-      const session = sessionOf(body.session);
       const agent = agentChoiceOf(options.pinnedAgent ? { ...body.agent, url: options.pinnedAgent(req) } : body.agent);
       const api = apiFor(session, agent);
       const headers = headersOf(body.headers);
@@ -359,6 +412,9 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     if (path.startsWith('/api/')) {
       const route = routes[`${req.method} ${path}`];
       if (!route) throw new RequestError(404, `no ${req.method} ${path} here`);
+      if (options.token !== undefined && !sameSecret(req.headers[TOKEN_HEADER] ?? url.searchParams.get('token'), options.token)) {
+        throw new RequestError(401, 'this inspector needs the token of its address: open the page at the address it printed');
+      }
       if (req.method === 'POST') {
         // Only the page itself calls these: a form or a script of another site is refused
         // (it cannot send JSON without asking, and its Origin is not this one).
@@ -380,6 +436,8 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
           return;
         }
         const status = error instanceof RequestError ? error.status : 500;
+        // A body refused unread is not read afterwards either (Node would, to keep the connection).
+        if (!req.readableEnded) res.setHeader('connection', 'close');
         sendJson(res, status, { error: error instanceof RequestError ? error.message : 'the inspector failed to answer' });
       });
     },
@@ -397,28 +455,60 @@ export interface RunningInspector {
   close(): Promise<void>;
 }
 
+/** Where `serveInspector` listens, and who may reach it there. */
+export interface ServeInspectorOptions extends InspectorOptions {
+  /** The address to listen on (a literal or a name). Default 127.0.0.1. */
+  host?: string;
+  port?: number;
+  /**
+   * Listen on an address beyond loopback (every interface, or one of them). The inspector
+   * fetches what its page asks for, with no account of its own: reachable from elsewhere it would
+   * be a proxy into this machine's network. With this, every call of the page must carry a token
+   * made at start-up, given in the page's address (`url`). Default false: loopback only.
+   */
+  allowRemote?: boolean;
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
 /**
- * Serves the inspector on its own port, on loopback unless `host` says otherwise: what
- * `a2a inspect <url>` runs.
+ * Serves the inspector on its own port, on loopback unless `allowRemote` says otherwise: what
+ * `a2a inspect <url>` runs. The host is resolved as listening would resolve it, so that any
+ * spelling of an address (`0`, `000.0.0.0`, `::0`, `[::]`, a name) is judged by the address it
+ * is; the server then listens on that address.
  */
-export async function serveInspector(options: InspectorOptions & { host?: string; port?: number } = {}): Promise<RunningInspector> {
-  const host = options.host ?? '127.0.0.1';
-  // The page is guarded by the names it answers to: an address of every interface has none.
-  if (host === '0.0.0.0' || host === '::' || host === '[::]') {
-    throw new TypeError('the inspector listens on one address (127.0.0.1 by default), not on every interface');
+export async function serveInspector(options: ServeInspectorOptions = {}): Promise<RunningInspector> {
+  const host = (options.host ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
+  let address: LookupAddress;
+  try {
+    address = await lookup(host, { verbatim: true });
+  } catch {
+    throw new TypeError(`the inspector cannot listen on ${JSON.stringify(options.host)}: not an address of this machine`);
   }
+  const loopback = LOOPBACK.check(address.address, address.family === 6 ? 'ipv6' : 'ipv4');
+  if (!loopback && !options.allowRemote) {
+    throw new TypeError(
+      `the inspector listens on loopback only (127.0.0.1 by default); ${JSON.stringify(options.host)} is ${address.address}, ` +
+        'reachable from elsewhere: pass --allow-remote (allowRemote) to serve it there behind a token',
+    );
+  }
+  const token = loopback ? undefined : randomBytes(24).toString('base64url');
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
+    server.listen(options.port ?? 0, address.address, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const shown = host.includes(':') ? `[${host}]` : host;
-  const names = new Set([shown, ...(host === '127.0.0.1' || host === '::1' ? ['127.0.0.1', 'localhost', '[::1]'] : [])]);
-  const inspector = createInspector({ allowedHosts: [...names].map((name) => `${name}:${port}`), ...options });
+  const shown = address.family === 6 ? `[${address.address}]` : address.address;
+  const names = new Set([shown, ...(loopback ? ['127.0.0.1', 'localhost', '[::1]'] : [])]);
+  // Beyond loopback the page is reached by names this server cannot know; the token guards it.
+  const guard = token ? { token } : { allowedHosts: [...names].map((name) => `${name}:${port}`) };
+  const inspector = createInspector({ ...guard, ...options });
   server.on('request', (req, res) => inspector.handle(req, res));
   return {
-    url: `http://${shown}:${port}/`,
+    url: `http://${shown}:${port}/${token ? `?token=${token}` : ''}`,
     server,
     close: () =>
       new Promise<void>((resolve) => {
@@ -427,6 +517,20 @@ export async function serveInspector(options: InspectorOptions & { host?: string
         server.closeAllConnections();
       }),
   };
+}
+
+/** Who opened a page: the request's address (Express's, which honours `trust proxy`, beside an agent). */
+function clientAddress(req: IncomingMessage): string {
+  const address = (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress ?? 'unknown';
+  return address.replace(/^::ffff:/, '');
+}
+
+/** Whether a presented secret is `secret`, in time that does not depend on where they differ. */
+function sameSecret(presented: unknown, secret: string): boolean {
+  if (typeof presented !== 'string') return false;
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(secret).digest();
+  return timingSafeEqual(a, b);
 }
 
 /** The host of an Origin header; none for `null` or anything that is not a URL. */
@@ -580,6 +684,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     if (Buffer.byteLength(text) > limit) throw new RequestError(413, `the body is over ${limit} bytes`);
     return Buffer.from(text);
   }
+  if (Number(req.headers['content-length']) > limit) throw new RequestError(413, `the body is over ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
