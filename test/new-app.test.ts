@@ -91,7 +91,7 @@ test(
     const prometheusFile = join(copy, 'deploy/prometheus.yml');
     writeFileSync(
       prometheusFile,
-      readFileSync(prometheusFile, 'utf8').replace('"conformance-agent:9999"]', '"conformance-agent:9999", "ledger-agent:41999"]'),
+      readFileSync(prometheusFile, 'utf8').replace('"conformance-agent:9464"]', '"conformance-agent:9464", "ledger-agent:9464"]'),
     );
     const compose = succeeded(await runPnpm(['--silent', 'jest', 'test/containers.test.ts', '-t', 'docker-compose.yml'], { cwd: copy }));
     expect(compose.stderr).toMatch(/Tests:\s+\d+ skipped, \d+ passed/);

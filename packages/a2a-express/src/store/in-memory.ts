@@ -76,7 +76,7 @@ export class InMemoryTaskStore implements TaskStore {
   private metrics: StoreMetrics | undefined;
   private readonly entries = new Map<string, Entry>();
   /** Where ListTasks finds each owner's tasks. */
-  private readonly listed = new TaskListIndex();
+  private readonly listed: TaskListIndex;
   /** Tasks not running (finished or waiting for input): their idle token. */
   private readonly idle = new Map<string, IdleToken>();
   /**
@@ -95,6 +95,13 @@ export class InMemoryTaskStore implements TaskStore {
     this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
     this.maxBytes = positive(options.maxBytes ?? 256 * 1024 * 1024, 'maxBytes');
     this.logger = options.logger;
+    this.listed = new TaskListIndex(
+      {
+        all: () => recordsOf(this.entries),
+        get: (taskId) => this.entries.get(taskId)?.record,
+      },
+      this.maxTasks,
+    );
     // Expired tasks are also dropped lazily on access; the timer frees memory of an idle server.
     this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(this.retentionMs, 60_000));
     this.sweeper.unref();
@@ -140,9 +147,10 @@ export class InMemoryTaskStore implements TaskStore {
     // Trimmed in batches (past 1.5× the bound) so that a long stream does not move the whole
     // log on every event.
     if (log.length > this.maxEventsPerTask * 1.5) log.splice(0, log.length - this.maxEventsPerTask);
+    // A new task, or a new status: its place in the listing order changes.
+    if (!entry || entry.record.task.status !== saved.task.status || entry.record.replied !== saved.replied) this.listed.note(taskId);
     if (entry) entry.record = saved;
     else this.entries.set(taskId, { record: saved, events: log });
-    this.listed.place(taskId, saved);
     if (isFinalState(saved.task.status.state)) {
       const token = { taskId, since: saved.updatedAt };
       this.idle.set(taskId, token);
@@ -280,7 +288,7 @@ export class InMemoryTaskStore implements TaskStore {
   private drop(taskId: string): void {
     this.heldBytes -= this.entries.get(taskId)?.record.bytes ?? 0;
     this.entries.delete(taskId);
-    this.listed.place(taskId, undefined);
+    this.listed.note(taskId);
     this.idle.delete(taskId);
     // Compact the queue once most of it has been consumed.
     if (this.idleHead > 1024 && this.idleHead * 2 > this.idleQueue.length) {
@@ -296,6 +304,10 @@ export class InMemoryTaskStore implements TaskStore {
       for (const event of events) listener(event);
     }
   }
+}
+
+function* recordsOf(entries: ReadonlyMap<string, Entry>): Iterable<[string, TaskRecord]> {
+  for (const [taskId, entry] of entries) yield [taskId, entry.record];
 }
 
 function positive(value: number, name: string): number {

@@ -5,6 +5,12 @@
 //
 // Each index is a B+ tree (sorted-btree): a task's place changes with each status, anywhere in
 // the order, and a sorted array would move every task after it.
+//
+// The indexes are kept for listing, which is rare, while tasks change on every call: so a change
+// only notes the task (one Set entry), and the next list places the tasks noted since, each once
+// at its latest place. A store never listed keeps no index at all; one whose noted tasks grow
+// past a bound (listed once, then not for long) drops its indexes and builds them anew when next
+// listed, so they never hold more than the store does.
 import sortedBtree from 'sorted-btree';
 import type { TaskRecord } from './records.js';
 import { compareListed, statusMsOf, type TaskListCursor, type TaskListPage, type TaskListQuery } from './task-store.js';
@@ -26,15 +32,38 @@ function indexName(owner: string | undefined, contextId: string | undefined, sta
   return JSON.stringify([owner ?? null, contextId ?? null, state ?? null]);
 }
 
+/** Where the index reads the store: its tasks, and one task's record (undefined when it is gone). */
+export interface IndexedTasks {
+  all(): Iterable<[string, TaskRecord]>;
+  get(taskId: string): TaskRecord | undefined;
+}
+
 export class TaskListIndex {
   private readonly trees = new Map<string, Tree>();
   private readonly placements = new Map<string, Placement>();
+  /** Whether the indexes hold every task (placed, or noted since); false until the first list. */
+  private built = false;
+  /** Tasks whose place may have changed since the indexes were brought up to date. */
+  private readonly noted = new Set<string>();
+
+  /** @param maxNoted most tasks noted between two lists before the indexes are dropped. */
+  constructor(
+    private readonly tasks: IndexedTasks,
+    private readonly maxNoted: number,
+  ) {}
+
+  /** The task's status changed, or it came or went: its place is brought up to date at the next list. */
+  note(taskId: string): void {
+    if (!this.built) return;
+    this.noted.add(taskId);
+    if (this.noted.size > this.maxNoted) this.drop();
+  }
 
   /**
    * Puts the task where `record` lists it. A task answered by a reply alone (its client never saw
    * a task) and a task that is gone (`undefined`) are in no index.
    */
-  place(taskId: string, record: TaskRecord | undefined): void {
+  private place(taskId: string, record: TaskRecord | undefined): void {
     const placed = this.placements.get(taskId);
     if (placed && record && placed.status === record.task.status && !record.replied) return;
     if (placed) this.remove(taskId, placed);
@@ -62,6 +91,7 @@ export class TaskListIndex {
    * says no. The records are `read`'s own.
    */
   page(query: TaskListQuery, read: (taskId: string) => TaskRecord | undefined): TaskListPage {
+    this.catchUp();
     const tree = this.trees.get(indexName(query.owner, query.contextId, query.state));
     if (!tree) return { records: [], total: 0 };
     const since = query.statusAtOrAfterMs;
@@ -82,6 +112,24 @@ export class TaskListIndex {
       last = at;
     }
     return next ? { records, total, next } : { records, total };
+  }
+
+  /** Places the tasks noted since the last list, or every task on the first. */
+  private catchUp(): void {
+    if (!this.built) {
+      for (const [taskId, record] of this.tasks.all()) this.place(taskId, record);
+      this.built = true;
+      return;
+    }
+    for (const taskId of this.noted) this.place(taskId, this.tasks.get(taskId));
+    this.noted.clear();
+  }
+
+  private drop(): void {
+    this.trees.clear();
+    this.placements.clear();
+    this.noted.clear();
+    this.built = false;
   }
 
   private countSince(tree: Tree, sinceMs: number): number {
