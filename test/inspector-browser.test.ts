@@ -245,13 +245,14 @@ test('push notifications: one click registers the inspector’s receiver; each d
 }, 30_000);
 
 test('tasks: listed over 1.0, opened by id with their history, followed while they run', async () => {
-  // A task started elsewhere, still running when the page opens it: seven words come back in
-  // three chunks 1.5 s apart, so the page has 3 s to list and open it (two words, one pause, were
-  // too few for a loaded machine).
-  const text = 'started from another client, and still running';
+  // A task started elsewhere, still running when the page opens it: two texts of seven words
+  // come back in six chunks 1.5 s apart, so the page has 7.5 s to list and open it (one text,
+  // 3 s, was too little on a machine busy with the rest of the suite).
+  const halves = ['started from another client, and still running, ', 'its echo cut into six chunks.'];
+  const text = halves.join('');
   const client = new A2AClient10(slowEcho.url);
   const started = await client.sendMessage({
-    message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }] },
+    message: { messageId: 'm-1', role: 'ROLE_USER', parts: halves.map((half) => ({ text: half })) },
     configuration: { returnImmediately: true },
   });
   const id = 'task' in started ? started.task.id : '';
@@ -263,7 +264,8 @@ test('tasks: listed over 1.0, opened by id with their history, followed while th
   await page.waitForSelector('#tasks-status >> text=following it');
   await waitForState(page, 'completed');
   // The history read by id, then the events that came while following it.
-  expect(await page.textContent('#timeline [aria-label="History"]')).toContain(text);
+  const history = await page.textContent('#timeline [aria-label="History"]');
+  for (const half of halves) expect(history).toContain(half.trim());
   expect(await page.$$eval('#timeline .timeline li', (all) => all.map((li) => li.getAttribute('data-kind')))).toContain('artifact');
   // Its text whole, however it was cut: a task read after its second chunk holds two parts
   // (shown as two), and what came while following joins the last.
