@@ -29,6 +29,21 @@ describe('pnpm bench', () => {
     }
   }, 90_000);
 
+  test('bench:list times ListTasks on each store at each task count, and refuses a count that is not one', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['bench/list-tasks.mjs', '--tasks', '20,200', '--rounds', '1', '--calls', '5', '--stores', 'memory'],
+      { cwd: root, timeout: 60_000 },
+    );
+    expect(stdout).toMatch(/10\. ListTasks .* µs a call, median of 1 rounds of 5 calls; .*, \d+ CPUs, Node v\d+/);
+    expect(stdout).toMatch(/memory, 200 tasks +│ +\d+ +│ +\d+ +│ +\d+ +│/);
+    expect(stdout).toMatch(/^memory, 200 against 20 tasks: status=FAILED, pageSize 1: \d+\.\d\d×/m);
+    const failure = await run(process.execPath, ['bench/list-tasks.mjs', '--tasks', 'many'], { cwd: root, timeout: 30_000 }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2 });
+  }, 90_000);
+
   test('bench:dispatch measures the core of each version it is given', async () => {
     const { stdout } = await run(process.execPath, ['bench/dispatch.mjs', '--versions', '0.1.0,1.0', '--calls', '200'], {
       cwd: root,

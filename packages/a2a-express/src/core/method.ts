@@ -1,5 +1,5 @@
 import type { A2AMethod, Validator } from 'a2a-types';
-import type { Principal } from './auth.js';
+import { ownerKey, type Principal } from './auth.js';
 import type { TaskEventStream } from './event-feed.js';
 import type { TaskService } from './task-service.js';
 
@@ -12,11 +12,17 @@ export interface MethodCall {
   readonly lastEventId: string | undefined;
   /** The version's extended agent card for this caller; absent when the agent has none. */
   readonly extendedCard?: () => Promise<unknown>;
-  /**
-   * Who holds what the call opens (its streams): the principal, or without authentication the
-   * client's address. What the bound on streams per principal counts by.
-   */
-  readonly holder: string;
+  /** The client's address, read when asked (see {@link streamHolder}). */
+  readonly clientAddress: (() => string | undefined) | undefined;
+}
+
+/**
+ * Who holds the streams a call opens: its principal, or without authentication the client's
+ * address. What the bound on streams per principal counts by. Asked only by calls that open a
+ * stream: the address is derived on each read (Express's `trust proxy`).
+ */
+export function streamHolder(call: MethodCall): string {
+  return call.principal ? `principal:${ownerKey(call.principal)}` : `address:${call.clientAddress?.() ?? 'unknown'}`;
 }
 
 /** The capability a method needs; without it the method answers that capability's error. */

@@ -4,7 +4,7 @@ import { A2AError } from 'a2a-types';
 import { isFinalState } from './model.js';
 import type { StoredEvent, TaskRecord } from '../store/records.js';
 import { TaskEventStream } from './event-feed.js';
-import type { MethodCall } from './method.js';
+import { streamHolder, type MethodCall } from './method.js';
 import { isFinalEvent } from './task-events.js';
 
 /**
@@ -16,11 +16,12 @@ import { isFinalEvent } from './task-events.js';
  */
 export async function openResubscription(
   taskId: string,
-  { service, principal, lastEventId: header, holder }: MethodCall,
+  call: MethodCall,
   /** How the call's version renders the task's events, made from the task as it stands. */
   renderFor: (record: TaskRecord) => (stored: StoredEvent) => unknown,
 ): Promise<TaskEventStream> {
-  const feed = await service.openFeed(taskId, holder);
+  const { service, principal, lastEventId: header } = call;
+  const feed = await service.openFeed(taskId, streamHolder(call));
   try {
     const record = await service.readTask(taskId, principal);
     const lastSeen = lastEventId(header, record);

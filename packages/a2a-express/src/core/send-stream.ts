@@ -3,7 +3,7 @@
 // the handler's first update, so that a turn whose first update is a `reply` streams that
 // message alone. Each version renders the task, the reply and the events in its own form.
 import { SeveralEvents, TaskEventStream } from './event-feed.js';
-import type { MethodCall } from './method.js';
+import { streamHolder, type MethodCall } from './method.js';
 import type { Message } from './model.js';
 import type { SendOperation } from './operations.js';
 import type { TurnRules, TurnStart } from './task-engine.js';
@@ -25,7 +25,7 @@ export async function openSendStream(
   rules: TurnRules,
   view: SendStreamView,
 ): Promise<TaskEventStream> {
-  const feed = await call.service.openFeed(send.id, call.holder);
+  const feed = await call.service.openFeed(send.id, streamHolder(call));
   let started: TurnStart;
   try {
     ({ started } = await call.service.startTurn(send, call.principal, rules));

@@ -106,7 +106,8 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
       lastEventId: req.get('last-event-id'),
       authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
       extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
-      clientAddress: req.ip,
+      // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
+      clientAddress: () => req.ip,
       span,
     };
     const answer = await dispatch(body, context);

@@ -13,7 +13,7 @@ import {
   type ValidationIssue,
 } from 'a2a-types';
 import type { Logger } from 'pino';
-import { ownerKey, type Principal } from '../core/auth.js';
+import type { Principal } from '../core/auth.js';
 import type { TaskEventStream } from '../core/event-feed.js';
 import type { Method, MethodCall } from '../core/method.js';
 import type { ProtocolVersion } from '../core/protocol-version.js';
@@ -37,7 +37,7 @@ export interface CallContext {
   /** The version's extended agent card for this caller; absent when the agent has none. */
   readonly extendedCard?: () => Promise<unknown>;
   /** The client's address (for a call without a principal: whose streams it opens). */
-  readonly clientAddress?: string;
+  readonly clientAddress?: () => string | undefined;
   /** What the call came over, for its metrics. Default `jsonrpc`. */
   readonly binding?: BindingName;
   /** The request's server span: a call names it; each call of a batch gets a child of it. */
@@ -194,7 +194,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
         principal: context.principal,
         lastEventId: context.lastEventId,
         extendedCard: context.extendedCard,
-        holder: context.principal ? `principal:${ownerKey(context.principal)}` : `address:${context.clientAddress ?? 'unknown'}`,
+        clientAddress: context.clientAddress,
       };
       if (method.kind === 'unary') {
         const result = await method.run(request.params, methodCall, asOperation);

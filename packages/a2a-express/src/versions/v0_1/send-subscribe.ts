@@ -1,6 +1,6 @@
 import { validateTaskSendParams, type TaskSendParams } from 'a2a-types';
 import { TaskEventStream } from '../../core/event-feed.js';
-import type { StreamingMethod } from '../../core/method.js';
+import { streamHolder, type StreamingMethod } from '../../core/method.js';
 import { eventTo01, sendOperation01 } from './mapping.js';
 import { SEND_ID_PATHS } from './send.js';
 
@@ -14,8 +14,9 @@ export const sendSubscribe: StreamingMethod<TaskSendParams> = {
   requires: 'streaming',
   validateParams: validateTaskSendParams,
   idPaths: SEND_ID_PATHS,
-  async open(params, { service, principal, holder }) {
-    const feed = await service.openFeed(params.id, holder);
+  async open(params, call) {
+    const { service, principal } = call;
+    const feed = await service.openFeed(params.id, streamHolder(call));
     try {
       await service.startTurn(sendOperation01(params), principal);
     } catch (error) {

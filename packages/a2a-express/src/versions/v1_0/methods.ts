@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { A2AError, ErrorCode, type ValidationIssue, type Validator } from 'a2a-types';
 import * as v10 from 'a2a-types/v1.0';
 import { TaskEventStream } from '../../core/event-feed.js';
-import type { Method, MethodCall, StreamingMethod, UnaryMethod } from '../../core/method.js';
+import { streamHolder, type Method, type MethodCall, type StreamingMethod, type UnaryMethod } from '../../core/method.js';
 import { isTerminalState, type StoredPushConfig } from '../../core/model.js';
 import type { SendOperation } from '../../core/operations.js';
 import { openResubscription } from '../../core/resubscription.js';
@@ -250,7 +250,7 @@ const subscribeToTask: StreamingMethod<v10.SubscribeToTaskRequest> = {
       return openResubscription(params.id, call, (record) => eventsTo10(record.task.contextId));
     }
     // The feed is open before the task is read, so that no update falls between the two.
-    const feed = await call.service.openFeed(params.id, call.holder);
+    const feed = await call.service.openFeed(params.id, streamHolder(call));
     try {
       const record = await call.service.readTask(params.id, call.principal);
       const { state } = record.task.status;
