@@ -61,7 +61,11 @@ function startListAgent(store, tasks, build) {
     ...(store === 'redis' ? { BENCH_REDIS_URL: REDIS_URL, BENCH_REDIS_PREFIX: prefix } : {}),
     ...(build.kit ? { BENCH_KIT: build.kit } : {}),
   };
-  const child = fork(new URL('servers/list-agent.mjs', import.meta.url), [], { env, execArgv: ['--max-old-space-size=8192'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(new URL('servers/list-agent.mjs', import.meta.url), [], {
+    env,
+    execArgv: ['--max-old-space-size=8192'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('message', ({ port }) => resolve(port));
