@@ -64,18 +64,20 @@ function placeOf({ url, functionName }) {
 }
 
 /**
- * The profile's self time by place over its last `windowMs` (the measured load; the start-up and
- * the warm-up before it are left out), in µs a request.
+ * The profile's self time by place over the `windowMs` up to `endUs` (the measured load; the
+ * start-up and warm-up before it and the shutdown after it are left out), in µs a request. An
+ * `endUs` outside the profile (a clock the profile does not share) falls back to its end.
  */
-function timeByPlace(profile, windowMs, requests) {
+function timeByPlace(profile, windowMs, requests, endUs) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const from = profile.endTime - windowMs * 1000;
+  const to = endUs > profile.startTime && endUs <= profile.endTime ? endUs : profile.endTime;
+  const from = to - windowMs * 1000;
   const byPlace = new Map();
   let at = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     const delta = profile.timeDeltas[i] ?? 0;
     at += delta;
-    if (at < from) continue;
+    if (at < from || at > to) continue;
     const place = placeOf(nodes.get(profile.samples[i]).callFrame);
     byPlace.set(place, (byPlace.get(place) ?? 0) + delta / requests);
   }
@@ -88,13 +90,15 @@ async function profiled(version, name) {
   try {
     await loadWith(server, VERSIONS[version], WARM_UP_SECONDS);
     const result = await loadWith(server, VERSIONS[version], seconds);
+    // When the load ended, on the clock the profile's timestamps use (both are the monotonic
+    // clock, in µs): the shutdown after it (pino's exit hook, the profile's writing) is left out.
+    const loadEndedUs = Number(process.hrtime.bigint() / 1000n);
     const exited = new Promise((resolve) => server.child.once('exit', resolve));
     server.child.kill('SIGTERM');
     await exited;
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`${name}: no profile written`);
-    // The window a little past the load: the shutdown's few milliseconds are mostly idle.
-    const byPlace = timeByPlace(JSON.parse(readFileSync(join(dir, file), 'utf8')), seconds * 1000 + 500, result.requests.total);
+    const byPlace = timeByPlace(JSON.parse(readFileSync(join(dir, file), 'utf8')), seconds * 1000, result.requests.total, loadEndedUs);
     return { byPlace, rps: result.requests.average };
   } finally {
     server.child.kill();

@@ -46,8 +46,9 @@ export interface TaskStore {
   /**
    * A page of the tasks of one owner, newest status first (see {@link TaskListQuery}). Optional:
    * without it, listing tasks (A2A 1.0 `ListTasks`) answers that this agent does not list them.
-   * The built-in stores have it: the in-memory one reads its tasks, the Redis one an index it
-   * keeps with each change.
+   * The built-in stores have it, each reading an index of the query's owner and filters from
+   * where the page starts (list-index.ts in memory; sorted sets the Redis update script keeps),
+   * so that a call's cost does not grow with the tasks it does not list.
    */
   listTasks?(query: TaskListQuery): Promise<TaskListPage>;
   /** Releases timers and connections. */
