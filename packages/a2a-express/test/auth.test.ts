@@ -228,6 +228,38 @@ describe('several strategies, refusals, authorization', () => {
     expect(small).toMatchObject({ id: 'small', httpStatus: 401 });
   });
 
+  test("the authorization hook's refusal is HTTP 403 on every version and binding, in each version's own error", async () => {
+    const { app: refusing } = appWith(async function* () {}, {
+      auth: { strategies: [apiKey({ keys: { 'key-for-bob-00002': 'bob' } })], authorize: () => false },
+    });
+    const { url } = await serve(refusing);
+    const bob = { 'content-type': 'application/json', 'x-api-key': 'key-for-bob-00002' };
+    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${url}${path}`, { method: 'POST', headers: { ...bob, ...headers }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const rpcCall = (method: string, params: unknown) => ({ jsonrpc: '2.0', id: 7, method, params });
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] };
+    expect(await post('/', rpcCall('tasks/send', { id: 'refused-01', message: userText('x') }))).toMatchObject({
+      status: 403,
+      body: { error: { code: -32008 } },
+    });
+    const message03 = { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'x' }] };
+    expect(await post('/v0.3', rpcCall('message/send', { message: message03 }))).toMatchObject({
+      status: 403,
+      body: { error: { code: -32008 } },
+    });
+    // 1.0 JSON-RPC says it with -32000 and PERMISSION_DENIED: still a refusal, still 403 (it was 200).
+    expect(await post('/v1', rpcCall('SendMessage', { message }), { 'a2a-version': '1.0' })).toMatchObject({
+      status: 403,
+      body: { error: { code: -32000, data: [{ reason: 'PERMISSION_DENIED' }] } },
+    });
+    expect(await post('/v1/message:send', { message }, { 'a2a-version': '1.0' })).toMatchObject({
+      status: 403,
+      body: { error: { code: 403, status: 'PERMISSION_DENIED' } },
+    });
+  });
+
   test("the authorization hook's refusal → 403 with -32008", async () => {
     const target = app({
       strategies: [keys()],

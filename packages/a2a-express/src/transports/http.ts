@@ -113,8 +113,8 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
     const answer = await dispatch(body, context);
     switch (answer.kind) {
       case 'response':
-        // Spec 4.4: an authorization refusal is also an HTTP 403.
-        if (isAuthorizationRefusal(answer.response)) return sendAnswer(res, 403, answer.response, answer.response.id);
+        // Spec 4.4: an authorization refusal is also an HTTP 403, whatever code its version gives it.
+        if (answer.refusedAuthorization) return sendAnswer(res, 403, answer.response, answer.response.id);
         if (answer.streamable && asksForEventStream(req)) return writeError(res, answer.response);
         return sendAnswer(res, 200, answer.response, answer.response.id);
       case 'batch':
@@ -175,10 +175,6 @@ export function requestedVersion(req: Request): string | undefined {
   if (header !== undefined && header.trim() !== '') return header.trim();
   const query = req.query['A2A-Version'] ?? req.query['a2a-version'];
   return typeof query === 'string' && query.trim() !== '' ? query.trim() : undefined;
-}
-
-function isAuthorizationRefusal(response: JSONRPCResponse): boolean {
-  return 'error' in response && response.error.code === ErrorCode.AuthorizationFailed;
 }
 
 type AuthRefusal = Extract<AuthOutcome, { ok: false }>;

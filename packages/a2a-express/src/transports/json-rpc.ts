@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import {
   A2AError,
+  ErrorCode,
   validateJSONRPCRequest,
   type JSONRPCErrorResponse,
   type JSONRPCId,
@@ -73,6 +74,11 @@ export type Dispatched =
       readonly response: JSONRPCResponse;
       /** An error of a streaming method that the version sends as a stream to a client that takes one. */
       readonly streamable?: boolean;
+      /**
+       * The call was refused by authorization (the `authorize` hook, or a handler's -32008), in
+       * whatever code its version says that with: HTTP says 403 on every version.
+       */
+      readonly refusedAuthorization?: boolean;
     }
   | { readonly kind: 'batch'; readonly responses: JSONRPCResponse[] }
   /** Notifications only: nothing to answer. */
@@ -99,7 +105,7 @@ export interface DispatcherSettings {
 
 export type Dispatch = (body: unknown, context: CallContext) => Promise<Dispatched>;
 
-type CallOutcome = { kind: 'response'; response: JSONRPCResponse; streamable?: boolean } | { kind: 'none' } | StreamAnswer;
+type CallOutcome = Extract<Dispatched, { kind: 'response' }> | { kind: 'none' } | StreamAnswer;
 
 interface CallLog {
   principal: string | undefined;
@@ -210,7 +216,9 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       const rpcError = toA2AError(error, log);
       if (isNotification && !binding.answersFailedNotifications) return logged(log, rpcError.code);
       const streamable = method?.kind === 'streaming' && streamingAllowed && binding.streamsErrorsOfStreamingMethods === true;
-      return respond(log, rpcId, rpcError, undefined, streamable);
+      // Told before the version's words replace -32008 (1.0 says PERMISSION_DENIED with -32000).
+      const refused = error instanceof A2AError && error.code === ErrorCode.AuthorizationFailed;
+      return respond(log, rpcId, rpcError, undefined, streamable, refused);
     }
   }
 
@@ -220,10 +228,11 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     return A2AError.internalError();
   }
 
-  function respond(log: CallLog, id: JSONRPCId, error?: A2AError, result?: unknown, streamable = false): CallOutcome {
+  function respond(log: CallLog, id: JSONRPCId, error?: A2AError, result?: unknown, streamable = false, refused = false): CallOutcome {
     logCall(log, error?.code);
     const response: JSONRPCResponse = error ? errorResponse(id, error) : { jsonrpc: '2.0', id, result };
-    return streamable ? { kind: 'response', response, streamable } : { kind: 'response', response };
+    if (!streamable && !refused) return { kind: 'response', response };
+    return { kind: 'response', response, streamable, refusedAuthorization: refused };
   }
 
   function logged(log: CallLog, code?: number): CallOutcome {
