@@ -24,6 +24,33 @@ describe('logging', () => {
     expect(logged[2]).toMatchObject({ method: 'tasks/nope', outcome: 'error', code: -32601 });
   });
 
+  test("each call's line names the task it is about, wherever its version's params name it (a config id is not a task id)", async () => {
+    const { logger, lines } = memoryLogger();
+    const { app } = appWith(async () => completed(), { logger, pushNotifications: { allowlist: ['127.0.0.1'] } });
+    const task = (await post(app, sendRequest('named', 'x'))).body.result as { id: string; sessionId: string };
+    const v1 = (method: string, params: unknown) =>
+      request(app).post('/v1').set('a2a-version', '1.0').set('Content-Type', 'application/json').send(rpcRequest(method, params));
+    const v03 = (method: string, params: unknown) =>
+      request(app).post('/v0.3').set('Content-Type', 'application/json').send(rpcRequest(method, params));
+    await v1('GetTaskPushNotificationConfig', { taskId: task.id, id: 'some-config' });
+    await v1('DeleteTaskPushNotificationConfig', { taskId: task.id, id: 'some-config' });
+    await v1('ListTaskPushNotificationConfigs', { taskId: task.id });
+    await v1('SendMessage', { message: { messageId: 'm-1', role: 'ROLE_USER', taskId: task.id, parts: [{ text: 'again' }] } });
+    await v03('message/send', {
+      message: { kind: 'message', messageId: 'm-2', role: 'user', taskId: task.id, parts: [{ kind: 'text', text: 'again' }] },
+    });
+    await v03('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { url: 'http://127.0.0.1:9/hook' } });
+    const logged = calls(lines()).slice(1);
+    expect(logged.map((line) => [line.method, line.taskId])).toEqual([
+      ['GetTaskPushNotificationConfig', task.id],
+      ['DeleteTaskPushNotificationConfig', task.id],
+      ['ListTaskPushNotificationConfigs', task.id],
+      ['SendMessage', task.id],
+      ['message/send', task.id],
+      ['tasks/pushNotificationConfig/set', task.id],
+    ]);
+  });
+
   test('a streaming call is logged once, when its stream ends, with the events it sent', async () => {
     const { logger, lines } = memoryLogger();
     const server = await listen(appWith(async () => completed('fine'), { logger }).app);

@@ -50,6 +50,20 @@ interface MethodBase<P> {
    * Unicode. Default `['/id']`.
    */
   readonly idPaths?: readonly string[];
+  /**
+   * The task the call is about, read from its params before they are checked (so: anything),
+   * for its log line, metrics and span. Default `params.id`; see {@link taskIdAt}.
+   */
+  readonly taskIdOf?: (params: unknown) => string | undefined;
+}
+
+/** Reads the string at `path` in params that may be anything: where a method names its task. */
+export function taskIdAt(...path: string[]): (params: unknown) => string | undefined {
+  return (params) => {
+    let at = params;
+    for (const key of path) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
+    return typeof at === 'string' ? at : undefined;
+  };
 }
 
 /** A method answered with one JSON-RPC response. */

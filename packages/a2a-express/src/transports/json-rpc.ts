@@ -16,7 +16,7 @@ import {
 import type { Logger } from 'pino';
 import type { Principal } from '../core/auth.js';
 import type { TaskEventStream } from '../core/event-feed.js';
-import type { Method, MethodCall } from '../core/method.js';
+import { taskIdAt, type Method, type MethodCall } from '../core/method.js';
 import type { ProtocolVersion } from '../core/protocol-version.js';
 import { idIssues } from '../store/records.js';
 import type { TaskService } from '../core/task-service.js';
@@ -172,8 +172,8 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     const rpcId = request.id ?? null;
     log.method = request.method;
     log.rpcId = request.id;
-    log.taskId = taskIdOf(request.params);
     const method: Method | undefined = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+    log.taskId = (method?.taskIdOf ?? idOfTask)(request.params);
     if (method) log.methodLabel = request.method;
     nameCall(log.span, log.methodLabel, log.binding === 'jsonrpc');
     try {
@@ -315,7 +315,5 @@ function visitIds(
   return visitIds((value as Record<string, unknown>)[segment], segments, depth + 1, `${at}/${segment}`, found);
 }
 
-function taskIdOf(params: unknown): string | undefined {
-  const id = (params as { id?: unknown } | null | undefined)?.id;
-  return typeof id === 'string' ? id : undefined;
-}
+/** Where most methods name their task: `params.id`. */
+const idOfTask = taskIdAt('id');

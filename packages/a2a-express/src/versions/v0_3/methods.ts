@@ -17,7 +17,7 @@ import {
   type TaskPushNotificationConfig,
   type TaskQueryParams,
 } from 'a2a-types/v0.3';
-import type { Method, MethodCall, StreamingMethod, UnaryMethod } from '../../core/method.js';
+import { taskIdAt, type Method, type MethodCall, type StreamingMethod, type UnaryMethod } from '../../core/method.js';
 import { openResubscription } from '../../core/resubscription.js';
 import { openSendStream } from '../../core/send-stream.js';
 import type { StoredPushConfig } from '../../core/model.js';
@@ -74,6 +74,7 @@ async function turnRules(params: MessageSendParams, { service, principal }: Meth
  * `configuration.blocking: false` answers at once, the task `working`.
  */
 const messageSend: UnaryMethod<MessageSendParams> = {
+  taskIdOf: taskIdAt('message', 'taskId'),
   kind: 'unary',
   operation: 'tasks/send',
   validateParams: validateMessageSendParams,
@@ -98,6 +99,7 @@ const messageSend: UnaryMethod<MessageSendParams> = {
  * the handler's first update: when that is a `reply`, the Message is the stream's one event.
  */
 const messageStream: StreamingMethod<MessageSendParams> = {
+  taskIdOf: taskIdAt('message', 'taskId'),
   kind: 'streaming',
   operation: 'tasks/sendSubscribe',
   requires: 'streaming',
@@ -149,6 +151,7 @@ const configNotFound = (taskId: string, configId: string | undefined) =>
   new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', { taskId, pushNotificationConfigId: configId });
 
 const setPushConfig: UnaryMethod<TaskPushNotificationConfig> = {
+  taskIdOf: taskIdAt('taskId'),
   kind: 'unary',
   operation: 'tasks/pushNotification/set',
   requires: 'pushNotifications',

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { A2AError, ErrorCode, type ValidationIssue, type Validator } from 'a2a-types';
 import * as v10 from 'a2a-types/v1.0';
 import { TaskEventStream } from '../../core/event-feed.js';
-import { streamHolder, type Method, type MethodCall, type StreamingMethod, type UnaryMethod } from '../../core/method.js';
+import { streamHolder, taskIdAt, type Method, type MethodCall, type StreamingMethod, type UnaryMethod } from '../../core/method.js';
 import { isTerminalState, type StoredPushConfig } from '../../core/model.js';
 import type { SendOperation } from '../../core/operations.js';
 import { openResubscription } from '../../core/resubscription.js';
@@ -58,6 +58,7 @@ const sendOperation = (params: v10.SendMessageRequest): SendOperation => sendFro
  * answers at once, the task `working` (spec 1.0 3.2.2).
  */
 const sendMessage: UnaryMethod<v10.SendMessageRequest> = {
+  taskIdOf: taskIdAt('message', 'taskId'),
   kind: 'unary',
   operation: 'tasks/send',
   validateParams: v10.validateSendMessageRequest,
@@ -78,6 +79,7 @@ const sendMessage: UnaryMethod<v10.SendMessageRequest> = {
 
 /** SendStreamingMessage: `{task}` as the turn opened, then its updates; a `reply` streams `{message}` alone. */
 const sendStreamingMessage: StreamingMethod<v10.SendMessageRequest> = {
+  taskIdOf: taskIdAt('message', 'taskId'),
   kind: 'streaming',
   operation: 'tasks/sendSubscribe',
   requires: 'streaming',
@@ -299,6 +301,8 @@ function withIssues<P>(guard: (params: unknown) => params is P, issues: () => Va
 }
 
 const createPushConfig: UnaryMethod<v10.TaskPushNotificationConfig & { taskId: string }> = {
+  // `id` is the config's.
+  taskIdOf: taskIdAt('taskId'),
   kind: 'unary',
   operation: 'tasks/pushNotification/set',
   requires: 'pushNotifications',
@@ -313,6 +317,8 @@ const createPushConfig: UnaryMethod<v10.TaskPushNotificationConfig & { taskId: s
 };
 
 const getPushConfig: UnaryMethod<v10.GetTaskPushNotificationConfigRequest> = {
+  // `id` is the config's.
+  taskIdOf: taskIdAt('taskId'),
   kind: 'unary',
   operation: 'tasks/pushNotification/get',
   requires: 'pushNotifications',
@@ -328,6 +334,8 @@ const getPushConfig: UnaryMethod<v10.GetTaskPushNotificationConfigRequest> = {
 
 /** Every config of the task, on one page: a task keeps at most `MAX_PUSH_CONFIGS_PER_TASK`. */
 const listPushConfigs: UnaryMethod<v10.ListTaskPushNotificationConfigsRequest> = {
+  // `id` is the config's.
+  taskIdOf: taskIdAt('taskId'),
   kind: 'unary',
   operation: 'tasks/pushNotification/get',
   requires: 'pushNotifications',
@@ -342,6 +350,8 @@ const listPushConfigs: UnaryMethod<v10.ListTaskPushNotificationConfigsRequest> =
 
 /** Deleting a config the task does not have succeeds (spec 1.0 3.1.10: idempotent). */
 const deletePushConfig: UnaryMethod<v10.DeleteTaskPushNotificationConfigRequest> = {
+  // `id` is the config's.
+  taskIdOf: taskIdAt('taskId'),
   kind: 'unary',
   operation: 'tasks/pushNotification/set',
   requires: 'pushNotifications',
