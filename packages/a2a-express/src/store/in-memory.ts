@@ -168,10 +168,7 @@ export class InMemoryTaskStore implements TaskStore {
   async listTasks(query: TaskListQuery): Promise<TaskListPage> {
     const now = Date.now();
     // Not `live`, which drops an expired task, and so would change the index being read.
-    const page = this.listed.page(query, (taskId) => {
-      const since = this.idle.get(taskId)?.since;
-      return since !== undefined && now - since >= this.retentionMs ? undefined : this.entries.get(taskId)?.record;
-    });
+    const page = this.listed.page(query, (taskId) => (this.expired(taskId, now) ? undefined : this.entries.get(taskId)?.record));
     return { ...page, records: page.records.map(ownCopy) };
   }
 
@@ -207,12 +204,17 @@ export class InMemoryTaskStore implements TaskStore {
   private live(taskId: string): Entry | undefined {
     const entry = this.entries.get(taskId);
     if (!entry) return undefined;
-    const since = this.idle.get(taskId)?.since;
-    if (since !== undefined && Date.now() - since >= this.retentionMs) {
+    if (this.expired(taskId, Date.now())) {
       this.drop(taskId);
       return undefined;
     }
     return entry;
+  }
+
+  /** Whether the task has been idle for `retentionMs` or longer. */
+  private expired(taskId: string, now: number): boolean {
+    const since = this.idle.get(taskId)?.since;
+    return since !== undefined && now - since >= this.retentionMs;
   }
 
   /** Room for one more task of `bytes`: idle tasks evicted, oldest first, or -32011 when all run. */
