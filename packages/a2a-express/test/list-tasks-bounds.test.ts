@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { deleteKeys, redisUrl, requireRedis, serverPool, uniquePrefix } from 'a2a-testing';
 import { artifact, completed, failed, textOf, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
-import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
+import { InMemoryTaskStore, type TaskRecord, type TaskStore } from '../src/store/index.js';
 import { appWith, eventually, message10 } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
@@ -218,3 +218,25 @@ async function readsOf(store: TaskStore): Promise<{ count(): Promise<number>; st
   };
   return { count: async () => reads, stop: async () => undefined };
 }
+
+test("a store of the app's own that hands back records of the previous release (sessionId) lists them in the new model", async () => {
+  /** Shows every listed task as the previous release stored it: `sessionId`, no `contextId`. */
+  class PreviousReleaseStore extends InMemoryTaskStore {
+    override listTasks(query: Parameters<InMemoryTaskStore['listTasks']>[0]) {
+      const accept = query.accept;
+      return super.listTasks({
+        ...query,
+        ...(accept && {
+          accept: (record: TaskRecord) => {
+            const { contextId, ...task } = record.task;
+            return accept({ ...record, task: { ...task, sessionId: contextId } as unknown as TaskRecord['task'] });
+          },
+        }),
+      });
+    }
+  }
+  const base = await agent(new PreviousReleaseStore());
+  const sent = await send(base, 'old', { contextId: 'ctx-previous' });
+  const listed = (await list(base, 'contextId=ctx-previous')).body.tasks;
+  expect(listed.map((task: Json) => [task.id, task.contextId])).toEqual([[sent.id, 'ctx-previous']]);
+});

@@ -48,7 +48,14 @@ export class TaskService {
    */
   async listTasks(query: Omit<TaskListQuery, 'owner'>, principal: Principal | undefined): Promise<TaskListPage> {
     if (!this.store.listTasks) throw A2AError.unsupportedOperation('the task store of this agent does not list tasks');
-    const page = await this.store.listTasks({ ...query, owner: ownerOf(principal) });
+    // A store of the app's own may hand back records of the previous release: `accept` is shown
+    // them upgraded too.
+    const { accept } = query;
+    const page = await this.store.listTasks({
+      ...query,
+      owner: ownerOf(principal),
+      ...(accept && { accept: (record: TaskRecord) => accept(upgradeRecord(record)) }),
+    });
     return { ...page, records: page.records.map(upgradeRecord) };
   }
 
