@@ -15,6 +15,7 @@ import { startReplicaDuties } from './store/replica-duties.js';
 import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
 import { TaskEngine } from './core/task-engine.js';
 import { TaskService } from './core/task-service.js';
+import { AgentOperations } from './core/agent-operations.js';
 import { endpoint01, protocol01 } from './versions/v0_1/index.js';
 import { endpoint03, endpointUrl03, protocol03 } from './versions/v0_3/index.js';
 import { endpoint10, protocol10 } from './versions/v1_0/index.js';
@@ -39,6 +40,8 @@ export interface AgentCore {
   readonly push: PushNotifier | undefined;
   /** A2A 0.1.0 JSON-RPC (the first of `endpoints`). */
   readonly dispatch: Dispatch;
+  /** The operations every version and binding calls: for a binding of its own, or a test, with no transport. */
+  readonly operations: AgentOperations;
   /** Every version served, each with its JSON-RPC dispatch over the same tasks: what the router mounts. */
   readonly endpoints: readonly ServedEndpoint[];
   /** Lets the running turns finish until `deadlineMs`, then fails the rest; see `A2ARouter.drain`. */
@@ -76,13 +79,12 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     maxStreamsPerTask: resolved.maxStreamsPerTask,
     maxStreamsPerPrincipal: resolved.maxStreamsPerPrincipal,
   });
-  const dispatcherSettings = {
-    service,
-    logger,
+  const operations = new AgentOperations(service, {
     streaming: resolved.streaming,
     pushNotifications: resolved.pushNotifications,
-    maxBatchSize: resolved.maxBatchSize,
-  };
+    authorize: resolved.auth?.authorize,
+  });
+  const dispatcherSettings = { operations, logger, maxBatchSize: resolved.maxBatchSize };
   // One line a version: where it is served, from its own options.
   const versions: VersionEndpoint[] = [endpoint01(resolved.protocol03 ? protocol01With03 : protocol01)];
   const { protocol03: options03, protocol10: options10 } = resolved;
@@ -109,6 +111,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     store,
     push,
     dispatch: endpoints[0]!.dispatch,
+    operations,
     endpoints,
     async drain(deadlineMs) {
       resolved.metrics?.drainStarted();

@@ -9,13 +9,28 @@ export {
   AuthenticationError,
   bearerJwt,
   customAuth,
+  headerOf,
   type ApiKeyOptions,
   type AuthOptions,
   type AuthorizeHook,
+  type AuthorizeRequest,
+  type AuthRequest,
   type AuthStrategy,
   type BearerJwtOptions,
   type Principal,
 } from './core/auth.js';
+export type { CallHeaders, CallOrigin } from './core/call.js';
+export type {
+  CreatePushConfigParams,
+  GetTaskParams,
+  ListTasksParams,
+  OperationName,
+  OperationParams,
+  PushConfigInput,
+  PushConfigRef,
+  SendMessageParams,
+  TaskIdParams,
+} from './core/operations.js';
 export {
   agentMessage,
   artifact,

@@ -193,7 +193,7 @@ describe('several strategies, refusals, authorization', () => {
 
   test('a custom strategy', async () => {
     const target = app({
-      strategies: [customAuth('Mutual', (req) => (req.get('x-client-cert') === 'ok' ? { id: 'svc', scheme: 'Mutual' } : undefined))],
+      strategies: [customAuth('Mutual', (call) => (call.headers['x-client-cert'] === 'ok' ? { id: 'svc', scheme: 'Mutual' } : undefined))],
     });
     expect((await post(target, sendRequest('m', 'x'), { 'X-Client-Cert': 'ok' })).status).toBe(200);
     expect((await post(target, sendRequest('m', 'x'))).status).toBe(401);
@@ -263,7 +263,7 @@ describe('several strategies, refusals, authorization', () => {
   test("the authorization hook's refusal → 403 with -32008", async () => {
     const target = app({
       strategies: [keys()],
-      authorize: ({ principal, method }) => !(principal.id === 'bob' && method === 'tasks/send'),
+      authorize: ({ principal, operation }) => !(principal.id === 'bob' && operation === 'SendMessage'),
     });
     const refused = await post(target, sendRequest('az', 'x', {}, 'a'), { 'X-API-Key': 'key-for-bob-00002' });
     expect(refused.status).toBe(403);

@@ -3,8 +3,8 @@
 // another server framework) builds on.
 import type { JSONRPCErrorResponse, JSONRPCSuccessResponse, Task } from 'a2a-types';
 import { type AgentCore, createAgentCore } from '../src/agent-core.js';
-import type { CallContext, Dispatched } from '../src/transports/json-rpc.js';
-import { artifact, completed, type TaskHandler, textOf, working } from '../src/index.js';
+import type { Dispatched, RequestContext } from '../src/transports/json-rpc.js';
+import { artifact, type AuthorizeHook, completed, customAuth, type TaskHandler, textOf, working } from '../src/index.js';
 import type { StoredEvent } from '../src/store/index.js';
 import { silent, userText } from './helpers.js';
 
@@ -22,11 +22,14 @@ const handler: TaskHandler = async function* (ctx) {
 
 const cores: AgentCore[] = [];
 afterAll(() => Promise.all(cores.map((core) => core.close())));
-function agent(options: { authorize?: CallContext['authorize'] } = {}) {
-  const core = createAgentCore(handler, { card: { name: 'Core', version: '1.0.0' }, logger: silent });
+/** With `authorize`, every call is made by one principal (the hook is asked about authenticated calls). */
+function agent(options: { authorize?: AuthorizeHook } = {}) {
+  const tester = { id: 'tester', scheme: 'Test' };
+  const auth = options.authorize && { strategies: [customAuth('Test', () => tester)], authorize: options.authorize };
+  const core = createAgentCore(handler, { card: { name: 'Core', version: '1.0.0' }, logger: silent, auth });
   cores.push(core);
-  const context: CallContext = { principal: undefined, lastEventId: undefined, authorize: options.authorize };
-  return { core, call: (body: unknown, extra: Partial<CallContext> = {}) => core.dispatch(body, { ...context, ...extra }) };
+  const context: RequestContext = { principal: auth && tester, headers: {}, lastEventId: undefined };
+  return { core, call: (body: unknown, extra: Partial<RequestContext> = {}) => core.dispatch(body, { ...context, ...extra }) };
 }
 
 const send = (id: string, text: string, rpcId: number | string = 1) => ({
@@ -105,7 +108,7 @@ test('batches answer the non-notifications in order; notifications alone answer 
 });
 
 test('every error is a JSON-RPC error object: envelope, method, params with details, authorization', async () => {
-  const { call } = agent({ authorize: async ({ method }) => method !== 'tasks/cancel' });
+  const { call } = agent({ authorize: async ({ operation }) => operation !== 'CancelTask' });
   expect(errorOf(await call({ jsonrpc: '1.0', id: 1, method: 'tasks/get' })).code).toBe(-32600);
   expect(errorOf(await call({ jsonrpc: '2.0', id: 1, method: 'tasks/nothing', params: {} })).code).toBe(-32601);
   const invalid = errorOf(await call({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 42 } }));

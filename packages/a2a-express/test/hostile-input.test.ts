@@ -396,14 +396,14 @@ describe('finding 4: a 0.3 answer stays within a small multiple of what its task
 });
 
 describe('finding 5: an authorize rule that reads params holds on every version', () => {
-  test('a rule refusing tasks/send with a push config refuses the same over 0.3, and no webhook is set', async () => {
+  test('a rule refusing SendMessage with a push config refuses it over 0.1.0 and 0.3, and no webhook is set', async () => {
     const asked: unknown[] = [];
     const { url01, url03 } = await agent(askAgain, {
       auth: {
         strategies: [apiKey({ keys: { 'key-a': 'alice' } })],
-        authorize: ({ method, params, rpcMethod, sentParams }) => {
-          asked.push({ method, rpcMethod, hasSent: sentParams !== undefined });
-          return !(method === 'tasks/send' && (params as { pushNotification?: unknown }).pushNotification);
+        authorize: (request) => {
+          asked.push({ operation: request.operation, method: request.origin.method, hasSent: request.origin.params !== undefined });
+          return !(request.operation === 'SendMessage' && request.params.configuration?.taskPushNotificationConfig);
         },
       },
       pushNotifications: { allowlist: ['127.0.0.1'], signingKey },
@@ -426,21 +426,21 @@ describe('finding 5: an authorize rule that reads params holds on every version'
     expect((await rpc(url03, 'message/send', { message: message03([{ kind: 'text', text: 'x' }]) }, alice)).result).toBeDefined();
     expect((await rpc(url01, 'tasks/send', { id: 'p2', message: userText('x') }, alice)).result).toBeDefined();
     expect(asked).toEqual([
-      { method: 'tasks/send', rpcMethod: 'tasks/send', hasSent: true },
-      { method: 'tasks/send', rpcMethod: 'message/send', hasSent: true },
-      { method: 'tasks/pushNotification/get', rpcMethod: 'tasks/pushNotificationConfig/list', hasSent: true },
-      { method: 'tasks/send', rpcMethod: 'message/send', hasSent: true },
-      { method: 'tasks/send', rpcMethod: 'tasks/send', hasSent: true },
+      { operation: 'SendMessage', method: 'tasks/send', hasSent: true },
+      { operation: 'SendMessage', method: 'message/send', hasSent: true },
+      { operation: 'ListTaskPushNotificationConfigs', method: 'tasks/pushNotificationConfig/list', hasSent: true },
+      { operation: 'SendMessage', method: 'message/send', hasSent: true },
+      { operation: 'SendMessage', method: 'tasks/send', hasSent: true },
     ]);
   });
 
-  test('the hook sees a 0.3 call as the 0.1.0 call it performs: the task id it will have, its session, its push config', async () => {
-    const seen: { method: string; params: unknown }[] = [];
+  test('the hook sees a 0.3 call as the 1.0 operation it performs: its message and context, its push config', async () => {
+    const seen: { operation: string; taskId: string | undefined; params: unknown }[] = [];
     const { url03 } = await agent(askAgain, {
       auth: {
         strategies: [apiKey({ keys: { 'key-a': 'alice' } })],
-        authorize: ({ method, params }) => {
-          seen.push({ method, params });
+        authorize: ({ operation, taskId, params }) => {
+          seen.push({ operation, taskId, params });
           return true;
         },
       },
@@ -449,9 +449,11 @@ describe('finding 5: an authorize rule that reads params holds on every version'
     const alice = { headers: { 'x-api-key': 'key-a' } };
     const sent = await rpc(url03, 'message/send', { message: message03([{ kind: 'text', text: 'x' }], { contextId: 'ctx' }) }, alice);
     const taskId = sent.result!.id;
+    // A new task has no id before it is made.
     expect(seen[0]).toMatchObject({
-      method: 'tasks/send',
-      params: { id: taskId, sessionId: 'ctx', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } },
+      operation: 'SendMessage',
+      taskId: undefined,
+      params: { message: { contextId: 'ctx', role: 'user', parts: [{ type: 'text', text: 'x' }] } },
     });
     await rpc(
       url03,
@@ -460,13 +462,11 @@ describe('finding 5: an authorize rule that reads params holds on every version'
       alice,
     );
     expect(seen[1]).toMatchObject({
-      method: 'tasks/pushNotification/set',
-      params: { id: taskId, pushNotificationConfig: { id: 'c1', url: 'http://127.0.0.1:9/h' } },
+      operation: 'CreateTaskPushNotificationConfig',
+      taskId,
+      params: { taskId, config: { id: 'c1', url: 'http://127.0.0.1:9/h', protocol: '0.3' } },
     });
     await rpc(url03, 'tasks/pushNotificationConfig/delete', { id: taskId, pushNotificationConfigId: 'c1' }, alice);
-    expect(seen[2]).toEqual({
-      method: 'tasks/pushNotification/set',
-      params: { id: taskId, pushNotificationConfig: null, pushNotificationConfigId: 'c1' },
-    });
+    expect(seen[2]).toEqual({ operation: 'DeleteTaskPushNotificationConfig', taskId, params: { taskId, id: 'c1' } });
   });
 });

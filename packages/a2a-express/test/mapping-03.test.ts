@@ -5,7 +5,7 @@
 import type { Message, TaskEvent } from 'a2a-types';
 import { messageFrom03, publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import type { TaskRecord } from '../src/store/index.js';
-import { derivedMessageId, errorTo03, eventTo03, messageTo03, partTo03, sendParamsFrom03, taskTo03 } from '../src/versions/v0_3/mapping.js';
+import { derivedMessageId, errorTo03, eventTo03, messageTo03, partTo03, sendFrom03, taskTo03 } from '../src/versions/v0_3/mapping.js';
 import { A2AError } from '../src/index.js';
 
 function expectValid03(definition: string, value: unknown): void {
@@ -136,27 +136,21 @@ describe('0.3 → 0.1.0 → 0.3', () => {
     expect(JSON.stringify(answered)).toContain('"__proto__":{"p":1}');
   });
 
-  test('send params: a new task gets a new id, the context becomes the session, the push config its id and mark', () => {
-    const params = sendParamsFrom03(
-      {
-        message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }], contextId: 'c' },
-        configuration: { pushNotificationConfig: { url: 'https://hooks.example/a' } },
-        metadata: { m: 1 },
-      },
-      () => 'new-id',
-    );
-    expect(params).toMatchObject({
-      id: 'new-id',
-      sessionId: 'c',
-      pushNotification: { url: 'https://hooks.example/a', id: 'new-id', protocol: '0.3' },
+  test('send params: the message as the core keeps it, its context on it, the push config marked as 0.3 and without an id of its own', () => {
+    const params = sendFrom03({
+      message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }], contextId: 'c' },
+      configuration: { pushNotificationConfig: { url: 'https://hooks.example/a' }, blocking: false },
       metadata: { m: 1 },
     });
-    const continuing = sendParamsFrom03(
-      { message: { kind: 'message', messageId: 'm', role: 'user', parts: [], taskId: 'old' } },
-      () => 'unused',
-    );
-    expect(continuing.id).toBe('old');
-    expect(continuing).not.toHaveProperty('sessionId');
+    expect(params).toMatchObject({
+      message: { messageId: 'm', contextId: 'c', parts: [{ type: 'text', text: 'x' }] },
+      configuration: { taskPushNotificationConfig: { url: 'https://hooks.example/a', protocol: '0.3' }, returnImmediately: true },
+      metadata: { m: 1 },
+    });
+    expect(params.configuration!.taskPushNotificationConfig).not.toHaveProperty('id');
+    const continuing = sendFrom03({ message: { kind: 'message', messageId: 'm', role: 'user', parts: [], taskId: 'old' } });
+    expect(continuing.message.taskId).toBe('old');
+    expect(continuing).not.toHaveProperty('task');
   });
 
   test('errors: streaming off is -32004, a refused credential -32000, every other code as it is', () => {

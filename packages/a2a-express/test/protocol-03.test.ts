@@ -431,14 +431,14 @@ describe('A2A 0.3: push notifications, auth, disabled features', () => {
     expect(continuedByBob.error).toMatchObject({ code: -32001 });
   });
 
-  test('an authorize rule written for 0.1.0 covers 0.3 calls: it is asked the 0.1.0 operation, with the method as called', async () => {
-    const asked: { method: string; rpcMethod: string; protocol: string }[] = [];
+  test('an authorize rule written in 1.0 operations covers 0.3 and 0.1.0 calls: it is asked the operation, with the method as called', async () => {
+    const asked: { operation: string; method: string; protocol: string }[] = [];
     const { url01, url03 } = await agent({
       auth: {
         strategies: [apiKey({ keys: { 'key-a': 'alice', 'key-b': 'bob' } })],
-        authorize: ({ principal, method, rpcMethod, protocol }) => {
-          asked.push({ method, rpcMethod, protocol });
-          return !(principal.id === 'bob' && (method === 'tasks/send' || method === 'tasks/pushNotification/set'));
+        authorize: ({ principal, operation, origin }) => {
+          asked.push({ operation, method: origin.method, protocol: origin.protocol });
+          return !(principal.id === 'bob' && (operation === 'SendMessage' || operation === 'DeleteTaskPushNotificationConfig'));
         },
       },
       pushNotifications: { signingKey, allowlist: ['127.0.0.1'] },
@@ -455,10 +455,10 @@ describe('A2A 0.3: push notifications, auth, disabled features', () => {
     const streamed = await streamEvents(await openStream(url03, 'message/stream', { message: message03('x') }, bob));
     expect(streamed.at(-1)).toMatchObject({ kind: 'status-update', final: true });
     expect(asked).toEqual([
-      { method: 'tasks/send', rpcMethod: 'message/send', protocol: '0.3' },
-      { method: 'tasks/pushNotification/set', rpcMethod: 'tasks/pushNotificationConfig/delete', protocol: '0.3' },
-      { method: 'tasks/send', rpcMethod: 'tasks/send', protocol: '0.1.0' },
-      { method: 'tasks/sendSubscribe', rpcMethod: 'message/stream', protocol: '0.3' },
+      { operation: 'SendMessage', method: 'message/send', protocol: '0.3' },
+      { operation: 'DeleteTaskPushNotificationConfig', method: 'tasks/pushNotificationConfig/delete', protocol: '0.3' },
+      { operation: 'SendMessage', method: 'tasks/send', protocol: '0.1.0' },
+      { operation: 'SendStreamingMessage', method: 'message/stream', protocol: '0.3' },
     ]);
   });
 

@@ -1,28 +1,26 @@
-// Authentication (who is calling) and authorization (may they do this), at the HTTP layer as the
-// spec requires (sections 4, 4.4): strategies turn a request into a principal or refuse it.
+// Authentication (who is calling) and authorization (may they do this), on the call, whatever
+// binding it came over (spec 1.0 7; 0.1.0 4.4): strategies turn a call's headers into a
+// principal or refuse them; the authorize hook is asked about the call as a 1.0 operation.
 import { createHash, createPublicKey, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import type { Request } from 'express';
 import { createRemoteJWKSet, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import type { CallHeaders, CallOrigin } from './call.js';
+import type { OperationName, OperationParams } from './operations.js';
+import type { Principal } from './principal.js';
 
-/** Who made a request, as a strategy established it. Never carries the credentials themselves. */
-export interface Principal {
-  /** Stable identifier: tasks belong to it. */
-  id: string;
-  /** The scheme that authenticated it (`Bearer`, `ApiKey`, ...). */
-  scheme: string;
-  /** The verified JWT claims, for a bearer token. */
-  claims?: JWTPayload;
-  [extra: string]: unknown;
-}
+export { ownerKey, type Principal } from './principal.js';
 
 /**
- * Who owns what a principal creates: its scheme, the issuer that vouched for it (a JWT's `iss`)
- * and its id, as one string that maps to one principal only. A bearer token with `sub: "alice"`
- * and the API key whose principal is `alice` are two owners, and so are two issuers' `alice`.
+ * What a strategy reads: the call's headers (HTTP) or metadata (gRPC), names in lower case. Over
+ * HTTP it is the Express request itself, so a strategy written for one still works there.
  */
-export function ownerKey(principal: Principal): string {
-  const issuer = typeof principal.claims?.iss === 'string' ? principal.claims.iss : '';
-  return JSON.stringify([principal.scheme, issuer, principal.id]);
+export interface AuthRequest {
+  readonly headers: CallHeaders;
+}
+
+/** The value of a header: the first, when it came more than once. */
+export function headerOf(request: AuthRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return typeof value === 'string' ? value : value?.[0];
 }
 
 /** A strategy refuses credentials it recognises but cannot accept by throwing this. */
@@ -43,37 +41,35 @@ export interface AuthStrategy {
    * next strategy is tried). Throws {@link AuthenticationError} for credentials that are present
    * but not valid.
    */
-  authenticate(req: Request): Promise<Principal | undefined>;
+  authenticate(request: AuthRequest): Promise<Principal | undefined>;
 }
 
 /**
- * May this principal call this method with these params? `false` → HTTP 403 with -32008.
- *
- * Every call is shown in one form, 0.1.0's, whichever protocol version it came in, so that a rule
- * written for 0.1.0 means the same for every version: `method` names the 0.1.0 operation and
- * `params` are that operation's params. A 0.3 `message/send` is asked as `tasks/send` with its
- * `TaskSendParams` (the 0.3 `contextId` as `sessionId`, its push config as `pushNotification`),
- * `message/stream` as `tasks/sendSubscribe`, `tasks/pushNotificationConfig/set` as
- * `tasks/pushNotification/set` with `{ id, pushNotificationConfig }` (the config with its `id`),
- * `/delete` as that set with a null config and the `pushNotificationConfigId` it deletes, `/get`
- * and `/list` as `tasks/pushNotification/get` with `{ id }`. The call then
- * does exactly what was asked about. `rpcMethod` and `sentParams` are the call as it came, for
- * the rare rule that must tell versions apart.
+ * A call as the authorize hook is shown it: the A2A 1.0 operation it performs and its params in
+ * the kit's model, whichever version and binding it came over, so that one rule written in 1.0's
+ * words holds on all of them. A 0.3 `message/send`, a 0.1.0 `tasks/send` and a 1.0 `SendMessage`
+ * over HTTP+JSON are each `SendMessage`; 0.3's `tasks/pushNotificationConfig/set` and 0.1.0's
+ * `tasks/pushNotification/set` are `CreateTaskPushNotificationConfig` (0.1.0's with a null config
+ * is `DeleteTaskPushNotificationConfig`). The call then does exactly what was asked about.
  */
-export type AuthorizeHook = (request: {
-  principal: Principal;
-  /** The 0.1.0 method whose operation the call performs. */
-  method: string;
-  /** The params as that 0.1.0 method takes them (see above). */
-  params: unknown;
-  /** The JSON-RPC method as called (`message/send` for 0.3; the same as `method` for 0.1.0). */
-  rpcMethod: string;
-  /** The params as the client sent them, in its version's form. */
-  sentParams: unknown;
-  /** Which protocol version the call came in, by the kit's name for it: `'0.1.0'`, `'0.3'`. */
-  protocol: string;
-  req: Request;
-}) => boolean | Promise<boolean>;
+export type AuthorizeRequest = {
+  [O in OperationName]: {
+    readonly operation: O;
+    /** The operation's params in the kit's model (`core/operations.ts`). */
+    readonly params: OperationParams[O];
+  };
+}[OperationName] & {
+  readonly principal: Principal;
+  /** The task the call is about (a new task has none yet); the same id its log line names. */
+  readonly taskId: string | undefined;
+  /** How the call came: version, binding, the method as called and its params as sent, for logging. */
+  readonly origin: CallOrigin;
+  /** The call's headers (HTTP) or metadata (gRPC), names in lower case. */
+  readonly headers: CallHeaders;
+};
+
+/** May this principal make this call? `false` refuses it: HTTP 403 on every version and binding, gRPC PERMISSION_DENIED. */
+export type AuthorizeHook = (request: AuthorizeRequest) => boolean | Promise<boolean>;
 
 /** The `auth` option of a2aRouter. */
 export interface AuthOptions {
@@ -89,11 +85,11 @@ export interface AuthOptions {
 export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; reason: string; challenges: string[] };
 
 /** Runs the strategies in order. */
-export async function authenticate(req: Request, options: AuthOptions): Promise<AuthOutcome> {
+export async function authenticate(request: AuthRequest, options: AuthOptions): Promise<AuthOutcome> {
   const challenges = options.strategies.map((s) => s.challenge);
   for (const strategy of options.strategies) {
     try {
-      const principal = await strategy.authenticate(req);
+      const principal = await strategy.authenticate(request);
       if (principal) return { ok: true, principal };
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
@@ -180,8 +176,8 @@ export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
   return {
     scheme: 'Bearer',
     challenge: `Bearer realm="${realm}"`,
-    async authenticate(req) {
-      const authorization = req.get('authorization');
+    async authenticate(request) {
+      const authorization = headerOf(request, 'authorization');
       if (!authorization || !/^bearer\s/i.test(authorization)) return undefined;
       const token = authorization.slice(7).trim();
       let claims: JWTPayload;
@@ -233,8 +229,8 @@ export function apiKey(options: ApiKeyOptions): AuthStrategy {
     scheme: 'ApiKey',
     cardCredentials: { in: 'header', name: header },
     challenge: `ApiKey header="${header}"`,
-    async authenticate(req) {
-      const presented = req.get(header);
+    async authenticate(request) {
+      const presented = headerOf(request, header);
       if (presented === undefined) return undefined;
       const principal = matchApiKey(presented, table);
       if (principal === undefined) throw new AuthenticationError('unknown API key');
@@ -284,8 +280,8 @@ function sha256(value: string): Buffer {
 /** A strategy from a function: return a principal, `undefined` for "not mine", or throw. */
 export function customAuth(
   scheme: string,
-  authenticate: (req: Request) => Promise<Principal | undefined> | Principal | undefined,
+  authenticate: (request: AuthRequest) => Promise<Principal | undefined> | Principal | undefined,
   challenge: string = scheme,
 ): AuthStrategy {
-  return { scheme, challenge, authenticate: async (req) => authenticate(req) };
+  return { scheme, challenge, authenticate: async (request) => authenticate(request) };
 }

@@ -2,7 +2,7 @@
 // history are copies (made on first use, as most handlers read only some), so a handler that
 // changes them changes nothing stored.
 import type { Message, Metadata } from './model.js';
-import type { SendOperation } from './operations.js';
+import type { SendMessageParams } from './operations.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import type { TaskContext, TaskView } from './handler.js';
@@ -20,7 +20,7 @@ export interface TurnSignal {
 export interface TurnOpening {
   readonly record: TaskRecord;
   readonly isNewTask: boolean;
-  readonly params: SendOperation;
+  readonly params: SendMessageParams;
   readonly principal: Principal | undefined;
 }
 

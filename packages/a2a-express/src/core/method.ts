@@ -1,48 +1,18 @@
-import type { A2AMethod, Validator } from 'a2a-types';
-import { ownerKey, type Principal } from './auth.js';
-import type { TaskEventStream } from './event-feed.js';
-import type { TaskService } from './task-service.js';
-
-/** One call of a method. */
-export interface MethodCall {
-  readonly service: TaskService;
-  /** Who is calling, when the router authenticates requests. */
-  readonly principal: Principal | undefined;
-  /** The `Last-Event-ID` the client sent (a resubscription), as it came. */
-  readonly lastEventId: string | undefined;
-  /** The version's extended agent card for this caller; absent when the agent has none. */
-  readonly extendedCard?: () => Promise<unknown>;
-  /** The client's address, read when asked (see {@link streamHolder}). */
-  readonly clientAddress: (() => string | undefined) | undefined;
-}
-
-/**
- * Who holds the streams a call opens: its principal, or without authentication the client's
- * address. What the bound on streams per principal counts by. Asked only by calls that open a
- * stream: the address is derived on each read (Express's `trust proxy`).
- */
-export function streamHolder(call: MethodCall): string {
-  return call.principal ? `principal:${ownerKey(call.principal)}` : `address:${call.clientAddress?.() ?? 'unknown'}`;
-}
-
-/** The capability a method needs; without it the method answers that capability's error. */
-export type Capability = 'streaming' | 'pushNotifications';
+// A method of a version's wire, as a translation onto the core's operations: its params are
+// checked, put into the operation they mean (operations.ts), and the core's answer is put back
+// into the version's words. A method holds no logic of its own beyond what its wire forces.
+import type { Validator } from 'a2a-types';
+import type { OperationResults } from './agent-operations.js';
+import type { CallView } from './call.js';
+import type { Operation, OperationName } from './operations.js';
+import type { TurnRules } from './operations.js';
 
 interface MethodBase<P> {
-  /** Checked before the params: a method of a disabled capability refuses every call. */
-  readonly requires?: Capability;
   /**
-   * The 0.1.0 method whose operation this one performs, as the authorize hook is asked (a 0.3
-   * method; see `AuthorizeHook`). Default: the method's own name.
+   * The operation the method performs: its capability is checked before the params (a method of
+   * a disabled capability refuses every call), and its name labels the call's metrics.
    */
-  readonly operation?: A2AMethod;
-  /**
-   * The params as the 0.1.0 `operation` takes them, for a method of another version: what the
-   * authorize hook is shown, so that a rule reading params means the same on every version, and
-   * what `run`/`open` get as `asOperation`, so that the call does exactly what was authorized.
-   * Made once per call, after the params are valid. Default: the params as they are.
-   */
-  readonly toOperation?: (params: P) => unknown;
+  readonly operation: OperationName;
   readonly validateParams: Validator<P>;
   /**
    * Where the params hold ids (JSON Pointers; `*` for every item of an array), each held to the
@@ -55,7 +25,32 @@ interface MethodBase<P> {
    * for its log line, metrics and span. Default `params.id`; see {@link taskIdAt}.
    */
   readonly taskIdOf?: (params: unknown) => string | undefined;
+  /**
+   * The call as the core's operation, made once the params are valid: usually `operation` itself,
+   * or another where the version's method means one (0.1.0's set with a null config deletes).
+   * Throws an A2AError for params the version's schema lets through but the core cannot take.
+   */
+  toOperation(params: P): Operation;
+  /** How the version continues tasks, for a send (see `TurnRules`). Default 1.0's. */
+  readonly turnRules?: TurnRules;
+  /** How the version shows what the core renders as it goes (streams, pages of tasks). */
+  view?(params: P): CallView;
 }
+
+/** A method answered with one result. */
+export interface UnaryMethod<P, O extends OperationName = OperationName> extends MethodBase<P> {
+  readonly kind: 'unary';
+  /** The core's answer in the version's words. */
+  answer(result: OperationResults[O], params: P): unknown;
+}
+
+/** A method answered with a stream of events, shown through its `view`. */
+export interface StreamingMethod<P> extends MethodBase<P> {
+  readonly kind: 'streaming';
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds methods of every params type; each checks its own.
+export type Method = UnaryMethod<any, any> | StreamingMethod<any>;
 
 /** Reads the string at `path` in params that may be anything: where a method names its task. */
 export function taskIdAt(...path: string[]): (params: unknown) => string | undefined {
@@ -66,19 +61,7 @@ export function taskIdAt(...path: string[]): (params: unknown) => string | undef
   };
 }
 
-/** A method answered with one JSON-RPC response. */
-export interface UnaryMethod<P> extends MethodBase<P> {
-  readonly kind: 'unary';
-  /** `asOperation` is what `toOperation` made of the params (the params themselves without it). */
-  run(params: P, call: MethodCall, asOperation: unknown): Promise<unknown>;
+/** An operation with its params, typed by its name. */
+export function operation<O extends OperationName>(name: O, params: Extract<Operation, { name: O }>['params']): Operation {
+  return { name, params } as Operation;
 }
-
-/** A method answered with a stream of events. */
-export interface StreamingMethod<P> extends MethodBase<P> {
-  readonly kind: 'streaming';
-  /** Prepares the stream; an error thrown here is still answered as plain JSON-RPC. */
-  open(params: P, call: MethodCall, asOperation: unknown): Promise<TaskEventStream>;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the table holds methods of every params type; each checks its own.
-export type Method = UnaryMethod<any> | StreamingMethod<any>;

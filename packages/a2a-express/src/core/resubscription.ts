@@ -3,8 +3,9 @@
 import { A2AError } from 'a2a-types';
 import { isFinalState } from './model.js';
 import type { StoredEvent, TaskRecord } from '../store/records.js';
+import { CORE_VIEW, streamHolder, type CallContext } from './call.js';
 import { TaskEventStream } from './event-feed.js';
-import { streamHolder, type MethodCall } from './method.js';
+import type { TaskService } from './task-service.js';
 import { isFinalEvent } from './task-events.js';
 
 /**
@@ -14,14 +15,9 @@ import { isFinalEvent } from './task-events.js';
  * reaches back to the id, the client gets the task's current state instead: each artifact whole
  * (replacing what it has), then the status.
  */
-export async function openResubscription(
-  taskId: string,
-  call: MethodCall,
-  /** How the call's version renders the task's events, made from the task as it stands. */
-  renderFor: (record: TaskRecord) => (stored: StoredEvent) => unknown,
-): Promise<TaskEventStream> {
-  const { service, principal, lastEventId: header } = call;
-  const feed = await service.openFeed(taskId, streamHolder(call));
+export async function openResubscription(service: TaskService, taskId: string, context: CallContext): Promise<TaskEventStream> {
+  const { principal, lastEventId: header } = context;
+  const feed = await service.openFeed(taskId, streamHolder(context));
   try {
     const record = await service.readTask(taskId, principal);
     const lastSeen = lastEventId(header, record);
@@ -30,7 +26,7 @@ export async function openResubscription(
       initial.push(statusOf(record));
     }
     const coveredThrough = Math.max(record.lastEventId, ...initial.map((e) => e.id));
-    return new TaskEventStream(feed, initial, coveredThrough, renderFor(record));
+    return new TaskEventStream(feed, initial, coveredThrough, (context.view ?? CORE_VIEW).events(record));
   } catch (error) {
     feed.close();
     throw error;

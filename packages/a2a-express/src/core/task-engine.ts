@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import { agentMessage, type TaskHandler } from './handler.js';
 import { isFinalState, isTerminalState, MAX_PUSH_CONFIGS_PER_TASK, type StoredPushConfig, type TaskEvent } from './model.js';
-import type { SendOperation } from './operations.js';
+import type { SendMessageParams, TurnRules } from './operations.js';
 import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
 import { acceptsMediaType, unsupportedContent } from './input-modes.js';
 import { messageFieldIssues } from './message-fields.js';
@@ -26,17 +26,6 @@ import { TurnWriter } from './turn-writer.js';
 export interface TurnStart extends TurnOpening {
   /** The events that opened the turn (its `working` status), as stored. */
   readonly events: readonly StoredEvent[];
-}
-
-/** How a message may start a turn; by default it creates the task it names when there is none. */
-export interface TurnRules {
-  /** Refuse (-32001) a message to a task that does not exist, instead of creating it. Default false. */
-  readonly existingTaskOnly?: boolean;
-  /**
-   * Refuse (-32009) a message to a completed task, instead of reopening it: for a version whose
-   * spec makes every completed task terminal (1.0 3.1.1). Default false.
-   */
-  readonly completedIsTerminal?: boolean;
 }
 
 /** A turn whose handler runs in this process. */
@@ -154,7 +143,7 @@ export class TaskEngine {
    * (its push config's URL is checked after): too many parts (-32602), or a part whose media
    * type the card's input modes do not list (-32005).
    */
-  checkMessage(params: SendOperation): void {
+  checkMessage(params: SendMessageParams): void {
     const { maxPartsPerMessage } = this.limits;
     if (params.message.parts.length > maxPartsPerMessage) {
       throw A2AError.invalidParams([
@@ -177,31 +166,36 @@ export class TaskEngine {
    * continues it when it waits for input or is completed (reopened). A task that is working,
    * failed or canceled refuses with -32009. The message has passed {@link checkMessage}.
    */
-  async startTurn(params: SendOperation, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
+  async startTurn(taskId: string, params: SendMessageParams, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
     const { maxTaskBytes } = this.limits;
     let isNewTask = false;
-    const { record, events } = await this.commit(params.id, (current) => {
+    const sent = params.configuration?.taskPushNotificationConfig;
+    // A config sent with a message without an id is the task's own: the same config sent with
+    // every message of the task (as SDK clients do) is one config.
+    const pushConfig = sent && ({ ...sent, id: sent.id || taskId } as StoredPushConfig);
+    const { record, events } = await this.commit(taskId, (current) => {
       isNewTask = current === undefined;
-      if (!current && rules.existingTaskOnly) throw A2AError.taskNotFound(params.id);
-      const base = current ?? newRecord(params, principal);
+      if (!current && rules.existingTaskOnly) throw A2AError.taskNotFound(taskId);
+      const base = current ?? newRecord(taskId, params, principal);
       if (current) {
         assertOwner(current, principal);
-        assertContinuable(current, params, rules);
+        assertSameContext(current, params);
+        assertContinuable(current, rules);
       }
-      const issues = messageFieldIssues(params.message, { taskId: params.id, contextId: base.task.contextId });
+      const issues = messageFieldIssues(params.message, { taskId, contextId: base.task.contextId });
       if (issues.length > 0) throw A2AError.invalidParams(issues.map((issue) => ({ ...issue, path: `/message${issue.path}` })));
       const withMessage = copyRecord(base);
       // A config sent with the message replaces the task's config of the same id (spec 7.1.1
       // leaves it to the server).
-      const pushConfigs = params.pushNotification ? withPushConfig(base, params.pushNotification, '/pushNotification') : base.pushConfigs;
+      const pushConfigs = pushConfig ? withPushConfig(base, pushConfig, '/configuration/taskPushNotificationConfig') : base.pushConfigs;
       const size = historyEntrySize(base.task, params.message) + pushConfigsSize(pushConfigs) - pushConfigsSize(base.pushConfigs);
       withMessage.bytes = (base.bytes ?? 0) + size;
-      if (withMessage.bytes > maxTaskBytes) throw tooLargeForTask(params.id, '/message', maxTaskBytes, base.bytes, size);
+      if (withMessage.bytes > maxTaskBytes) throw tooLargeForTask(taskId, '/message', maxTaskBytes, base.bytes, size);
       withMessage.history = [...base.history, params.message];
       withMessage.turn = base.turn + 1;
       withMessage.pushConfigs = pushConfigs;
       withMessage.replied = undefined;
-      return { record: withMessage, events: [statusEvent(params.id, 'working')] };
+      return { record: withMessage, events: [statusEvent(taskId, 'working')] };
     });
     return { record, events, isNewTask, params, principal };
   }
@@ -468,11 +462,11 @@ export class TaskEngine {
   }
 }
 
-function newRecord(params: SendOperation, principal: Principal | undefined): TaskRecord {
+function newRecord(taskId: string, params: SendMessageParams, principal: Principal | undefined): TaskRecord {
   const record = copyRecord({
     task: {
-      id: params.id,
-      contextId: params.sessionId ?? contextIdOf(params.message) ?? randomUUID(),
+      id: taskId,
+      contextId: contextIdOf(params) ?? randomUUID(),
       status: { state: 'submitted', timestamp: now() },
     },
     history: [],
@@ -485,10 +479,10 @@ function newRecord(params: SendOperation, principal: Principal | undefined): Tas
   return record;
 }
 
-/** The context a message names (its `contextId`, which 0.1.0 messages may carry as an extra), if any. */
-function contextIdOf(message: SendOperation['message']): string | undefined {
-  const { contextId } = message as { contextId?: unknown };
-  return typeof contextId === 'string' ? contextId : undefined;
+/** The context a send names: the request's (0.1.0's `sessionId`), else its message's, if any. */
+function contextIdOf(params: SendMessageParams): string | undefined {
+  const { contextId } = params.message as { contextId?: unknown };
+  return params.task?.contextId ?? (typeof contextId === 'string' && contextId !== '' ? contextId : undefined);
 }
 
 /** -32602 for what a client sent that would take its task past `maxTaskBytes`. */
@@ -536,23 +530,32 @@ export function assertRoomForPushConfig(record: TaskRecord, configId: string, pa
   ]);
 }
 
-function assertContinuable(current: TaskRecord, params: SendOperation, rules: TurnRules): void {
+/**
+ * -32602 when a send names another context than its task's (spec 1.0 3.4.3): checked before the
+ * task's state, as a client that mixes up its conversations is told so first.
+ */
+function assertSameContext(current: TaskRecord, params: SendMessageParams): void {
+  const named = params.task?.contextId !== undefined ? 'task' : 'message';
+  const contextId = named === 'task' ? params.task!.contextId : params.message.contextId;
+  if (contextId == null || contextId === '' || contextId === current.task.contextId) return;
+  throw A2AError.invalidParams([
+    {
+      path: `/${named}/contextId`,
+      message: `does not match the context of task ${current.task.id}`,
+      keyword: 'contextId',
+      params: { expected: current.task.contextId },
+    },
+  ]);
+}
+
+function assertContinuable(current: TaskRecord, rules: TurnRules): void {
   const { state } = current.task.status;
+  const taskId = current.task.id;
   if (state === 'submitted' || state === 'working') {
-    throw A2AError.invalidTaskState(params.id, state, 'the task is still working on an earlier message');
+    throw A2AError.invalidTaskState(taskId, state, 'the task is still working on an earlier message');
   }
   if (state !== 'input-required' && state !== 'auth-required' && (state !== 'completed' || rules.completedIsTerminal)) {
-    throw A2AError.invalidTaskState(params.id, state, `the task has ${state === 'unknown' ? 'no known state' : 'ended'}; start a new task`);
-  }
-  if (params.sessionId != null && params.sessionId !== current.task.contextId) {
-    throw A2AError.invalidParams([
-      {
-        path: '/sessionId',
-        message: `does not match the session of task ${params.id}`,
-        keyword: 'session',
-        params: { expected: current.task.contextId },
-      },
-    ]);
+    throw A2AError.invalidTaskState(taskId, state, `the task has ${state === 'unknown' ? 'no known state' : 'ended'}; start a new task`);
   }
 }
 

@@ -2,17 +2,17 @@
 // a turn, cancel, set a push config, open a task's event feed or replay its log. Methods never
 // see the engine or the store, so every path goes through the same ownership and config checks,
 // and every record a method gets is its own copy.
-import { A2AError, type PushNotificationConfig } from 'a2a-types';
-import type { Principal } from './auth.js';
+import { A2AError } from 'a2a-types';
+import type { Principal } from './principal.js';
 import { EventFeed } from './event-feed.js';
 import type { StoredPushConfig } from './model.js';
-import type { SendOperation } from './operations.js';
+import type { PushConfigInput, SendMessageParams, TurnRules } from './operations.js';
 import { ownerOf, readOwnTask } from './ownership.js';
 import type { PushNotifier } from '../push/push-notifier.js';
 import { ownCopy } from '../store/own-copy.js';
 import { upgradeRecord, type StoredEvent, type TaskRecord } from '../store/records.js';
 import type { TaskListPage, TaskListQuery, TaskStore } from '../store/task-store.js';
-import { assertRoomForPushConfig, type RunningTurn, type TaskEngine, type TurnRules } from './task-engine.js';
+import { assertRoomForPushConfig, type RunningTurn, type TaskEngine } from './task-engine.js';
 
 /** What the service bounds. */
 export interface ServiceLimits {
@@ -90,39 +90,25 @@ export class TaskService {
     }
   }
 
-  /**
-   * -32602 at `/message/contextId` when a message names a task and another context (0.3, 1.0
-   * 3.4.3). The engine refuses an unknown task (and someone else's) atomically; the task is read
-   * here only to say a wrong context in the words of the versions that have one (the engine would
-   * name 0.1.0's `sessionId`).
-   */
-  async assertContextOf(taskId: string, contextId: string, principal: Principal | undefined): Promise<void> {
-    const expected = (await this.readTask(taskId, principal)).task.contextId;
-    if (contextId === expected) return;
-    throw A2AError.invalidParams([
-      { path: '/message/contextId', message: `does not match the context of task ${taskId}`, keyword: 'contextId', params: { expected } },
-    ]);
-  }
-
   /** Starts or continues the task with the message, and runs the turn's handler in the background. */
-  async startTurn(params: SendOperation, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
+  async startTurn(taskId: string, params: SendMessageParams, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
     // The cheap refusals first: no request is made for the URL of a message that is refused.
     this.engine.checkMessage(params);
-    await this.acceptPushConfig(params.pushNotification);
-    return this.engine.run(await this.engine.startTurn(params, principal, rules));
+    await this.acceptPushConfig(params.configuration?.taskPushNotificationConfig);
+    return this.engine.run(await this.engine.startTurn(taskId, params, principal, rules));
   }
 
   /**
    * Starts a turn and waits for it to end, or for `sendWaitMs`: the task as it stands then. An
    * A2AError the handler threw is thrown here.
    */
-  async sendAndWait(params: SendOperation, principal: Principal | undefined, rules?: TurnRules): Promise<TaskRecord> {
-    const run = await this.startTurn(params, principal, rules);
+  async sendAndWait(taskId: string, params: SendMessageParams, principal: Principal | undefined, rules?: TurnRules): Promise<TaskRecord> {
+    const run = await this.startTurn(taskId, params, principal, rules);
     await settledWithin(run.ended, this.limits.sendWaitMs);
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or
     // canceled meanwhile) the store tells how the task stands now.
-    return run.finalRecord ? ownCopy(run.finalRecord) : this.readTask(params.id, principal);
+    return run.finalRecord ? ownCopy(run.finalRecord) : this.readTask(taskId, principal);
   }
 
   async cancel(taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
@@ -152,7 +138,7 @@ export class TaskService {
    * is stored. Sent to a server without push notifications it would be silently lost: refused
    * with -32003 instead.
    */
-  private async acceptPushConfig(config: PushNotificationConfig | null | undefined): Promise<void> {
+  private async acceptPushConfig(config: PushConfigInput | null | undefined): Promise<void> {
     if (!config) return;
     if (!this.push) throw A2AError.pushNotificationNotSupported();
     await this.push.accept(config);

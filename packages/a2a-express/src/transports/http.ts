@@ -5,7 +5,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
 import { createBodyReader, TransportError } from './body.js';
-import { errorResponse, idOf, type CallContext, type Dispatch, type StreamAnswer } from './json-rpc.js';
+import { errorResponse, idOf, type Dispatch, type RequestContext, type StreamAnswer } from './json-rpc.js';
 import { asksForEventStream, serializeAnswer, writeEventStream } from './event-stream.js';
 import { SseStream, type StreamEventIds } from './sse.js';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ export interface EndpointSettings {
   readonly streamEventIds: StreamEventIds;
   /** How this endpoint's protocol version words an error it sends itself (the 401). Default: as it is. */
   readonly wireError?: (error: A2AError) => A2AError;
-  /** The protocol version this endpoint speaks, for the authorize hook. */
+  /** The protocol version this endpoint speaks, for its spans and metrics. */
   readonly protocol: string;
   /** See `VersionEndpoint.refusesVersion`. */
   readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
@@ -100,11 +100,10 @@ export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
       return;
     }
     const principal = auth?.principal;
-    const authorize = authOptions?.authorize;
-    const context: CallContext = {
+    const context: RequestContext = {
       principal,
+      headers: req.headers,
       lastEventId: req.get('last-event-id'),
-      authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
       extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
       // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
       clientAddress: () => req.ip,

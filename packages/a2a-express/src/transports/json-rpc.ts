@@ -14,27 +14,24 @@ import {
   type ValidationIssue,
 } from 'a2a-types';
 import type { Logger } from 'pino';
+import type { AgentOperations } from '../core/agent-operations.js';
 import type { Principal } from '../core/auth.js';
+import type { CallContext, CallHeaders } from '../core/call.js';
 import type { TaskEventStream } from '../core/event-feed.js';
-import { taskIdAt, type Method, type MethodCall } from '../core/method.js';
+import { taskIdAt, type Method } from '../core/method.js';
 import type { ProtocolVersion } from '../core/protocol-version.js';
 import { idIssues } from '../store/records.js';
-import type { TaskService } from '../core/task-service.js';
 import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
 import { callTask, endCall, nameCall, startChildSpan, withSpan, type Span } from '../telemetry/tracing.js';
 
-/** Who calls and what the transport knows of the call beyond its body. */
-export interface CallContext {
+/** Who calls and what the transport knows of a request beyond its body: the same for each call of a batch. */
+export interface RequestContext {
   /** Who is calling, when the transport authenticated the request. */
   readonly principal: Principal | undefined;
+  /** The request's headers, names in lower case. */
+  readonly headers: CallHeaders;
   /** The `Last-Event-ID` the client sent, as it came. */
   readonly lastEventId: string | undefined;
-  /**
-   * May the principal make this call? Asked after the params are valid, with the call in 0.1.0's
-   * terms (the method's `operation` and `toOperation` params), the method as called and the params
-   * as sent; false → -32008.
-   */
-  readonly authorize?: (call: OperationCall) => boolean | Promise<boolean>;
   /** The version's extended agent card for this caller; absent when the agent has none. */
   readonly extendedCard?: () => Promise<unknown>;
   /** The client's address (for a call without a principal: whose streams it opens). */
@@ -43,18 +40,6 @@ export interface CallContext {
   readonly binding?: BindingName;
   /** The request's server span: a call names it; each call of a batch gets a child of it. */
   readonly span?: Span;
-}
-
-/** A call as the authorization hook is asked about it. */
-export interface OperationCall {
-  /** The 0.1.0 method whose operation the call performs. */
-  readonly method: string;
-  /** The params as that 0.1.0 method takes them. */
-  readonly params: unknown;
-  /** The JSON-RPC method as called. */
-  readonly rpcMethod: string;
-  /** The params as the client sent them, in its version's form. */
-  readonly sentParams: unknown;
 }
 
 /** A call answered with a stream: its events, and what the transport reports when it ends. */
@@ -93,17 +78,15 @@ export type ProtocolBinding = Pick<
 
 export interface DispatcherSettings {
   readonly binding: ProtocolBinding;
-  readonly service: TaskService;
+  readonly operations: AgentOperations;
   readonly logger: Logger;
-  readonly streaming: boolean;
-  readonly pushNotifications: boolean;
   readonly maxBatchSize: number;
   /** The version's name, for the calls' metrics and spans. */
   readonly version: string;
   readonly metrics?: A2AMetrics;
 }
 
-export type Dispatch = (body: unknown, context: CallContext) => Promise<Dispatched>;
+export type Dispatch = (body: unknown, context: RequestContext) => Promise<Dispatched>;
 
 type CallOutcome = Extract<Dispatched, { kind: 'response' }> | { kind: 'none' } | StreamAnswer;
 
@@ -125,7 +108,7 @@ interface CallLog {
 }
 
 export function createDispatcher(settings: DispatcherSettings): Dispatch {
-  const { service, logger, binding, metrics, version } = settings;
+  const { operations, logger, binding, metrics, version } = settings;
   const { methods } = binding;
   const methodNotFound = binding.methodNotFound ?? A2AError.methodNotFound;
   const wireError = binding.wireError ?? ((error: A2AError) => error);
@@ -145,7 +128,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
   };
 
   /** Checks, dispatches and logs one request object: a call of a batch in a span of its own. */
-  function call(request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
+  function call(request: unknown, streamingAllowed: boolean, context: RequestContext): Promise<CallOutcome> {
     const ownSpan = !streamingAllowed && context.span !== undefined && context.span.isRecording();
     const log: CallLog = {
       principal: context.principal?.id,
@@ -164,7 +147,7 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
       : callWith(log, request, streamingAllowed, context);
   }
 
-  async function callWith(log: CallLog, request: unknown, streamingAllowed: boolean, context: CallContext): Promise<CallOutcome> {
+  async function callWith(log: CallLog, request: unknown, streamingAllowed: boolean, context: RequestContext): Promise<CallOutcome> {
     if (!validateJSONRPCRequest(request)) {
       return respond(log, idOf(request), wireError(A2AError.invalidRequest(validateJSONRPCRequest.issues)));
     }
@@ -178,35 +161,33 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
     nameCall(log.span, log.methodLabel, log.binding === 'jsonrpc');
     try {
       if (!method) throw methodNotFound(request.method);
-      if (method.requires === 'streaming' && !settings.streaming) throw A2AError.streamingNotSupported();
-      if (method.requires === 'pushNotifications' && !settings.pushNotifications) throw A2AError.pushNotificationNotSupported();
+      const refusal = operations.refusal(method.operation);
+      if (refusal) throw refusal;
       if (method.kind === 'streaming' && !streamingAllowed) {
         throw A2AError.unsupportedOperation(`${request.method} streams its answer and cannot be part of a batch`);
       }
-      if (!method.validateParams(request.params)) throw A2AError.invalidParams(method.validateParams.issues);
-      const badIds = idIssuesIn(request.params, method.idPaths ?? TASK_ID_ONLY);
+      const params: unknown = request.params;
+      if (!method.validateParams(params)) throw A2AError.invalidParams(method.validateParams.issues);
+      const badIds = idIssuesIn(params, method.idPaths ?? TASK_ID_ONLY);
       if (badIds.length > 0) throw A2AError.invalidParams(badIds);
       if (log.taskId !== undefined) callTask(log.span, log.taskId);
-      const operation = method.operation ?? request.method;
-      const asOperation = method.toOperation ? method.toOperation(request.params) : request.params;
-      if (
-        context.authorize &&
-        !(await context.authorize({ method: operation, params: asOperation, rpcMethod: request.method, sentParams: request.params }))
-      ) {
-        throw A2AError.authorizationFailed();
-      }
-      const methodCall: MethodCall = {
-        service,
+      const { name, params: operationParams } = method.toOperation(params);
+      const callContext: CallContext = {
         principal: context.principal,
+        headers: context.headers,
+        origin: { protocol: version, binding: log.binding, method: request.method, params },
         lastEventId: context.lastEventId,
-        extendedCard: context.extendedCard,
         clientAddress: context.clientAddress,
+        extendedCard: context.extendedCard,
+        turnRules: method.turnRules,
+        view: method.view?.(params),
       };
+      const result = await operations.call(name, operationParams, callContext);
       if (method.kind === 'unary') {
-        const result = await method.run(request.params, methodCall, asOperation);
-        return isNotification ? logged(log) : respond(log, rpcId, undefined, result);
+        const answer = method.answer(result, params);
+        return isNotification ? logged(log) : respond(log, rpcId, undefined, answer);
       }
-      const events = await method.open(request.params, methodCall, asOperation);
+      const events = result as TaskEventStream;
       if (isNotification) {
         events.close();
         return logged(log);

@@ -11,7 +11,7 @@ import type { RestBinding, RestRoute } from '../core/protocol-version.js';
 import { createBodyReader, TransportError } from './body.js';
 import { serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
 import { requestedVersion } from './http.js';
-import type { CallContext, Dispatch } from './json-rpc.js';
+import type { Dispatch, RequestContext } from './json-rpc.js';
 import { performance } from 'node:perf_hooks';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
@@ -25,7 +25,7 @@ export interface RestEndpointSettings extends AnswerLimits {
   readonly maxJsonDepth: number;
   /** How the version words an error the transport finds itself (a refused credential, a bad body). */
   readonly wireError: (error: A2AError) => A2AError;
-  /** The protocol version the binding speaks, for the authorize hook. */
+  /** The protocol version the binding speaks, for its spans and metrics. */
   readonly protocol: string;
   readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
   readonly contentTypeError?: (reason: string) => A2AError;
@@ -100,11 +100,10 @@ export function createRestEndpoint(settings: RestEndpointSettings): RequestHandl
       }
     }
     const principal = auth?.principal;
-    const authorize = settings.auth?.authorize;
-    const context: CallContext = {
+    const context: RequestContext = {
       principal,
+      headers: req.headers,
       lastEventId: req.get('last-event-id'),
-      authorize: authorize && principal && ((call) => authorize({ ...call, principal, protocol: settings.protocol, req })),
       extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
       // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
       clientAddress: () => req.ip,

@@ -7,8 +7,10 @@
 // Everything else is the same object, passed as it is: this runs for every event of a stream.
 import type * as v01 from 'a2a-types';
 import type { StoredEvent, TaskRecord } from '../../store/records.js';
-import type { SendOperation } from '../../core/operations.js';
-import type { StoredPushConfig, Task, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
+import type { A2AError } from 'a2a-types';
+import { withPathsRenamed } from '../../core/error-paths.js';
+import type { PushConfigInput, SendMessageParams } from '../../core/operations.js';
+import type { Task, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
 import { taskSnapshot } from '../../store/records.js';
 
 /** How the kit names this version: in logs, and on the push configs set over it. */
@@ -41,16 +43,37 @@ export function eventTo01(stored: StoredEvent): v01.TaskEvent {
 }
 
 /**
- * A 0.1.0 send as the core runs it: its push config, if it has one, is the task's default config
- * (its id is the task's), marked as set over 0.1.0.
+ * A 0.1.0 send in the core's model: the task and session the request names, beside the message
+ * as it came; its push config, if it has one, is the task's own (its id the task's).
  */
-export function sendOperation01(params: v01.TaskSendParams): SendOperation {
-  const { pushNotification } = params;
-  if (!pushNotification) return params as SendOperation;
-  return { ...params, pushNotification: storedConfig01(pushNotification, params.id) };
+export function sendFrom01(params: v01.TaskSendParams): SendMessageParams {
+  const { id, sessionId, message, pushNotification, historyLength, metadata } = params;
+  const send: SendMessageParams = { message, task: sessionId == null ? { id } : { id, contextId: sessionId } };
+  if (pushNotification || historyLength != null) {
+    send.configuration = {};
+    if (pushNotification) send.configuration.taskPushNotificationConfig = pushConfigFrom01(pushNotification);
+    if (historyLength != null) send.configuration.historyLength = historyLength;
+  }
+  if (metadata != null) send.metadata = metadata;
+  return send;
 }
 
-/** A config a 0.1.0 client sent, as the core keeps it: with the id it is kept under, marked as 0.1.0's. */
-export function storedConfig01(config: v01.PushNotificationConfig, id: string): StoredPushConfig {
-  return { ...config, id, protocol: PROTOCOL_NAME_01 };
+/** Where 0.1.0 sends what the core's operations name otherwise. */
+const PATHS_01: Readonly<Record<string, string>> = {
+  '/task/id': '/id',
+  '/task/contextId': '/sessionId',
+  '/configuration/taskPushNotificationConfig': '/pushNotification',
+};
+
+/** An error as a 0.1.0 client gets it: the kit's codes are 0.1.0's; the paths of its issues are renamed to 0.1.0's fields. */
+export function errorTo01(error: A2AError): A2AError {
+  return withPathsRenamed(error, PATHS_01) ?? error;
+}
+
+/**
+ * A config a 0.1.0 client sent, marked as 0.1.0's. It has no id: 0.1.0 knows one config a task,
+ * the core's config without an id (the task's own, else its oldest).
+ */
+export function pushConfigFrom01(config: v01.PushNotificationConfig): PushConfigInput {
+  return { ...config, protocol: PROTOCOL_NAME_01 };
 }

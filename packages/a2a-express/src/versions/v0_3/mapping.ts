@@ -8,10 +8,11 @@
 import { A2AError, ErrorCode } from 'a2a-types';
 import type * as v03 from 'a2a-types/v0.3';
 import { messageFrom03 } from 'a2a-types/v0.3';
+import { withPathsRenamed } from '../../core/error-paths.js';
 import { partFieldIssues } from '../../core/message-fields.js';
 import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
 import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskStatus } from '../../core/model.js';
-import type { SendOperation } from '../../core/operations.js';
+import type { PushConfigInput, SendMessageParams } from '../../core/operations.js';
 import { setOwnField } from '../../core/plain-json.js';
 import { withSecretsMasked } from '../../push/push-config.js';
 import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../store/records.js';
@@ -24,27 +25,31 @@ export const PROTOCOL_NAME_03 = '0.3';
 // ---------------------------------------------------------------------------------------------
 // 0.3 → the core (requests)
 
-/** A 0.3 push config as the store keeps it; `id` defaults to the task's id. */
-export function pushConfigFrom03(config: v03.PushNotificationConfig, taskId: string): StoredPushConfig {
-  return { ...config, id: config.id ?? taskId, protocol: PROTOCOL_NAME_03 } as StoredPushConfig;
+/** A 0.3 push config as the core takes it; without an `id`, the task's own config. */
+export function pushConfigFrom03(config: v03.PushNotificationConfig): PushConfigInput {
+  return { ...config, protocol: PROTOCOL_NAME_03 } as PushConfigInput;
 }
 
 /**
- * The send operation of a 0.3 `message/send` or `message/stream`. A message without `taskId`
- * starts a new task, whose id the server makes; `contextId` is the task's context (the
- * operation's `sessionId`, 0.1.0's name for it, which the authorize hook reads).
+ * A 0.3 `message/send` or `message/stream` in the core's model. A message without `taskId`
+ * starts a new task, whose id the server makes; `contextId` is the task's context.
+ * `configuration.blocking: false` answers at once.
  */
-export function sendParamsFrom03(params: v03.MessageSendParams, newTaskId: () => string): SendOperation {
+export function sendFrom03(params: v03.MessageSendParams): SendMessageParams {
   const { message, configuration, metadata } = params;
   // `type` is the handler API's name for a part's `kind`, the one the kit stores it under.
   const crossed = partFieldIssues(message.parts, '/message/parts', 'type');
   if (crossed.length > 0) throw A2AError.invalidParams(crossed);
-  const id = message.taskId ?? newTaskId();
-  const sendParams: SendOperation = { id, message: messageFrom03(message) };
-  if (message.contextId !== undefined) sendParams.sessionId = message.contextId;
-  if (configuration?.pushNotificationConfig) sendParams.pushNotification = pushConfigFrom03(configuration.pushNotificationConfig, id);
-  if (metadata !== undefined) sendParams.metadata = metadata;
-  return sendParams;
+  const send: SendMessageParams = { message: messageFrom03(message) };
+  if (configuration) {
+    send.configuration = {};
+    const { pushNotificationConfig, historyLength, blocking } = configuration;
+    if (pushNotificationConfig) send.configuration.taskPushNotificationConfig = pushConfigFrom03(pushNotificationConfig);
+    if (historyLength != null) send.configuration.historyLength = historyLength;
+    if (blocking === false) send.configuration.returnImmediately = true;
+  }
+  if (metadata !== undefined) send.metadata = metadata;
+  return send;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,6 +193,8 @@ export function pushConfigTo03(config: StoredPushConfig): v03.PushNotificationCo
  */
 export function errorTo03(error: A2AError): A2AError {
   if (error instanceof A2AError03) return error;
+  const renamed = withPathsRenamed(error, PATHS_03);
+  if (renamed) return errorTo03(renamed);
   switch (error.code) {
     case ErrorCode.StreamingNotSupported:
       return new A2AError(ErrorCode.UnsupportedOperation, 'Streaming is not supported', { reason: 'this agent does not stream' });
@@ -197,6 +204,9 @@ export function errorTo03(error: A2AError): A2AError {
       return error;
   }
 }
+
+/** Where 0.3 sends what the core's operations name otherwise. */
+const PATHS_03: Readonly<Record<string, string>> = { '/configuration/taskPushNotificationConfig': '/configuration/pushNotificationConfig' };
 
 /** An error already in 0.3's words (a code 0.3 defines as 0.3 means it): sent as it is. */
 export class A2AError03 extends A2AError {}

@@ -8,7 +8,7 @@ import { A2AError, ErrorCode, type ValidationIssue } from 'a2a-types';
 import * as v10 from 'a2a-types/v1.0';
 import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
 import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
-import type { SendOperation } from '../../core/operations.js';
+import type { SendMessageParams } from '../../core/operations.js';
 import { withSecretsMasked } from '../../push/push-config.js';
 import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../store/records.js';
 
@@ -120,18 +120,22 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
- * The send operation of `SendMessage` or `SendStreamingMessage`. A message without `taskId`
- * starts a new task, whose id the server makes; `contextId` is the task's context.
+ * `SendMessage` or `SendStreamingMessage` in the core's model. A message without `taskId` starts
+ * a new task, whose id the server makes; `contextId` is the task's context.
  */
-export function sendFrom10(params: v10.SendMessageRequest, newId: () => string): SendOperation {
+export function sendFrom10(params: v10.SendMessageRequest): SendMessageParams {
   const { message, configuration, metadata } = params;
-  const id = message.taskId || newId();
-  const send: SendOperation = { id, message: messageFrom10(message) };
-  if (message.contextId) send.sessionId = message.contextId;
-  // A config sent with a message and no id is the task's webhook (its id the task's, as over
-  // 0.3): the same config sent with every message of the task (as SDK clients do) is one config.
+  const send: SendMessageParams = { message: messageFrom10(message) };
   const config = configuration?.taskPushNotificationConfig;
-  if (config) send.pushNotification = pushConfigFrom10(config, () => id, '/configuration/taskPushNotificationConfig');
+  const { historyLength, returnImmediately } = configuration ?? {};
+  if (config || historyLength !== undefined || returnImmediately !== undefined) {
+    send.configuration = {};
+    // Without an id, the task's own config (see `PushConfigInput`).
+    if (config)
+      send.configuration.taskPushNotificationConfig = pushConfigFrom10(config, () => '', '/configuration/taskPushNotificationConfig');
+    if (historyLength !== undefined) send.configuration.historyLength = historyLength;
+    if (returnImmediately !== undefined) send.configuration.returnImmediately = returnImmediately;
+  }
   if (metadata !== undefined) send.metadata = metadata;
   return send;
 }
@@ -283,7 +287,7 @@ export function errorTo10(error: A2AError): A2AError {
   const reason = mapped?.reason ?? v10.ERROR_BINDINGS_10[code]?.reason ?? 'UNKNOWN';
   const details: v10.ErrorDetail10[] = [v10.errorInfo(reason, metadataOf(error.data))];
   const info = details[0] as v10.ErrorInfo;
-  // The kit's words for states and fields are 0.1.0's; a 1.0 client reads 1.0's.
+  // The kit's words for states are its model's; a 1.0 client reads 1.0's.
   const state = info.metadata?.state;
   if (state !== undefined && Object.hasOwn(STATES, state)) info.metadata!.state = STATES[state as TaskState];
   const issues = issuesOf(error.data);
@@ -291,7 +295,7 @@ export function errorTo10(error: A2AError): A2AError {
     details.push({
       '@type': v10.BAD_REQUEST_TYPE,
       fieldViolations: issues.map((issue) => ({
-        field: issue.path === '/sessionId' ? '/message/contextId' : issue.path,
+        field: issue.path,
         description: issue.message,
         reason: issue.keyword,
       })),

@@ -1,0 +1,290 @@
+// The A2A operations, written once. Every version and binding calls them the same way: an
+// operation in 1.0's words with its params in the core's model (operations.ts), and a call
+// context (call.ts). `call` refuses what the agent's capabilities rule out, asks the authorize
+// hook, and runs the operation. What comes back is the core's: a record, push configs, a page, a
+// stream of events shown through the caller's view, or an A2AError.
+import { randomUUID } from 'node:crypto';
+import { A2AError, ErrorCode } from 'a2a-types';
+import type { AuthorizeHook, AuthorizeRequest } from './auth.js';
+import { CORE_VIEW, streamHolder, type CallContext, type CallView } from './call.js';
+import { TaskEventStream } from './event-feed.js';
+import { isTerminalState, type StoredPushConfig } from './model.js';
+import {
+  CAPABILITY_OF,
+  taskIdOfOperation,
+  type ListTasksParams,
+  type Operation,
+  type OperationName,
+  type OperationParams,
+  type SendMessageParams,
+  type TurnRules,
+} from './operations.js';
+import { openResubscription } from './resubscription.js';
+import { openSendStream } from './send-stream.js';
+import type { TaskService } from './task-service.js';
+import type { StoredEvent, TaskRecord } from '../store/records.js';
+import type { TaskListCursor } from '../store/task-store.js';
+
+/** A page of ListTasks: the tasks as the caller's view shows them. */
+export interface TaskPage {
+  readonly tasks: unknown[];
+  /** Where the next page starts; absent on the last page. */
+  readonly next: TaskListCursor | undefined;
+  /** How many tasks match, on every page. */
+  readonly total: number;
+}
+
+/** What each operation answers with, in the core's model. */
+export interface OperationResults {
+  /** The task once the turn ended, waits, or `sendWaitMs` passed; `replied` when its message is the whole answer. */
+  SendMessage: TaskRecord;
+  SendStreamingMessage: TaskEventStream;
+  GetTask: TaskRecord;
+  ListTasks: TaskPage;
+  CancelTask: TaskRecord;
+  SubscribeToTask: TaskEventStream;
+  CreateTaskPushNotificationConfig: StoredPushConfig;
+  GetTaskPushNotificationConfig: StoredPushConfig;
+  ListTaskPushNotificationConfigs: readonly StoredPushConfig[];
+  DeleteTaskPushNotificationConfig: undefined;
+  /** The extended card in the caller's version's form. */
+  GetExtendedAgentCard: unknown;
+}
+
+export interface OperationSettings {
+  readonly streaming: boolean;
+  readonly pushNotifications: boolean;
+  readonly authorize: AuthorizeHook | undefined;
+}
+
+/** 1.0's turn rules: a message names an existing task, and a completed task takes no more (spec 1.0 3.1.1). */
+const RULES_10: TurnRules = { existingTaskOnly: true, completedIsTerminal: true };
+
+/**
+ * Room kept in an answer for everything around the tasks of a ListTasks page: the envelope
+ * (with a client's request id), the page token, the sizes.
+ */
+const LIST_ENVELOPE_CHARS = 16 * 1024;
+
+export class AgentOperations {
+  constructor(
+    private readonly service: TaskService,
+    private readonly settings: OperationSettings,
+  ) {}
+
+  /** The error every call of `operation` gets on this agent, whatever its params: a capability it lacks. */
+  refusal(operation: OperationName): A2AError | undefined {
+    const needs = CAPABILITY_OF[operation];
+    if (needs === 'streaming' && !this.settings.streaming) return A2AError.streamingNotSupported();
+    if (needs === 'pushNotifications' && !this.settings.pushNotifications) return A2AError.pushNotificationNotSupported();
+    return undefined;
+  }
+
+  /** Runs one operation for a caller: refused by capability or by the authorize hook (-32008), or done. */
+  async call<O extends OperationName>(name: O, params: OperationParams[O], context: CallContext): Promise<OperationResults[O]> {
+    const refused = this.refusal(name);
+    if (refused) throw refused;
+    const { authorize } = this.settings;
+    if (authorize && context.principal) {
+      const operation = { name, params } as Operation;
+      const request = {
+        operation: name,
+        params,
+        principal: context.principal,
+        taskId: taskIdOfOperation(operation),
+        origin: context.origin,
+        headers: context.headers,
+      } as AuthorizeRequest;
+      if (!(await authorize(request))) throw A2AError.authorizationFailed();
+    }
+    return (RUN[name] as Runner<O>)(params, context, this.service);
+  }
+}
+
+type Runner<O extends OperationName> = (
+  params: OperationParams[O],
+  context: CallContext,
+  service: TaskService,
+) => Promise<OperationResults[O]>;
+
+/** Each operation's work. */
+const RUN: { readonly [O in OperationName]: Runner<O> } = {
+  async SendMessage(params, context, service) {
+    const { taskId, rules } = addressOf(params, context);
+    if (params.configuration?.returnImmediately === true) {
+      return (await service.startTurn(taskId, params, context.principal, rules)).started.record;
+    }
+    return service.sendAndWait(taskId, params, context.principal, rules);
+  },
+
+  async SendStreamingMessage(params, context, service) {
+    const { taskId, rules } = addressOf(params, context);
+    return openSendStream(service, taskId, params, context, rules);
+  },
+
+  GetTask: (params, context, service) => service.readTask(params.id, context.principal),
+
+  ListTasks: listTasks,
+
+  CancelTask: (params, context, service) => service.cancel(params.id, context.principal),
+
+  async SubscribeToTask({ id }, context, service) {
+    const view = context.view ?? CORE_VIEW;
+    if (!view.task || (context.lastEventId !== undefined && context.lastEventId !== '')) {
+      return openResubscription(service, id, context);
+    }
+    return openTaskSubscription(service, id, context, view.task, view);
+  },
+
+  /** A config without an id replaces the task's own config, else its oldest; with none, it becomes the task's own. */
+  async CreateTaskPushNotificationConfig({ taskId, config }, context, service) {
+    const id = config.id ?? addressedConfig(await service.readTask(taskId, context.principal), undefined)?.id ?? taskId;
+    const stored = { ...config, id } as StoredPushConfig;
+    await service.setPushConfig(taskId, stored, context.principal);
+    return stored;
+  },
+
+  async GetTaskPushNotificationConfig({ taskId, id }, context, service) {
+    const config = addressedConfig(await service.readTask(taskId, context.principal), id);
+    if (!config) throw configNotFound(taskId, id);
+    return config;
+  },
+
+  async ListTaskPushNotificationConfigs({ taskId }, context, service) {
+    return (await service.readTask(taskId, context.principal)).pushConfigs ?? [];
+  },
+
+  /** Deleting a config the task does not have succeeds: what the client wanted is so (spec 1.0 3.1.10). */
+  async DeleteTaskPushNotificationConfig({ taskId, id }, context, service) {
+    const configId = id ?? addressedConfig(await service.readTask(taskId, context.principal), undefined)?.id;
+    if (configId !== undefined) await service.deletePushConfig(taskId, configId, context.principal);
+    else await service.readTask(taskId, context.principal);
+    return undefined;
+  },
+
+  async GetExtendedAgentCard(_params, context) {
+    if (!context.extendedCard) {
+      throw new A2AError(ErrorCode.UnsupportedOperation, 'This agent has no extended agent card', {
+        reason: 'the agent card does not declare capabilities.extendedAgentCard',
+      });
+    }
+    return context.extendedCard();
+  },
+};
+
+/**
+ * The task a send is for and the rules its turn follows: the task the request names (created
+ * when unknown), else the message's (which must exist), else a new one.
+ */
+function addressOf(params: SendMessageParams, context: CallContext): { taskId: string; rules: TurnRules } {
+  const rules = context.turnRules ?? RULES_10;
+  if (params.task) return { taskId: params.task.id, rules: { ...rules, existingTaskOnly: false } };
+  const { taskId } = params.message;
+  if (taskId) return { taskId, rules };
+  return { taskId: randomUUID(), rules: NEW_TASK };
+}
+
+/** A message without a task id: its task id was just made, so the task is new. */
+const NEW_TASK: TurnRules = {};
+
+/** The task's config of `configId`; without one, the task's own config (its id is the task's), else its oldest. */
+function addressedConfig(record: TaskRecord, configId: string | undefined): StoredPushConfig | undefined {
+  const configs = record.pushConfigs ?? [];
+  if (configId !== undefined) return configs.find((config) => config.id === configId);
+  return configs.find((config) => config.id === record.task.id) ?? configs[0];
+}
+
+function configNotFound(taskId: string, configId: string | undefined): A2AError {
+  if (configId === undefined) return A2AError.pushNotificationConfigNotFound(taskId);
+  return new A2AError(ErrorCode.TaskNotFound, 'Push notification config not found', { taskId, pushNotificationConfigId: configId });
+}
+
+/**
+ * SubscribeToTask for a view that opens with the task: the task as it stands, then its updates
+ * until a turn's final one (spec 1.0 3.1.6). A task waiting for input stays subscribed through the
+ * next turn; a task in a terminal state has nothing to stream: -32004.
+ */
+async function openTaskSubscription(
+  service: TaskService,
+  taskId: string,
+  context: CallContext,
+  showTask: (record: TaskRecord) => unknown,
+  view: CallView,
+): Promise<TaskEventStream> {
+  // The feed is open before the task is read, so that no update falls between the two.
+  const feed = await service.openFeed(taskId, streamHolder(context));
+  try {
+    const record = await service.readTask(taskId, context.principal);
+    const { state } = record.task.status;
+    if (isTerminalState(state)) throw A2AError.unsupportedOperation(`task ${taskId} is ${state}: it has no more updates`);
+    // The task stands for every event so far; it does not end the stream, even when its turn is over.
+    const snapshot: StoredEvent = { id: record.lastEventId, event: { id: record.task.id, status: record.task.status, final: false } };
+    const render = view.events(record);
+    return new TaskEventStream(feed, [snapshot], record.lastEventId, (stored) => (stored === snapshot ? showTask(record) : render(stored)));
+  } catch (error) {
+    feed.close();
+    throw error;
+  }
+}
+
+/**
+ * ListTasks: the caller's tasks, newest status first, filtered by context, state and status time,
+ * a page at a time. A page holds what fits in one answer (`maxResponseBytes`): each task is shown
+ * and measured as the store hands it over, and the page ends before the task that would not fit,
+ * which starts the next page (the spec lets a page hold fewer tasks than asked). A task too large
+ * to be listed alone is -32602 naming the params that make it smaller.
+ */
+async function listTasks(params: ListTasksParams, context: CallContext, service: TaskService): Promise<TaskPage> {
+  const { historyLength, includeArtifacts } = params;
+  const view = context.view?.listed ? context.view : CORE_VIEW;
+  const { maxResponseBytes } = service.limits;
+  const room = Math.max(0, maxResponseBytes - LIST_ENVELOPE_CHARS);
+  const tasks: unknown[] = [];
+  let used = 0;
+  const page = await service.listTasks(
+    {
+      contextId: params.contextId || undefined,
+      state: params.status,
+      statusAtOrAfterMs: params.statusTimestampAfterMs,
+      pageSize: params.pageSize,
+      after: params.after,
+      accept(record) {
+        const task = view.listed!(record, historyLength, includeArtifacts);
+        // JSON text and its comma, measured as the answer is (in characters).
+        const size = JSON.stringify(task).length + 1;
+        if (used + size > room) {
+          if (tasks.length === 0) throw tooLargeToList(record.task.id, size, maxResponseBytes, includeArtifacts, historyLength);
+          return false;
+        }
+        used += size;
+        tasks.push(task);
+        return true;
+      },
+    },
+    context.principal,
+  );
+  return { tasks, next: page.next, total: page.total };
+}
+
+/** -32602 for a task that alone is more than an answer holds, naming what would make it smaller. */
+function tooLargeToList(
+  taskId: string,
+  size: number,
+  maxResponseBytes: number,
+  includeArtifacts: boolean,
+  historyLength: number,
+): A2AError {
+  const smaller = [includeArtifacts && 'includeArtifacts false', historyLength > 0 && 'a smaller historyLength']
+    .filter(Boolean)
+    .join(' or ');
+  return A2AError.invalidParams([
+    {
+      path: includeArtifacts ? '/includeArtifacts' : '/historyLength',
+      message:
+        `task ${taskId} is ${size} characters as listed, more than this agent sends in one answer (maxResponseBytes ${maxResponseBytes})` +
+        (smaller ? `: list with ${smaller}, or read it with GetTask` : ''),
+      keyword: 'maxResponseBytes',
+      params: { taskId, size, maxResponseBytes },
+    },
+  ]);
+}

@@ -1,0 +1,84 @@
+// What the core knows of a call beyond its operation: who makes it, what came with it, and how
+// the caller's version shows what streams. Every binding makes one: Express from its request,
+// another binding (gRPC, a queue, a test) from what it has, with nothing to fake.
+import { ownerKey, type Principal } from './principal.js';
+import type { Message } from './model.js';
+import type { TurnRules } from './operations.js';
+import { taskSnapshot, type StoredEvent, type TaskRecord } from '../store/records.js';
+
+/** Header names in lower case, as Node's `IncomingHttpHeaders` (and gRPC metadata) have them. */
+export type CallHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** How a call came: its version and binding, and the request as sent (for the authorize hook and logs). */
+export interface CallOrigin {
+  /** The protocol version, by the kit's name for it: `'0.1.0'`, `'0.3'`, `'1.0'`. */
+  readonly protocol: string;
+  /** The binding: `'jsonrpc'`, `'rest'` (HTTP+JSON), `'grpc'`, or a caller's own name. */
+  readonly binding: string;
+  /** The method as called (the JSON-RPC method, the HTTP+JSON operation). */
+  readonly method: string;
+  /** The params as the client sent them, in its version's form. */
+  readonly params: unknown;
+}
+
+export interface CallContext {
+  /** Who is calling, when the agent authenticates calls. */
+  readonly principal: Principal | undefined;
+  /** The call's headers (HTTP) or metadata (gRPC). */
+  readonly headers: CallHeaders;
+  readonly origin: CallOrigin;
+  /** The tenant the call names (1.0); not yet served: the card declares none. */
+  readonly tenant?: string;
+  /** The extensions the client asked for (1.0's `A2A-Extensions`); not yet read. */
+  readonly extensions?: readonly string[];
+  /** The `Last-Event-ID` a stream is resumed from (the kit's resumption, docs/streaming.md), as it came. */
+  readonly lastEventId?: string;
+  /** The client's address, read when asked: whose streams a call without a principal opens. */
+  readonly clientAddress?: () => string | undefined;
+  /** The extended agent card for this caller, in its version's form; absent when the agent has none. */
+  readonly extendedCard?: () => Promise<unknown>;
+  /**
+   * How the caller's version continues tasks. Default 1.0's: a message names an existing task,
+   * and a completed task takes no more.
+   */
+  readonly turnRules?: TurnRules;
+  /** How streamed and listed things are shown to the caller. Default: the core's model ({@link CORE_VIEW}). */
+  readonly view?: CallView;
+}
+
+/** How a version shows what the core renders as it goes (a stream's events, the tasks of a page). */
+export interface CallView {
+  /**
+   * The task, as a stream opens with it: a send's stream shows the task as the turn opened, with
+   * the first update; a subscription the task as it stands, and a task with no more updates is
+   * refused. Without it (0.1.0, 0.3's resubscribe), a send's stream opens with the turn's own
+   * events and a subscription with the task's status, a task whose turn is over with its final one.
+   */
+  readonly task?: (record: TaskRecord) => unknown;
+  /** A message that is the whole answer, of the task `taskId` in `contextId`. Without it, the event that carries it. */
+  readonly reply?: (message: Message, taskId: string, contextId: string) => unknown;
+  /** The task's events, made from the task as the stream opened. */
+  events(record: TaskRecord): (stored: StoredEvent) => unknown;
+  /** A task as a page of ListTasks shows it. */
+  listed?(record: TaskRecord, historyLength: number, includeArtifacts: boolean): unknown;
+}
+
+/**
+ * Who holds the streams a call opens: its principal, or without authentication the client's
+ * address. What the bound on streams per principal counts by. Asked only by calls that open a
+ * stream: the address is derived on each read (Express's `trust proxy`).
+ */
+export function streamHolder(context: CallContext): string {
+  return context.principal ? `principal:${ownerKey(context.principal)}` : `address:${context.clientAddress?.() ?? 'unknown'}`;
+}
+
+/** What a caller that gives no view sees: the core's model. */
+export const CORE_VIEW: CallView = {
+  task: (record) => taskSnapshot(record),
+  events: () => (stored) => stored.event,
+  listed: (record, historyLength, includeArtifacts) => {
+    const task = taskSnapshot(record, historyLength);
+    if (!includeArtifacts) delete task.artifacts;
+    return task;
+  },
+};
