@@ -37,7 +37,7 @@ if (process.env.DISPATCH_CHILD) {
   // The core's version names, as `sends` names them: its 1.0 dispatcher serves JSON-RPC.
   const send = sends[version === '1.0' ? '1.0 JSON-RPC' : version];
   const request = () => send(++n, 'hello, echo');
-  const context = { principal: undefined, lastEventId: undefined };
+  const context = { principal: undefined, headers: {}, lastEventId: undefined };
   // Calls in flight at once: 1 measures the core alone; a server under load has several.
   const inFlight = Number(process.env.DISPATCH_IN_FLIGHT);
   const batch = async (count) => {

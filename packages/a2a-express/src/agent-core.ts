@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { A2AError, ErrorCode } from 'a2a-types';
 import { createDispatcher, type Dispatch } from './transports/json-rpc.js';
+import { createMethodRunner, type MethodRunner } from './transports/method-runner.js';
 import type { ProtocolVersion, VersionEndpoint } from './core/protocol-version.js';
 import type { TaskHandler } from './core/handler.js';
 import { routerLogger } from './logging.js';
@@ -52,6 +53,9 @@ export interface AgentCore {
 
 /** A version's endpoint, and the dispatch that serves it. */
 export interface ServedEndpoint extends VersionEndpoint {
+  /** Runs a call of one of the version's methods, whatever binding carries it. */
+  readonly runner: MethodRunner;
+  /** The version's JSON-RPC. */
   readonly dispatch: Dispatch;
 }
 
@@ -84,7 +88,6 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     pushNotifications: resolved.pushNotifications,
     authorize: resolved.auth?.authorize,
   });
-  const dispatcherSettings = { operations, logger, maxBatchSize: resolved.maxBatchSize };
   // One line a version: where it is served, from its own options.
   const versions: VersionEndpoint[] = [endpoint01(resolved.protocol03 ? protocol01With03 : protocol01)];
   const { protocol03: options03, protocol10: options10 } = resolved;
@@ -93,17 +96,16 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     const others = options03 ? [{ protocolVersion: '0.3', url: (mountUrl: string) => endpointUrl03(mountUrl, options03.path) }] : [];
     versions.push(endpoint10(options10.path, resolved.auth, options10.card, others, resolved.extendedCard));
   }
-  const endpoints = versions.map((endpoint) => ({
-    ...endpoint,
-    // Each call's log line says the version it came over.
-    dispatch: createDispatcher({
-      ...dispatcherSettings,
+  const endpoints = versions.map((endpoint) => {
+    const runner = createMethodRunner({
+      version: endpoint.version,
+      operations,
+      // Each call's log line says the version it came over.
       logger: logger.child({ protocol: endpoint.version.name }),
-      binding: endpoint.version,
-      version: endpoint.version.name,
       metrics: resolved.metrics,
-    }),
-  }));
+    });
+    return { ...endpoint, runner, dispatch: createDispatcher({ runner, version: endpoint.version, maxBatchSize: resolved.maxBatchSize }) };
+  });
 
   return {
     options: resolved,

@@ -266,7 +266,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
           ...resolved,
           route: endpoint.path,
           binding: endpoint.rest,
-          dispatch: endpoint.dispatch,
+          runner: endpoint.runner,
           logger,
           wireError: version.wireError ?? ((error) => error),
           protocol: version.name,

@@ -43,6 +43,48 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
 };
 
 /**
+ * What went wrong, by name, whatever code a version or binding gives it: the reasons of A2A 1.0's
+ * `ErrorInfo`, and gRPC's names for what the kit adds (credentials, permission, limits).
+ */
+export type ErrorReason =
+  | 'PARSE_ERROR'
+  | 'INVALID_REQUEST'
+  | 'METHOD_NOT_FOUND'
+  | 'INVALID_PARAMS'
+  | 'INTERNAL'
+  | 'TASK_NOT_FOUND'
+  | 'TASK_NOT_CANCELABLE'
+  | 'PUSH_NOTIFICATION_NOT_SUPPORTED'
+  | 'UNSUPPORTED_OPERATION'
+  | 'CONTENT_TYPE_NOT_SUPPORTED'
+  | 'STREAMING_NOT_SUPPORTED'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'INVALID_TASK_STATE'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'RESOURCE_UNAVAILABLE';
+
+/** The reason of each of the kit's codes. */
+export const ERROR_REASONS: Readonly<Record<ErrorCode, ErrorReason>> = {
+  [ErrorCode.ParseError]: 'PARSE_ERROR',
+  [ErrorCode.InvalidRequest]: 'INVALID_REQUEST',
+  [ErrorCode.MethodNotFound]: 'METHOD_NOT_FOUND',
+  [ErrorCode.InvalidParams]: 'INVALID_PARAMS',
+  [ErrorCode.InternalError]: 'INTERNAL',
+  [ErrorCode.TaskNotFound]: 'TASK_NOT_FOUND',
+  [ErrorCode.TaskNotCancelable]: 'TASK_NOT_CANCELABLE',
+  [ErrorCode.PushNotificationNotSupported]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  [ErrorCode.UnsupportedOperation]: 'UNSUPPORTED_OPERATION',
+  [ErrorCode.ContentTypeNotSupported]: 'CONTENT_TYPE_NOT_SUPPORTED',
+  [ErrorCode.StreamingNotSupported]: 'STREAMING_NOT_SUPPORTED',
+  [ErrorCode.AuthenticationRequired]: 'UNAUTHENTICATED',
+  [ErrorCode.AuthorizationFailed]: 'PERMISSION_DENIED',
+  [ErrorCode.InvalidTaskState]: 'INVALID_TASK_STATE',
+  [ErrorCode.RateLimitExceeded]: 'RATE_LIMIT_EXCEEDED',
+  [ErrorCode.ResourceUnavailable]: 'RESOURCE_UNAVAILABLE',
+};
+
+/**
  * An error that becomes a JSON-RPC error object. Its `message` and `data` are sent to the
  * client as they are, so they must never carry internals; anything else thrown inside the
  * server becomes a bare -32603.
@@ -56,6 +98,14 @@ export class A2AError extends Error {
     this.name = 'A2AError';
     this.code = code;
     this.data = data;
+  }
+
+  /**
+   * What went wrong, by name: how a binding finds its own code or status for it. Undefined for
+   * an error already in one version's words, with a code only that version defines.
+   */
+  get reason(): ErrorReason | undefined {
+    return Object.hasOwn(ERROR_REASONS, this.code) ? ERROR_REASONS[this.code] : undefined;
   }
 
   /** The wire form [6.12]; `data` only when there is some. */

@@ -1,4 +1,4 @@
-// An HTTP+JSON binding over the same dispatch as JSON-RPC: each route names a method of the
+// An HTTP+JSON binding over the same method runner as JSON-RPC: each route names a method of the
 // version's table and builds its params from the path, the query and the body, so both bindings
 // run the same methods, checks and logs. What differs is only on the wire: the HTTP status says
 // how a call went, an answer is the method's result alone, an error the version's error body,
@@ -11,14 +11,14 @@ import type { RestBinding, RestRoute } from '../core/protocol-version.js';
 import { createBodyReader, TransportError } from './body.js';
 import { serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
 import { requestedVersion } from './http.js';
-import type { Dispatch, RequestContext } from './json-rpc.js';
+import type { MethodRunner, RequestContext } from './method-runner.js';
 import { performance } from 'node:perf_hooks';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
 export interface RestEndpointSettings extends AnswerLimits {
   readonly binding: RestBinding;
-  readonly dispatch: Dispatch;
+  readonly runner: MethodRunner;
   readonly logger: Logger;
   readonly auth: AuthOptions | undefined;
   readonly bodyLimit: number | string;
@@ -111,26 +111,28 @@ export function createRestEndpoint(settings: RestEndpointSettings): RequestHandl
       span,
     };
     const params = route.params(pathParams, req.query as Record<string, unknown>, body);
-    const answer = await settings.dispatch({ jsonrpc: '2.0', id: 0, method: route.method, params }, context);
-    if (answer.kind === 'stream') {
-      return writeEventStream(
-        req,
-        res,
-        answer.events,
-        settings,
-        {
-          event: (text) => text,
-          failure: (error) => ({ data: JSON.stringify(binding.errorAnswer(settings.wireError(error).toJSON()).body), type: 'error' }),
-        },
-        answer.finished,
-      );
+    const outcome = await settings.runner.run(route.method, params, context);
+    switch (outcome.kind) {
+      case 'stream':
+        return writeEventStream(
+          req,
+          res,
+          outcome.events,
+          settings,
+          {
+            event: (text) => text,
+            failure: (error) => ({ data: JSON.stringify(binding.errorAnswer(settings.wireError(error).toJSON()).body), type: 'error' }),
+          },
+          outcome.finished,
+        );
+      case 'error':
+        return sendErrorObject(req, res, outcome.error.toJSON());
+      case 'result': {
+        const serialized = serializeAnswer(() => outcome.result, settings);
+        if (!serialized.ok) return sendError(req, res, serialized.error);
+        sendText(req, res, 200, serialized.text);
+      }
     }
-    if (answer.kind !== 'response') throw new Error(`an HTTP+JSON call was answered as a ${answer.kind}`);
-    const { response } = answer;
-    if ('error' in response) return sendErrorObject(req, res, response.error);
-    const serialized = serializeAnswer(() => response.result, settings);
-    if (!serialized.ok) return sendError(req, res, serialized.error);
-    sendText(req, res, 200, serialized.text);
   }
 
   /** An error in the version's words: its status, or the one given (a transport's own). */

@@ -195,12 +195,13 @@ export function errorTo03(error: A2AError): A2AError {
   if (error instanceof A2AError03) return error;
   const renamed = withPathsRenamed(error, PATHS_03);
   if (renamed) return errorTo03(renamed);
-  switch (error.code) {
-    case ErrorCode.StreamingNotSupported:
-      return new A2AError(ErrorCode.UnsupportedOperation, 'Streaming is not supported', { reason: 'this agent does not stream' });
-    case ErrorCode.AuthenticationRequired:
-      return new A2AError(SERVER_ERROR as ErrorCode, error.message, error.data);
+  switch (error.reason) {
+    case 'STREAMING_NOT_SUPPORTED':
+      return new A2AError03(ErrorCode.UnsupportedOperation, 'Streaming is not supported', { reason: 'this agent does not stream' });
+    case 'UNAUTHENTICATED':
+      return new A2AError03(SERVER_ERROR as ErrorCode, error.message, error.data);
     default:
+      // Every other reason has the same code in 0.3 as the kit gives it.
       return error;
   }
 }
@@ -209,7 +210,11 @@ export function errorTo03(error: A2AError): A2AError {
 const PATHS_03: Readonly<Record<string, string>> = { '/configuration/taskPushNotificationConfig': '/configuration/pushNotificationConfig' };
 
 /** An error already in 0.3's words (a code 0.3 defines as 0.3 means it): sent as it is. */
-export class A2AError03 extends A2AError {}
+export class A2AError03 extends A2AError {
+  override get reason(): undefined {
+    return undefined;
+  }
+}
 
 /** JSON-RPC 2.0's first implementation-defined server error, which no A2A version gives a meaning. */
 const SERVER_ERROR = -32000;

@@ -105,5 +105,5 @@ export function endpointUrl10(mountUrl: string, path: string): string {
   return new URL(path.slice(1), mountUrl.endsWith('/') ? mountUrl : `${mountUrl}/`).href;
 }
 
-export { PROTOCOL_VERSION_10, errorTo10, httpStatusOf10 } from './mapping.js';
+export { PROTOCOL_VERSION_10, errorTo10 } from './mapping.js';
 export type { AgentCard10Input } from './card.js';

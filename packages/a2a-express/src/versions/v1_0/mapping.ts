@@ -4,7 +4,7 @@
 //
 // 1.0 objects are closed (the published schema refuses a field it does not define), so what goes
 // out is built field by field; a request field 1.0 does not define is ignored (spec 1.0 5.7).
-import { A2AError, ErrorCode, type ValidationIssue } from 'a2a-types';
+import { A2AError, ErrorCode, type ErrorReason, type ValidationIssue } from 'a2a-types';
 import * as v10 from 'a2a-types/v1.0';
 import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
 import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
@@ -258,33 +258,56 @@ export function pushConfigTo10(config: StoredPushConfig, taskId: string): v10.Ta
 // ---------------------------------------------------------------------------------------------
 // errors
 
-/** The kit's errors (0.1.0's codes) whose 1.0 code differs, with the ErrorInfo reason 1.0 gives them. */
-const CODES_10: Partial<Record<number, { code: number; reason?: string; message?: string }>> = {
-  [ErrorCode.StreamingNotSupported]: { code: v10.ErrorCode10.UnsupportedOperation, message: 'Streaming is not supported' },
-  // 1.0 has no JSON-RPC code for a refused credential or permission (spec 1.0 3.3.2: a custom
-  // error); -32000, the first code JSON-RPC leaves to servers, with the gRPC name as its reason.
-  [ErrorCode.AuthenticationRequired]: { code: -32000, reason: 'UNAUTHENTICATED' },
-  [ErrorCode.AuthorizationFailed]: { code: -32000, reason: 'PERMISSION_DENIED' },
-  // A message to a task that cannot take one (ended, or still working) is an operation the task
-  // does not support (spec 1.0 3.1.1).
-  [ErrorCode.InvalidTaskState]: { code: v10.ErrorCode10.UnsupportedOperation },
-  [ErrorCode.RateLimitExceeded]: { code: ErrorCode.RateLimitExceeded, reason: 'RATE_LIMIT_EXCEEDED' },
-  [ErrorCode.ResourceUnavailable]: { code: ErrorCode.ResourceUnavailable, reason: 'RESOURCE_UNAVAILABLE' },
+/** How 1.0 answers an error of one reason: its JSON-RPC code, and (spec 1.0 5.4) its HTTP and gRPC status. */
+export interface Binding10 {
+  readonly code: number;
+  readonly httpStatus: number;
+  readonly grpcStatus: string;
+}
+
+/**
+ * Every `ErrorInfo` reason 1.0 sends: those of the spec's table, and those the kit adds. 1.0 has
+ * no JSON-RPC code for a refused credential or permission (spec 1.0 3.3.2: a custom error):
+ * -32000, the first code JSON-RPC leaves to servers, with the gRPC name as its reason; the
+ * limits keep the kit's codes.
+ */
+export const REASONS_10: ReadonlyMap<string, Binding10> = new Map([
+  ...Object.entries(v10.ERROR_BINDINGS_10).map(
+    ([code, { reason, httpStatus, grpcStatus }]) => [reason, { code: Number(code), httpStatus, grpcStatus }] as const,
+  ),
+  ['UNAUTHENTICATED', { code: -32000, httpStatus: 401, grpcStatus: 'UNAUTHENTICATED' }],
+  ['PERMISSION_DENIED', { code: -32000, httpStatus: 403, grpcStatus: 'PERMISSION_DENIED' }],
+  ['RATE_LIMIT_EXCEEDED', { code: ErrorCode.RateLimitExceeded, httpStatus: 429, grpcStatus: 'RESOURCE_EXHAUSTED' }],
+  ['RESOURCE_UNAVAILABLE', { code: ErrorCode.ResourceUnavailable, httpStatus: 503, grpcStatus: 'UNAVAILABLE' }],
+]);
+
+/**
+ * The kit's reasons 1.0 says with another: streaming off, and a message to a task that cannot
+ * take one (ended, or still working), are operations not supported (spec 1.0 3.1.1).
+ */
+const SAID_AS_10: Partial<Record<ErrorReason, { reason: string; message?: string }>> = {
+  STREAMING_NOT_SUPPORTED: { reason: 'UNSUPPORTED_OPERATION', message: 'Streaming is not supported' },
+  INVALID_TASK_STATE: { reason: 'UNSUPPORTED_OPERATION' },
 };
 
 /** An error already in 1.0's words: sent as it is. */
-export class A2AError10 extends A2AError {}
+export class A2AError10 extends A2AError {
+  override get reason(): undefined {
+    return undefined;
+  }
+}
 
 /**
- * An error as a 1.0 client gets it: its 1.0 code, and in `data` the typed details 1.0 carries
- * (spec 1.0 9.5): a `google.rpc.ErrorInfo` naming the error (what the kit said in `data`, as
- * its string metadata), and for invalid params a `google.rpc.BadRequest` with each issue.
+ * An error as a 1.0 client gets it, by its reason: 1.0's code, and in `data` the typed details
+ * 1.0 carries (spec 1.0 9.5): a `google.rpc.ErrorInfo` naming the error (what the kit said in
+ * `data`, as its string metadata), and for invalid params a `google.rpc.BadRequest` with each issue.
  */
 export function errorTo10(error: A2AError): A2AError {
   if (error instanceof A2AError10) return error;
-  const mapped = CODES_10[error.code];
-  const code = mapped?.code ?? error.code;
-  const reason = mapped?.reason ?? v10.ERROR_BINDINGS_10[code]?.reason ?? 'UNKNOWN';
+  const said = error.reason && SAID_AS_10[error.reason];
+  // An error of a code the kit does not define (a handler's own) keeps its code.
+  const reason = said?.reason ?? error.reason ?? v10.ERROR_BINDINGS_10[error.code]?.reason ?? 'UNKNOWN';
+  const code = error.reason === undefined ? error.code : (REASONS_10.get(reason)?.code ?? error.code);
   const details: v10.ErrorDetail10[] = [v10.errorInfo(reason, metadataOf(error.data))];
   const info = details[0] as v10.ErrorInfo;
   // The kit's words for states are its model's; a 1.0 client reads 1.0's.
@@ -294,24 +317,10 @@ export function errorTo10(error: A2AError): A2AError {
   if (issues) {
     details.push({
       '@type': v10.BAD_REQUEST_TYPE,
-      fieldViolations: issues.map((issue) => ({
-        field: issue.path,
-        description: issue.message,
-        reason: issue.keyword,
-      })),
+      fieldViolations: issues.map((issue) => ({ field: issue.path, description: issue.message, reason: issue.keyword })),
     });
   }
-  return new A2AError10(code as ErrorCode, mapped?.message ?? error.message, details);
-}
-
-/** The HTTP status of an error in 1.0's words (the binding table of spec 1.0 5.4; 401/403 for auth). */
-export function httpStatusOf10(error: A2AError): number {
-  const info = (Array.isArray(error.data) ? error.data[0] : undefined) as v10.ErrorInfo | undefined;
-  if (info?.reason === 'UNAUTHENTICATED') return 401;
-  if (info?.reason === 'PERMISSION_DENIED') return 403;
-  if (info?.reason === 'RATE_LIMIT_EXCEEDED') return 429;
-  if (info?.reason === 'RESOURCE_UNAVAILABLE') return 503;
-  return v10.ERROR_BINDINGS_10[error.code]?.httpStatus ?? 500;
+  return new A2AError10(code as ErrorCode, said?.message ?? error.message, details);
 }
 
 function issuesOf(data: unknown): ValidationIssue[] | undefined {

@@ -1,0 +1,257 @@
+// One call of a version's method, whatever binding carries it: the method found, its capability
+// and params checked, its ids held to the kit's rules, the call put into the core's operation
+// and run, the answer put back into the version's words, and one log line, one metric and one
+// span for it. JSON-RPC (json-rpc.ts) and HTTP+JSON (rest.ts) are codecs around it; neither
+// builds the other's envelope.
+import { performance } from 'node:perf_hooks';
+import { A2AError, ErrorCode, type JSONRPCId, type ValidationIssue } from 'a2a-types';
+import type { Logger } from 'pino';
+import type { AgentOperations } from '../core/agent-operations.js';
+import type { Principal } from '../core/auth.js';
+import type { CallContext, CallHeaders } from '../core/call.js';
+import type { TaskEventStream } from '../core/event-feed.js';
+import { taskIdAt, type Method } from '../core/method.js';
+import type { ProtocolVersion } from '../core/protocol-version.js';
+import { idIssues } from '../store/records.js';
+import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
+import { callTask, endCall, nameCall, startChildSpan, withSpan, type Span } from '../telemetry/tracing.js';
+
+/** Who calls and what the binding knows of a request beyond its body: the same for each call of a batch. */
+export interface RequestContext {
+  /** Who is calling, when the binding authenticated the request. */
+  readonly principal: Principal | undefined;
+  /** The request's headers, names in lower case. */
+  readonly headers: CallHeaders;
+  /** The `Last-Event-ID` the client sent, as it came. */
+  readonly lastEventId: string | undefined;
+  /** The version's extended agent card for this caller; absent when the agent has none. */
+  readonly extendedCard?: () => Promise<unknown>;
+  /** The client's address (for a call without a principal: whose streams it opens). */
+  readonly clientAddress?: () => string | undefined;
+  /** What the call came over, for its metrics and spans. Default `jsonrpc`. */
+  readonly binding?: BindingName;
+  /** The request's server span: a call names it; a call of a batch gets a child of it. */
+  readonly span?: Span;
+}
+
+/** How one method call went. */
+export type MethodOutcome =
+  | { readonly kind: 'result'; readonly result: unknown }
+  | {
+      readonly kind: 'stream';
+      readonly events: TaskEventStream;
+      /** Logs the call, once the stream is over. */
+      finished(details?: Record<string, unknown>): void;
+    }
+  | {
+      readonly kind: 'error';
+      /** In the version's words. */
+      readonly error: A2AError;
+      /** The method streams its answer: a version may send its error as a stream (`streamsErrorsOfStreamingMethods`). */
+      readonly ofStreamingMethod: boolean;
+      /**
+       * The call was refused by authorization (the `authorize` hook, or a handler's -32008), in
+       * whatever code its version says that with: HTTP says 403 on every version.
+       */
+      readonly refusedAuthorization: boolean;
+    };
+
+/** What the runner needs of a protocol version: its methods and how its errors look. */
+export type MethodTable = Pick<ProtocolVersion, 'name' | 'methods' | 'wireError' | 'methodNotFound'>;
+
+export interface MethodRunnerSettings {
+  readonly version: MethodTable;
+  readonly operations: AgentOperations;
+  readonly logger: Logger;
+  readonly metrics?: A2AMetrics;
+}
+
+/** Where a method call sits in its request. */
+export interface CallPlace {
+  /** The JSON-RPC id, for the log line. */
+  readonly rpcId?: JSONRPCId;
+  /** One call of a batch: it gets a span of its own, and may not stream. */
+  readonly inBatch?: boolean;
+}
+
+export interface MethodRunner {
+  run(method: string, params: unknown, context: RequestContext, place?: CallPlace): Promise<MethodOutcome>;
+  /** Logs and counts a call refused before it named a method (a bad envelope), in the version's words. */
+  refuse(error: A2AError, context: RequestContext, place?: CallPlace): A2AError;
+}
+
+interface CallLog {
+  principal: string | undefined;
+  method: string;
+  rpcId: JSONRPCId | undefined;
+  taskId: string | undefined;
+  started: number;
+  binding: BindingName;
+  /**
+   * The method for metrics and spans: one of the version's, or `other`, so that neither takes a
+   * value a client made up.
+   */
+  methodLabel: string;
+  span: Span | undefined;
+  /** The span is the call's own (a batch's item), ended with it. */
+  ownSpan: boolean;
+}
+
+export function createMethodRunner(settings: MethodRunnerSettings): MethodRunner {
+  const { operations, logger, metrics, version } = settings;
+  const { methods, name: protocol } = version;
+  const methodNotFound = version.methodNotFound ?? A2AError.methodNotFound;
+  const wireError = version.wireError ?? ((error: A2AError) => error);
+
+  return {
+    run(method, params, context, place = {}) {
+      const log = startLog(context, place);
+      // What the call starts (its turn) is a child of the call's own span.
+      return log.ownSpan
+        ? withSpan(log.span!, () => runLogged(log, method, params, context, place))
+        : runLogged(log, method, params, context, place);
+    },
+    refuse(error, context, place = {}) {
+      const log = startLog(context, place);
+      const refusal = wireError(error);
+      logCall(log, refusal.code);
+      return refusal;
+    },
+  };
+
+  function startLog(context: RequestContext, place: CallPlace): CallLog {
+    const ownSpan = place.inBatch === true && context.span !== undefined && context.span.isRecording();
+    return {
+      principal: context.principal?.id,
+      method: '',
+      rpcId: place.rpcId,
+      taskId: undefined,
+      started: performance.now(),
+      binding: context.binding ?? 'jsonrpc',
+      methodLabel: 'other',
+      span: ownSpan ? startChildSpan('jsonrpc batch item', {}) : context.span,
+      ownSpan,
+    };
+  }
+
+  async function runLogged(log: CallLog, name: string, params: unknown, context: RequestContext, place: CallPlace): Promise<MethodOutcome> {
+    log.method = name;
+    const method: Method | undefined = Object.hasOwn(methods, name) ? methods[name] : undefined;
+    log.taskId = (method?.taskIdOf ?? idOfTask)(params);
+    if (method) log.methodLabel = name;
+    nameCall(log.span, log.methodLabel, log.binding === 'jsonrpc');
+    try {
+      if (!method) throw methodNotFound(name);
+      const refusal = operations.refusal(method.operation);
+      if (refusal) throw refusal;
+      if (method.kind === 'streaming' && place.inBatch) {
+        throw A2AError.unsupportedOperation(`${name} streams its answer and cannot be part of a batch`);
+      }
+      if (!method.validateParams(params)) throw A2AError.invalidParams(method.validateParams.issues);
+      const badIds = idIssuesIn(params, method.idPaths ?? TASK_ID_ONLY);
+      if (badIds.length > 0) throw A2AError.invalidParams(badIds);
+      if (log.taskId !== undefined) callTask(log.span, log.taskId);
+      const operation = method.toOperation(params);
+      const call: CallContext = {
+        principal: context.principal,
+        headers: context.headers,
+        origin: { protocol, binding: log.binding, method: name, params },
+        lastEventId: context.lastEventId,
+        clientAddress: context.clientAddress,
+        extendedCard: context.extendedCard,
+        turnRules: method.turnRules,
+        view: method.view?.(params),
+      };
+      const result = await operations.call(operation.name, operation.params, call);
+      if (method.kind === 'streaming') {
+        return { kind: 'stream', events: result as TaskEventStream, finished: (details) => logCall(log, undefined, details) };
+      }
+      const answer = method.answer(result, params);
+      logCall(log);
+      return { kind: 'result', result: answer };
+    } catch (error) {
+      const a2aError = toA2AError(error, log);
+      logCall(log, a2aError.code);
+      return {
+        kind: 'error',
+        error: a2aError,
+        ofStreamingMethod: method?.kind === 'streaming',
+        // Told before the version's words replace -32008 (1.0 says PERMISSION_DENIED with -32000).
+        refusedAuthorization: error instanceof A2AError && error.code === ErrorCode.AuthorizationFailed,
+      };
+    }
+  }
+
+  function toA2AError(error: unknown, log: CallLog): A2AError {
+    if (error instanceof A2AError) return wireError(error);
+    logger.error({ err: error, method: log.method, taskId: log.taskId }, 'internal error');
+    return A2AError.internalError();
+  }
+
+  function logCall(log: CallLog, code?: number, extra?: Record<string, unknown>): void {
+    const elapsedMs = performance.now() - log.started;
+    metrics?.callEnded(protocol, log.binding, log.methodLabel, code, elapsedMs / 1000);
+    endCall(log.span, code, log.binding === 'jsonrpc');
+    if (log.ownSpan) log.span!.end();
+    logger.info(
+      {
+        principal: log.principal,
+        method: log.method || undefined,
+        rpcId: log.rpcId,
+        taskId: log.taskId,
+        durationMs: Math.round(elapsedMs * 1000) / 1000,
+        outcome: code === undefined ? 'ok' : 'error',
+        code,
+        ...extra,
+      },
+      'a2a call',
+    );
+  }
+}
+
+const TASK_ID_ONLY: readonly string[] = ['/id'];
+
+/** Where most methods name their task: `params.id`. */
+const idOfTask = taskIdAt('id');
+
+/**
+ * The issues of the ids at `paths` in valid params (JSON Pointers, `*` standing for every item of
+ * an array): each string there is held to the kit's id rules (`idIssues`). What is not a string
+ * is the schema's to judge. Runs on every call: the paths are split once per list (the methods'
+ * lists are constants), and a call with nothing to say allocates nothing.
+ */
+function idIssuesIn(params: unknown, paths: readonly string[]): readonly ValidationIssue[] {
+  let segmentLists = SEGMENTS_OF.get(paths);
+  if (segmentLists === undefined) SEGMENTS_OF.set(paths, (segmentLists = paths.map((path) => path.split('/').slice(1))));
+  let found: ValidationIssue[] | undefined;
+  for (const segments of segmentLists) found = visitIds(params, segments, 0, '', found);
+  return found ?? NO_ISSUES;
+}
+
+/** Each list of id paths, split into segments. */
+const SEGMENTS_OF = new WeakMap<readonly string[], readonly (readonly string[])[]>();
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
+
+/** `found` with the issues of the ids below `value` added (a new list when there was none). */
+function visitIds(
+  value: unknown,
+  segments: readonly string[],
+  depth: number,
+  at: string,
+  found: ValidationIssue[] | undefined,
+): ValidationIssue[] | undefined {
+  if (depth === segments.length) {
+    if (typeof value !== 'string') return found;
+    const issues = idIssues(value, at);
+    return issues.length === 0 ? found : [...(found ?? []), ...issues];
+  }
+  if (value === null || typeof value !== 'object') return found;
+  const segment = segments[depth]!;
+  if (segment === '*') {
+    if (!Array.isArray(value)) return found;
+    for (let i = 0; i < value.length; i++) found = visitIds(value[i], segments, depth + 1, `${at}/${i}`, found);
+    return found;
+  }
+  if (!Object.hasOwn(value, segment)) return found;
+  return visitIds((value as Record<string, unknown>)[segment], segments, depth + 1, `${at}/${segment}`, found);
+}
