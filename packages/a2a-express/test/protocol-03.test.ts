@@ -194,7 +194,7 @@ describe.each([
     const got03 = await rpc<Task03>(url03, 'tasks/get', { id: started01.result!.id });
     expectValid03('GetTaskResponse', withoutStatus(got03));
     expect(got03.result).toMatchObject({ kind: 'task', contextId: 's-01', status: { state: 'input-required' } });
-    // The 0.1.0 message has no id: one is derived, the same wherever the message appears.
+    // The handler's message came without an id: the one it was given is the same wherever it appears.
     expect(got03.result!.history![1]!.messageId).toBe(got03.result!.status.message!.messageId);
     const canceled03 = await rpc<Task03>(url03, 'tasks/cancel', { id: started01.result!.id });
     expectValid03('CancelTaskResponse', withoutStatus(canceled03));

@@ -14,6 +14,7 @@ import type { SendMessageParams, TurnRules } from './operations.js';
 import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
 import { acceptsMediaType, unsupportedContent } from './input-modes.js';
 import { messageFieldIssues } from './message-fields.js';
+import { withMessageId } from './message-ids.js';
 import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
 import { assertOwner, ownerOf } from './ownership.js';
 import { copyRecord, upgradeRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from '../store/records.js';
@@ -166,8 +167,11 @@ export class TaskEngine {
    * continues it when it waits for input or is completed (reopened). A task that is working,
    * failed or canceled refuses with -32009. The message has passed {@link checkMessage}.
    */
-  async startTurn(taskId: string, params: SendMessageParams, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
+  async startTurn(taskId: string, sentParams: SendMessageParams, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
     const { maxTaskBytes } = this.limits;
+    // Given outside the update, which a shared store may run more than once: one id per message.
+    const message = withMessageId(sentParams.message);
+    const params = message === sentParams.message ? sentParams : { ...sentParams, message };
     let isNewTask = false;
     const sent = params.configuration?.taskPushNotificationConfig;
     // A config sent with a message without an id is the task's own: the same config sent with
@@ -350,7 +354,7 @@ export class TaskEngine {
     try {
       await this.commit(taskId, (current) => {
         if (!current || isFinalState(current.task.status.state)) throw STALE_TURN;
-        return { record: current, events: [statusEvent(taskId, 'failed', agentMessage(PROCESS_LOST))] };
+        return { record: current, events: [statusEvent(taskId, 'failed', withMessageId(agentMessage(PROCESS_LOST)))] };
       });
       return true;
     } catch (error) {
@@ -452,7 +456,7 @@ export class TaskEngine {
     try {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
-        return { record: current, events: [statusEvent(run.taskId, 'failed', agentMessage(text))] };
+        return { record: current, events: [statusEvent(run.taskId, 'failed', withMessageId(agentMessage(text)))] };
       });
       run.finalRecord = record;
     } catch (storeError) {
