@@ -1,5 +1,6 @@
 // The import rules of docs/architecture.md, checked by `pnpm lint`. In a2a-express:
-// - the core (core/, store/, push/) imports no protocol version and no transport;
+// - the core (core/, store/, push/) imports no protocol version and no transport, neither Express
+//   nor any version's wire types: from a2a-types, only its model entry point (`a2a-types/model`);
 // - a version (versions/<v>/) imports the core and its own files, never another version or a transport;
 // - a transport (transports/) imports the core only, never a version;
 // - nowhere an import cycle, type-only imports counted.
@@ -21,6 +22,24 @@ module.exports = {
       comment: 'The core, the stores and push delivery speak the neutral model; a version plugs into them, never the other way.',
       from: { path: '(^|/)a2a-express/src/(core|store|push)/' },
       to: { path: '(^|/)a2a-express/src/(versions|transports)/' },
+    },
+    {
+      name: 'core-knows-no-express',
+      severity: 'error',
+      comment:
+        'The core, the stores and push delivery serve every binding (JSON-RPC and HTTP+JSON over Express, gRPC, a test): a call reaches them as a call context with plain headers, never as an Express request.',
+      from: { path: '(^|/)a2a-express/src/(core|store|push)/' },
+      to: { path: ['^express$', '(^|/)node_modules/express/'] },
+    },
+    {
+      name: 'core-speaks-the-model',
+      severity: 'error',
+      comment:
+        "The core, the stores and push delivery speak the kit's model: from a2a-types they import its model entry point (a2a-types/model), never a version's wire types (the root is 0.1.0's, then a2a-types/v0.3 and a2a-types/v1.0).",
+      from: { path: '(^|/)a2a-express/src/(core|store|push)/' },
+      to: {
+        path: ['^a2a-types(/v0\\.3|/v1\\.0)?$', '(^|/)a2a-types/(dist|src)/(index|types|validators|v03/|v10/)'],
+      },
     },
     {
       name: 'core-imports-no-composition',
@@ -66,10 +85,13 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/' },
+    doNotFollow: { path: '(^|/)(node_modules|dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.json'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.mjs', '.json'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'default'],
+    },
   },
 };

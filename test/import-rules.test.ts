@@ -1,7 +1,8 @@
 // The import rules of docs/architecture.md are checked by `pnpm lint` (dependency-cruiser with
 // .dependency-cruiser.cjs). This shows the check holds for the real tree and fails on a tree that
-// breaks each rule: a fixture whose core imports a version, whose versions import each other,
-// whose transport imports a version, and whose only way back is a type import (a cycle still).
+// breaks each rule: a fixture whose core imports a version, Express and the versions' wire types,
+// whose versions import each other, whose transport imports a version, and whose only way back
+// is a type import (a cycle still).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -47,6 +48,16 @@ describe('import rules (pnpm lint)', () => {
     expect(broken('version-imports-no-other-version')).toEqual([`${src}/versions/v0_3/mapping.ts -> ${src}/versions/v0_1/methods.ts`]);
     expect(broken('transport-imports-no-version')).toEqual([`${src}/transports/json-rpc.ts -> ${src}/versions/v0_1/methods.ts`]);
     expect(broken('telemetry-is-a-leaf')).toEqual([`${src}/telemetry/metrics.ts -> ${src}/core/engine.ts`]);
+    // The core takes no Express request (a type import counts), and from a2a-types only its model:
+    // neither 0.1.0's types (the root) nor 0.3's. The file that imports the model breaks nothing.
+    expect(broken('core-knows-no-express')).toEqual([
+      expect.stringMatching(new RegExp(`^${src}/core/auth\\.ts -> .*node_modules/express/`)),
+    ]);
+    expect(broken('core-speaks-the-model').sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${src}/push/body\\.ts -> .*a2a-types/dist/v03/index\\.js$`)),
+      expect.stringMatching(new RegExp(`^${src}/store/records\\.ts -> .*a2a-types/dist/index\\.js$`)),
+    ]);
+    expect(violations.filter((v) => v.from.endsWith('/core/errors.ts'))).toEqual([]);
     // The way back is `import type`: a cycle all the same.
     expect(broken('no-circular').length).toBeGreaterThan(0);
   }, 60_000);

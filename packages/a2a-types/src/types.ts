@@ -2,59 +2,16 @@
  * TypeScript types for every object of the A2A protocol, version 0.1.0.
  *
  * They follow the specification text (section numbers in brackets), which is stricter than
- * the published JSON Schema in places; see `schema/SCHEMA-FIXES.md`.
+ * the published JSON Schema in places; see `schema/SCHEMA-FIXES.md`. The card, messages, parts,
+ * artifacts and push configs are the shapes agents write (./model/shapes.ts), whatever version
+ * their clients speak: 0.1.0's wire has them as they are.
  */
+import type { Artifact, Message, Metadata, PushNotificationConfig } from './model/shapes.js';
 
-/** Free-form JSON metadata carried by most objects. */
-export type Metadata = Record<string, unknown>;
+export type * from './model/shapes.js';
 
 // ---------------------------------------------------------------------------------------------
 // Agent card [5.5]
-
-/** [5.5.1] The organization behind an agent. */
-export interface AgentProvider {
-  organization: string;
-  url?: string | null;
-}
-
-/** [5.5.2] Optional protocol features an agent supports. */
-export interface AgentCapabilities {
-  streaming?: boolean;
-  pushNotifications?: boolean;
-  stateTransitionHistory?: boolean;
-}
-
-/** [5.5.3] Authentication schemes required by the agent's endpoint. Never holds secrets. */
-export interface AgentAuthentication {
-  schemes: string[];
-  credentials?: string | null;
-}
-
-/** [5.5.4] One skill the agent offers. */
-export interface AgentSkill {
-  id: string;
-  name: string;
-  description?: string | null;
-  tags?: string[] | null;
-  examples?: string[] | null;
-  inputModes?: string[] | null;
-  outputModes?: string[] | null;
-}
-
-/** [5.5] What an agent publishes at `/.well-known/agent.json`. */
-export interface AgentCard {
-  name: string;
-  description?: string | null;
-  url: string;
-  provider?: AgentProvider | null;
-  version: string;
-  documentationUrl?: string | null;
-  capabilities: AgentCapabilities;
-  authentication?: AgentAuthentication | null;
-  defaultInputModes?: string[];
-  defaultOutputModes?: string[];
-  skills: AgentSkill[];
-}
 
 // ---------------------------------------------------------------------------------------------
 // Tasks, messages, parts, artifacts [6]
@@ -62,62 +19,12 @@ export interface AgentCard {
 /** [6.3] The lifecycle states of a task. */
 export type TaskState = 'submitted' | 'working' | 'input-required' | 'completed' | 'canceled' | 'failed' | 'unknown';
 
-/** [6.5.1] */
-export interface TextPart {
-  type: 'text';
-  text: string;
-  metadata?: Metadata | null;
-}
-
-/** [6.6] A file's content or reference: at most one of `bytes` (base64) and `uri`. */
-export interface FileContent {
-  name?: string | null;
-  mimeType?: string | null;
-  bytes?: string | null;
-  uri?: string | null;
-}
-
-/** [6.5.2] */
-export interface FilePart {
-  type: 'file';
-  file: FileContent;
-  metadata?: Metadata | null;
-}
-
-/** [6.5.3] `data` is a JSON object or array. */
-export interface DataPart {
-  type: 'data';
-  data: Record<string, unknown> | unknown[];
-  metadata?: Metadata | null;
-}
-
-/** [6.5] */
-export type Part = TextPart | FilePart | DataPart;
-
-/** [6.4] One turn of communication; always at least one part. */
-export interface Message {
-  role: 'user' | 'agent';
-  parts: Part[];
-  metadata?: Metadata | null;
-}
-
 /** [6.2] */
 export interface TaskStatus {
   state: TaskState;
   message?: Message | null;
   /** ISO 8601, UTC. */
   timestamp?: string | null;
-}
-
-/** [6.7] An output of a task; `append`/`lastChunk` only matter in streaming events. */
-export interface Artifact {
-  name?: string | null;
-  description?: string | null;
-  parts: Part[];
-  index?: number;
-  append?: boolean | null;
-  lastChunk?: boolean | null;
-  metadata?: Metadata | null;
 }
 
 /** [6.1] */
@@ -129,20 +36,6 @@ export interface Task {
   /** Present only when the client asked for it with `historyLength`. Oldest first. */
   history?: Message[] | null;
   metadata?: Metadata | null;
-}
-
-/** [6.9] How the server authenticates itself to a client's webhook. */
-export interface AuthenticationInfo {
-  schemes: string[];
-  credentials?: string | null;
-  [extra: string]: unknown;
-}
-
-/** [6.8] */
-export interface PushNotificationConfig {
-  url: string;
-  token?: string | null;
-  authentication?: AuthenticationInfo | null;
 }
 
 /** [6.10] */

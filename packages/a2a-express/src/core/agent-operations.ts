@@ -4,7 +4,7 @@
 // hook, and runs the operation. What comes back is the core's: a record, push configs, a page, a
 // stream of events shown through the caller's view, or an A2AError.
 import { randomUUID } from 'node:crypto';
-import { A2AError, ErrorCode } from 'a2a-types';
+import { A2AError, ErrorCode } from 'a2a-types/model';
 import type { AuthorizeHook, AuthorizeRequest } from './auth.js';
 import { CORE_VIEW, streamHolder, type CallContext, type CallView } from './call.js';
 import { TaskEventStream } from './event-feed.js';

@@ -1,7 +1,7 @@
 // The core names what is wrong in a call by where it is in the operation's params (1.0's
 // fields). An older version's params put some of those elsewhere; its translation renames them,
 // so that its client reads the path of the field it sent.
-import { A2AError, type ValidationIssue } from 'a2a-types';
+import { A2AError, type ValidationIssue } from 'a2a-types/model';
 
 /**
  * The error with the paths of its issues renamed by `renames` (a path and everything below it);

@@ -2,7 +2,7 @@
 // schema and turned into protocol events, and every value copied so the handler keeps nothing
 // it could change afterwards.
 import { randomUUID } from 'node:crypto';
-import { formatIssues, validateArtifact, validateMessage, type ValidationIssue } from 'a2a-types';
+import { formatIssues, validateArtifact, validateMessage, type ValidationIssue } from 'a2a-types/model';
 import type { HandlerState, TaskUpdate } from './handler.js';
 import { messageFieldIssues, partFieldIssues } from './message-fields.js';
 import type { Artifact, Message, Metadata, Part, TaskEvent, TaskStatusUpdateEvent } from './model.js';

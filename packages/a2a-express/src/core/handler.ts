@@ -1,6 +1,6 @@
 // What an agent author writes against: the handler's type, its context, the updates it yields,
 // and one-line helpers to build them.
-import type { DataPart, FileContent, FilePart, TextPart } from 'a2a-types';
+import type { DataPart, FileContent, FilePart, TextPart } from 'a2a-types/model';
 import type { Artifact, Message, Metadata, Part, Task, TaskState } from './model.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';

@@ -1,7 +1,7 @@
 // Which content an agent takes: the media types its card lists as input modes (the default ones
 // and every skill's). A client's part of another type is refused with -32005, on every version,
 // before anything is stored: the agent said it cannot read it.
-import { A2AError, ErrorCode } from 'a2a-types';
+import { A2AError, ErrorCode } from 'a2a-types/model';
 import type { Message, Part } from './model.js';
 
 /** The media type of a part as the input modes name it. */

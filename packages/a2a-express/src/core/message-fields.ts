@@ -3,7 +3,7 @@
 // carries as an extra and another gives a meaning (a 0.1.0 part's `kind`, which 0.3 reads as the
 // part's type; a 0.1.0 message's `referenceTaskIds`) must therefore mean the same to both, or the
 // message is refused. Nothing is ever overridden or dropped on the way out.
-import type { Message, ValidationIssue } from 'a2a-types';
+import type { Message, ValidationIssue } from 'a2a-types/model';
 
 /** The task a message belongs to, as the newer versions name it in every message. */
 export interface MessageOwner {

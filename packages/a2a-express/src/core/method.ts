@@ -1,7 +1,7 @@
 // A method of a version's wire, as a translation onto the core's operations: its params are
 // checked, put into the operation they mean (operations.ts), and the core's answer is put back
 // into the version's words. A method holds no logic of its own beyond what its wire forces.
-import type { Validator } from 'a2a-types';
+import type { Validator } from 'a2a-types/model';
 import type { OperationResults } from './agent-operations.js';
 import type { CallView } from './call.js';
 import type { Operation, OperationName } from './operations.js';

@@ -8,10 +8,10 @@
 // the helpers make it); a message keeps the ids the newer versions give it (`messageId`,
 // `contextId`, `taskId`, `referenceTaskIds`, `extensions`) where a client sent them. Tasks,
 // statuses and events are declared here.
-import type * as handlerShapes from 'a2a-types';
-import type { Artifact, Metadata, PushNotificationConfig } from 'a2a-types';
+import type * as handlerShapes from 'a2a-types/model';
+import type { Artifact, Metadata, PushNotificationConfig } from 'a2a-types/model';
 
-export type { Artifact, Metadata, Part } from 'a2a-types';
+export type { Artifact, Metadata, Part } from 'a2a-types/model';
 
 /** A message: its role and parts, and the ids the newer versions give it, where a client sent them. */
 export interface Message extends handlerShapes.Message {

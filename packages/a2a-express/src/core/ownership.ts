@@ -1,6 +1,6 @@
 // A task belongs to the principal that created it. Anyone else is told it does not exist
 // (-32001), with no hint that it does. Every read and change of a task goes through here.
-import { A2AError } from 'a2a-types';
+import { A2AError } from 'a2a-types/model';
 import { ownerKey, type Principal } from './auth.js';
 import { upgradeRecord, type TaskRecord } from '../store/records.js';
 import type { TaskStore } from '../store/task-store.js';

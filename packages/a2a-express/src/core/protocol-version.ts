@@ -1,7 +1,7 @@
 // The contract a protocol version fills to plug into the kit: its method table, how its errors
 // look, and the body of its push notifications. A transport takes any version's table; the
 // core never knows which versions there are.
-import type { A2AError, AgentCard } from 'a2a-types';
+import type { A2AError, AgentCard } from 'a2a-types/model';
 import type { PushBody, PushFormat } from '../push/push-notifier.js';
 import type { Principal } from './auth.js';
 import type { Method } from './method.js';

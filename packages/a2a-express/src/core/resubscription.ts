@@ -1,6 +1,6 @@
 // Resubscription, the same on every version: which of a task's events a stream that joins late
 // starts from, then the live ones. Each version renders the events in its own form.
-import { A2AError } from 'a2a-types';
+import { A2AError } from 'a2a-types/model';
 import { isFinalState } from './model.js';
 import type { StoredEvent, TaskRecord } from '../store/records.js';
 import { CORE_VIEW, streamHolder, type CallContext } from './call.js';

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, failSpan, startChildSpan, withSpan } from '../telemetry/tracing.js';
 import { randomUUID } from 'node:crypto';
-import { A2AError } from 'a2a-types';
+import { A2AError } from 'a2a-types/model';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import { agentMessage, type TaskHandler } from './handler.js';

@@ -2,7 +2,7 @@
 // a turn, cancel, set a push config, open a task's event feed or replay its log. Methods never
 // see the engine or the store, so every path goes through the same ownership and config checks,
 // and every record a method gets is its own copy.
-import { A2AError } from 'a2a-types';
+import { A2AError } from 'a2a-types/model';
 import type { Principal } from './principal.js';
 import { EventFeed } from './event-feed.js';
 import type { StoredPushConfig } from './model.js';

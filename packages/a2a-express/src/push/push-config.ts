@@ -1,5 +1,5 @@
 // What every version shows of a stored push config: never its secrets.
-import type { PushNotificationConfig } from 'a2a-types';
+import type { PushNotificationConfig } from 'a2a-types/model';
 
 /** Shown instead of a stored token or credentials. */
 const MASKED = '********';

@@ -7,7 +7,7 @@ import type { LookupAddress } from 'node:dns';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { A2AError, type PushNotificationConfig } from 'a2a-types';
+import { A2AError, type PushNotificationConfig } from 'a2a-types/model';
 import { isStatusUpdateEvent, type StoredPushConfig, type TaskStatusUpdateEvent } from '../core/model.js';
 import type { Logger } from 'pino';
 import type { TaskRecord, TaskUpdateResult } from '../store/records.js';

@@ -3,7 +3,7 @@
 // http for them), for development and for webhooks inside your own network.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { A2AError } from 'a2a-types';
+import { A2AError } from 'a2a-types/model';
 
 /** Address ranges a webhook may not resolve to unless allow-listed. */
 const BLOCKED: [string, number, 'ipv4' | 'ipv6'][] = [

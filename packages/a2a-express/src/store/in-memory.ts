@@ -2,7 +2,7 @@
 // `maxTasks` tasks and `maxBytes` of their content, idle ones dropped after `retentionMs`, at
 // most `maxEventsPerTask` events per task.
 import type { StoreMetrics } from '../telemetry/metrics.js';
-import { A2AError } from 'a2a-types';
+import { A2AError } from 'a2a-types/model';
 import { isFinalState, type TaskEvent } from '../core/model.js';
 import type { Logger } from 'pino';
 import { settleChange } from './fold.js';

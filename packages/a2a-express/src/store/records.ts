@@ -1,7 +1,7 @@
 // What a store keeps: the record of a task, its numbered events, and the shape of a change.
 // Records are values: a store never changes one in place. What it hands to readers is a copy
 // (see TaskStore), so no reader can change what the store holds.
-import { A2AError, type ValidationIssue } from 'a2a-types';
+import { A2AError, type ValidationIssue } from 'a2a-types/model';
 import type { Message, StoredPushConfig, Task, TaskEvent } from '../core/model.js';
 
 /** Everything the server keeps about one task. */

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { failSpan, SpanKind, startSpanUnderCall, withSpan } from '../telemetry/tracing.js';
-import { A2AError } from 'a2a-types';
+import { A2AError } from 'a2a-types/model';
 import { FINAL_STATES, isFinalState } from '../core/model.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { settleChange } from './fold.js';
