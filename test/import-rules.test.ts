@@ -46,6 +46,7 @@ describe('import rules (pnpm lint)', () => {
     const src = 'test/fixtures/import-rules/packages/a2a-express/src';
     expect(broken('core-imports-no-version')).toEqual([`${src}/core/engine.ts -> ${src}/versions/v0_3/mapping.ts`]);
     expect(broken('version-imports-no-other-version')).toEqual([`${src}/versions/v0_3/mapping.ts -> ${src}/versions/v0_1/methods.ts`]);
+    expect(broken('versions-through-the-list')).toEqual([`${src}/options.ts -> ${src}/versions/v0_1/methods.ts`]);
     expect(broken('transport-imports-no-version')).toEqual([`${src}/transports/json-rpc.ts -> ${src}/versions/v0_1/methods.ts`]);
     expect(broken('telemetry-is-a-leaf')).toEqual([`${src}/telemetry/metrics.ts -> ${src}/core/engine.ts`]);
     // The core takes no Express request (a type import counts), and from a2a-types only its model:

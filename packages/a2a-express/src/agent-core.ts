@@ -1,9 +1,8 @@
 // An agent without a transport: the options resolved, the store, the engine, push
-// notifications, the replica duties, and the JSON-RPC dispatch over them. The Express router is
-// one transport on top of it (router.ts); a test, or another binding, can call `dispatch`
-// directly.
+// notifications, the replica duties, the operations every binding calls, and each version served
+// with its method runner and JSON-RPC dispatch. The Express router is one transport on top of it
+// (router.ts); a test, or another binding, calls `operations` (or a version's `dispatch`) directly.
 import type { Logger } from 'pino';
-import { A2AError, ErrorCode } from 'a2a-types';
 import { createDispatcher, type Dispatch } from './transports/json-rpc.js';
 import { createMethodRunner, type MethodRunner } from './transports/method-runner.js';
 import type { ProtocolVersion, VersionEndpoint } from './core/protocol-version.js';
@@ -17,9 +16,7 @@ import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
 import { TaskEngine } from './core/task-engine.js';
 import { TaskService } from './core/task-service.js';
 import { AgentOperations } from './core/agent-operations.js';
-import { endpoint01, protocol01 } from './versions/v0_1/index.js';
-import { endpoint03, endpointUrl03, protocol03 } from './versions/v0_3/index.js';
-import { endpoint10, protocol10 } from './versions/v1_0/index.js';
+import { VERSIONS } from './versions/index.js';
 
 /** What a drain did. */
 export interface DrainReport {
@@ -39,7 +36,7 @@ export interface AgentCore {
   readonly store: TaskStore;
   /** Present when push notifications are on. */
   readonly push: PushNotifier | undefined;
-  /** A2A 0.1.0 JSON-RPC (the first of `endpoints`). */
+  /** The JSON-RPC of the oldest version served (the first of `endpoints`). */
   readonly dispatch: Dispatch;
   /** The operations every version and binding calls: for a binding of its own, or a test, with no transport. */
   readonly operations: AgentOperations;
@@ -59,18 +56,19 @@ export interface ServedEndpoint extends VersionEndpoint {
   readonly dispatch: Dispatch;
 }
 
-/** Every version's push format, by the version a webhook is set over. */
+/**
+ * Every version's push format, by the version a webhook is set over: served or not, a webhook a
+ * client set over a version keeps getting that version's body.
+ */
 const PUSH_BODIES = Object.fromEntries(
-  [protocol01, protocol03, protocol10].map((version) => [version.name, { ...version.pushDelivery, body: version.pushBody }]),
+  VERSIONS.map(({ protocol }) => [protocol.name, { ...protocol.pushDelivery, body: protocol.pushBody }]),
 );
 
 /** Builds an agent from its handler and the router's options. Throws TypeError for a bad option. */
 export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions): AgentCore {
   const resolved = resolveOptions(options);
   const logger = routerLogger(resolved.logger);
-  const push = resolved.pushNotifications
-    ? new PushNotifier(options.pushNotifications === true ? {} : options.pushNotifications || {}, logger, PUSH_BODIES, resolved.metrics)
-    : undefined;
+  const push = resolved.pushNotifications && new PushNotifier(resolved.pushNotifications, logger, PUSH_BODIES, resolved.metrics);
   const store = options.store ?? new InMemoryTaskStore();
   // The store's warnings (early evictions) go to the router's log unless it has a logger of its own.
   if (store instanceof InMemoryTaskStore) store.useLogger(logger);
@@ -85,18 +83,10 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
   });
   const operations = new AgentOperations(service, {
     streaming: resolved.streaming,
-    pushNotifications: resolved.pushNotifications,
+    pushNotifications: push !== undefined,
     authorize: resolved.auth?.authorize,
   });
-  // One line a version: where it is served, from its own options.
-  const versions: VersionEndpoint[] = [endpoint01(resolved.protocol03 ? protocol01With03 : protocol01)];
-  const { protocol03: options03, protocol10: options10 } = resolved;
-  if (options03) versions.push(endpoint03(options03.path, resolved.auth, options03.card));
-  if (options10) {
-    const others = options03 ? [{ protocolVersion: '0.3', url: (mountUrl: string) => endpointUrl03(mountUrl, options03.path) }] : [];
-    versions.push(endpoint10(options10.path, resolved.auth, options10.card, others, resolved.extendedCard));
-  }
-  const endpoints = versions.map((endpoint) => {
+  const endpoints = servedEndpoints(resolved).map((endpoint) => {
     const runner = createMethodRunner({
       version: endpoint.version,
       operations,
@@ -142,16 +132,29 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
 }
 
 /**
- * 0.1.0 beside 0.3: a 0.3 method sent to the 0.1.0 endpoint gets a -32601 that says where 0.3 is
- * served, instead of a bare "method not found".
+ * Each version served, where its endpoint is: its card lists the other versions' interfaces, and
+ * a method it lacks that another version has gets a -32601 that says where that version is.
  */
-const protocol01With03: ProtocolVersion = {
-  ...protocol01,
-  methodNotFound(method) {
-    if (Object.hasOwn(protocol01.methods, method) || !Object.hasOwn(protocol03.methods, method)) return A2AError.methodNotFound(method);
-    return new A2AError(ErrorCode.MethodNotFound, undefined, {
-      method,
-      reason: `${method} is an A2A 0.3 method; this endpoint speaks A2A 0.1.0. The 0.3 endpoint is the url of /.well-known/agent-card.json`,
-    });
-  },
-};
+function servedEndpoints({ versions, auth }: ResolvedOptions): VersionEndpoint[] {
+  const endpoints = versions.map((version) =>
+    version.endpoint({
+      auth,
+      otherInterfaces: (mountUrl) =>
+        versions.filter((other) => other !== version).flatMap((other) => other.listedInterfaces?.(mountUrl) ?? []),
+    }),
+  );
+  return endpoints.map((endpoint) => ({ ...endpoint, version: pointingElsewhere(endpoint.version, endpoints) }));
+}
+
+/** `version`, whose -32601 names the other version served that has the method, if one does. */
+function pointingElsewhere(version: ProtocolVersion, endpoints: readonly VersionEndpoint[]): ProtocolVersion {
+  const { methodNotFound } = version;
+  if (!methodNotFound) return version;
+  return {
+    ...version,
+    methodNotFound(method) {
+      const servedBy = endpoints.find((other) => other.version !== version && Object.hasOwn(other.version.methods, method));
+      return methodNotFound(method, servedBy?.version);
+    },
+  };
+}

@@ -1,18 +1,21 @@
 import { pino, type Logger } from 'pino';
+import type { AgentCardInput } from './core/agent-card.js';
 import type { AuthOptions } from './core/auth.js';
+import type { ConfiguredVersion } from './core/protocol-version.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './transports/sse.js';
 import type { InspectorOptions } from './inspector.js';
 import { A2AMetrics } from './telemetry/metrics.js';
 import type { TaskStore } from './store/task-store.js';
-import type { AgentCardInput } from './versions/v0_1/index.js';
-import type { AgentCard03Input } from './versions/v0_3/index.js';
-import type { AgentCard10Input, ExtendedCardOption } from './versions/v1_0/index.js';
+import { VERSIONS, type VersionOptions } from './versions/index.js';
 
 export type { AgentCardInput };
 
-/** Options of {@link a2aRouter}. Only `card` is required. */
-export interface A2ARouterOptions {
+/**
+ * Options of {@link a2aRouter}. Only `card` is required. Each protocol version served reads
+ * options of its own too: see {@link VersionOptions}.
+ */
+export interface A2ARouterOptions extends VersionOptions {
   /** The agent card served at `GET /.well-known/agent.json`; checked when the router is made. */
   card: AgentCardInput;
   /** Where tasks are kept. Default: a new `InMemoryTaskStore()` with its default bounds. */
@@ -94,27 +97,6 @@ export interface A2ARouterOptions {
   /** Logger; the router logs through a child of it. Default: `pino()` at level `info`. */
   logger?: Logger;
   /**
-   * Serve A2A 0.3 beside 0.1.0, from the same handler and the same tasks: its JSON-RPC methods
-   * (`message/send`, `message/stream`, ...) at `path` and its card at
-   * `GET /.well-known/agent-card.json`. Default on; `false` serves 0.1.0 only.
-   */
-  protocol03?: boolean | Protocol03Options;
-  /**
-   * Serve A2A 1.0 beside 0.1.0 (and 0.3), from the same handler and the same tasks: its JSON-RPC
-   * methods (`SendMessage`, `SendStreamingMessage`, ...) at `path`, its card at
-   * `${path}/.well-known/agent-card.json` and, to a client that asks for 1.0 (`A2A-Version`), at
-   * `GET /.well-known/agent-card.json`. Default on; `false` leaves 1.0 out.
-   */
-  protocol10?: boolean | Protocol10Options;
-  /**
-   * A fuller card for authenticated callers (A2A 1.0 `GetExtendedAgentCard`, `GET
-   * /extendedAgentCard`): fields to add to, or replace in, the 1.0 card (more skills, say), or a
-   * function of the caller that gives them. The public card then says
-   * `capabilities.extendedAgentCard: true`. Needs `auth`: the extended card is for callers who
-   * authenticated (spec 1.0 3.1.11).
-   */
-  extendedCard?: ExtendedCardOption;
-  /**
    * Prometheus metrics: calls, durations, streams, turns, the store, push deliveries, Redis
    * commands, drains (docs/observability.md lists them). `true` collects them in a registry of the
    * router's own; or give the metrics made with `a2aMetrics({ registry, prefix })`. Serve them with
@@ -130,33 +112,14 @@ export interface A2ARouterOptions {
   inspector?: boolean | InspectorOptions;
 }
 
-/** Options of the A2A 1.0 bindings. */
-export interface Protocol10Options {
-  /** Where the 1.0 interface is, relative to the router's mount. Default `'/v1'`. */
-  path?: string;
-  /** Fields to add to, or replace in, the 1.0 card the router makes from `card` (e.g. `iconUrl`). */
-  card?: AgentCard10Input;
-}
-
-/** Options of the A2A 0.3 binding. */
-export interface Protocol03Options {
-  /**
-   * Where the 0.3 JSON-RPC endpoint is, relative to the router's mount. Default `'/v0.3'`. It
-   * cannot share `/` with 0.1.0: `tasks/get`, `tasks/cancel` and `tasks/resubscribe` have the same
-   * names in both versions and different answers.
-   */
-  path?: string;
-  /** Fields to add to, or replace in, the 0.3 card the router makes from `card` (e.g. `iconUrl`). */
-  card?: AgentCard03Input;
-}
-
 /** The options with every default applied. */
 export interface ResolvedOptions {
   readonly bodyLimit: number | string;
   readonly maxJsonDepth: number;
   readonly sendWaitMs: number;
   readonly streaming: boolean;
-  readonly pushNotifications: boolean;
+  /** Undefined when push notifications are off. */
+  readonly pushNotifications: PushNotificationOptions | undefined;
   readonly heartbeatMs: number;
   readonly maxStreamQueueBytes: number;
   readonly maxStreamsPerTask: number;
@@ -170,11 +133,8 @@ export interface ResolvedOptions {
   readonly acceptedInputModes: readonly string[] | undefined;
   readonly logger: Logger;
   readonly auth: AuthOptions | undefined;
-  /** The 0.3 binding's settings; undefined when it is off. */
-  readonly protocol03: Required<Protocol03Options> | undefined;
-  /** The 1.0 bindings' settings; undefined when they are off. */
-  readonly protocol10: Required<Protocol10Options> | undefined;
-  readonly extendedCard: ExtendedCardOption | undefined;
+  /** The versions served, oldest first, each with its options read. */
+  readonly versions: readonly ConfiguredVersion[];
   /** Undefined when metrics are off. */
   readonly metrics: A2AMetrics | undefined;
 }
@@ -183,20 +143,14 @@ export interface ResolvedOptions {
 const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
-  const protocol03 = protocol03Of(options.protocol03 ?? true);
-  const protocol10 = protocol10Of(options.protocol10 ?? true);
-  if (protocol03 && protocol10 && protocol03.path === protocol10.path) {
-    throw new TypeError(
-      `a2aRouter: options.protocol03.path and options.protocol10.path are both ${protocol03.path}; each version needs its own`,
-    );
-  }
+  const versions = servedVersions(options);
   const maxTaskBytes = positiveInteger(options.maxTaskBytes ?? 16 * 1024 * 1024, 'maxTaskBytes');
   return {
     bodyLimit: options.bodyLimit ?? '10mb',
     maxJsonDepth: positiveInteger(options.maxJsonDepth ?? 100, 'maxJsonDepth'),
     sendWaitMs: positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
     streaming: options.streaming ?? true,
-    pushNotifications: options.pushNotifications !== undefined && options.pushNotifications !== false,
+    pushNotifications: pushNotificationsOf(options.pushNotifications),
     heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),
     maxStreamQueueBytes: positiveInteger(options.maxStreamQueueBytes ?? 4 * 1024 * 1024, 'maxStreamQueueBytes'),
     maxStreamsPerTask: positiveInteger(options.maxStreamsPerTask ?? 50, 'maxStreamsPerTask'),
@@ -210,48 +164,49 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
       MAX_RESPONSE_BYTES,
       'maxResponseBytes',
     ),
-    acceptedInputModes: options.enforceInputModes === false ? undefined : inputModesOf(options.card, [protocol03?.card, protocol10?.card]),
+    acceptedInputModes: options.enforceInputModes === false ? undefined : inputModesOf(options.card, versions),
     logger: options.logger ?? pino({ level: 'info' }),
     auth: checkedAuth(options.auth),
-    protocol03,
-    protocol10,
-    extendedCard: checkedExtendedCard(options),
+    versions,
     metrics: metricsOf(options.metrics),
   };
 }
 
 /**
+ * The versions the options serve, each with its options read; throws a TypeError when two are
+ * served at one path.
+ */
+function servedVersions(options: A2ARouterOptions): ConfiguredVersion[] {
+  const served: { name: string; version: ConfiguredVersion }[] = [];
+  for (const { protocol, configure } of VERSIONS) {
+    const version = configure(options);
+    if (!version) continue;
+    const clash = served.find((other) => other.version.path === version.path);
+    if (clash) {
+      throw new TypeError(
+        `a2aRouter: A2A ${clash.name} and A2A ${protocol.name} are both served at ${version.path}; each version needs its own path`,
+      );
+    }
+    served.push({ name: protocol.name, version });
+  }
+  return served.map(({ version }) => version);
+}
+
+/**
  * Every input mode a card of the agent lists: the card's default ones (`text/plain` when it names
- * none) and each skill's, and those the 0.3 and 1.0 cards' overrides add, so that no client is refused
+ * none) and each skill's, and those each version's card fields add, so that no client is refused
  * a mode its card lists.
  */
-function inputModesOf(card: AgentCardInput, overrides: readonly (AgentCard03Input | AgentCard10Input | undefined)[]): readonly string[] {
+function inputModesOf(card: AgentCardInput, versions: readonly ConfiguredVersion[]): readonly string[] {
   const modes = new Set<string>(card.defaultInputModes ?? ['text/plain']);
-  const skills = [...(card.skills ?? [])];
-  for (const override of overrides) {
-    for (const mode of override?.defaultInputModes ?? []) modes.add(mode);
-    skills.push(...((override?.skills ?? []) as { inputModes?: string[] }[] as typeof skills));
-  }
-  for (const skill of skills) for (const mode of skill.inputModes ?? []) modes.add(mode);
+  for (const skill of card.skills ?? []) for (const mode of skill.inputModes ?? []) modes.add(mode);
+  for (const version of versions) for (const mode of version.inputModes) modes.add(mode);
   return [...modes];
 }
 
-function protocol03Of(option: boolean | Protocol03Options): Required<Protocol03Options> | undefined {
-  if (option === false) return undefined;
-  const { path = '/v0.3', card = {} } = option === true ? {} : option;
-  if (typeof path !== 'string' || !/^(\/[\w.~-]+)+$/.test(path)) {
-    throw new TypeError(`a2aRouter: options.protocol03.path must be a path below the mount such as '/v0.3', got ${JSON.stringify(path)}`);
-  }
-  return { path, card };
-}
-
-function protocol10Of(option: boolean | Protocol10Options): Required<Protocol10Options> | undefined {
-  if (option === false) return undefined;
-  const { path = '/v1', card = {} } = option === true ? {} : option;
-  if (typeof path !== 'string' || !/^(\/[\w.~-]+)+$/.test(path)) {
-    throw new TypeError(`a2aRouter: options.protocol10.path must be a path below the mount such as '/v1', got ${JSON.stringify(path)}`);
-  }
-  return { path, card };
+function pushNotificationsOf(option: boolean | PushNotificationOptions | undefined): PushNotificationOptions | undefined {
+  if (option === undefined || option === false) return undefined;
+  return typeof option === 'object' && option !== null ? option : {};
 }
 
 function metricsOf(option: boolean | A2AMetrics | undefined): A2AMetrics | undefined {
@@ -260,18 +215,6 @@ function metricsOf(option: boolean | A2AMetrics | undefined): A2AMetrics | undef
   if (!(option instanceof A2AMetrics))
     throw new TypeError('a2aRouter: options.metrics must be true, false or the metrics made with a2aMetrics()');
   return option;
-}
-
-function checkedExtendedCard(options: A2ARouterOptions): ExtendedCardOption | undefined {
-  const { extendedCard } = options;
-  if (extendedCard === undefined) return undefined;
-  if (typeof extendedCard !== 'function' && (extendedCard === null || typeof extendedCard !== 'object')) {
-    throw new TypeError('a2aRouter: options.extendedCard must be card fields or a function of the caller that gives them');
-  }
-  if (!options.auth) throw new TypeError('a2aRouter: options.extendedCard is for authenticated callers: it needs options.auth');
-  if (options.protocol10 === false)
-    throw new TypeError('a2aRouter: options.extendedCard is served over A2A 1.0, which protocol10: false turns off');
-  return extendedCard;
 }
 
 function checkedAuth(auth: AuthOptions | undefined): AuthOptions | undefined {

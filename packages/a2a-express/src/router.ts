@@ -1,40 +1,37 @@
 import { A2AError } from 'a2a-types';
 import { createHash } from 'node:crypto';
-import { errorInfo } from 'a2a-types/v1.0';
 import { inspectorRoute } from './inspector.js';
-import express, { type Request, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
+import { prepareCard } from './core/agent-card.js';
 import { authenticate, cardAuthentication, type AuthOptions, type Principal } from './core/auth.js';
-import { prepareCard } from './versions/v0_1/index.js';
-import { createAgentCore, type DrainReport } from './agent-core.js';
+import type { AgentCard } from 'a2a-types/model';
+import { createAgentCore, type AgentCore, type DrainReport, type ServedEndpoint } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
 import type { TaskHandler } from './core/handler.js';
 import { createRpcEndpoint, requestedVersion, sendJson, sendUnauthenticated } from './transports/http.js';
 import { createRestEndpoint } from './transports/rest.js';
-import type { A2ARouterOptions } from './options.js';
+import type { A2ARouterOptions, ResolvedOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
 import type { A2AMetrics, BindingName } from './telemetry/metrics.js';
 import { healthEndpoints, type HealthEndpoints } from './telemetry/health.js';
+import { VERSIONS, type VersionPaths } from './versions/index.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './agent-core.js';
 
-const WELL_KNOWN_CARD = '/.well-known/agent-card.json';
 /** How long a client may keep a card without asking again: cards change when the agent is redeployed. */
 const CARD_MAX_AGE_SECONDS = 300;
 
-/** A card asked for in a version no card is served in: HTTP 400 with 1.0's error body. */
-class CardVersionRefused extends Error {
-  readonly body: unknown;
-  constructor(requested: string) {
-    super(`no agent card for A2A-Version ${requested}`);
-    this.body = {
-      error: {
-        code: 400,
-        status: 'FAILED_PRECONDITION',
-        message: `A2A-Version ${requested} is not served; this agent serves 0.3 and 1.0 at ${WELL_KNOWN_CARD}, 0.1.0 at /.well-known/agent.json`,
-        details: [errorInfo('VERSION_NOT_SUPPORTED', { requested })],
-      },
-    };
-  }
+/** Where a version is served. */
+export interface ServedVersionPath {
+  /** The protocol version, by the kit's name for it (`'0.1.0'`, `'0.3'`, `'1.0'`). */
+  readonly protocol: string;
+  /** Its endpoint, relative to the router's mount (`'/'`, `'/v0.3'`, `'/v1'`). */
+  readonly path: string;
+}
+
+/** The URL of the router's mount, seen from this request (honours 'trust proxy'). */
+function mountUrlOf(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl || '/'}`;
 }
 
 /** The request as seen from the router's mount, for one routed below `path` (whose `baseUrl` ends with it). */
@@ -61,13 +58,14 @@ function ifNoneMatch(req: Request, etag: string): boolean {
 }
 
 /** The Express router `a2aRouter` returns, with a handle on its store and a way to stop it. */
-export interface A2ARouter extends Router {
+export interface A2ARouter extends Router, VersionPaths {
   /** The task store in use (the one given in the options, or the router's in-memory one). */
   readonly store: TaskStore;
-  /** Where the A2A 0.3 JSON-RPC endpoint is, relative to the mount (`'/v0.3'`); undefined when 0.3 is off. */
-  readonly protocol03Path: string | undefined;
-  /** Where the A2A 1.0 interface is, relative to the mount (`'/v1'`); undefined when 1.0 is off. */
-  readonly protocol10Path: string | undefined;
+  /**
+   * Each version served, oldest first: its protocol version and where its endpoint is, relative to
+   * the mount. serveAgent's listening line names each endpoint's URL from these.
+   */
+  readonly endpoints: readonly ServedVersionPath[];
   /**
    * The agent's Prometheus metrics (option `metrics`), undefined when off. Mount
    * `router.metrics.handler` where Prometheus scrapes: `app.get('/metrics', router.metrics.handler)`.
@@ -103,12 +101,15 @@ export interface A2ARouter extends Router {
 }
 
 /**
- * Serves an agent over A2A 0.1.0, and A2A 0.3 beside it. Relative to where it is mounted:
- * - `GET /.well-known/agent.json` — the agent card;
- * - `POST /` — JSON-RPC 2.0, every A2A 0.1.0 method (`tasks/send`, `tasks/sendSubscribe`, ...);
- * - `GET /.well-known/agent-card.json` and `POST /v0.3` — the 0.3 card and every 0.3 method
- *   (`message/send`, `message/stream`, ...), unless `protocol03: false`;
- * - `GET /.well-known/jwks.json` — with push notifications on, the keys that verify them.
+ * Serves an agent over every A2A version the kit speaks, from one handler and one task store.
+ * Relative to where it is mounted, by default:
+ * - `GET /.well-known/agent.json` and `POST /`: A2A 0.1.0, its card and JSON-RPC (`tasks/send`, ...);
+ * - `POST /v0.3`: A2A 0.3 JSON-RPC (`message/send`, ...), unless `protocol03: false`;
+ * - `POST /v1` and `/v1/...`: A2A 1.0 over JSON-RPC (`SendMessage`, ...) and HTTP+JSON
+ *   (`POST /v1/message:send`, ...), unless `protocol10: false`;
+ * - `GET /.well-known/agent-card.json`: the 0.3 card, or the 1.0 card to a client that asks for
+ *   1.0 (`A2A-Version`); each version's card is also below its own path;
+ * - `GET /.well-known/jwks.json`: with push notifications on, the keys that verify them.
  *
  * @param handler the agent's logic, run once per turn of a task (see {@link TaskHandler})
  * @param options the card and settings; see {@link A2ARouterOptions}
@@ -119,52 +120,224 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   if (!options || typeof options.card !== 'object') throw new TypeError('a2aRouter: options.card is required');
   const core = createAgentCore(handler, options);
   const { options: resolved, logger, push, store } = core;
-  const auth = resolved.auth;
-  const cardFor = prepareCard(options.card, { ...resolved, authentication: auth && cardAuthentication(auth) });
+  const agentCard = prepareCard(options.card, {
+    streaming: resolved.streaming,
+    pushNotifications: push !== undefined,
+    authentication: resolved.auth && cardAuthentication(resolved.auth),
+  });
+  const cardFor = (req?: Request) => agentCard(req && mountUrlOf(req));
 
   const router = express.Router();
-  // HTTP dates have whole seconds.
-  const cardsSinceMs = Math.floor(Date.now() / 1000) * 1000;
-  const cardsSince = new Date(cardsSinceMs).toUTCString();
-  /** Serves a card; with `protectCard`, to authenticated clients only. */
-  const serveCard =
-    (card: (req: Request) => unknown, wireError?: (error: A2AError) => A2AError): express.RequestHandler =>
-    (req, res, next) => {
-      if (!auth?.protectCard) return sendCard(req, res, card);
-      authenticate(req, auth)
-        .then((outcome) => {
-          if (outcome.ok) sendCard(req, res, card);
-          else sendUnauthenticated(res, null, outcome, wireError);
-        })
-        .catch(next);
+  const postEndpoints = fastPostLookup(router);
+  if (options.inspector) {
+    const inspector = inspectorRoute(options.inspector);
+    router.use(inspector.path, inspector.handler);
+    logger.warn({ path: inspector.path }, 'the A2A inspector is served: for development only, whoever reaches it can call this agent');
+  }
+  if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
+  let draining = false;
+  const mount: VersionMount = {
+    router,
+    resolved,
+    core,
+    cards: cardServer(resolved.auth),
+    cardFor,
+    postEndpoints,
+    isDraining: () => draining,
+  };
+  for (const endpoint of core.endpoints) mountVersion(mount, endpoint);
+  mountSharedCards(mount, core.endpoints);
+
+  return Object.assign(router, {
+    store,
+    endpoints: core.endpoints.map((endpoint) => ({ protocol: endpoint.version.name, path: endpoint.path })),
+    ...versionPaths(core.endpoints),
+    metrics: resolved.metrics,
+    health: healthEndpoints({ logger, isDraining: () => draining, pingStore: store.ping && (() => store.ping!()) }),
+    requireCredentials: requireCredentials(resolved.auth),
+    drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
+      draining = true;
+      return core.drain(deadlineMs);
+    },
+    close: () => core.close(),
+  });
+}
+
+/** What mounting a version needs of the router being made. */
+interface VersionMount {
+  readonly router: Router;
+  readonly resolved: ResolvedOptions;
+  readonly core: AgentCore;
+  readonly cards: CardServer;
+  /** The agent's card, as served for a request (without one, for the checks made at start). */
+  readonly cardFor: (req?: Request) => AgentCard;
+  /** The JSON-RPC endpoints by path, found by one lookup (see `fastPostLookup`). */
+  readonly postEndpoints: Map<string, express.RequestHandler>;
+  readonly isDraining: () => boolean;
+}
+
+/** `router.protocol03Path` and the others: where each version is served, undefined when it is not. */
+function versionPaths(endpoints: readonly ServedEndpoint[]): VersionPaths {
+  const paths: Record<string, string | undefined> = {};
+  for (const { protocol, shownAs } of VERSIONS) {
+    if (shownAs) paths[shownAs.routerPath] = endpoints.find((endpoint) => endpoint.version.name === protocol.name)?.path;
+  }
+  return paths as unknown as VersionPaths;
+}
+
+/**
+ * Nearly every call is a POST to a JSON-RPC endpoint: one lookup finds its handler, rather than
+ * the router's walk through every route before it (a regular expression each, then the route's
+ * own dispatch), a tenth of the router's time per call in a profile. Any other request, and any
+ * other spelling of the path (a trailing slash, another case), takes the router's way, which
+ * serves the same handlers.
+ */
+function fastPostLookup(router: Router): Map<string, express.RequestHandler> {
+  const endpoints = new Map<string, express.RequestHandler>();
+  router.use((req, res, next) => {
+    const endpoint = req.method === 'POST' ? endpoints.get(req.path) : undefined;
+    if (endpoint) endpoint(req, res, next);
+    else next();
+  });
+  return endpoints;
+}
+
+/** One version's card routes, its JSON-RPC endpoint and its HTTP+JSON binding. */
+function mountVersion(mount: VersionMount, endpoint: ServedEndpoint): void {
+  const { router, resolved, core, cardFor } = mount;
+  const { version } = endpoint;
+  const wireError = version.wireError ?? ((error: A2AError) => error);
+  const card = (req?: Request) => endpoint.card(cardFor(req));
+  endpoint.checkCard?.(card());
+  const { extendedCard: extendedCardOf } = endpoint;
+  const extendedCard = extendedCardOf && ((req: Request, principal: Principal) => extendedCardOf(cardFor(req), principal));
+  router.get(
+    [...endpoint.cardPaths],
+    mount.cards.serve((req) => ({ card: card(req), caching: endpoint.cardCaching === true }), wireError),
+  );
+
+  const refuseDraining = refuseWhileDraining(mount, version.name, 'jsonrpc', (error) => errorResponse(null, wireError(error)));
+  const rpcEndpoint = createRpcEndpoint({
+    ...resolved,
+    route: endpoint.path,
+    dispatch: endpoint.dispatch,
+    logger: core.logger,
+    wireError: version.wireError,
+    protocol: version.name,
+    refusesVersion: endpoint.refusesVersion,
+    contentTypeError: endpoint.contentTypeError,
+    extendedCardFor: extendedCard,
+  });
+  const rpcPost: express.RequestHandler = (req, res, next) => {
+    if (mount.isDraining()) refuseDraining(req, res, next);
+    else rpcEndpoint(req, res, next);
+  };
+  mount.postEndpoints.set(endpoint.path, rpcPost);
+  router.post(endpoint.path, rpcPost);
+  router.all(endpoint.path, postOnly(wireError));
+  const { rest } = endpoint;
+  if (!rest) return;
+  router.use(
+    endpoint.path,
+    refuseWhileDraining(mount, version.name, 'rest', (error) => rest.errorAnswer(wireError(error).toJSON()).body),
+    createRestEndpoint({
+      ...resolved,
+      route: endpoint.path,
+      binding: rest,
+      runner: endpoint.runner,
+      logger: core.logger,
+      wireError,
+      protocol: version.name,
+      refusesVersion: endpoint.refusesVersion,
+      contentTypeError: endpoint.contentTypeError,
+      // Below the interface's path, the request's base URL is the interface's: the card is the mount's.
+      extendedCardFor: extendedCard && ((req, principal) => extendedCard(atMount(req, endpoint.path), principal)),
+    }),
+  );
+}
+
+/**
+ * The card paths several versions share (`/.well-known/agent-card.json`, read by 0.3 and 1.0
+ * clients alike): each client gets the card of the version it asks for (`A2A-Version`), the
+ * highest-ranked that answers; one that asks for a version no card there answers gets the
+ * refusal of a version that words one, else the highest-ranked card anyway.
+ */
+function mountSharedCards(mount: VersionMount, endpoints: readonly ServedEndpoint[]): void {
+  const byPath = new Map<string, ServedEndpoint[]>();
+  for (const endpoint of endpoints) {
+    const shared = endpoint.sharedCardPath;
+    if (shared) byPath.set(shared.path, [...(byPath.get(shared.path) ?? []), endpoint]);
+  }
+  for (const [path, sharing] of byPath) {
+    const served = sharing.map((endpoint) => endpoint.version.name);
+    const choose = (requested: string | undefined): { endpoint: ServedEndpoint; rank: number } => {
+      let best = { endpoint: sharing[0]!, rank: sharing[0]!.sharedCardPath!.rank(requested) };
+      for (const endpoint of sharing.slice(1)) {
+        const rank = endpoint.sharedCardPath!.rank(requested);
+        if (rank > best.rank) best = { endpoint, rank };
+      }
+      return best;
     };
+    // One version here: a refused credential is in its words (as on its own card paths).
+    const wireError = sharing.length === 1 ? sharing[0]!.version.wireError : undefined;
+    mount.router.get(
+      path,
+      mount.cards.serve((req) => {
+        const requested = requestedVersion(req);
+        const { endpoint, rank } = choose(requested);
+        const refusing = rank === 0 && requested !== undefined ? sharing.find((other) => other.refusedCard) : undefined;
+        if (refusing) return { refused: refusing.refusedCard!(requested!, served) };
+        return { card: endpoint.card(mount.cardFor(req)), caching: endpoint.cardCaching === true, varies: true };
+      }, wireError),
+    );
+  }
+}
+
+/** What a card route answers a request with. */
+type CardAnswer =
+  | {
+      readonly card: unknown;
+      /** With the caching headers of spec 1.0 8.6.1. */
+      readonly caching: boolean;
+      /** The card depends on the `A2A-Version` asked for. */
+      readonly varies?: boolean;
+    }
+  | { readonly refused: { status: number; body: unknown } };
+
+interface CardServer {
+  /** Serves the card `answer` gives for a request; with `protectCard`, to authenticated clients only. */
+  serve(answer: (req: Request) => CardAnswer, wireError?: (error: A2AError) => A2AError): express.RequestHandler;
+}
+
+function cardServer(auth: AuthOptions | undefined): CardServer {
+  // HTTP dates have whole seconds. The cards change when the agent is redeployed: the router's
+  // start is when they last did.
+  const sinceMs = Math.floor(Date.now() / 1000) * 1000;
+  const since = new Date(sinceMs).toUTCString();
+  const cacheControl = `${auth?.protectCard ? 'private' : 'public'}, max-age=${CARD_MAX_AGE_SECONDS}`;
+
   /**
-   * A card with the caching headers of spec 1.0 8.6.1: an `ETag` of its content, `Last-Modified`, `Cache-Control`
-   * (private when the card is for authenticated clients only), `Vary: A2A-Version` where the card
-   * depends on it, and 304 to a client that has this one.
+   * A card, with the caching headers where its version has them: an `ETag` of its content,
+   * `Last-Modified`, `Cache-Control` (private when the card is for authenticated clients only),
+   * `Vary: A2A-Version` where the card depends on it, and 304 to a client that has this one.
    */
-  const sendCard = (req: Request, res: express.Response, card: (req: Request) => unknown): void => {
-    // The 0.1.0 card stays exactly as it was served.
-    if (!req.path.endsWith(WELL_KNOWN_CARD)) {
-      sendJson(res, 200, card(req));
-      return;
-    }
-    let body: string;
-    try {
-      body = JSON.stringify(card(req));
-    } catch (error) {
-      if (!(error instanceof CardVersionRefused)) throw error;
+  const send = (req: Request, res: Response, answer: CardAnswer): void => {
+    if ('refused' in answer) {
       res.setHeader('Vary', 'A2A-Version');
-      sendJson(res, 400, error.body);
+      sendJson(res, answer.refused.status, answer.refused.body);
       return;
     }
+    if (!answer.caching) {
+      sendJson(res, 200, answer.card);
+      return;
+    }
+    const body = JSON.stringify(answer.card);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     res.setHeader('ETag', etag);
-    // The cards change when the agent is redeployed: the router's start is when they last did.
-    res.setHeader('Last-Modified', cardsSince);
-    res.setHeader('Cache-Control', `${auth?.protectCard ? 'private' : 'public'}, max-age=${CARD_MAX_AGE_SECONDS}`);
-    if (req.path === WELL_KNOWN_CARD) res.setHeader('Vary', auth?.protectCard ? 'A2A-Version, Authorization' : 'A2A-Version');
-    if (ifNoneMatch(req, etag) || (req.get('if-none-match') === undefined && notModifiedSince(req, cardsSinceMs))) {
+    res.setHeader('Last-Modified', since);
+    res.setHeader('Cache-Control', cacheControl);
+    if (answer.varies) res.setHeader('Vary', auth?.protectCard ? 'A2A-Version, Authorization' : 'A2A-Version');
+    if (ifNoneMatch(req, etag) || (req.get('if-none-match') === undefined && notModifiedSince(req, sinceMs))) {
       res.status(304).end();
       return;
     }
@@ -173,125 +346,49 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     res.setHeader('Content-Length', Buffer.byteLength(body));
     res.end(body);
   };
-  // Nearly every call is a POST to a JSON-RPC endpoint: one lookup finds its handler, rather than
-  // the router's walk through every route before it (a regular expression each, then the route's
-  // own dispatch), a tenth of the router's time per call in a profile. Any other request, and any
-  // other spelling of the path (a trailing slash, another case), takes the router's way below,
-  // which serves the same handlers.
-  const rpcEndpoints = new Map<string, express.RequestHandler>();
-  router.use((req, res, next) => {
-    const endpoint = req.method === 'POST' ? rpcEndpoints.get(req.path) : undefined;
-    if (endpoint) endpoint(req, res, next);
-    else next();
-  });
-  if (options.inspector) {
-    const inspector = inspectorRoute(options.inspector);
-    router.use(inspector.path, inspector.handler);
-    logger.warn({ path: inspector.path }, 'the A2A inspector is served: for development only, whoever reaches it can call this agent');
-  }
-  if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
-  let draining = false;
-  // While draining, the work of this process is ending: a new call is refused at once, so that a
-  // load balancer or a client tries another replica rather than waiting here. Only the A2A
-  // endpoint: the host app's own routes are not ours to refuse.
-  const asIs = (error: A2AError) => error;
-  /** Refuses while draining (HTTP 503, -32011), the error in the body a binding gives it. */
-  const refuseWhileDraining =
-    (version: string, binding: BindingName, body: (error: A2AError) => unknown): express.RequestHandler =>
-    (_req, res, next) => {
-      if (!draining) return next();
-      res.setHeader('Connection', 'close');
-      res.setHeader('Retry-After', '1');
-      const error = A2AError.resourceUnavailable('the agent is shutting down');
-      resolved.metrics?.callEnded(version, binding, 'other', error.code, 0);
-      sendJson(res, 503, body(error));
-    };
-  const postOnly =
-    (wire: (error: A2AError) => A2AError = asIs): express.RequestHandler =>
-    (_req, res) => {
-      res.setHeader('Allow', 'POST');
-      const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
-      sendJson(res, 405, errorResponse(null, wire(A2AError.invalidRequest({ reason }))));
-    };
-  // `/.well-known/agent-card.json` is read by 0.3 and 1.0 clients alike: each gets the card of the
-  // version it asks for (`A2A-Version`; none means 0.3, spec 1.0 3.6.2).
-  const endpoint03 = core.endpoints.find((endpoint) => endpoint.version.name === '0.3');
-  const endpoint10 = core.endpoints.find((endpoint) => endpoint.version.name === '1.0');
-  if (endpoint10) {
-    router.get(
-      WELL_KNOWN_CARD,
-      serveCard((req) => {
-        const requested = req && requestedVersion(req);
-        // A later 1.x client reads the 1.0 card (minor versions add, §3.6), and any 0.x the 0.3 one.
-        if (requested !== undefined && /^1\.\d+(\.\d+)?$/.test(requested)) return endpoint10.card(cardFor(req));
-        if (!endpoint03 && (requested === undefined || /^0\.\d+(\.\d+)?$/.test(requested))) return endpoint10.card(cardFor(req));
-        if (requested === undefined || /^0\.\d+(\.\d+)?$/.test(requested)) return endpoint03!.card(cardFor(req));
-        throw new CardVersionRefused(requested);
-      }),
-    );
-  }
-  for (const endpoint of core.endpoints) {
-    const { version } = endpoint;
-    const card = (req?: Request) => endpoint.card(cardFor(req));
-    endpoint.checkCard?.(card());
-    const { extendedCard: extendedCardOf } = endpoint;
-    const extendedCard = extendedCardOf && ((req: Request, principal: Principal) => extendedCardOf(cardFor(req), principal));
-    router.get([...endpoint.cardPaths], serveCard(card, version.wireError));
-    const refuseDraining = refuseWhileDraining(version.name, 'jsonrpc', (error) => errorResponse(null, (version.wireError ?? asIs)(error)));
-    const rpcEndpoint = createRpcEndpoint({
-      ...resolved,
-      route: endpoint.path,
-      dispatch: endpoint.dispatch,
-      logger,
-      wireError: version.wireError,
-      protocol: version.name,
-      refusesVersion: endpoint.refusesVersion,
-      contentTypeError: endpoint.contentTypeError,
-      extendedCardFor: extendedCard,
-    });
-    const rpcPost: express.RequestHandler = (req, res, next) => {
-      if (draining) refuseDraining(req, res, next);
-      else rpcEndpoint(req, res, next);
-    };
-    rpcEndpoints.set(endpoint.path, rpcPost);
-    router.post(endpoint.path, rpcPost);
-    router.all(endpoint.path, postOnly(version.wireError));
-    if (endpoint.rest) {
-      const rest = endpoint.rest;
-      const wire = version.wireError ?? ((error: A2AError) => error);
-      router.use(
-        endpoint.path,
-        refuseWhileDraining(version.name, 'rest', (error) => rest.errorAnswer(wire(error).toJSON()).body),
-        createRestEndpoint({
-          ...resolved,
-          route: endpoint.path,
-          binding: endpoint.rest,
-          runner: endpoint.runner,
-          logger,
-          wireError: version.wireError ?? ((error) => error),
-          protocol: version.name,
-          refusesVersion: endpoint.refusesVersion,
-          contentTypeError: endpoint.contentTypeError,
-          // Below the interface's path, the request's base URL is the interface's: the card is the mount's.
-          extendedCardFor: extendedCard && ((req, principal) => extendedCard(atMount(req, endpoint.path), principal)),
-        }),
-      );
-    }
-  }
 
-  return Object.assign(router, {
-    store,
-    protocol03Path: resolved.protocol03?.path,
-    protocol10Path: resolved.protocol10?.path,
-    metrics: resolved.metrics,
-    health: healthEndpoints({ logger, isDraining: () => draining, pingStore: store.ping && (() => store.ping!()) }),
-    requireCredentials: requireCredentials(auth),
-    drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
-      draining = true;
-      return core.drain(deadlineMs);
+  return {
+    serve: (answer, wireError) => (req, res, next) => {
+      if (!auth?.protectCard) return send(req, res, answer(req));
+      authenticate(req, auth)
+        .then((outcome) => {
+          if (outcome.ok) send(req, res, answer(req));
+          else sendUnauthenticated(res, null, outcome, wireError);
+        })
+        .catch(next);
     },
-    close: () => core.close(),
-  });
+  };
+}
+
+/**
+ * While draining, the work of this process is ending: a new call is refused at once (HTTP 503,
+ * -32011, in the error body its binding gives it), so that a load balancer or a client tries
+ * another replica rather than waiting here. Only the A2A endpoint: the host app's own routes are
+ * not ours to refuse.
+ */
+function refuseWhileDraining(
+  mount: VersionMount,
+  version: string,
+  binding: BindingName,
+  body: (error: A2AError) => unknown,
+): express.RequestHandler {
+  return (_req, res, next) => {
+    if (!mount.isDraining()) return next();
+    res.setHeader('Connection', 'close');
+    res.setHeader('Retry-After', '1');
+    const error = A2AError.resourceUnavailable('the agent is shutting down');
+    mount.resolved.metrics?.callEnded(version, binding, 'other', error.code, 0);
+    sendJson(res, 503, body(error));
+  };
+}
+
+/** Any other verb on a JSON-RPC endpoint: 405, with the error in the version's words. */
+function postOnly(wireError: (error: A2AError) => A2AError): express.RequestHandler {
+  return (_req, res) => {
+    res.setHeader('Allow', 'POST');
+    const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
+    sendJson(res, 405, errorResponse(null, wireError(A2AError.invalidRequest({ reason }))));
+  };
 }
 
 /** See `A2ARouter.requireCredentials`. */

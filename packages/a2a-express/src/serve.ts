@@ -5,7 +5,8 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { A2ARouter } from './router.js';
 import type { TaskStore } from './store/task-store.js';
-import { endpointUrl03 } from './versions/v0_3/index.js';
+import { urlBelow } from './core/version-options.js';
+import { VERSIONS } from './versions/index.js';
 import { requestedExporters, startTracingFromEnv } from './telemetry/sdk.js';
 import type { A2AMetrics } from './telemetry/metrics.js';
 
@@ -85,9 +86,8 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     const { port: actual } = server.address() as AddressInfo;
     const tasks = describeStore(options.store ?? options.router?.store);
     const url = `http://${hostInUrl(host)}:${actual}/`;
-    // Where 0.3 clients find the agent: its 0.3 card names the 0.3 endpoint.
-    const v03 = options.router?.protocol03Path && { url03: endpointUrl03(url, options.router.protocol03Path) };
-    logger.info({ url, ...v03, tasks, ...(traces.length > 0 && { traces }), ...options.details }, `${name} listening`);
+    const versionUrls = options.router && endpointUrls(url, options.router);
+    logger.info({ url, ...versionUrls, tasks, ...(traces.length > 0 && { traces }), ...options.details }, `${name} listening`);
   });
   server.once('error', (error: NodeJS.ErrnoException) => {
     logger.fatal({ code: error.code, port, host }, `${name} could not start: ${whyNotListening(error, port, host)}`);
@@ -181,4 +181,14 @@ function describeStore(store: TaskStore | undefined): string {
   // No store given: the router makes an in-memory one.
   if (store === undefined) return 'in memory';
   return store.describe?.() ?? 'in a custom store';
+}
+
+/** Where each version served below the mount is (`url03`, `url10`), for the listening line: the clients of each find it there. */
+function endpointUrls(mountUrl: string, router: A2ARouter): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const { protocol, shownAs } of VERSIONS) {
+    const served = router.endpoints.find((endpoint) => endpoint.protocol === protocol.name);
+    if (shownAs && served) urls[shownAs.listeningUrl] = urlBelow(mountUrl, served.path);
+  }
+  return urls;
 }

@@ -1,10 +1,69 @@
-// The contract a protocol version fills to plug into the kit: its method table, how its errors
-// look, and the body of its push notifications. A transport takes any version's table; the
-// core never knows which versions there are.
+// The contract a protocol version fills to plug into the kit: how it reads its own options, where
+// it is served, its method table, how its errors look, its card and the body of its push
+// notifications. The versions served are one list (versions/index.ts) that the router, the agent
+// core, the options and serveAgent iterate; a transport takes any version's table; the core
+// never knows which versions there are.
 import type { A2AError, AgentCard } from 'a2a-types/model';
 import type { PushBody, PushFormat } from '../push/push-notifier.js';
-import type { Principal } from './auth.js';
+import type { AuthOptions, Principal } from './auth.js';
 import type { Method } from './method.js';
+
+/**
+ * A protocol version as the router serves it: what it is, and how it reads the router's options.
+ * `O` is the part of the router's options the version reads (its own, such as `protocol03`).
+ */
+export interface ServableVersion<O = object> {
+  readonly protocol: ProtocolVersion;
+  /**
+   * Where the router shows the version's path, relative to its mount (`router.protocol03Path`),
+   * and serveAgent's listening line its URL (`url03`); neither for a version at the mount itself.
+   */
+  readonly shownAs?: { readonly routerPath: string; readonly listeningUrl: string };
+  /**
+   * Reads the version's options: undefined when it is not served. Throws a TypeError naming the
+   * option, when the router is made, for one it refuses.
+   */
+  configure(options: O & { readonly auth?: AuthOptions }): ConfiguredVersion | undefined;
+}
+
+/** A version the router serves, with its options read. */
+export interface ConfiguredVersion {
+  /** Where its endpoint is, relative to the router's mount: each version has its own. */
+  readonly path: string;
+  /** The media types its card's fields add to the agent's card (its own input modes and skills'). */
+  readonly inputModes: readonly string[];
+  /** The interfaces the other versions' cards list for it (1.0's `supportedInterfaces`), at a mount's URL. */
+  listedInterfaces?(mountUrl: string): readonly ListedInterface[];
+  /** Its endpoint. */
+  endpoint(agent: AgentSettings): VersionEndpoint;
+}
+
+/** An interface of the agent, as a card lists it. */
+export interface ListedInterface {
+  readonly url: string;
+  readonly protocolBinding: string;
+  readonly protocolVersion: string;
+}
+
+/** What a version's endpoint is made with, besides its own options. */
+export interface AgentSettings {
+  readonly auth: AuthOptions | undefined;
+  /** The interfaces the other versions served list, at a mount's URL. */
+  otherInterfaces(mountUrl: string): readonly ListedInterface[];
+}
+
+/**
+ * A card path several versions share (`/.well-known/agent-card.json`): each client gets the card
+ * of the version it asks for (`A2A-Version`).
+ */
+export interface SharedCardPath {
+  readonly path: string;
+  /**
+   * How well this version's card answers a client that asks for `requested` (undefined: the
+   * client named none): 0 not at all; of the versions that answer, the highest rank serves.
+   */
+  rank(requested: string | undefined): number;
+}
 
 /**
  * Where and how a version is served, relative to where the router is mounted: its JSON-RPC
@@ -15,8 +74,21 @@ export interface VersionEndpoint {
   readonly version: ProtocolVersion;
   /** The path of its JSON-RPC endpoint. */
   readonly path: string;
-  /** The paths its card is served at. */
+  /** The paths its card is served at, its own. */
   readonly cardPaths: readonly string[];
+  /** A path whose card it shares with other versions, chosen by `A2A-Version`. */
+  readonly sharedCardPath?: SharedCardPath;
+  /**
+   * Its cards are served with the caching headers of spec 1.0 8.6.1 (`ETag`, `Last-Modified`,
+   * `Cache-Control`, 304). Default false: the card alone, as 0.1.0 serves it.
+   */
+  readonly cardCaching?: boolean;
+  /**
+   * The answer, HTTP status and body, to a client that asks a shared card path for a version no
+   * card there answers, in the version's words; `served` names those the path serves. Without
+   * it, the highest-ranked card there is served anyway.
+   */
+  refusedCard?(requested: string, served: readonly string[]): { status: number; body: unknown };
   /**
    * The version's card, made from the agent's card as served for a request (the card the author
    * gave, completed: `url`, capabilities, authentication).
@@ -74,8 +146,13 @@ export interface ProtocolVersion {
   readonly methods: Readonly<Record<string, Method>>;
   /** What a client of this version gets for an error a method threw. Default: the error as it is. */
   readonly wireError?: (error: A2AError) => A2AError;
-  /** The -32601 for a method this version does not serve. Default: `A2AError.methodNotFound`. */
-  readonly methodNotFound?: (method: string) => A2AError;
+  /**
+   * The -32601 for a method this version does not serve; `servedBy`, another version the agent
+   * serves that has it. Default: `A2AError.methodNotFound`.
+   */
+  readonly methodNotFound?: (method: string, servedBy?: ProtocolVersion) => A2AError;
+  /** Where a client finds this version's endpoint, for another version's -32601 to say. */
+  readonly foundAt?: string;
   /** The body of a push notification to a webhook set over this version. */
   readonly pushBody: PushBody;
   /** How its notifications are sent (media type, credentials); see `PushFormat`. Default: 0.1.0's way. */

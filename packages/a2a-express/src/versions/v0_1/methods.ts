@@ -138,7 +138,7 @@ const pushNotificationGet: UnaryMethod<TaskIdParams, 'GetTaskPushNotificationCon
 };
 
 /** Every A2A 0.1.0 method, by name. */
-export const methods: Readonly<Record<A2AMethod, Method>> = {
+export const methods01: Readonly<Record<A2AMethod, Method>> = {
   'tasks/send': send,
   'tasks/sendSubscribe': sendSubscribe,
   'tasks/get': get,

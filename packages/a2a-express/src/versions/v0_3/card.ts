@@ -1,7 +1,7 @@
 // The 0.3 agent card (`/.well-known/agent-card.json`), made from the same card as the 0.1.0 one:
 // the 0.3 endpoint as its `url` and only interface, the capabilities the router serves, and the
 // authentication strategies as 0.3 security schemes.
-import { formatIssues, type AgentCard } from 'a2a-types';
+import { formatIssues, type AgentCard } from 'a2a-types/model';
 import { validateAgentCard03, type AgentCard as AgentCard03, type AgentSkill as AgentSkill03 } from 'a2a-types/v0.3';
 import type { AuthOptions } from '../../core/auth.js';
 import { PROTOCOL_VERSION_03 } from './mapping.js';
@@ -65,11 +65,6 @@ function securityOf(auth: AuthOptions): Pick<AgentCard03, 'securitySchemes' | 's
     }
   }
   return { securitySchemes, security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })) };
-}
-
-/** The 0.3 endpoint's URL: `path` (`'/v0.3'`) below the router's mount, whose URL is `mountUrl`. */
-export function endpointUrl03(mountUrl: string, path: string): string {
-  return new URL(path.slice(1), mountUrl.endsWith('/') ? mountUrl : `${mountUrl}/`).href;
 }
 
 /**

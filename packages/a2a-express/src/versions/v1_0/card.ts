@@ -1,7 +1,7 @@
 // The A2A 1.0 agent card, made from the same card as the 0.1.0 and 0.3 ones: every interface the
 // router serves in `supportedInterfaces`, the capabilities it really serves, and the
 // authentication strategies as 1.0 security schemes.
-import { formatIssues, type AgentCard } from 'a2a-types';
+import { formatIssues, type AgentCard } from 'a2a-types/model';
 import { validateAgentCard10, type AgentCard as AgentCard10, type AgentInterface, type SecurityScheme } from 'a2a-types/v1.0';
 import type { AuthOptions } from '../../core/auth.js';
 

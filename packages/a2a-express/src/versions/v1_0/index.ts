@@ -1,21 +1,22 @@
-// A2A 1.0 as a plug-in: its operations, its errors, its push body and its card.
-import { A2AError, type ErrorCode } from 'a2a-types';
-import { ErrorCode10, errorInfo, type AgentInterface } from 'a2a-types/v1.0';
-import type { AgentCard } from 'a2a-types';
+// A2A 1.0 as a plug-in: its options, operations, errors, push body and card.
+import { A2AError, type AgentCard, type ErrorCode } from 'a2a-types/model';
+import { ErrorCode10, errorInfo, type AgentCard as AgentCard10 } from 'a2a-types/v1.0';
 import type { AuthOptions, Principal } from '../../core/auth.js';
-import type { ProtocolVersion, VersionEndpoint } from '../../core/protocol-version.js';
+import type { ListedInterface, ProtocolVersion, ServableVersion, VersionEndpoint } from '../../core/protocol-version.js';
+import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
 import { agentCard10, checkAgentCard10, type AgentCard10Input } from './card.js';
 import { A2AError10, errorTo10, notification10, PROTOCOL_NAME_10, PROTOCOL_VERSION_10 } from './mapping.js';
 import { methods10 } from './methods.js';
 import { rest10 } from './rest.js';
 
-export const protocol10: ProtocolVersion = {
+const protocol10: ProtocolVersion = {
   name: PROTOCOL_NAME_10,
   methods: methods10,
   wireError: errorTo10,
   pushBody: (record, event) => notification10(record, event.status),
   // Spec 1.0 4.3.3: a StreamResponse as application/a2a+json, with the client's credentials.
   pushDelivery: { contentType: 'application/a2a+json', credentialsInAuthorization: true },
+  foundAt: 'The 1.0 interfaces are the supportedInterfaces of the card at /.well-known/agent-card.json (A2A-Version: 1.0)',
   // 1.0's methods all return something: a call without an id is a client's mistake to hear of.
   answersFailedNotifications: true,
 };
@@ -23,31 +24,80 @@ export const protocol10: ProtocolVersion = {
 /** Fields a caller's extended card adds to the 1.0 card, or a function of the caller that gives them. */
 export type ExtendedCardOption = AgentCard10Input | ((principal: Principal) => AgentCard10Input | Promise<AgentCard10Input>);
 
-/** Another interface the card lists beside 1.0's (the 0.3 endpoint), as a URL for the request's mount. */
-export type OtherInterface = { protocolVersion: string; url: (mountUrl: string) => string };
+/** Options of the A2A 1.0 bindings. */
+export interface Protocol10Options {
+  /** Where the 1.0 interface is, relative to the router's mount. Default `'/v1'`. */
+  path?: string;
+  /** Fields to add to, or replace in, the 1.0 card the router makes from `card` (e.g. `iconUrl`). */
+  card?: AgentCard10Input;
+}
+
+/** The router's options that 1.0 reads. */
+export interface Options10 {
+  /**
+   * Serve A2A 1.0 beside 0.1.0 (and 0.3), from the same handler and the same tasks: its JSON-RPC
+   * methods (`SendMessage`, `SendStreamingMessage`, ...) at `path`, its HTTP+JSON binding below
+   * it, its card at `${path}/.well-known/agent-card.json` and, to a client that asks for 1.0
+   * (`A2A-Version`), at `GET /.well-known/agent-card.json`. Default on; `false` leaves 1.0 out.
+   */
+  protocol10?: boolean | Protocol10Options;
+  /**
+   * A fuller card for authenticated callers (A2A 1.0 `GetExtendedAgentCard`, `GET
+   * /extendedAgentCard`): fields to add to, or replace in, the 1.0 card (more skills, say), or a
+   * function of the caller that gives them. The public card then says
+   * `capabilities.extendedAgentCard: true`. Needs `auth`: the extended card is for callers who
+   * authenticated (spec 1.0 3.1.11).
+   */
+  extendedCard?: ExtendedCardOption;
+}
+
+/** A client that asks for any 1.x reads the 1.0 card (minor versions add, spec 1.0 3.6). */
+const OF_1_X = /^1\.\d+(\.\d+)?$/;
+/** A client that names no version, or a 0.x, reads the 1.0 card when no 0.x card is served. */
+const OF_0_X = /^0\.\d+(\.\d+)?$/;
 
 /**
  * 1.0 on its own path: JSON-RPC at `path` itself, HTTP+JSON below it (`${path}/message:send`, ...),
- * one URL for both interfaces; its card at `${path}/.well-known/agent-card.json` (for
- * a client given the interface itself as the agent's base URL). The card lists 1.0 JSON-RPC and
- * every other interface given; it is checked against the published 1.0 schema when the router is
- * made.
+ * one URL for both interfaces; its card at `${path}/.well-known/agent-card.json` (for a client
+ * given the interface itself as the agent's base URL) and, to a client that asks for it, at the
+ * root's `/.well-known/agent-card.json`. The card lists 1.0's interfaces and every other version's
+ * the router serves; it is checked against the published 1.0 schema when the router is made.
  */
-export function endpoint10(
+export const version10: ServableVersion<Options10> = {
+  protocol: protocol10,
+  shownAs: { routerPath: 'protocol10Path', listeningUrl: 'url10' },
+  configure(options) {
+    const extended = checkedExtendedCard(options);
+    const placement = versionPlacement(options.protocol10, 'protocol10', '/v1');
+    if (!placement) return undefined;
+    const { path, card: overrides } = placement;
+    const interfaces = (mountUrl: string): ListedInterface[] => {
+      const url = urlBelow(mountUrl, path);
+      return [
+        { url, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION_10 },
+        { url, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION_10 },
+      ];
+    };
+    return {
+      path,
+      inputModes: inputModesOfCard(overrides),
+      listedInterfaces: interfaces,
+      endpoint: ({ auth, otherInterfaces }) =>
+        endpoint10(path, extended, (agentCard) =>
+          agentCard10(agentCard, [...interfaces(agentCard.url), ...otherInterfaces(agentCard.url)], auth, overrides),
+        ),
+    };
+  },
+};
+
+/** The 1.0 endpoint at `path`, whose public card `publicCard` makes. */
+function endpoint10(
   path: string,
-  auth: AuthOptions | undefined,
-  overrides: AgentCard10Input,
-  others: readonly OtherInterface[],
-  extended?: ExtendedCardOption,
+  extended: ExtendedCardOption | undefined,
+  publicCard: (agentCard: AgentCard) => AgentCard10,
 ): VersionEndpoint {
   const card = (agentCard: AgentCard) => {
-    const url = endpointUrl10(agentCard.url, path);
-    const interfaces: AgentInterface[] = [
-      { url, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION_10 },
-      { url, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION_10 },
-      ...others.map((other) => ({ url: other.url(agentCard.url), protocolBinding: 'JSONRPC', protocolVersion: other.protocolVersion })),
-    ];
-    const card10 = agentCard10(agentCard, interfaces, auth, overrides);
+    const card10 = publicCard(agentCard);
     if (extended) card10.capabilities = { ...card10.capabilities, extendedAgentCard: true };
     return card10;
   };
@@ -55,6 +105,26 @@ export function endpoint10(
     version: protocol10,
     path,
     cardPaths: [`${path}/.well-known/agent-card.json`],
+    sharedCardPath: {
+      path: '/.well-known/agent-card.json',
+      // Below 0.3's rank for a client that names no version or a 0.x: the card it gets when 0.3 is off.
+      rank: (requested) => {
+        if (requested !== undefined && OF_1_X.test(requested)) return 2;
+        return requested === undefined || OF_0_X.test(requested) ? 1 : 0;
+      },
+    },
+    cardCaching: true,
+    refusedCard: (requested, served) => ({
+      status: 400,
+      body: {
+        error: {
+          code: 400,
+          status: 'FAILED_PRECONDITION',
+          message: `A2A-Version ${requested} is not served; this card is served for A2A-Version ${served.join(' and ')}`,
+          details: [errorInfo('VERSION_NOT_SUPPORTED', { requested })],
+        },
+      },
+    }),
     card,
     extendedCard:
       extended &&
@@ -81,8 +151,21 @@ export function endpoint10(
   };
 }
 
+/** `options.extendedCard`, checked: it is for authenticated callers of 1.0. */
+function checkedExtendedCard(options: Options10 & { readonly auth?: AuthOptions }): ExtendedCardOption | undefined {
+  const { extendedCard } = options;
+  if (extendedCard === undefined) return undefined;
+  if (typeof extendedCard !== 'function' && (extendedCard === null || typeof extendedCard !== 'object')) {
+    throw new TypeError('a2aRouter: options.extendedCard must be card fields or a function of the caller that gives them');
+  }
+  if (!options.auth) throw new TypeError('a2aRouter: options.extendedCard is for authenticated callers: it needs options.auth');
+  if (options.protocol10 === false)
+    throw new TypeError('a2aRouter: options.extendedCard is served over A2A 1.0, which protocol10: false turns off');
+  return extendedCard;
+}
+
 /** Whether `A2A-Version` asks for 1.0 (a patch number is not considered, spec 1.0 3.6). */
-export function speaks10(requested: string | undefined): boolean {
+function speaks10(requested: string | undefined): boolean {
   return requested !== undefined && /^1\.0(\.\d+)?$/.test(requested);
 }
 
@@ -100,10 +183,4 @@ function versionNotSupported(requested: string | undefined): A2AError {
   ]);
 }
 
-/** The 1.0 endpoint's URL: `path` (`'/v1'`) below the router's mount, whose URL is `mountUrl`. */
-export function endpointUrl10(mountUrl: string, path: string): string {
-  return new URL(path.slice(1), mountUrl.endsWith('/') ? mountUrl : `${mountUrl}/`).href;
-}
-
-export { PROTOCOL_VERSION_10, errorTo10 } from './mapping.js';
 export type { AgentCard10Input } from './card.js';

@@ -1,3 +1,5 @@
+// The agent's card as its author gives it, completed and checked once: what every version's card
+// is made from (versions/<v>/card.ts), whichever versions are served.
 import {
   formatIssues,
   validateAgentCard,
@@ -5,8 +7,7 @@ import {
   type AgentCapabilities,
   type AgentCard,
   type AgentSkill,
-} from 'a2a-types';
-import type { Request } from 'express';
+} from 'a2a-types/model';
 
 /**
  * The agent card as the author gives it. `url` defaults to where the router is mounted (from
@@ -20,7 +21,7 @@ export type AgentCardInput = Omit<AgentCard, 'url' | 'capabilities' | 'skills'> 
 };
 
 /** The features the router really serves; the card's capabilities say exactly these. */
-export interface EnabledFeatures {
+interface EnabledFeatures {
   streaming: boolean;
   pushNotifications: boolean;
   /** The card's `authentication`, from the configured strategies (undefined: no auth configured). */
@@ -29,11 +30,11 @@ export interface EnabledFeatures {
 
 /**
  * Completes and checks the card once, when the router is made, so a bad card fails at
- * start-up with a clear message rather than at request time. Returns the card for a request:
- * with `url` from the request's origin and mount path when the author gave none (without a
- * request, a stand-in URL: for checks made before any request).
+ * start-up with a clear message rather than at request time. Returns the card as served where
+ * the router is mounted: with `url` the mount's URL (`mountUrl`, seen from the request) when the
+ * author gave none (without one, a stand-in URL: for checks made before any request).
  */
-export function prepareCard(input: AgentCardInput, enabled: EnabledFeatures): (req?: Request) => AgentCard {
+export function prepareCard(input: AgentCardInput, enabled: EnabledFeatures): (mountUrl?: string) => AgentCard {
   for (const key of ['streaming', 'pushNotifications', 'stateTransitionHistory'] as const) {
     const declared = input.capabilities?.[key];
     const actual = key === 'stateTransitionHistory' ? false : enabled[key];
@@ -61,10 +62,5 @@ export function prepareCard(input: AgentCardInput, enabled: EnabledFeatures): (r
     throw new TypeError(`a2aRouter: invalid agent card: ${formatIssues(validateAgentCard.issues)}`);
   }
   if (input.url !== undefined) return () => card;
-  return (req) => (req ? { ...card, url: endpointUrl(req) } : card);
-}
-
-/** Where the router's JSON-RPC endpoint is, seen from this request (honours 'trust proxy'). */
-function endpointUrl(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl || '/'}`;
+  return (mountUrl) => (mountUrl ? { ...card, url: mountUrl } : card);
 }
