@@ -6,7 +6,7 @@ import type { SendMessageParams } from './operations.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import type { TaskContext, TaskView } from './handler.js';
-import { plainJson } from './handler-updates.js';
+import { jsonCopy } from './plain-json.js';
 import { taskSnapshot, type TaskRecord } from '../store/records.js';
 
 /** How a turn's abort reaches its handler: the controller is made when the handler first reads `signal`. */
@@ -52,15 +52,15 @@ export class HandlerContext implements TaskContext {
   }
 
   get task(): TaskView {
-    return (this.#task ??= plainJson({ ...taskSnapshot(this.#opening.record), sessionId: this.contextId }));
+    return (this.#task ??= jsonCopy({ ...taskSnapshot(this.#opening.record), sessionId: this.contextId }));
   }
 
   get message(): Message {
-    return (this.#message ??= plainJson(this.#opening.params.message));
+    return (this.#message ??= jsonCopy(this.#opening.params.message));
   }
 
   get history(): Message[] {
-    return (this.#history ??= plainJson(this.#opening.record.history.slice(0, -1)));
+    return (this.#history ??= jsonCopy(this.#opening.record.history.slice(0, -1)));
   }
 
   get signal(): AbortSignal {

@@ -2,11 +2,11 @@
 // schema and turned into protocol events, and every value copied so the handler keeps nothing
 // it could change afterwards.
 import { randomUUID } from 'node:crypto';
-import { formatIssues, validateArtifact, validateMessage, type ValidationIssue } from 'a2a-types/model';
+import { formatIssues, setOwnField, validateArtifact, validateMessage, type ValidationIssue } from 'a2a-types/model';
 import type { HandlerState, TaskUpdate } from './handler.js';
 import { messageFieldIssues, partFieldIssues } from './message-fields.js';
 import type { Artifact, Message, Metadata, Part, TaskEvent, TaskStatusUpdateEvent } from './model.js';
-import { jsonCopy, setOwnField } from './plain-json.js';
+import { jsonCopy } from './plain-json.js';
 import type { TaskRecord } from '../store/records.js';
 import { statusEvent } from './task-events.js';
 
@@ -48,7 +48,7 @@ export function toEvent(taskId: string, update: TaskUpdate): TaskEvent {
     return event;
   }
   if (update?.kind === 'artifact') {
-    const artifact = plainJson(update.artifact);
+    const artifact = copyFromHandler(update.artifact);
     // No index (null too) is resolved against the task when written.
     if ((artifact as { index?: number | null }).index === null) delete artifact.index;
     if (!validateArtifact(artifact)) {
@@ -56,14 +56,14 @@ export function toEvent(taskId: string, update: TaskUpdate): TaskEvent {
     }
     assertPublishedDataParts(artifact.parts, 'artifact');
     assertNoConflicts(partFieldIssues(artifact.parts, '/parts'), 'artifact');
-    return update.metadata ? { id: taskId, artifact, metadata: plainJson(update.metadata) } : { id: taskId, artifact };
+    return update.metadata ? { id: taskId, artifact, metadata: copyFromHandler(update.metadata) } : { id: taskId, artifact };
   }
   throw new InvalidUpdateError('an update must be a status, an artifact or a reply (see the helpers)');
 }
 
 /** A copy of a handler's message, checked as what clients will receive. */
 function checkedMessage(taskId: string, sent: Message, where: string): Message {
-  const message = plainJson(sent);
+  const message = copyFromHandler(sent);
   if (!validateMessage(message)) throw new InvalidUpdateError(`${where}: ${formatIssues(validateMessage.issues)}`);
   assertPublishedDataParts(message.parts, where);
   assertNoConflicts(messageFieldIssues(message, { taskId, contextId: undefined }), where);
@@ -73,7 +73,7 @@ function checkedMessage(taskId: string, sent: Message, where: string): Message {
 }
 
 function metadataOf(update: { readonly metadata?: Metadata }): Metadata | undefined {
-  return update.metadata && plainJson(update.metadata);
+  return update.metadata && copyFromHandler(update.metadata);
 }
 
 /**
@@ -135,10 +135,11 @@ function assertNoConflicts(issues: readonly ValidationIssue[], where: string): v
 }
 
 /**
- * A detached, JSON-only copy: what a client will receive, and nothing the handler can still
- * change. Throws for values JSON cannot carry (cycles, BigInt, overly deep nesting).
+ * What a handler hands over, as a detached JSON copy (`jsonCopy`): what a client will receive,
+ * and nothing the handler can still change. A value JSON cannot carry (cycles, BigInt, overly
+ * deep nesting) is the handler's mistake: an InvalidUpdateError.
  */
-export function plainJson<T>(value: T): T {
+export function copyFromHandler<T>(value: T): T {
   try {
     return jsonCopy(value);
   } catch (error) {

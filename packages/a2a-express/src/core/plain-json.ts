@@ -74,16 +74,6 @@ function copyObject(object: object, depth: number): unknown {
   return copy;
 }
 
-/**
- * Sets `target[key]` as an own field. For the copies built field by field on the hot path (a
- * spread would define each field; an assignment of `__proto__` would set the prototype instead,
- * and a field a client or handler sent would be lost).
- */
-export function setOwnField(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
-
 function hasToJson(value: object): boolean {
   return typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }

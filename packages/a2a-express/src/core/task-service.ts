@@ -9,7 +9,7 @@ import type { StoredPushConfig } from './model.js';
 import type { PushConfigInput, SendMessageParams, TurnRules } from './operations.js';
 import { ownerOf, readOwnTask } from './ownership.js';
 import type { PushNotifier } from '../push/push-notifier.js';
-import { ownCopy } from '../store/own-copy.js';
+import { jsonCopy } from './plain-json.js';
 import { upgradeRecord, type StoredEvent, type TaskRecord } from '../store/records.js';
 import type { TaskListPage, TaskListQuery, TaskStore } from '../store/task-store.js';
 import { assertRoomForPushConfig, type RunningTurn, type TaskEngine } from './task-engine.js';
@@ -108,11 +108,11 @@ export class TaskService {
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or
     // canceled meanwhile) the store tells how the task stands now.
-    return run.finalRecord ? ownCopy(run.finalRecord) : this.readTask(taskId, principal);
+    return run.finalRecord ? jsonCopy(run.finalRecord) : this.readTask(taskId, principal);
   }
 
   async cancel(taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
-    return ownCopy(await this.engine.cancel(taskId, principal));
+    return jsonCopy(await this.engine.cancel(taskId, principal));
   }
 
   /** Checks the config (URL guard, ownership check) and sets it on the task, in place of the one of its id. */
@@ -121,12 +121,12 @@ export class TaskService {
     // before any request is made for its URL.
     assertRoomForPushConfig(await this.readTask(taskId, principal), config.id, '/pushNotificationConfig');
     await this.acceptPushConfig(config);
-    return ownCopy(await this.engine.setPushConfig(taskId, config, principal));
+    return jsonCopy(await this.engine.setPushConfig(taskId, config, principal));
   }
 
   /** Removes the task's push config of that id, if it has one. */
   async deletePushConfig(taskId: string, configId: string, principal: Principal | undefined): Promise<TaskRecord> {
-    return ownCopy(await this.engine.deletePushConfig(taskId, configId, principal));
+    return jsonCopy(await this.engine.deletePushConfig(taskId, configId, principal));
   }
 
   eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {

@@ -7,7 +7,7 @@ import { isFinalState, type TaskEvent } from '../core/model.js';
 import type { Logger } from 'pino';
 import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
-import { ownCopy } from './own-copy.js';
+import { jsonCopy } from '../core/plain-json.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
 import { TaskListIndex } from './list-index.js';
 import type { TaskListPage, TaskListQuery, TaskStore } from './task-store.js';
@@ -133,7 +133,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const record = this.live(taskId)?.record;
-    return record && ownCopy(record);
+    return record && jsonCopy(record);
   }
 
   async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
@@ -169,7 +169,7 @@ export class InMemoryTaskStore implements TaskStore {
     const now = Date.now();
     // Not `live`, which drops an expired task, and so would change the index being read.
     const page = this.listed.page(query, (taskId) => (this.expired(taskId, now) ? undefined : this.entries.get(taskId)?.record));
-    return { ...page, records: page.records.map(ownCopy) };
+    return { ...page, records: page.records.map(jsonCopy) };
   }
 
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
@@ -179,7 +179,7 @@ export class InMemoryTaskStore implements TaskStore {
     const oldest = entry.record.lastEventId - log.length + 1;
     if (afterId + 1 < oldest) return undefined;
     const events: StoredEvent[] = [];
-    for (let i = Math.max(0, afterId + 1 - oldest); i < log.length; i++) events.push({ id: oldest + i, event: ownCopy(log[i]!) });
+    for (let i = Math.max(0, afterId + 1 - oldest); i < log.length; i++) events.push({ id: oldest + i, event: jsonCopy(log[i]!) });
     return events;
   }
 

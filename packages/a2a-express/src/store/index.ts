@@ -3,7 +3,10 @@
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './in-memory.js';
 export { isSharedTaskStore, type SharedTaskStore, type TaskStore, type TurnEnded } from './task-store.js';
 export { applyEvents, mergeArtifact, settleChange, type ArtifactMerge } from './fold.js';
-export { ownCopy } from './own-copy.js';
+// What `get` and `eventsAfter` hand readers: a detached JSON copy, so that changing it changes
+// nothing stored. Published as `ownCopy` since the store layer's first release: the kit's own
+// name for it is `jsonCopy`.
+export { jsonCopy as ownCopy } from '../core/plain-json.js';
 export {
   taskSnapshot,
   upgradeRecord,

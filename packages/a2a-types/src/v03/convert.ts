@@ -1,5 +1,6 @@
 // From the 0.3 object model to 0.1.0's, for the parts both versions carry alike: what a server
 // stores from a 0.3 request, and what a client shows of a 0.3 answer in 0.1.0 terms.
+import { setOwnField } from '../model/own-field.js';
 import type { Message as Message01, Part as Part01 } from '../types.js';
 import type { Message, Part } from './types.js';
 
@@ -27,14 +28,11 @@ export function messageFrom03(message: Message): Message01 {
 /**
  * Copies `source`'s own fields but two, in their order, as a spread would. Field by field rather
  * than by rest and spread: in V8 those gave every stored message a hidden class of its own, which
- * the collector traces for as long as the task is kept. A `__proto__` field stays a field (an
- * assignment would set the prototype instead, and the field would be lost).
+ * the collector traces for as long as the task is kept.
  */
 function copyOwnFields(target: Record<string, unknown>, source: object, skip: string, skipToo: string): void {
   for (const key of Object.keys(source)) {
     if (key === skip || key === skipToo) continue;
-    const value = (source as Record<string, unknown>)[key];
-    if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-    else target[key] = value;
+    setOwnField(target, key, (source as Record<string, unknown>)[key]);
   }
 }

@@ -5,7 +5,7 @@
 // Nothing a 0.3 client sends is dropped on the way in: the message fields the handler API has no
 // place for (`messageId`, `contextId`, `taskId`, `referenceTaskIds`, `extensions`, unknown extras)
 // stay on the stored message and come back out as they were.
-import { A2AError, ErrorCode } from 'a2a-types';
+import { A2AError, ErrorCode, setOwnField } from 'a2a-types/model';
 import type * as v03 from 'a2a-types/v0.3';
 import { messageFrom03 } from 'a2a-types/v0.3';
 import { withPathsRenamed } from '../../core/error-paths.js';
@@ -13,7 +13,6 @@ import { partFieldIssues } from '../../core/message-fields.js';
 import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
 import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskStatus } from '../../core/model.js';
 import type { PushConfigInput, SendMessageParams } from '../../core/operations.js';
-import { setOwnField } from '../../core/plain-json.js';
 import { withSecretsMasked } from '../../push/push-config.js';
 import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../store/records.js';
 
