@@ -1,7 +1,15 @@
 // a2a-express: what an agent author needs. Stores are in 'a2a-express/store' and
 // 'a2a-express/redis', the environment helpers of the samples in 'a2a-express/env'.
-export { a2aRouter, SHUTDOWN_MESSAGE, type A2ARouter, type DrainReport } from './router.js';
+export { a2aRouter, SHUTDOWN_MESSAGE, type A2ARouter, type DrainReport, type ServedVersionPath } from './router.js';
 export type { A2ARouterOptions, AgentCardInput } from './options.js';
+export type {
+  AgentCard03Input,
+  AgentCard10Input,
+  ExtendedCardOption,
+  Protocol03Options,
+  Protocol10Options,
+  VersionOptions,
+} from './versions/index.js';
 export type { InspectorOptions } from './inspector.js';
 export type { StreamEventIds } from './transports/sse.js';
 export {

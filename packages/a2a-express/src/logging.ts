@@ -7,7 +7,7 @@ const MAX_DEPTH = 32;
  * A copy of `value` safe to log: file `bytes` become their length, and values under secret
  * keys (tokens, credentials, authorization headers, API keys, cookies) become `[redacted]`.
  */
-export function redactSecrets(value: unknown, depth = 0): unknown {
+function redactSecrets(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[too deep]';
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));

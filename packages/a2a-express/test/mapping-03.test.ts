@@ -5,7 +5,8 @@
 import type { Message, TaskEvent } from 'a2a-types';
 import { messageFrom03, publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import type { TaskRecord } from '../src/store/index.js';
-import { derivedMessageId, errorTo03, eventTo03, messageTo03, partTo03, sendFrom03, taskTo03 } from '../src/versions/v0_3/mapping.js';
+import { derivedMessageId } from '../src/core/message-ids.js';
+import { errorTo03, eventTo03, messageTo03, partTo03, sendFrom03, taskTo03 } from '../src/versions/v0_3/mapping.js';
 import { A2AError } from '../src/index.js';
 
 function expectValid03(definition: string, value: unknown): void {

@@ -51,7 +51,7 @@ export interface OperationResults {
   GetExtendedAgentCard: unknown;
 }
 
-export interface OperationSettings {
+interface OperationSettings {
   readonly streaming: boolean;
   readonly pushNotifications: boolean;
   readonly authorize: AuthorizeHook | undefined;

@@ -6,7 +6,7 @@
 import type { Message, ValidationIssue } from 'a2a-types/model';
 
 /** The task a message belongs to, as the newer versions name it in every message. */
-export interface MessageOwner {
+interface MessageOwner {
   readonly taskId: string;
   /** The task's session (0.3's `contextId`), when it is known. */
   readonly contextId: string | undefined;

@@ -82,7 +82,7 @@ const UNCHANGED = Symbol('unchanged');
 class TaskTooLargeError extends Error {}
 
 /** How large one task may grow; the router's options. */
-export interface TaskLimits {
+interface TaskLimits {
   /** Most parts in one message from a client. */
   readonly maxPartsPerMessage: number;
   /** Most bytes (`partsSize` estimate) of one task's history and artifacts together. */

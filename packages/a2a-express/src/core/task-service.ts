@@ -15,7 +15,7 @@ import type { TaskListPage, TaskListQuery, TaskStore } from '../store/task-store
 import { assertRoomForPushConfig, type RunningTurn, type TaskEngine } from './task-engine.js';
 
 /** What the service bounds. */
-export interface ServiceLimits {
+interface ServiceLimits {
   /** How long `sendAndWait` waits for a turn to end. */
   readonly sendWaitMs: number;
   /** Most characters of one answer (the router's `maxResponseBytes`): what a page of tasks must fit in. */

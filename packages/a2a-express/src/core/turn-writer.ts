@@ -10,7 +10,7 @@ import type { TaskEvent } from './model.js';
  * Writes a batch of events; true while the turn goes on, false once it is over (its final
  * state is stored, or the turn is no longer the task's current one).
  */
-export type WriteEvents = (events: readonly TaskEvent[]) => Promise<boolean>;
+type WriteEvents = (events: readonly TaskEvent[]) => Promise<boolean>;
 
 export class TurnWriter {
   private queued: TaskEvent[] = [];

@@ -88,7 +88,7 @@ export interface PushFormat {
 }
 
 /** The versions' push formats, by the version a config was set over. */
-export type PushBodies = Readonly<Record<string, PushFormat>>;
+type PushBodies = Readonly<Record<string, PushFormat>>;
 
 interface Queue {
   tail: Promise<void>;

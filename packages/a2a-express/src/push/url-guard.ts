@@ -84,7 +84,7 @@ const systemResolver: Resolver = (hostname) =>
     dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
   );
 
-export interface UrlGuardOptions {
+interface UrlGuardOptions {
   /**
    * Host names (exact, or `*.example.com` for subdomains) and CIDR ranges or single addresses
    * (`10.0.0.0/8`, `127.0.0.1`, `::1/128`) that webhooks may use even though they are not
@@ -192,6 +192,6 @@ export class UrlGuard {
 }
 
 /** The host of a URL without IPv6 brackets, lower-cased. */
-export function hostOf(url: URL): string {
+function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 }

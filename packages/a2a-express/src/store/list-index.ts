@@ -33,7 +33,7 @@ function indexName(owner: string | undefined, contextId: string | undefined, sta
 }
 
 /** Where the index reads the store: its tasks, and one task's record (undefined when it is gone). */
-export interface IndexedTasks {
+interface IndexedTasks {
   all(): Iterable<[string, TaskRecord]>;
   get(taskId: string): TaskRecord | undefined;
 }

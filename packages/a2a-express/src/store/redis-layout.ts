@@ -24,7 +24,7 @@ import { copyRecord, upgradeRecord, type TaskChange, type TaskRecord } from './r
  * - `r <index>` empties an artifact's parts (a chunk that replaces the artifact);
  * - `p <index> <parts>` appends a JSON array of parts to an artifact's parts.
  */
-export interface LayoutWrite {
+interface LayoutWrite {
   readonly rewrite: boolean;
   readonly ops: string[];
   /** The artifacts' indexes after the change, in order: which `parts:` lists make up the record. */

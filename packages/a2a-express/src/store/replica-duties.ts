@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { SharedTaskStore } from './task-store.js';
 
 /** What the duties need of the process's task engine. */
-export interface ReplicaWork {
+interface ReplicaWork {
   /** The tasks whose handlers run in this process. */
   runningTaskIds(): string[];
   /** Aborts this turn's handler if it runs here. */

@@ -21,7 +21,7 @@ export interface HealthEndpoints {
   check(): Promise<ReadinessReport>;
 }
 
-export interface HealthSources {
+interface HealthSources {
   logger: Logger;
   isDraining(): boolean;
   /** Resolves when the store answers; rejects saying why not. Absent: a store that is always there. */

@@ -29,7 +29,7 @@ export interface A2AMetricsOptions {
 export type BindingName = 'jsonrpc' | 'rest';
 
 /** What the in-memory store reports at each scrape. */
-export interface StoreFigures {
+interface StoreFigures {
   tasks: number;
   bytes: number;
 }

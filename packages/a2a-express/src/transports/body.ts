@@ -13,9 +13,9 @@ export class TransportError extends Error {
   }
 }
 
-export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
+type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 
-export interface BodyReaderOptions {
+interface BodyReaderOptions {
   /** The media types a body may have. Default: `application/json` only. */
   readonly mediaTypes?: readonly string[];
   /** What an empty body (none at all, or no bytes) reads as; without it, an empty body is a parse error. */
@@ -97,7 +97,7 @@ function bodyError(error: unknown, limit: number | string): TransportError {
  * JSON.stringify and structuredClone overflow the stack at a few thousand levels, so deeper
  * input must be refused here, before it is stored and echoed.
  */
-export function nestingExceeds(value: unknown, maxDepth: number): boolean {
+function nestingExceeds(value: unknown, maxDepth: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;

@@ -25,7 +25,7 @@ export interface AnswerLimits {
 }
 
 /** An answer as JSON text, or the internal error to send in its place. */
-export type Serialized = { ok: true; text: string } | { ok: false; error: A2AError };
+type Serialized = { ok: true; text: string } | { ok: false; error: A2AError };
 
 /**
  * JSON text of one answer or event, or the error that replaces it. Building it can fail, and a
@@ -48,7 +48,7 @@ export function serializeAnswer(build: () => unknown, { logger, maxResponseBytes
 }
 
 /** How a binding frames what a stream sends. */
-export interface StreamFraming {
+interface StreamFraming {
   /** The data of one event, from the event's JSON text. */
   event(text: string): string;
   /** The last event of a stream that cannot go on: its data, and its SSE event type if it has one. */

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
-export interface EndpointSettings {
+interface EndpointSettings {
   readonly dispatch: Dispatch;
   readonly logger: Logger;
   readonly auth: AuthOptions | undefined;

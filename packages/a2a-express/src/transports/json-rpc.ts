@@ -37,7 +37,7 @@ export type Dispatched =
   | { readonly kind: 'none' }
   | StreamAnswer;
 
-export interface DispatcherSettings {
+interface DispatcherSettings {
   /** Runs each call of the version's methods. */
   readonly runner: MethodRunner;
   /** How the version answers what JSON-RPC leaves open. */

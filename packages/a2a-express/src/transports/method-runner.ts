@@ -57,9 +57,9 @@ export type MethodOutcome =
     };
 
 /** What the runner needs of a protocol version: its methods and how its errors look. */
-export type MethodTable = Pick<ProtocolVersion, 'name' | 'methods' | 'wireError' | 'methodNotFound'>;
+type MethodTable = Pick<ProtocolVersion, 'name' | 'methods' | 'wireError' | 'methodNotFound'>;
 
-export interface MethodRunnerSettings {
+interface MethodRunnerSettings {
   readonly version: MethodTable;
   readonly operations: AgentOperations;
   readonly logger: Logger;
@@ -67,7 +67,7 @@ export interface MethodRunnerSettings {
 }
 
 /** Where a method call sits in its request. */
-export interface CallPlace {
+interface CallPlace {
   /** The JSON-RPC id, for the log line. */
   readonly rpcId?: JSONRPCId;
   /** One call of a batch: it gets a span of its own, and may not stream. */

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
-export interface RestEndpointSettings extends AnswerLimits {
+interface RestEndpointSettings extends AnswerLimits {
   readonly binding: RestBinding;
   readonly runner: MethodRunner;
   readonly logger: Logger;

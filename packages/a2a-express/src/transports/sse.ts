@@ -1,7 +1,7 @@
 // Server-Sent Events written directly on the response. One SseStream per open stream.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export interface SseStreamOptions {
+interface SseStreamOptions {
   /** Interval of `: keep-alive` comments that keep proxies from closing an idle stream. */
   heartbeatMs: number;
   /**

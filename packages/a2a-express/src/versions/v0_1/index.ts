@@ -2,15 +2,14 @@
 // served at the mount itself. Always served: it has no option of its own.
 import { A2AError, ErrorCode } from 'a2a-types';
 import type { ProtocolVersion, ServableVersion } from '../../core/protocol-version.js';
-import { errorTo01, PROTOCOL_NAME_01 } from './mapping.js';
+import { errorTo01, PROTOCOL_NAME_01, pushBodyTo01 } from './mapping.js';
 import { methods01 } from './methods.js';
-import { pushBody01 } from './push-body.js';
 
 const protocol01: ProtocolVersion = {
   name: PROTOCOL_NAME_01,
   methods: methods01,
   wireError: errorTo01,
-  pushBody: pushBody01,
+  pushBody: pushBodyTo01,
   // A newer version's method sent here says where that version is served, rather than only
   // that 0.1.0 has no such method.
   methodNotFound(method, servedBy) {

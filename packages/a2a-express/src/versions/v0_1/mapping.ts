@@ -6,6 +6,7 @@
 // - the context id is the `sessionId`.
 // Everything else is the same object, passed as it is: this runs for every event of a stream.
 import type * as v01 from 'a2a-types';
+import type { PushBody } from '../../push/push-notifier.js';
 import type { StoredEvent, TaskRecord } from '../../store/records.js';
 import type { A2AError } from 'a2a-types';
 import { withPathsRenamed } from '../../core/error-paths.js';
@@ -77,3 +78,14 @@ export function errorTo01(error: A2AError): A2AError {
 export function pushConfigFrom01(config: v01.PushNotificationConfig): PushConfigInput {
   return { ...config, protocol: PROTOCOL_NAME_01 };
 }
+
+/** A 0.1.0 webhook gets the kit's `PushNotificationPayload`: the status event, with the task's ids and the event's id. */
+export const pushBodyTo01: PushBody = (record, event, eventId) =>
+  ({
+    eventType: 'taskStatusUpdate',
+    taskId: record.task.id,
+    sessionId: record.task.contextId,
+    status: statusTo01(event.status),
+    final: event.final === true,
+    eventId,
+  }) satisfies v01.PushNotificationPayload;

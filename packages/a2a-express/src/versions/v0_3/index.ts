@@ -3,14 +3,14 @@ import type { ProtocolVersion, ServableVersion } from '../../core/protocol-versi
 import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
 import type { AgentCard as AgentCard03 } from 'a2a-types/v0.3';
 import { agentCard03, checkAgentCard03, type AgentCard03Input } from './card.js';
-import { errorTo03, PROTOCOL_NAME_03, taskNotification03 } from './mapping.js';
+import { errorTo03, PROTOCOL_NAME_03, pushBodyTo03 } from './mapping.js';
 import { methods03 } from './methods.js';
 
 const protocol03: ProtocolVersion = {
   name: PROTOCOL_NAME_03,
   methods: methods03,
   wireError: errorTo03,
-  pushBody: (record, event) => taskNotification03(record, event.status),
+  pushBody: pushBodyTo03,
   foundAt: 'The 0.3 endpoint is the url of /.well-known/agent-card.json',
   // A2A 0.3 defines no notification; the official conformance kit expects a call without an id
   // that fails to be answered (spec 0.3 6.11: `id` is null where it cannot be read).

@@ -7,6 +7,7 @@
 // stay on the stored message and come back out as they were.
 import { A2AError, ErrorCode, setOwnField } from 'a2a-types/model';
 import type * as v03 from 'a2a-types/v0.3';
+import type { PushBody } from '../../push/push-notifier.js';
 import { messageFrom03 } from 'a2a-types/v0.3';
 import { withPathsRenamed } from '../../core/error-paths.js';
 import { partFieldIssues } from '../../core/message-fields.js';
@@ -54,10 +55,8 @@ export function sendFrom03(params: v03.MessageSendParams): SendMessageParams {
 // ---------------------------------------------------------------------------------------------
 // the core → 0.3 (answers, events, notifications)
 
-export { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
-
 /** The 0.3 `contextId` of a task. */
-export function contextIdOf(record: TaskRecord): string {
+function contextIdOf(record: TaskRecord): string {
   return record.task.contextId;
 }
 
@@ -108,7 +107,7 @@ export function replyTo03(record: TaskRecord): v03.Message {
   return messageTo03(message, undefined, contextIdOf(record), record.task.id);
 }
 
-export function statusTo03(status: TaskStatus, taskId: string, contextId: string): v03.TaskStatus {
+function statusTo03(status: TaskStatus, taskId: string, contextId: string): v03.TaskStatus {
   const mapped: v03.TaskStatus = { state: status.state };
   if (status.message != null) mapped.message = messageTo03(status.message, taskId, contextId);
   if (status.timestamp != null) mapped.timestamp = status.timestamp;
@@ -116,7 +115,7 @@ export function statusTo03(status: TaskStatus, taskId: string, contextId: string
 }
 
 /** An artifact without the core's streaming fields (`index`, `append`, `lastChunk`), named by `artifactId`. */
-export function artifactTo03(artifact: Artifact): v03.Artifact {
+function artifactTo03(artifact: Artifact): v03.Artifact {
   const mapped: Record<string, unknown> = {};
   copyFieldsInto(mapped, artifact, ARTIFACT_FIELDS_SET_APART);
   mapped.artifactId = artifactIdOf(artifact.index);
@@ -164,11 +163,11 @@ export function eventTo03(event: TaskEvent, contextId: string): v03.TaskStatusUp
 }
 
 /** The body of a push notification to a webhook set over 0.3: the Task with the new status (spec 0.3 9.5). */
-export function taskNotification03(record: TaskRecord, status: TaskStatus): v03.Task {
+export const pushBodyTo03: PushBody = (record, event): v03.Task => {
   const { id } = record.task;
   const contextId = contextIdOf(record);
-  return { kind: 'task', id, contextId, status: statusTo03(status, id, contextId) };
-}
+  return { kind: 'task', id, contextId, status: statusTo03(event.status, id, contextId) };
+};
 
 /** Renders a stream's stored events as 0.3 events of the task in `contextId`. */
 export function eventsTo03(contextId: string): (stored: StoredEvent) => unknown {

@@ -5,7 +5,7 @@ import type { AuthOptions, Principal } from '../../core/auth.js';
 import type { ListedInterface, ProtocolVersion, ServableVersion, VersionEndpoint } from '../../core/protocol-version.js';
 import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
 import { agentCard10, checkAgentCard10, type AgentCard10Input } from './card.js';
-import { A2AError10, errorTo10, notification10, PROTOCOL_NAME_10, PROTOCOL_VERSION_10 } from './mapping.js';
+import { A2AError10, errorTo10, pushBodyTo10, PROTOCOL_NAME_10, PROTOCOL_VERSION_10 } from './mapping.js';
 import { methods10 } from './methods.js';
 import { rest10 } from './rest.js';
 
@@ -13,7 +13,7 @@ const protocol10: ProtocolVersion = {
   name: PROTOCOL_NAME_10,
   methods: methods10,
   wireError: errorTo10,
-  pushBody: (record, event) => notification10(record, event.status),
+  pushBody: pushBodyTo10,
   // Spec 1.0 4.3.3: a StreamResponse as application/a2a+json, with the client's credentials.
   pushDelivery: { contentType: 'application/a2a+json', credentialsInAuthorization: true },
   foundAt: 'The 1.0 interfaces are the supportedInterfaces of the card at /.well-known/agent-card.json (A2A-Version: 1.0)',

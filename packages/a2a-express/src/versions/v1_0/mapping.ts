@@ -4,6 +4,7 @@
 //
 // 1.0 objects are closed (the published schema refuses a field it does not define), so what goes
 // out is built field by field; a request field 1.0 does not define is ignored (spec 1.0 5.7).
+import type { PushBody } from '../../push/push-notifier.js';
 import { A2AError, ErrorCode, type ErrorReason, type ValidationIssue } from 'a2a-types';
 import * as v10 from 'a2a-types/v1.0';
 import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
@@ -76,7 +77,7 @@ function besides(mediaType: string | undefined, filename: string | undefined): R
 }
 
 /** A 1.0 message as the core keeps it: the handler API's parts and role, its ids beside them. */
-export function messageFrom10(message: v10.Message, at = '/message'): Message {
+function messageFrom10(message: v10.Message, at = '/message'): Message {
   const issues: ValidationIssue[] = [];
   const parts = message.parts.map((part, i) => partFrom10(part, `${at}/parts/${i}`, issues));
   if (issues.length > 0) throw A2AError.invalidParams(issues);
@@ -178,14 +179,14 @@ export function messageTo10(message: Message, taskId: string | undefined, contex
   return mapped;
 }
 
-export function statusTo10(status: TaskStatus, taskId: string, contextId: string): v10.TaskStatus {
+function statusTo10(status: TaskStatus, taskId: string, contextId: string): v10.TaskStatus {
   const mapped: v10.TaskStatus = { state: STATES[status.state] };
   if (status.message != null) mapped.message = messageTo10(status.message, taskId, contextId);
   if (status.timestamp != null) mapped.timestamp = status.timestamp;
   return mapped;
 }
 
-export function artifactTo10(artifact: Artifact): v10.Artifact {
+function artifactTo10(artifact: Artifact): v10.Artifact {
   const mapped: v10.Artifact = { artifactId: artifactIdOf(artifact.index), parts: artifact.parts.map(partTo10) };
   if (artifact.name != null) mapped.name = artifact.name;
   if (artifact.description != null) mapped.description = artifact.description;
@@ -216,7 +217,7 @@ export function replyTo10(record: TaskRecord): v10.Message {
 }
 
 /** A stored event as a 1.0 stream sends it (a `StreamResponse`; 1.0 has no `final`: the stream's end says it). */
-export function eventTo10(event: TaskEvent, contextId: string): v10.StreamResponse {
+function eventTo10(event: TaskEvent, contextId: string): v10.StreamResponse {
   const taskId = event.id;
   if ('status' in event) {
     const statusUpdate: v10.TaskStatusUpdateEvent = { taskId, contextId, status: statusTo10(event.status, taskId, contextId) };
@@ -237,10 +238,10 @@ export function eventsTo10(contextId: string): (stored: StoredEvent) => unknown 
 }
 
 /** The body of a push notification to a webhook set over 1.0: a `StreamResponse` (spec 1.0 4.3.3). */
-export function notification10(record: TaskRecord, status: TaskStatus): v10.StreamResponse {
+export const pushBodyTo10: PushBody = (record, event): v10.StreamResponse => {
   const { id, contextId } = record.task;
-  return { statusUpdate: { taskId: id, contextId, status: statusTo10(status, id, contextId) } };
-}
+  return { statusUpdate: { taskId: id, contextId, status: statusTo10(event.status, id, contextId) } };
+};
 
 /** A stored push config as 1.0 shows it, flat, with its task's id; secrets masked. */
 export function pushConfigTo10(config: StoredPushConfig, taskId: string): v10.TaskPushNotificationConfig {
@@ -259,7 +260,7 @@ export function pushConfigTo10(config: StoredPushConfig, taskId: string): v10.Ta
 // errors
 
 /** How 1.0 answers an error of one reason: its JSON-RPC code, and (spec 1.0 5.4) its HTTP and gRPC status. */
-export interface Binding10 {
+interface Binding10 {
   readonly code: number;
   readonly httpStatus: number;
   readonly grpcStatus: string;

@@ -70,7 +70,7 @@ const routes: RestRoute[] = [
 ];
 
 /** A 1.0 error (its JSON-RPC form, details in `data`) as the HTTP+JSON binding answers it: the status of its reason. */
-export function errorAnswer10(error: { code: number; message: string; data?: unknown }): { status: number; body: ErrorBody10 } {
+function errorAnswer10(error: { code: number; message: string; data?: unknown }): { status: number; body: ErrorBody10 } {
   const details = (Array.isArray(error.data) ? error.data : []) as ErrorDetail10[];
   const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
   const binding = reason === undefined ? undefined : REASONS_10.get(reason);
