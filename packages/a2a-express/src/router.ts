@@ -8,7 +8,7 @@ import type { AgentCard } from 'a2a-types/model';
 import { createAgentCore, type AgentCore, type DrainReport, type ServedEndpoint } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
 import type { TaskHandler } from './core/handler.js';
-import { createRpcEndpoint, requestedVersion, sendJson, sendUnauthenticated } from './transports/http.js';
+import { createRpcEndpoint, requestedVersion, sendJson, sendUnauthenticated, type HttpEndpointSettings } from './transports/http.js';
 import { createRestEndpoint } from './transports/rest.js';
 import type { A2ARouterOptions, ResolvedOptions } from './options.js';
 import type { TaskStore } from './store/task-store.js';
@@ -217,17 +217,17 @@ function mountVersion(mount: VersionMount, endpoint: ServedEndpoint): void {
   );
 
   const refuseDraining = refuseWhileDraining(mount, version.name, 'jsonrpc', (error) => errorResponse(null, wireError(error)));
-  const rpcEndpoint = createRpcEndpoint({
+  // What both HTTP bindings of the version are made with.
+  const http: HttpEndpointSettings = {
     ...resolved,
     route: endpoint.path,
-    dispatch: endpoint.dispatch,
     logger: core.logger,
-    wireError: version.wireError,
+    wireError,
     protocol: version.name,
     refusesVersion: endpoint.refusesVersion,
     contentTypeError: endpoint.contentTypeError,
-    extendedCardFor: extendedCard,
-  });
+  };
+  const rpcEndpoint = createRpcEndpoint({ ...http, dispatch: endpoint.dispatch, extendedCardFor: extendedCard });
   const rpcPost: express.RequestHandler = (req, res, next) => {
     if (mount.isDraining()) refuseDraining(req, res, next);
     else rpcEndpoint(req, res, next);
@@ -241,15 +241,9 @@ function mountVersion(mount: VersionMount, endpoint: ServedEndpoint): void {
     endpoint.path,
     refuseWhileDraining(mount, version.name, 'rest', (error) => rest.errorAnswer(wireError(error).toJSON()).body),
     createRestEndpoint({
-      ...resolved,
-      route: endpoint.path,
+      ...http,
       binding: rest,
       runner: endpoint.runner,
-      logger: core.logger,
-      wireError,
-      protocol: version.name,
-      refusesVersion: endpoint.refusesVersion,
-      contentTypeError: endpoint.contentTypeError,
       // Below the interface's path, the request's base URL is the interface's: the card is the mount's.
       extendedCardFor: extendedCard && ((req, principal) => extendedCard(atMount(req, endpoint.path), principal)),
     }),

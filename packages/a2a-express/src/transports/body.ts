@@ -13,7 +13,7 @@ export class TransportError extends Error {
   }
 }
 
-type BodyReader = (req: Request, res: Response) => Promise<unknown>;
+export type BodyReader = (req: Request, res: Response) => Promise<unknown>;
 
 interface BodyReaderOptions {
   /** The media types a body may have. Default: `application/json` only. */

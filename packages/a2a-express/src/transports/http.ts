@@ -1,30 +1,27 @@
-// The HTTP side of the JSON-RPC endpoint: authentication, the body, status codes, and SSE for
-// streaming answers. Everything about JSON-RPC itself is in json-rpc.ts, which knows no HTTP.
-import { A2AError, ErrorCode, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
+// The HTTP side of a version's endpoint: what both its HTTP bindings share (settings, the
+// request's context, refusals before a method is reached), and the JSON-RPC endpoint itself:
+// authentication, the body, status codes, and SSE for streaming answers. Everything about
+// JSON-RPC itself is in json-rpc.ts, which knows no HTTP; HTTP+JSON is in rest.ts.
+import { A2AError, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
-import { createBodyReader, TransportError } from './body.js';
+import { createBodyReader, TransportError, type BodyReader } from './body.js';
 import { errorResponse, idOf, type Dispatch, type RequestContext, type StreamAnswer } from './json-rpc.js';
-import { asksForEventStream, serializeAnswer, writeEventStream } from './event-stream.js';
-import { SseStream, type StreamEventIds } from './sse.js';
+import { asksForEventStream, serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
+import { SseStream } from './sse.js';
 import { performance } from 'node:perf_hooks';
-import type { A2AMetrics } from '../telemetry/metrics.js';
+import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
-interface EndpointSettings {
-  readonly dispatch: Dispatch;
+/** What an HTTP binding of a version's endpoint (JSON-RPC, HTTP+JSON) is made with. */
+export interface HttpEndpointSettings extends AnswerLimits {
   readonly logger: Logger;
   readonly auth: AuthOptions | undefined;
   readonly bodyLimit: number | string;
   readonly maxJsonDepth: number;
-  readonly heartbeatMs: number;
-  readonly maxStreamQueueBytes: number;
-  /** Most characters of one JSON-RPC response or stream event; a larger one is refused (-32603). */
-  readonly maxResponseBytes: number;
-  readonly streamEventIds: StreamEventIds;
-  /** How this endpoint's protocol version words an error it sends itself (the 401). Default: as it is. */
-  readonly wireError?: (error: A2AError) => A2AError;
+  /** How this endpoint's protocol version words an error the transport finds itself (a refused credential, a bad body). */
+  readonly wireError: (error: A2AError) => A2AError;
   /** The protocol version this endpoint speaks, for its spans and metrics. */
   readonly protocol: string;
   /** See `VersionEndpoint.refusesVersion`. */
@@ -38,134 +35,190 @@ interface EndpointSettings {
   readonly metrics?: A2AMetrics;
 }
 
-export function createRpcEndpoint(settings: EndpointSettings): RequestHandler {
-  const { dispatch, logger, auth: authOptions } = settings;
-  const readBody = createBodyReader(settings.bodyLimit, settings.maxJsonDepth);
-  // A refused client's body is read only to echo its id: never more than this.
-  const readRefusedBody = createBodyReader(64 * 1024, settings.maxJsonDepth);
+interface RpcEndpointSettings extends HttpEndpointSettings {
+  readonly dispatch: Dispatch;
+}
 
+/** A JSON-RPC endpoint: its settings, and its body readers. */
+interface RpcEndpoint {
+  readonly settings: RpcEndpointSettings;
+  readonly readBody: BodyReader;
+  /** A refused client's body is read only to echo its id: never more than 64 KiB. */
+  readonly readRefusedBody: BodyReader;
+}
+
+/** A version's JSON-RPC over HTTP: authentication, the body, status codes, and SSE for streaming answers. */
+export function createRpcEndpoint(settings: RpcEndpointSettings): RequestHandler {
+  const endpoint: RpcEndpoint = {
+    settings,
+    readBody: createBodyReader(settings.bodyLimit, settings.maxJsonDepth),
+    readRefusedBody: createBodyReader(64 * 1024, settings.maxJsonDepth),
+  };
   const spanAttributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'jsonrpc' };
-  const { metrics, protocol } = settings;
-
   return (req, res) =>
     traceRequest(req, res, settings.route, spanAttributes, (span) => {
-      void handle(req, res, span).catch((error: unknown) => {
+      void serveRpc(endpoint, req, res, span).catch((error: unknown) => {
         // Nothing above should throw; if it does, the client still gets JSON-RPC, never a stack.
-        logger.error({ err: error }, 'unexpected error in the JSON-RPC endpoint');
+        settings.logger.error({ err: error }, 'unexpected error in the JSON-RPC endpoint');
         if (!res.headersSent) sendJson(res, 200, errorResponse(null, A2AError.internalError()));
         else res.end();
       });
     });
+}
 
-  /** A call refused before it reached the dispatcher (credentials, body, version): counted as one. */
-  function countRefusal(started: number, code: number): void {
-    metrics?.callEnded(protocol, 'jsonrpc', 'other', code, (performance.now() - started) / 1000);
-  }
-
-  async function handle(req: Request, res: Response, span: Span): Promise<void> {
-    const started = performance.now();
-    // Credentials are checked from the headers first, before anything is answered (and so
-    // before any SSE header); the body is still read so that a refusal can echo the request id.
-    const auth: AuthOutcome | undefined = authOptions && (await authenticate(req, authOptions));
-    let body: unknown;
-    try {
-      body = await (auth && !auth.ok ? readRefusedBody : readBody)(req, res);
-    } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
-      if (auth && !auth.ok) {
-        res.setHeader('Connection', 'close');
-        countRefusal(started, ErrorCode.AuthenticationRequired);
-        return refuseUnauthenticated(res, null, auth);
-      }
-      if (error.status === 413) res.setHeader('Connection', 'close');
-      const reason = (error.error.data as { reason?: string } | undefined)?.reason ?? 'Content-Type must be application/json';
-      const refusal =
-        error.status === 415 && settings.contentTypeError
-          ? settings.contentTypeError(reason)
-          : (settings.wireError?.(error.error) ?? error.error);
-      logger.info({ outcome: 'error', code: refusal.code, status: error.status }, 'a2a call refused');
-      countRefusal(started, refusal.code);
-      sendJson(res, error.status, errorResponse(null, refusal));
+async function serveRpc(endpoint: RpcEndpoint, req: Request, res: Response, span: Span): Promise<void> {
+  const call = await readRpcCall(endpoint, req, res);
+  if (!call) return;
+  const { settings } = endpoint;
+  const answer = await settings.dispatch(call.body, requestContextOf(req, call.principal, settings, 'jsonrpc', span));
+  switch (answer.kind) {
+    case 'response':
+      // Spec 4.4: an authorization refusal is also an HTTP 403, whatever code its version gives it.
+      if (answer.refusedAuthorization) return sendAnswer(settings, res, 403, answer.response, answer.response.id);
+      if (answer.streamable && asksForEventStream(req)) return writeError(settings, res, answer.response);
+      return sendAnswer(settings, res, 200, answer.response, answer.response.id);
+    case 'batch':
+      return sendAnswer(settings, res, 200, answer.responses, null);
+    case 'none':
+      res.status(204).end();
       return;
-    }
+    case 'stream':
+      return writeStream(settings, req, res, answer);
+  }
+}
+
+/**
+ * The request's body and principal, or undefined once a refusal is sent: credentials are checked
+ * from the headers first, before anything is answered (and so before any SSE header); a refused
+ * client's body is still read, so that the refusal can echo the request id. Then the body, then
+ * the version the client asks for.
+ */
+async function readRpcCall(
+  { settings, readBody, readRefusedBody }: RpcEndpoint,
+  req: Request,
+  res: Response,
+): Promise<{ body: unknown; principal: Principal | undefined } | undefined> {
+  const started = performance.now();
+  const auth: AuthOutcome | undefined = settings.auth && (await authenticate(req, settings.auth));
+  let body: unknown;
+  try {
+    body = await (auth && !auth.ok ? readRefusedBody : readBody)(req, res);
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
     if (auth && !auth.ok) {
-      countRefusal(started, ErrorCode.AuthenticationRequired);
-      return refuseUnauthenticated(res, Array.isArray(body) ? null : idOf(body), auth);
+      res.setHeader('Connection', 'close');
+      refuseUnauthenticated(settings, res, null, auth, started);
+      return undefined;
     }
-    const versionRefusal = settings.refusesVersion?.(requestedVersion(req));
-    if (versionRefusal) {
-      countRefusal(started, versionRefusal.code);
-      logger.info({ outcome: 'error', code: versionRefusal.code, version: requestedVersion(req) }, 'a2a call refused');
-      sendJson(res, 200, errorResponse(Array.isArray(body) ? null : idOf(body), versionRefusal));
-      return;
-    }
-    const principal = auth?.principal;
-    const context: RequestContext = {
-      principal,
-      headers: req.headers,
-      lastEventId: req.get('last-event-id'),
-      extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
-      // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
-      clientAddress: () => req.ip,
-      span,
-    };
-    const answer = await dispatch(body, context);
-    switch (answer.kind) {
-      case 'response':
-        // Spec 4.4: an authorization refusal is also an HTTP 403, whatever code its version gives it.
-        if (answer.refusedAuthorization) return sendAnswer(res, 403, answer.response, answer.response.id);
-        if (answer.streamable && asksForEventStream(req)) return writeError(res, answer.response);
-        return sendAnswer(res, 200, answer.response, answer.response.id);
-      case 'batch':
-        return sendAnswer(res, 200, answer.responses, null);
-      case 'none':
-        res.status(204).end();
-        return;
-      case 'stream':
-        return writeStream(req, res, answer);
-    }
+    const refusal = bodyRefusal(settings, error);
+    if (error.status === 413) res.setHeader('Connection', 'close');
+    countRefusal(settings, 'jsonrpc', started, refusal, { status: error.status });
+    sendJson(res, error.status, errorResponse(null, refusal));
+    return undefined;
   }
+  const id = Array.isArray(body) ? null : idOf(body);
+  if (auth && !auth.ok) {
+    refuseUnauthenticated(settings, res, id, auth, started);
+    return undefined;
+  }
+  const requested = requestedVersion(req);
+  const versionRefusal = settings.refusesVersion?.(requested);
+  if (versionRefusal) {
+    countRefusal(settings, 'jsonrpc', started, versionRefusal, { version: requested });
+    sendJson(res, 200, errorResponse(id, versionRefusal));
+    return undefined;
+  }
+  return { body, principal: auth?.principal };
+}
 
-  function refuseUnauthenticated(res: Response, id: JSONRPCId, auth: AuthRefusal): void {
-    logger.info({ outcome: 'error', code: ErrorCode.AuthenticationRequired, reason: auth.reason }, 'a2a call refused');
-    sendUnauthenticated(res, id, auth, settings.wireError);
-  }
+/**
+ * A body the transport refuses, in the version's words: a media type it does not take is the
+ * version's own error where it has one.
+ */
+export function bodyRefusal(
+  settings: HttpEndpointSettings,
+  error: TransportError,
+  fallbackReason = 'Content-Type must be application/json',
+): A2AError {
+  const reason = (error.error.data as { reason?: string } | undefined)?.reason ?? fallbackReason;
+  return error.status === 415 && settings.contentTypeError ? settings.contentTypeError(reason) : settings.wireError(error.error);
+}
 
-  /**
-   * Sends an answer, or in its place the error that it could not be sent: an answer JSON cannot
-   * carry, or one longer than `maxResponseBytes`, is never half-written.
-   */
-  function sendAnswer(res: Response, status: number, payload: unknown, id: JSONRPCId): void {
-    const serialized = serializeAnswer(() => payload, settings);
-    if (serialized.ok) sendJsonText(res, status, serialized.text);
-    else sendJsonText(res, 200, JSON.stringify(errorResponse(id, serialized.error)));
-  }
+/**
+ * A call refused before it reached its method (credentials, body, version): logged and counted
+ * as a call of no method, `details` on its log line.
+ */
+export function countRefusal(
+  settings: HttpEndpointSettings,
+  binding: BindingName,
+  started: number,
+  refusal: A2AError,
+  details?: Record<string, unknown>,
+): void {
+  settings.logger.info({ outcome: 'error', code: refusal.code, ...details }, 'a2a call refused');
+  settings.metrics?.callEnded(settings.protocol, binding, 'other', refusal.code, (performance.now() - started) / 1000);
+}
 
-  /**
-   * The error of a streaming call, as a stream of that one event (see
-   * `streamsErrorsOfStreamingMethods`). It has no event id: there is nothing to resume.
-   */
-  function writeError(res: Response, response: JSONRPCResponse): void {
-    const stream = new SseStream(res, { heartbeatMs: settings.heartbeatMs, maxQueuedBytes: settings.maxStreamQueueBytes, eventIds: false });
-    stream.open({});
-    const serialized = serializeAnswer(() => response, settings);
-    stream.send(0, serialized.ok ? serialized.text : JSON.stringify(errorResponse(response.id, serialized.error)));
-    stream.end();
-  }
+/** What the method runner is told of a request: who calls, what came with it, where it came from. */
+export function requestContextOf(
+  req: Request,
+  principal: Principal | undefined,
+  settings: HttpEndpointSettings,
+  binding: BindingName,
+  span: Span,
+): RequestContext {
+  const { extendedCardFor } = settings;
+  return {
+    principal,
+    headers: req.headers,
+    lastEventId: req.get('last-event-id'),
+    extendedCard: extendedCardFor && principal && (() => extendedCardFor(req, principal)),
+    // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
+    clientAddress: () => req.ip,
+    binding,
+    span,
+  };
+}
 
-  /** Each event is a JSON-RPC response with the request's id; an event that cannot be sent, its error. */
-  function writeStream(req: Request, res: Response, { id, events, finished }: StreamAnswer): void {
-    // The envelope is the same for the whole stream, so only the event is encoded per event.
-    const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-    writeEventStream(
-      req,
-      res,
-      events,
-      settings,
-      { event: (text) => `${envelope}${text}}`, failure: (error) => ({ data: JSON.stringify(errorResponse(id, error)) }) },
-      finished,
-    );
-  }
+function refuseUnauthenticated(settings: HttpEndpointSettings, res: Response, id: JSONRPCId, auth: AuthRefusal, started: number): void {
+  countRefusal(settings, 'jsonrpc', started, A2AError.authenticationRequired(auth.reason), { reason: auth.reason });
+  sendUnauthenticated(res, id, auth, settings.wireError);
+}
+
+/**
+ * Sends an answer, or in its place the error that it could not be sent: an answer JSON cannot
+ * carry, or one longer than `maxResponseBytes`, is never half-written.
+ */
+function sendAnswer(limits: AnswerLimits, res: Response, status: number, payload: unknown, id: JSONRPCId): void {
+  const serialized = serializeAnswer(() => payload, limits);
+  if (serialized.ok) sendJsonText(res, status, serialized.text);
+  else sendJsonText(res, 200, JSON.stringify(errorResponse(id, serialized.error)));
+}
+
+/**
+ * The error of a streaming call, as a stream of that one event (see
+ * `streamsErrorsOfStreamingMethods`). It has no event id: there is nothing to resume.
+ */
+function writeError(limits: AnswerLimits, res: Response, response: JSONRPCResponse): void {
+  const stream = new SseStream(res, { heartbeatMs: limits.heartbeatMs, maxQueuedBytes: limits.maxStreamQueueBytes, eventIds: false });
+  stream.open({});
+  const serialized = serializeAnswer(() => response, limits);
+  stream.send(0, serialized.ok ? serialized.text : JSON.stringify(errorResponse(response.id, serialized.error)));
+  stream.end();
+}
+
+/** Each event is a JSON-RPC response with the request's id; an event that cannot be sent, its error. */
+function writeStream(limits: AnswerLimits, req: Request, res: Response, { id, events, finished }: StreamAnswer): void {
+  // The envelope is the same for the whole stream, so only the event is encoded per event.
+  const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+  writeEventStream(
+    req,
+    res,
+    events,
+    limits,
+    { event: (text) => `${envelope}${text}}`, failure: (error) => ({ data: JSON.stringify(errorResponse(id, error)) }) },
+    finished,
+  );
 }
 
 /** The `A2A-Version` a request asks for (spec 1.0 3.6.1): the header, else the query parameter. */

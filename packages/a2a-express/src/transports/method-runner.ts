@@ -11,6 +11,7 @@ import type { Principal } from '../core/auth.js';
 import type { CallContext, CallHeaders } from '../core/call.js';
 import type { TaskEventStream } from '../core/event-feed.js';
 import { taskIdAt, type Method } from '../core/method.js';
+import type { Operation } from '../core/operations.js';
 import type { ProtocolVersion } from '../core/protocol-version.js';
 import { idIssues } from '../store/records.js';
 import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
@@ -97,116 +98,150 @@ interface CallLog {
   ownSpan: boolean;
 }
 
-export function createMethodRunner(settings: MethodRunnerSettings): MethodRunner {
-  const { operations, logger, metrics, version } = settings;
-  const { methods, name: protocol } = version;
-  const methodNotFound = version.methodNotFound ?? A2AError.methodNotFound;
-  const wireError = version.wireError ?? ((error: A2AError) => error);
+/** The runner's settings, with the version's defaults filled in. */
+interface Runner extends MethodRunnerSettings {
+  readonly protocol: string;
+  readonly methodNotFound: (method: string) => A2AError;
+  readonly wireError: (error: A2AError) => A2AError;
+}
 
+export function createMethodRunner(settings: MethodRunnerSettings): MethodRunner {
+  const { version } = settings;
+  const runner: Runner = {
+    ...settings,
+    protocol: version.name,
+    methodNotFound: version.methodNotFound ?? A2AError.methodNotFound,
+    wireError: version.wireError ?? ((error: A2AError) => error),
+  };
   return {
     run(method, params, context, place = {}) {
       const log = startLog(context, place);
       // What the call starts (its turn) is a child of the call's own span.
       return log.ownSpan
-        ? withSpan(log.span!, () => runLogged(log, method, params, context, place))
-        : runLogged(log, method, params, context, place);
+        ? withSpan(log.span!, () => runLogged(runner, log, method, params, context, place))
+        : runLogged(runner, log, method, params, context, place);
     },
     refuse(error, context, place = {}) {
       const log = startLog(context, place);
-      const refusal = wireError(error);
-      logCall(log, refusal.code);
+      const refusal = runner.wireError(error);
+      logCall(runner, log, refusal.code);
       return refusal;
     },
   };
+}
 
-  function startLog(context: RequestContext, place: CallPlace): CallLog {
-    const ownSpan = place.inBatch === true && context.span !== undefined && context.span.isRecording();
+function startLog(context: RequestContext, place: CallPlace): CallLog {
+  const ownSpan = place.inBatch === true && context.span !== undefined && context.span.isRecording();
+  return {
+    principal: context.principal?.id,
+    method: '',
+    rpcId: place.rpcId,
+    taskId: undefined,
+    started: performance.now(),
+    binding: context.binding ?? 'jsonrpc',
+    methodLabel: 'other',
+    span: ownSpan ? startChildSpan('jsonrpc batch item', {}) : context.span,
+    ownSpan,
+  };
+}
+
+async function runLogged(
+  runner: Runner,
+  log: CallLog,
+  name: string,
+  params: unknown,
+  context: RequestContext,
+  place: CallPlace,
+): Promise<MethodOutcome> {
+  const { methods } = runner.version;
+  log.method = name;
+  const method: Method | undefined = Object.hasOwn(methods, name) ? methods[name] : undefined;
+  log.taskId = (method?.taskIdOf ?? idOfTask)(params);
+  if (method) log.methodLabel = name;
+  nameCall(log.span, log.methodLabel, log.binding === 'jsonrpc');
+  try {
+    if (!method) throw runner.methodNotFound(name);
+    const operation = checkedOperation(runner, method, name, params, place);
+    if (log.taskId !== undefined) callTask(log.span, log.taskId);
+    const result = await runner.operations.call(
+      operation.name,
+      operation.params,
+      callContextOf(runner, log, method, name, params, context),
+    );
+    if (method.kind === 'streaming') {
+      return { kind: 'stream', events: result as TaskEventStream, finished: (details) => logCall(runner, log, undefined, details) };
+    }
+    const answer = method.answer(result, params);
+    logCall(runner, log);
+    return { kind: 'result', result: answer };
+  } catch (error) {
+    const a2aError = toA2AError(runner, error, log);
+    logCall(runner, log, a2aError.code);
     return {
-      principal: context.principal?.id,
-      method: '',
-      rpcId: place.rpcId,
-      taskId: undefined,
-      started: performance.now(),
-      binding: context.binding ?? 'jsonrpc',
-      methodLabel: 'other',
-      span: ownSpan ? startChildSpan('jsonrpc batch item', {}) : context.span,
-      ownSpan,
+      kind: 'error',
+      error: a2aError,
+      ofStreamingMethod: method?.kind === 'streaming',
+      // Told before the version's words replace -32008 (1.0 says PERMISSION_DENIED with -32000).
+      refusedAuthorization: error instanceof A2AError && error.code === ErrorCode.AuthorizationFailed,
     };
   }
+}
 
-  async function runLogged(log: CallLog, name: string, params: unknown, context: RequestContext, place: CallPlace): Promise<MethodOutcome> {
-    log.method = name;
-    const method: Method | undefined = Object.hasOwn(methods, name) ? methods[name] : undefined;
-    log.taskId = (method?.taskIdOf ?? idOfTask)(params);
-    if (method) log.methodLabel = name;
-    nameCall(log.span, log.methodLabel, log.binding === 'jsonrpc');
-    try {
-      if (!method) throw methodNotFound(name);
-      const refusal = operations.refusal(method.operation);
-      if (refusal) throw refusal;
-      if (method.kind === 'streaming' && place.inBatch) {
-        throw A2AError.unsupportedOperation(`${name} streams its answer and cannot be part of a batch`);
-      }
-      if (!method.validateParams(params)) throw A2AError.invalidParams(method.validateParams.issues);
-      const badIds = idIssuesIn(params, method.idPaths ?? TASK_ID_ONLY);
-      if (badIds.length > 0) throw A2AError.invalidParams(badIds);
-      if (log.taskId !== undefined) callTask(log.span, log.taskId);
-      const operation = method.toOperation(params);
-      const call: CallContext = {
-        principal: context.principal,
-        headers: context.headers,
-        origin: { protocol, binding: log.binding, method: name, params },
-        lastEventId: context.lastEventId,
-        clientAddress: context.clientAddress,
-        extendedCard: context.extendedCard,
-        turnRules: method.turnRules,
-        view: method.view?.(params),
-      };
-      const result = await operations.call(operation.name, operation.params, call);
-      if (method.kind === 'streaming') {
-        return { kind: 'stream', events: result as TaskEventStream, finished: (details) => logCall(log, undefined, details) };
-      }
-      const answer = method.answer(result, params);
-      logCall(log);
-      return { kind: 'result', result: answer };
-    } catch (error) {
-      const a2aError = toA2AError(error, log);
-      logCall(log, a2aError.code);
-      return {
-        kind: 'error',
-        error: a2aError,
-        ofStreamingMethod: method?.kind === 'streaming',
-        // Told before the version's words replace -32008 (1.0 says PERMISSION_DENIED with -32000).
-        refusedAuthorization: error instanceof A2AError && error.code === ErrorCode.AuthorizationFailed,
-      };
-    }
+/**
+ * The call as the core's operation, once the agent serves the method's capability, the method
+ * can be called where it is (a streaming one not in a batch), its params are valid and its ids
+ * keep the kit's rules; else the A2AError that says which.
+ */
+function checkedOperation(runner: Runner, method: Method, name: string, params: unknown, place: CallPlace): Operation {
+  const refusal = runner.operations.refusal(method.operation);
+  if (refusal) throw refusal;
+  if (method.kind === 'streaming' && place.inBatch) {
+    throw A2AError.unsupportedOperation(`${name} streams its answer and cannot be part of a batch`);
   }
+  if (!method.validateParams(params)) throw A2AError.invalidParams(method.validateParams.issues);
+  const badIds = idIssuesIn(params, method.idPaths ?? TASK_ID_ONLY);
+  if (badIds.length > 0) throw A2AError.invalidParams(badIds);
+  return method.toOperation(params);
+}
 
-  function toA2AError(error: unknown, log: CallLog): A2AError {
-    if (error instanceof A2AError) return wireError(error);
-    logger.error({ err: error, method: log.method, taskId: log.taskId }, 'internal error');
-    return A2AError.internalError();
-  }
+/** What the core is told of the call: the request's context, how it came, and the method's rules and view. */
+function callContextOf(runner: Runner, log: CallLog, method: Method, name: string, params: unknown, context: RequestContext): CallContext {
+  return {
+    principal: context.principal,
+    headers: context.headers,
+    origin: { protocol: runner.protocol, binding: log.binding, method: name, params },
+    lastEventId: context.lastEventId,
+    clientAddress: context.clientAddress,
+    extendedCard: context.extendedCard,
+    turnRules: method.turnRules,
+    view: method.view?.(params),
+  };
+}
 
-  function logCall(log: CallLog, code?: number, extra?: Record<string, unknown>): void {
-    const elapsedMs = performance.now() - log.started;
-    metrics?.callEnded(protocol, log.binding, log.methodLabel, code, elapsedMs / 1000);
-    endCall(log.span, code, log.binding === 'jsonrpc');
-    if (log.ownSpan) log.span!.end();
-    logger.info(
-      {
-        principal: log.principal,
-        method: log.method || undefined,
-        rpcId: log.rpcId,
-        taskId: log.taskId,
-        durationMs: Math.round(elapsedMs * 1000) / 1000,
-        outcome: code === undefined ? 'ok' : 'error',
-        code,
-        ...extra,
-      },
-      'a2a call',
-    );
-  }
+function toA2AError(runner: Runner, error: unknown, log: CallLog): A2AError {
+  if (error instanceof A2AError) return runner.wireError(error);
+  runner.logger.error({ err: error, method: log.method, taskId: log.taskId }, 'internal error');
+  return A2AError.internalError();
+}
+
+function logCall(runner: Runner, log: CallLog, code?: number, extra?: Record<string, unknown>): void {
+  const elapsedMs = performance.now() - log.started;
+  runner.metrics?.callEnded(runner.protocol, log.binding, log.methodLabel, code, elapsedMs / 1000);
+  endCall(log.span, code, log.binding === 'jsonrpc');
+  if (log.ownSpan) log.span!.end();
+  runner.logger.info(
+    {
+      principal: log.principal,
+      method: log.method || undefined,
+      rpcId: log.rpcId,
+      taskId: log.taskId,
+      durationMs: Math.round(elapsedMs * 1000) / 1000,
+      outcome: code === undefined ? 'ok' : 'error',
+      code,
+      ...extra,
+    },
+    'a2a call',
+  );
 }
 
 const TASK_ID_ONLY: readonly string[] = ['/id'];

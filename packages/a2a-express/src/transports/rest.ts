@@ -3,157 +3,189 @@
 // run the same methods, checks and logs. What differs is only on the wire: the HTTP status says
 // how a call went, an answer is the method's result alone, an error the version's error body,
 // and a stream's events go bare (no JSON-RPC envelope).
-import { A2AError, ErrorCode } from 'a2a-types';
+import { A2AError } from 'a2a-types';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Logger } from 'pino';
-import { authenticate, type AuthOptions, type Principal } from '../core/auth.js';
+import { authenticate, type AuthOutcome, type Principal } from '../core/auth.js';
 import type { RestBinding, RestRoute } from '../core/protocol-version.js';
-import { createBodyReader, TransportError } from './body.js';
-import { serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
-import { requestedVersion } from './http.js';
-import type { MethodRunner, RequestContext } from './method-runner.js';
+import { createBodyReader, TransportError, type BodyReader } from './body.js';
+import { serializeAnswer, writeEventStream } from './event-stream.js';
+import { bodyRefusal, countRefusal, requestContextOf, requestedVersion, type HttpEndpointSettings } from './http.js';
+import type { MethodRunner } from './method-runner.js';
 import { performance } from 'node:perf_hooks';
-import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
-interface RestEndpointSettings extends AnswerLimits {
+interface RestEndpointSettings extends HttpEndpointSettings {
   readonly binding: RestBinding;
   readonly runner: MethodRunner;
-  readonly logger: Logger;
-  readonly auth: AuthOptions | undefined;
-  readonly bodyLimit: number | string;
-  readonly maxJsonDepth: number;
-  /** How the version words an error the transport finds itself (a refused credential, a bad body). */
-  readonly wireError: (error: A2AError) => A2AError;
-  /** The protocol version the binding speaks, for its spans and metrics. */
-  readonly protocol: string;
-  readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
-  readonly contentTypeError?: (reason: string) => A2AError;
-  /** The version's extended card for this request and caller; absent when the agent has none. */
-  readonly extendedCardFor?: (req: Request, principal: Principal) => Promise<unknown>;
-  /** Where the interface is below the mount, for its server spans' `http.route`. */
-  readonly route: string;
-  readonly metrics?: A2AMetrics;
+}
+
+/** An HTTP+JSON interface: its settings, and its body reader. */
+interface RestEndpoint {
+  readonly settings: RestEndpointSettings;
+  readonly readBody: BodyReader;
+}
+
+/** A call of one route, with its path's parameters, and when it started (for its metrics). */
+interface RouteCall {
+  readonly route: RestRoute;
+  readonly pathParams: string[];
+  readonly started: number;
 }
 
 /** Serves the binding's routes, below the interface's path. */
 export function createRestEndpoint(settings: RestEndpointSettings): RequestHandler {
-  const { binding, logger } = settings;
-  const readBody = createBodyReader(settings.bodyLimit, settings.maxJsonDepth, { mediaTypes: binding.mediaTypes, empty: () => ({}) });
-
+  const { binding } = settings;
+  const endpoint: RestEndpoint = {
+    settings,
+    readBody: createBodyReader(settings.bodyLimit, settings.maxJsonDepth, { mediaTypes: binding.mediaTypes, empty: () => ({}) }),
+  };
   const spanAttributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'rest' };
-  const { metrics, protocol } = settings;
-
   return (req, res) =>
     traceRequest(req, res, settings.route, spanAttributes, (span) => {
       const started = performance.now();
       const found = routeOf(binding.routes, req);
       // Everything below the interface is the binding's: a path that is none of its routes (a
       // tenant's, say, which the card does not declare) is answered in its words, not the host's.
-      if (found === undefined) return refuse(req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 404);
+      if (found === undefined) return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 404);
       if (found === 'bad-path')
-        return refuse(req, res, started, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }), 400);
+        return refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }), 400);
       if (found === 'other-verb') {
         res.setHeader('Allow', allowedVerbs(binding.routes, req.path).join(', '));
-        return refuse(req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 405);
+        return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 405);
       }
-      void handle(req, res, found.route, found.pathParams, span, started).catch((error: unknown) => {
-        logger.error({ err: error }, 'unexpected error in the HTTP+JSON endpoint');
-        if (!res.headersSent) sendError(req, res, A2AError.internalError());
+      void serveRoute(endpoint, req, res, { ...found, started }, span).catch((error: unknown) => {
+        settings.logger.error({ err: error }, 'unexpected error in the HTTP+JSON endpoint');
+        if (!res.headersSent) sendError(settings, req, res, A2AError.internalError());
         else res.end();
       });
     });
+}
 
-  /** A call refused before it reached the dispatcher (route, credentials, body, version): counted as one. */
-  function refuse(req: Request, res: Response, started: number, error: A2AError, status?: number): void {
-    metrics?.callEnded(protocol, 'rest', 'other', settings.wireError(error).code, (performance.now() - started) / 1000);
-    sendError(req, res, error, status);
-  }
-
-  async function handle(req: Request, res: Response, route: RestRoute, pathParams: string[], span: Span, started: number): Promise<void> {
-    const auth = settings.auth && (await authenticate(req, settings.auth));
-    if (auth && !auth.ok) {
-      logger.info({ outcome: 'error', code: ErrorCode.AuthenticationRequired, reason: auth.reason }, 'a2a call refused');
-      res.setHeader('WWW-Authenticate', auth.challenges);
-      return refuse(req, res, started, A2AError.authenticationRequired(auth.reason), 401);
-    }
-    const versionRefusal = settings.refusesVersion?.(requestedVersion(req));
-    if (versionRefusal) {
-      logger.info({ outcome: 'error', code: versionRefusal.code, version: requestedVersion(req) }, 'a2a call refused');
-      return refuse(req, res, started, versionRefusal);
-    }
-    let body: Record<string, unknown> = {};
-    if (route.hasBody) {
-      try {
-        const read = await readBody(req, res);
-        if (read === null || typeof read !== 'object' || Array.isArray(read)) {
-          return refuse(req, res, started, A2AError.invalidRequest({ reason: 'the body must be a JSON object' }), 400);
-        }
-        body = read as Record<string, unknown>;
-      } catch (error) {
-        if (!(error instanceof TransportError)) throw error;
-        if (error.status === 413) res.setHeader('Connection', 'close');
-        const reason = (error.error.data as { reason?: string } | undefined)?.reason ?? 'unsupported Content-Type';
-        const refusal = error.status === 415 && settings.contentTypeError ? settings.contentTypeError(reason) : error.error;
-        logger.info({ outcome: 'error', code: refusal.code, status: error.status }, 'a2a call refused');
-        return refuse(req, res, started, refusal, error.status === 200 ? 400 : error.status);
-      }
-    }
-    const principal = auth?.principal;
-    const context: RequestContext = {
-      principal,
-      headers: req.headers,
-      lastEventId: req.get('last-event-id'),
-      extendedCard: settings.extendedCardFor && principal && (() => settings.extendedCardFor!(req, principal)),
-      // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
-      clientAddress: () => req.ip,
-      binding: 'rest',
-      span,
-    };
-    const params = route.params(pathParams, req.query as Record<string, unknown>, body);
-    const outcome = await settings.runner.run(route.method, params, context);
-    switch (outcome.kind) {
-      case 'stream':
-        return writeEventStream(
-          req,
-          res,
-          outcome.events,
-          settings,
-          {
-            event: (text) => text,
-            failure: (error) => ({ data: JSON.stringify(binding.errorAnswer(settings.wireError(error).toJSON()).body), type: 'error' }),
-          },
-          outcome.finished,
-        );
-      case 'error':
-        return sendErrorObject(req, res, outcome.error.toJSON());
-      case 'result': {
-        const serialized = serializeAnswer(() => outcome.result, settings);
-        if (!serialized.ok) return sendError(req, res, serialized.error);
-        sendText(req, res, 200, serialized.text);
-      }
+async function serveRoute(endpoint: RestEndpoint, req: Request, res: Response, call: RouteCall, span: Span): Promise<void> {
+  const { settings } = endpoint;
+  const read = await readRouteCall(endpoint, req, res, call);
+  if (!read) return;
+  const params = call.route.params(call.pathParams, req.query as Record<string, unknown>, read.body);
+  const outcome = await settings.runner.run(call.route.method, params, requestContextOf(req, read.principal, settings, 'rest', span));
+  switch (outcome.kind) {
+    case 'stream':
+      return writeEventStream(
+        req,
+        res,
+        outcome.events,
+        settings,
+        {
+          event: (text) => text,
+          failure: (error) => ({
+            data: JSON.stringify(settings.binding.errorAnswer(settings.wireError(error).toJSON()).body),
+            type: 'error',
+          }),
+        },
+        outcome.finished,
+      );
+    case 'error':
+      return sendErrorObject(settings, req, res, outcome.error.toJSON());
+    case 'result': {
+      const serialized = serializeAnswer(() => outcome.result, settings);
+      if (!serialized.ok) return sendError(settings, req, res, serialized.error);
+      sendText(settings, req, res, 200, serialized.text);
     }
   }
+}
 
-  /** An error in the version's words: its status, or the one given (a transport's own). */
-  function sendError(req: Request, res: Response, error: A2AError, status?: number): void {
-    sendErrorObject(req, res, settings.wireError(error).toJSON(), status);
+/**
+ * The call's body and principal, or undefined once a refusal is sent: credentials first, then
+ * the version the client asks for, then the body (a JSON object), where the route has one.
+ */
+async function readRouteCall(
+  { settings, readBody }: RestEndpoint,
+  req: Request,
+  res: Response,
+  { route, started }: RouteCall,
+): Promise<{ body: Record<string, unknown>; principal: Principal | undefined } | undefined> {
+  const auth = settings.auth && (await authenticate(req, settings.auth));
+  if (auth && !auth.ok) {
+    res.setHeader('WWW-Authenticate', auth.challenges);
+    refuse(settings, req, res, started, A2AError.authenticationRequired(auth.reason), 401, { reason: auth.reason });
+    return undefined;
   }
+  const requested = requestedVersion(req);
+  const versionRefusal = settings.refusesVersion?.(requested);
+  if (versionRefusal) {
+    refuse(settings, req, res, started, versionRefusal, undefined, { version: requested });
+    return undefined;
+  }
+  if (!route.hasBody) return { body: {}, principal: principalOf(auth) };
+  try {
+    const body = await readBody(req, res);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the body must be a JSON object' }), 400);
+      return undefined;
+    }
+    return { body: body as Record<string, unknown>, principal: principalOf(auth) };
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    if (error.status === 413) res.setHeader('Connection', 'close');
+    refuse(
+      settings,
+      req,
+      res,
+      started,
+      bodyRefusal(settings, error, 'unsupported Content-Type'),
+      error.status === 200 ? 400 : error.status,
+      {
+        status: error.status,
+      },
+    );
+    return undefined;
+  }
+}
 
-  function sendErrorObject(req: Request, res: Response, error: { code: number; message: string; data?: unknown }, status?: number): void {
-    const answer = binding.errorAnswer(error);
-    const body = status === undefined ? answer.body : withCode(answer.body, status);
-    sendText(req, res, status ?? answer.status, JSON.stringify(body));
-  }
+function principalOf(auth: AuthOutcome | undefined): Principal | undefined {
+  return auth?.ok ? auth.principal : undefined;
+}
 
-  /** JSON, labelled with the binding's own media type to a client that asks for it. */
-  function sendText(req: Request, res: Response, status: number, text: string): void {
-    const own = binding.mediaTypes[0]!;
-    res.statusCode = status;
-    res.setHeader('Content-Type', req.accepts(['application/json', own]) === own ? own : 'application/json');
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(text);
-  }
+/**
+ * A call refused before it reached its method (route, credentials, version, body): logged and
+ * counted, and answered in the version's words with its status, or the one given.
+ */
+function refuse(
+  settings: RestEndpointSettings,
+  req: Request,
+  res: Response,
+  started: number,
+  error: A2AError,
+  status?: number,
+  details?: Record<string, unknown>,
+): void {
+  countRefusal(settings, 'rest', started, settings.wireError(error), details);
+  sendError(settings, req, res, error, status);
+}
+
+/** An error in the version's words: its status, or the one given (a transport's own). */
+function sendError(settings: RestEndpointSettings, req: Request, res: Response, error: A2AError, status?: number): void {
+  sendErrorObject(settings, req, res, settings.wireError(error).toJSON(), status);
+}
+
+function sendErrorObject(
+  settings: RestEndpointSettings,
+  req: Request,
+  res: Response,
+  error: { code: number; message: string; data?: unknown },
+  status?: number,
+): void {
+  const answer = settings.binding.errorAnswer(error);
+  const body = status === undefined ? answer.body : withCode(answer.body, status);
+  sendText(settings, req, res, status ?? answer.status, JSON.stringify(body));
+}
+
+/** JSON, labelled with the binding's own media type to a client that asks for it. */
+function sendText(settings: RestEndpointSettings, req: Request, res: Response, status: number, text: string): void {
+  const own = settings.binding.mediaTypes[0]!;
+  res.statusCode = status;
+  res.setHeader('Content-Type', req.accepts(['application/json', own]) === own ? own : 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** An error body whose `error.code` is the HTTP status sent (a status the transport chose). */
