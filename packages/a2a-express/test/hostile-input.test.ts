@@ -158,7 +158,14 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
       const answer = await core.dispatch(body, context);
       return answer.kind === 'stream' ? { ...answer, events: answer.events.renderedAs(() => ({ n: 10n })) } : answer;
     };
-    const endpoint = createRpcEndpoint({ ...core.options, dispatch, logger: silent, protocol: '0.1.0', route: '/', wireError: (error) => error });
+    const endpoint = createRpcEndpoint({
+      ...core.options,
+      dispatch,
+      logger: silent,
+      protocol: '0.1.0',
+      route: '/',
+      wireError: (error) => error,
+    });
     const { url } = await serve(express().post('/', endpoint));
     const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: randomUUID(), message: userText('go') }));
     expect(events).toHaveLength(1);

