@@ -12,6 +12,7 @@ import {
   DefaultAgentCardResolver as DefaultAgentCardResolver1,
   JsonRpcTransportFactory as JsonRpcTransportFactory1,
 } from 'a2a-sdk-1/client';
+import { GrpcTransportFactory as GrpcTransportFactory1 } from 'a2a-sdk-1/client/grpc';
 import { Role, TaskState, type SendMessageRequest } from 'a2a-sdk-1';
 import {
   TaskNotCancelableError as TaskNotCancelableError1,
@@ -248,19 +249,34 @@ describe("the SDK's newest client (1.x), with its v0.3 compatibility on", () => 
 describe.each([
   ['JSON-RPC', undefined],
   ['HTTP+JSON', 'HTTP+JSON'],
+  ['gRPC', 'GRPC'],
 ])("the SDK's newest client (1.x) as its README makes it, over A2A 1.0 %s", (_binding, preferred) => {
-  /** The default client (JSON-RPC, the card's first interface), or one preferring HTTP+JSON, as the SDK's README shows. */
+  /**
+   * The default client (JSON-RPC, the card's first interface), or one preferring HTTP+JSON, or one
+   * with the SDK's gRPC transport added and preferred, as the SDK's README shows.
+   */
   const connect = (url: string) =>
     (preferred
-      ? new ClientFactory1(ClientFactoryOptions1.createFrom(ClientFactoryOptions1.default, { preferredTransports: [preferred] }))
+      ? new ClientFactory1(
+          ClientFactoryOptions1.createFrom(ClientFactoryOptions1.default, {
+            ...(preferred === 'GRPC' && { transports: [new GrpcTransportFactory1()] }),
+            preferredTransports: [preferred],
+          }),
+        )
       : new ClientFactory1()
     ).createFromUrl(url);
-  const expectedTransport = preferred ? /^_?RestTransport$/ : /^_?JsonRpcTransport$/;
+  const expectedTransport = { 'HTTP+JSON': /^_?RestTransport$/, GRPC: /^_?GrpcTransport$/ }[preferred ?? ''] ?? /^_?JsonRpcTransport$/;
   let echo: SpawnedAgent;
   let slowEcho: SpawnedAgent;
   let currency: SpawnedAgent;
   beforeAll(async () => {
-    [echo, slowEcho, currency] = await startSamples();
+    // Over gRPC, each sample serves it too, on a port of its own (A2A_GRPC_PORT; 0: any free one, which its card lists).
+    const env: Record<string, string> = preferred === 'GRPC' ? { A2A_GRPC_PORT: '0' } : {};
+    [echo, slowEcho, currency] = await Promise.all([
+      start('echo-agent', env),
+      start('echo-agent', { ECHO_DELAY_MS: '300', ...env }),
+      start('currency-agent', env),
+    ]);
   });
   afterAll(async () => {
     for (const agent of [echo, slowEcho, currency]) expect(await agent?.stop()).toBe(0);
@@ -268,7 +284,18 @@ describe.each([
 
   const request = (text: string, extra: Record<string, unknown> = {}) =>
     ({
-      message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text } }], ...extra },
+      // As the SDK's types have a message: every field there (its gRPC transport writes each).
+      message: {
+        messageId: crypto.randomUUID(),
+        contextId: '',
+        taskId: '',
+        role: Role.ROLE_USER,
+        parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+        ...extra,
+      },
     }) as unknown as SendMessageRequest;
   type SdkTask = { id: string; contextId: string; status: { state: number }; artifacts: { parts: { content: { value: string } }[] }[] };
   const textOfParts = (parts: { content: { value: string } }[]) => parts.map((p) => p.content.value).join('');
@@ -276,7 +303,7 @@ describe.each([
   test('finds its 1.0 interface in the card, then sends, gets and streams', async () => {
     const client = await connect(echo.url);
     const card = await client.getAgentCard();
-    expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion])).toContainEqual(['JSONRPC', '1.0']);
+    expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion])).toContainEqual([preferred ?? 'JSONRPC', '1.0']);
     const { transport } = client as unknown as { transport: { protocolVersion: string; constructor: { name: string } } };
     expect(transport.protocolVersion).toBe('1.0');
     expect(transport.constructor.name).toMatch(expectedTransport);
@@ -362,9 +389,13 @@ describe.each([
     const created = await client.createTaskPushNotificationConfig(config as never);
     expect(created).toMatchObject({ taskId: asked.id, id: 'sdk1-hook', url: config.url, token: '********' });
     expect(await client.getTaskPushNotificationConfig({ taskId: asked.id, id: 'sdk1-hook' } as never)).toEqual(created);
-    expect((await client.listTaskPushNotificationConfig({ taskId: asked.id } as never)).configs).toEqual([created]);
+    expect(
+      (await client.listTaskPushNotificationConfig({ taskId: asked.id, pageSize: 0, pageToken: '', tenant: '' } as never)).configs,
+    ).toEqual([created]);
     await client.deleteTaskPushNotificationConfig({ taskId: asked.id, id: 'sdk1-hook' } as never);
-    expect((await client.listTaskPushNotificationConfig({ taskId: asked.id } as never)).configs).toEqual([]);
+    expect(
+      (await client.listTaskPushNotificationConfig({ taskId: asked.id, pageSize: 0, pageToken: '', tenant: '' } as never)).configs,
+    ).toEqual([]);
   });
 
   test('errors reach the SDK as its own error types', async () => {

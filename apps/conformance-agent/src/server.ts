@@ -8,7 +8,7 @@
 import express from 'express';
 import { pino } from 'pino';
 import { a2aMetrics, serveAgent } from 'a2a-express';
-import { integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import { integerFromEnv, grpcOptionsFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { conformanceRouter } from './agent.js';
 
@@ -35,6 +35,7 @@ try {
     router,
     store,
     metricsPort: metricsPortFromEnv(),
+    grpc: grpcOptionsFromEnv(),
     details: { resubscribeWaitMs, authentication: 'none (open to every client)' },
   });
 } catch (error) {

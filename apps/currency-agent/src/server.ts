@@ -7,7 +7,13 @@
 import express from 'express';
 import { pino } from 'pino';
 import { a2aMetrics, serveAgent } from 'a2a-express';
-import { authOptionsFromEnv, integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import {
+  authOptionsFromEnv,
+  integerFromEnv,
+  grpcOptionsFromEnv,
+  metricsPortFromEnv,
+  pushNotificationOptionsFromEnv,
+} from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { currencyRouter } from './agent.js';
 import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';
@@ -55,6 +61,7 @@ try {
     router,
     store,
     metricsPort: metricsPortFromEnv(),
+    grpc: grpcOptionsFromEnv(),
     details: {
       rates: frankfurterUrl,
       understanding: llm ? `LLM ${llm.model} (built-in parser as fallback)` : 'built-in parser',

@@ -8,7 +8,13 @@
 import express from 'express';
 import { pino } from 'pino';
 import { a2aMetrics, serveAgent } from 'a2a-express';
-import { authOptionsFromEnv, integerFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import {
+  authOptionsFromEnv,
+  integerFromEnv,
+  grpcOptionsFromEnv,
+  metricsPortFromEnv,
+  pushNotificationOptionsFromEnv,
+} from 'a2a-express/env';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { echoRouter } from './agent.js';
 
@@ -39,6 +45,7 @@ try {
     router,
     store,
     metricsPort: metricsPortFromEnv(),
+    grpc: grpcOptionsFromEnv(),
     // Say plainly when the agent is open to anyone.
     details: { chunkDelayMs, authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)' },
   });

@@ -5,7 +5,10 @@
 import type { Logger } from 'pino';
 import { createDispatcher, type Dispatch } from './transports/json-rpc.js';
 import { createMethodRunner, type MethodRunner } from './transports/method-runner.js';
-import type { ProtocolVersion, VersionEndpoint } from './core/protocol-version.js';
+import type { ListedInterface, ProtocolVersion, VersionEndpoint } from './core/protocol-version.js';
+import type { AgentCard } from 'a2a-types/model';
+import { prepareCard } from './core/agent-card.js';
+import { cardAuthentication } from './core/auth.js';
 import type { TaskHandler } from './core/handler.js';
 import { routerLogger } from './logging.js';
 import { resolveOptions, type A2ARouterOptions, type ResolvedOptions } from './options.js';
@@ -42,6 +45,16 @@ export interface AgentCore {
   readonly operations: AgentOperations;
   /** Every version served, each with its JSON-RPC dispatch over the same tasks: what the router mounts. */
   readonly endpoints: readonly ServedEndpoint[];
+  /**
+   * Lists an interface served outside the router (the gRPC server's) on the cards, beside the
+   * router's own; the function it returns takes it off again.
+   */
+  listInterface(listed: ListedInterface): () => void;
+  /**
+   * The agent's card as served where the router is mounted (`mountUrl`; without one, the card's
+   * own `url`, or a stand-in): what each version's card is made from.
+   */
+  agentCard(mountUrl?: string): AgentCard;
   /** Lets the running turns finish until `deadlineMs`, then fails the rest; see `A2ARouter.drain`. */
   drain(deadlineMs: number): Promise<DrainReport>;
   /** Aborts the running handlers and releases what the core made itself. */
@@ -67,6 +80,12 @@ const PUSH_BODIES = Object.fromEntries(
 /** Builds an agent from its handler and the router's options. Throws TypeError for a bad option. */
 export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions): AgentCore {
   const resolved = resolveOptions(options);
+  // Checked before anything is started, so that a bad card leaves nothing running.
+  const agentCard = prepareCard(options.card, {
+    streaming: resolved.streaming,
+    pushNotifications: resolved.pushNotifications !== undefined,
+    authentication: resolved.auth && cardAuthentication(resolved.auth),
+  });
   const logger = routerLogger(resolved.logger);
   const push = resolved.pushNotifications && new PushNotifier(resolved.pushNotifications, logger, PUSH_BODIES, resolved.metrics);
   const store = options.store ?? new InMemoryTaskStore();
@@ -86,7 +105,8 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     pushNotifications: push !== undefined,
     authorize: resolved.auth?.authorize,
   });
-  const endpoints = servedEndpoints(resolved).map((endpoint) => {
+  const listedElsewhere = new Set<ListedInterface>();
+  const endpoints = servedEndpoints(resolved, listedElsewhere).map((endpoint) => {
     const runner = createMethodRunner({
       version: endpoint.version,
       operations,
@@ -105,6 +125,11 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     dispatch: endpoints[0]!.dispatch,
     operations,
     endpoints,
+    agentCard,
+    listInterface(listed) {
+      listedElsewhere.add(listed);
+      return () => listedElsewhere.delete(listed);
+    },
     async drain(deadlineMs) {
       resolved.metrics?.drainStarted();
       const running = engine.runningTaskIds().length;
@@ -132,15 +157,18 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
 }
 
 /**
- * Each version served, where its endpoint is: its card lists the other versions' interfaces, and
- * a method it lacks that another version has gets a -32601 that says where that version is.
+ * Each version served, where its endpoint is: its card lists the other versions' interfaces (and
+ * those served outside the router: gRPC), and a method it lacks that another version has gets a
+ * -32601 that says where that version is.
  */
-function servedEndpoints({ versions, auth }: ResolvedOptions): VersionEndpoint[] {
+function servedEndpoints({ versions, auth }: ResolvedOptions, listedElsewhere: ReadonlySet<ListedInterface>): VersionEndpoint[] {
   const endpoints = versions.map((version) =>
     version.endpoint({
       auth,
-      otherInterfaces: (mountUrl) =>
-        versions.filter((other) => other !== version).flatMap((other) => other.listedInterfaces?.(mountUrl) ?? []),
+      otherInterfaces: (mountUrl) => [
+        ...versions.filter((other) => other !== version).flatMap((other) => other.listedInterfaces?.(mountUrl) ?? []),
+        ...listedElsewhere,
+      ],
     }),
   );
   return endpoints.map((endpoint) => ({ ...endpoint, version: pointingElsewhere(endpoint.version, endpoints) }));

@@ -92,3 +92,16 @@ export function metricsPortFromEnv(env: NodeJS.ProcessEnv = process.env): number
   if (port < 1 || port > 65535) throw new TypeError(`METRICS_PORT must be a port number (1 to 65535), got ${port}`);
   return port;
 }
+
+/**
+ * `A2A_GRPC_PORT`: serve the agent over gRPC on that port too (`serveAgent`'s `grpc`), with
+ * `A2A_GRPC_ADDRESS` the address its card lists when clients reach it by another (`host:port`);
+ * undefined when unset: no gRPC.
+ */
+export function grpcOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): { port: number; advertisedAddress?: string } | undefined {
+  const port = integerFromEnv('A2A_GRPC_PORT', -1, env);
+  if (port === -1) return undefined;
+  if (port > 65535) throw new TypeError(`A2A_GRPC_PORT must be a port number (0 to 65535), got ${port}`);
+  const advertisedAddress = env.A2A_GRPC_ADDRESS?.trim();
+  return advertisedAddress ? { port, advertisedAddress } : { port };
+}

@@ -2,8 +2,7 @@ import { A2AError } from 'a2a-types';
 import { createHash } from 'node:crypto';
 import { inspectorRoute } from './inspector.js';
 import express, { type Request, type Response, type Router } from 'express';
-import { prepareCard } from './core/agent-card.js';
-import { authenticate, cardAuthentication, type AuthOptions, type Principal } from './core/auth.js';
+import { authenticate, type AuthOptions, type Principal } from './core/auth.js';
 import type { AgentCard } from 'a2a-types/model';
 import { createAgentCore, type AgentCore, type DrainReport, type ServedEndpoint } from './agent-core.js';
 import { errorResponse } from './transports/json-rpc.js';
@@ -120,12 +119,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   if (!options || typeof options.card !== 'object') throw new TypeError('a2aRouter: options.card is required');
   const core = createAgentCore(handler, options);
   const { options: resolved, logger, push, store } = core;
-  const agentCard = prepareCard(options.card, {
-    streaming: resolved.streaming,
-    pushNotifications: push !== undefined,
-    authentication: resolved.auth && cardAuthentication(resolved.auth),
-  });
-  const cardFor = (req?: Request) => agentCard(req && mountUrlOf(req));
+  const cardFor = (req?: Request) => core.agentCard(req && mountUrlOf(req));
 
   const router = express.Router();
   const postEndpoints = fastPostLookup(router);
@@ -148,7 +142,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
   for (const endpoint of core.endpoints) mountVersion(mount, endpoint);
   mountSharedCards(mount, core.endpoints);
 
-  return Object.assign(router, {
+  const served = Object.assign(router, {
     store,
     endpoints: core.endpoints.map((endpoint) => ({ protocol: endpoint.version.name, path: endpoint.path })),
     ...versionPaths(core.endpoints),
@@ -161,6 +155,18 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     },
     close: () => core.close(),
   });
+  CORES.set(served, core);
+  return served;
+}
+
+/** The core behind each router, for what serves its agent beside it (`a2a-express/grpc`). */
+const CORES = new WeakMap<A2ARouter, AgentCore>();
+
+/** The agent core of a router `a2aRouter` made; a TypeError for anything else. */
+export function agentCoreOf(router: A2ARouter): AgentCore {
+  const core = CORES.get(router);
+  if (!core) throw new TypeError('expected a router made by a2aRouter()');
+  return core;
 }
 
 /** What mounting a version needs of the router being made. */

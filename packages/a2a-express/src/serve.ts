@@ -9,6 +9,7 @@ import { urlBelow } from './core/version-options.js';
 import { VERSIONS } from './versions/index.js';
 import { requestedExporters, startTracingFromEnv } from './telemetry/sdk.js';
 import type { A2AMetrics } from './telemetry/metrics.js';
+import type { A2AGrpcServer, GrpcServerOptions } from './grpc.js';
 
 export interface ServeOptions {
   /** Shown in the log lines, e.g. `echo-agent`. */
@@ -48,6 +49,13 @@ export interface ServeOptions {
    * the operator's network, not the clients'). The samples read it from `METRICS_PORT`.
    */
   metricsPort?: number;
+  /**
+   * Serve the router's agent over gRPC too (A2A 1.0 10), on a port of its own on the same `host`
+   * unless the options say another (`a2a-express/grpc`, `serveGrpc`): the samples read the port
+   * from `A2A_GRPC_PORT`. Needs `router`, and @grpc/grpc-js, @grpc/reflection and
+   * grpc-health-check installed. On shutdown its streams get their final events before it closes.
+   */
+  grpc?: GrpcServerOptions;
 }
 
 /**
@@ -82,12 +90,28 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
   );
   // The exporters of the SDK once it runs: what the listening line says (none when it did not start).
   let traces: readonly string[] = [];
+  let grpc: A2AGrpcServer | undefined;
   server.once('listening', () => {
     const { port: actual } = server.address() as AddressInfo;
     const tasks = describeStore(options.store ?? options.router?.store);
     const url = `http://${hostInUrl(host)}:${actual}/`;
     const versionUrls = options.router && endpointUrls(url, options.router);
-    logger.info({ url, ...versionUrls, tasks, ...(traces.length > 0 && { traces }), ...options.details }, `${name} listening`);
+    const listening = () =>
+      logger.info(
+        { url, ...versionUrls, ...(grpc && { grpc: grpc.address }), tasks, ...(traces.length > 0 && { traces }), ...options.details },
+        `${name} listening`,
+      );
+    if (!options.grpc || !options.router) return listening();
+    startGrpc(options.router, { host, ...options.grpc, agentUrl: options.grpc.agentUrl ?? url }).then(
+      (started) => {
+        grpc = started;
+        listening();
+      },
+      (error: unknown) => {
+        logger.fatal({ err: error, port: options.grpc?.port }, `${name} could not serve gRPC: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
   });
   server.once('error', (error: NodeJS.ErrnoException) => {
     logger.fatal({ code: error.code, port, host }, `${name} could not start: ${whyNotListening(error, port, host)}`);
@@ -114,6 +138,8 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     try {
       await options.router?.drain({ deadlineMs: graceMs });
+      // The drain gave the gRPC streams their final events: what is still open is cut.
+      await grpc?.close({ graceMs: 500 });
       await options.router?.close();
       await options.store?.close();
     } catch (error) {
@@ -191,4 +217,22 @@ function endpointUrls(mountUrl: string, router: A2ARouter): Record<string, strin
     if (shownAs && served) urls[shownAs.listeningUrl] = urlBelow(mountUrl, served.path);
   }
   return urls;
+}
+
+/**
+ * The gRPC server, loaded only when asked for: its packages are optional peers, and an agent
+ * that serves no gRPC loads none of them. A missing one is said in so many words.
+ */
+async function startGrpc(router: A2ARouter, options: GrpcServerOptions): Promise<A2AGrpcServer> {
+  let module: typeof import('./grpc.js');
+  try {
+    module = await import('./grpc.js');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
+    if (!missing) throw error;
+    throw new Error(
+      `serving gRPC needs @grpc/grpc-js, @grpc/reflection and grpc-health-check installed beside a2a-express (${(error as Error).message})`,
+    );
+  }
+  return module.serveGrpc(router, options);
 }

@@ -48,7 +48,7 @@ export interface ListedInterface {
 /** What a version's endpoint is made with, besides its own options. */
 export interface AgentSettings {
   readonly auth: AuthOptions | undefined;
-  /** The interfaces the other versions served list, at a mount's URL. */
+  /** The interfaces the other versions served list, at a mount's URL, and those served outside the router (gRPC). */
   otherInterfaces(mountUrl: string): readonly ListedInterface[];
 }
 
@@ -113,6 +113,45 @@ export interface VersionEndpoint {
   extendedCard?(agentCard: AgentCard, principal: Principal): Promise<unknown>;
   /** The version's HTTP+JSON binding, served below `path` beside its JSON-RPC endpoint. */
   readonly rest?: RestBinding;
+  /**
+   * The version's gRPC binding, served on a port of its own when asked (`a2a-express/grpc`);
+   * loaded then, so that an agent that serves no gRPC loads no protobuf code.
+   */
+  readonly grpc?: () => Promise<GrpcBinding>;
+}
+
+/**
+ * A gRPC binding: the service's methods, each calling a method of the version's table (by its
+ * JSON-RPC name, so every binding runs the same methods), the messages read and written in the
+ * version's JSON form, and how an error is answered.
+ */
+export interface GrpcBinding {
+  /** The service's full name (`lf.a2a.v1.A2AService`): what health and reflection name. */
+  readonly serviceName: string;
+  /** The version as the card lists its gRPC interface (`protocolVersion`). */
+  readonly protocolVersion: string;
+  readonly methods: readonly GrpcMethod[];
+  /**
+   * The gRPC status of an error given in the version's words (its JSON-RPC error object): its
+   * code, and the `google.rpc.Status` the `grpc-status-details-bin` trailer carries.
+   */
+  errorStatus(error: { code: number; message: string; data?: unknown }): { code: number; details: Uint8Array };
+  /** The serialized file descriptors of the service's proto and its imports, for server reflection. */
+  fileDescriptors(): Buffer[];
+}
+
+export interface GrpcMethod {
+  /** Its HTTP/2 path (`/lf.a2a.v1.A2AService/SendMessage`). */
+  readonly path: string;
+  /** Its name in the proto, and the method of the version's table it calls. */
+  readonly method: string;
+  /** Its name in lower camel case, as grpc-js keys a service's implementation. */
+  readonly localName: string;
+  readonly responseStream: boolean;
+  /** The method's params from the request's bytes; throws an A2AError for bytes that are not the request message. */
+  params(bytes: Buffer): unknown;
+  /** The bytes of an answer (or of one event of a stream) from the method's result in the version's words. */
+  answer(result: unknown): Buffer;
 }
 
 /**

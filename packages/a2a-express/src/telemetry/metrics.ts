@@ -26,7 +26,7 @@ export interface A2AMetricsOptions {
 }
 
 /** What a call came over: JSON-RPC or HTTP+JSON (REST). */
-export type BindingName = 'jsonrpc' | 'rest';
+export type BindingName = 'jsonrpc' | 'rest' | 'grpc';
 
 /** What the in-memory store reports at each scrape. */
 interface StoreFigures {

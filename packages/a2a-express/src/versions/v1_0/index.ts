@@ -148,6 +148,8 @@ function endpoint10(
     refusesVersion: (requested) => (speaks10(requested) ? undefined : versionNotSupported(requested)),
     contentTypeError: (reason) => errorTo10(A2AError.contentTypeNotSupported({ reason })),
     rest: rest10,
+    // Loaded by the gRPC server alone: an agent that serves no gRPC loads no protobuf code.
+    grpc: () => import('./grpc.js').then((module) => module.grpc10),
   };
 }
 

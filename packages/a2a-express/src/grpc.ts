@@ -1,0 +1,130 @@
+// a2a-express/grpc: serves a router's agent over A2A 1.0's third binding, gRPC (spec 1.0 10), on a
+// port of its own beside the Express app: the same handler, tasks, store, auth, ownership and
+// bounds, each call through the same method runner as JSON-RPC and HTTP+JSON. With it come
+// what gRPC users expect of a server: the standard health service (grpc.health.v1) and server
+// reflection (so grpcurl and grpcui list and call it without the proto), message size limits in
+// line with the router's body limit, keepalive, TLS when given a key and certificate, and a
+// graceful shutdown. The 1.0 card lists the server as a `GRPC` interface while it runs.
+// @grpc/grpc-js, @grpc/reflection and grpc-health-check are optional peer dependencies: an
+// agent that serves no gRPC installs and loads none of them.
+import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation, service as healthService } from 'grpc-health-check';
+import { agentCoreOf, type A2ARouter } from './router.js';
+import type { ListedInterface } from './core/protocol-version.js';
+import { grpcService } from './transports/grpc.js';
+
+export interface GrpcServerOptions {
+  /** The port to listen on; 0 for any free one. Default 50051. */
+  port?: number;
+  /** The address to listen on. Default `127.0.0.1`: plaintext stays on this machine unless asked. */
+  host?: string;
+  /** Serve over TLS with this key and certificate (PEM); `ca` asks clients for certificates it signed. Default: plaintext. */
+  tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer };
+  /**
+   * The address the agent card lists for gRPC (`host:port`, as gRPC clients dial it): default the
+   * one the server listens on. Behind a proxy or in a container, the address clients reach.
+   */
+  advertisedAddress?: string;
+  /** The URL of the router's mount: what the extended card (GetExtendedAgentCard) names. Default the card's own `url`. */
+  agentUrl?: string;
+  /** Largest message received or sent, bytes. Default 10 MiB (the router's default body limit). */
+  maxMessageBytes?: number;
+  /** Keepalive pings on idle connections, milliseconds between them and to wait for the answer. Default 2 hours and 20 seconds (gRPC's). */
+  keepalive?: { timeMs?: number; timeoutMs?: number };
+}
+
+/** A running gRPC server of an agent. */
+export interface A2AGrpcServer {
+  readonly server: Server;
+  /** The port it listens on (the one it got, for port 0). */
+  readonly port: number;
+  /** The address the agent card lists (`host:port`). */
+  readonly address: string;
+  /**
+   * Stops it: health says NOT_SERVING, no new call is taken, the calls under way get until
+   * `graceMs` (default 10,000) to finish, then the rest are cut. The card stops listing it.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** Starts serving `router`'s agent over gRPC; resolves once it listens. */
+export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = {}): Promise<A2AGrpcServer> {
+  const core = agentCoreOf(router);
+  const { host = '127.0.0.1', port = 50051, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
+  const server = new Server({
+    'grpc.max_receive_message_length': maxMessageBytes,
+    'grpc.max_send_message_length': maxMessageBytes,
+    'grpc.keepalive_time_ms': options.keepalive?.timeMs ?? 2 * 60 * 60 * 1000,
+    'grpc.keepalive_timeout_ms': options.keepalive?.timeoutMs ?? 20_000,
+  } satisfies ChannelOptions);
+  const served: string[] = [];
+  /** What reflection lists and describes: each service served, by its full name. */
+  const reflected: Record<string, { fileDescriptorProtos: Buffer[] }> = {
+    'grpc.health.v1.Health': { fileDescriptorProtos: Object.values(healthService)[0]!.requestType.fileDescriptorProtos },
+  };
+  const listed: ListedInterface[] = [];
+  for (const endpoint of core.endpoints) {
+    if (!endpoint.grpc) continue;
+    const binding = await endpoint.grpc();
+    const { extendedCard } = endpoint;
+    const { definition, implementation } = grpcService({
+      binding,
+      runner: endpoint.runner,
+      logger: core.logger,
+      auth: core.options.auth,
+      protocol: endpoint.version.name,
+      wireError: endpoint.version.wireError ?? ((error) => error),
+      refusesVersion: endpoint.refusesVersion,
+      extendedCardFor: extendedCard && ((principal) => extendedCard(core.agentCard(options.agentUrl), principal)),
+      metrics: core.options.metrics,
+    });
+    server.addService(definition, implementation);
+    reflected[binding.serviceName] = { fileDescriptorProtos: binding.fileDescriptors() };
+    served.push(binding.serviceName);
+    listed.push({ url: '', protocolBinding: 'GRPC', protocolVersion: binding.protocolVersion });
+  }
+  if (served.length === 0)
+    throw new TypeError('serveGrpc: no version the router serves has a gRPC binding (A2A 1.0 has: protocol10 is off)');
+  const health = new HealthImplementation(Object.fromEntries([['', 'SERVING'], ...served.map((name) => [name, 'SERVING'])]));
+  health.addToServer(server);
+  // Reflection reads only each service's file descriptors (its proto and every file it imports).
+  new ReflectionService(reflected as ConstructorParameters<typeof ReflectionService>[0]).addToServer(server);
+
+  const credentials = options.tls
+    ? ServerCredentials.createSsl(
+        options.tls.ca === undefined ? null : Buffer.from(options.tls.ca),
+        [{ private_key: Buffer.from(options.tls.key), cert_chain: Buffer.from(options.tls.cert) }],
+        options.tls.ca !== undefined,
+      )
+    : ServerCredentials.createInsecure();
+  const boundPort = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${port}`, credentials, (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  const address = options.advertisedAddress ?? `${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+  const unlist = listed.map((entry) => core.listInterface({ ...entry, url: address }));
+  core.logger.info({ address, services: served, tls: options.tls !== undefined }, 'gRPC listening');
+
+  return {
+    server,
+    port: boundPort,
+    address,
+    async close({ graceMs = 10_000 } = {}) {
+      for (const off of unlist) off();
+      for (const name of ['', ...served]) health.setStatus(name, 'NOT_SERVING');
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => resolve());
+      });
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,225 @@
+// A version's gRPC binding, served with @grpc/grpc-js: each method of the service calls the
+// method runner like JSON-RPC and HTTP+JSON do (the same methods, checks, log line, metric and
+// span), with the call's metadata as its headers. What differs is only on the wire: a status
+// code says how a call went, its details in the `grpc-status-details-bin` trailer, and a stream's
+// events are the messages of a server stream. Imported by the `a2a-express/grpc` entry alone.
+import { performance } from 'node:perf_hooks';
+import {
+  Metadata,
+  type status as GrpcStatus,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceDefinition,
+  type StatusObject,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { A2AError } from 'a2a-types/model';
+import type { Logger } from 'pino';
+import { authenticate, type AuthOptions, type Principal } from '../core/auth.js';
+import type { CallHeaders } from '../core/call.js';
+import { SeveralEvents, type TaskEventStream } from '../core/event-feed.js';
+import type { GrpcBinding, GrpcMethod } from '../core/protocol-version.js';
+import type { StoredEvent } from '../store/records.js';
+import type { A2AMetrics } from '../telemetry/metrics.js';
+import type { MethodRunner, RequestContext } from './method-runner.js';
+
+export interface GrpcEndpointSettings {
+  readonly binding: GrpcBinding;
+  readonly runner: MethodRunner;
+  readonly logger: Logger;
+  readonly auth: AuthOptions | undefined;
+  /** The protocol version the binding speaks, for its metrics. */
+  readonly protocol: string;
+  /** How the version words an error the transport finds itself (a refused credential, an unreadable request). */
+  readonly wireError: (error: A2AError) => A2AError;
+  /** See `VersionEndpoint.refusesVersion`: read from the `a2a-version` metadata. */
+  readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
+  /** The version's extended card for a caller; absent when the agent has none. */
+  readonly extendedCardFor?: (principal: Principal) => Promise<unknown>;
+  readonly metrics?: A2AMetrics;
+}
+
+/** The service as grpc-js serves it: its definition (requests as bytes, answers already encoded) and its handlers. */
+export function grpcService(settings: GrpcEndpointSettings): {
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+} {
+  const definition: Record<string, ServiceDefinition[string]> = {};
+  const implementation: UntypedServiceImplementation = {};
+  for (const method of settings.binding.methods) {
+    definition[method.localName] = {
+      path: method.path,
+      originalName: method.method,
+      requestStream: false,
+      responseStream: method.responseStream,
+      // The request stays bytes until the handler reads it: one that is not the request message
+      // is then the client's mistake (INVALID_ARGUMENT), not a failure of the server.
+      requestSerialize: (value: Buffer) => value,
+      requestDeserialize: (bytes: Buffer) => bytes,
+      responseSerialize: (value: Buffer) => value,
+      responseDeserialize: (bytes: Buffer) => bytes,
+    };
+    implementation[method.localName] = method.responseStream
+      ? (call: ServerWritableStream<Buffer, Buffer>) => {
+          void serveStream(settings, method, call);
+        }
+      : (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
+          void serveUnary(settings, method, call, callback);
+        };
+  }
+  return { definition: definition as ServiceDefinition, implementation };
+}
+
+async function serveUnary(
+  settings: GrpcEndpointSettings,
+  method: GrpcMethod,
+  call: ServerUnaryCall<Buffer, Buffer>,
+  callback: sendUnaryData<Buffer>,
+): Promise<void> {
+  try {
+    const read = await readCall(settings, method, call);
+    if ('refused' in read) return callback(read.refused);
+    const outcome = await settings.runner.run(method.method, read.params, read.context);
+    if (outcome.kind === 'error') return callback(grpcError(settings, outcome.error));
+    if (outcome.kind === 'stream') throw new Error(`${method.method} streamed its answer on a unary method`);
+    callback(null, method.answer(outcome.result));
+  } catch (error) {
+    settings.logger.error({ err: error, method: method.method }, 'unexpected error in the gRPC endpoint');
+    callback(grpcError(settings, A2AError.internalError()));
+  }
+}
+
+async function serveStream(settings: GrpcEndpointSettings, method: GrpcMethod, call: ServerWritableStream<Buffer, Buffer>): Promise<void> {
+  try {
+    const read = await readCall(settings, method, call);
+    if ('refused' in read) {
+      call.destroy(read.refused);
+      return;
+    }
+    const outcome = await settings.runner.run(method.method, read.params, read.context);
+    if (outcome.kind === 'error') {
+      call.destroy(grpcError(settings, outcome.error));
+      return;
+    }
+    if (outcome.kind !== 'stream') throw new Error(`${method.method} answered once on a streaming method`);
+    writeEvents(settings, method, call, outcome.events, outcome.finished);
+  } catch (error) {
+    settings.logger.error({ err: error, method: method.method }, 'unexpected error in the gRPC endpoint');
+    call.destroy(grpcError(settings, A2AError.internalError()));
+  }
+}
+
+/**
+ * Writes a stream's events as the call's messages until the final one, or until the client
+ * cancels (or its deadline passes), which closes the stream and lets go of the task's feed. An
+ * event that cannot be written ends the call with its error.
+ */
+function writeEvents(
+  settings: GrpcEndpointSettings,
+  method: GrpcMethod,
+  call: ServerWritableStream<Buffer, Buffer>,
+  events: TaskEventStream,
+  finished: (details: Record<string, unknown>) => void,
+): void {
+  let sent = 0;
+  let over = false;
+  const end = (reason: string) => {
+    if (over) return;
+    over = true;
+    events.close();
+    settings.metrics?.streamClosed(settings.protocol, sent);
+    finished({ events: sent, stream: reason });
+  };
+  settings.metrics?.streamOpened(settings.protocol);
+  call.on('cancelled', () => end('client-closed'));
+  const write = (value: unknown) => {
+    call.write(method.answer(value));
+    sent++;
+  };
+  events.start(
+    (stored: StoredEvent) => {
+      const rendered = events.render(stored);
+      if (rendered instanceof SeveralEvents) for (const { value } of rendered.values) write(value);
+      else write(rendered);
+    },
+    (failure) => {
+      if (over) return;
+      if (failure) {
+        settings.logger.error({ err: failure.error }, 'a gRPC stream failed');
+        end('failed');
+        call.destroy(grpcError(settings, A2AError.internalError('an event of the stream could not be sent')));
+        return;
+      }
+      end('ended');
+      call.end();
+    },
+  );
+}
+
+type ReadCall = { params: unknown; context: RequestContext } | { refused: GrpcError };
+
+/** The call's params and context, or the status it is refused with: credentials first, then the version, then the request. */
+async function readCall(
+  settings: GrpcEndpointSettings,
+  method: GrpcMethod,
+  call: ServerUnaryCall<Buffer, Buffer> | ServerWritableStream<Buffer, Buffer>,
+): Promise<ReadCall> {
+  const started = performance.now();
+  const headers = headersOf(call.metadata);
+  const refuse = (error: A2AError, details?: Record<string, unknown>): ReadCall => {
+    const wire = settings.wireError(error);
+    settings.logger.info({ outcome: 'error', code: wire.code, ...details }, 'a2a call refused');
+    settings.metrics?.callEnded(settings.protocol, 'grpc', 'other', wire.code, (performance.now() - started) / 1000);
+    return { refused: grpcError(settings, error) };
+  };
+  const auth = settings.auth && (await authenticate({ headers }, settings.auth));
+  if (auth && !auth.ok) return refuse(A2AError.authenticationRequired(auth.reason), { reason: auth.reason });
+  const requested = headers['a2a-version'];
+  const versionRefusal = settings.refusesVersion?.(typeof requested === 'string' && requested.trim() !== '' ? requested.trim() : undefined);
+  if (versionRefusal) return refuse(versionRefusal, { version: requested });
+  let params: unknown;
+  try {
+    params = method.params(call.request);
+  } catch (error) {
+    if (!(error instanceof A2AError)) throw error;
+    return refuse(error);
+  }
+  const principal = auth?.ok ? auth.principal : undefined;
+  const { extendedCardFor } = settings;
+  const lastEventId = headers['last-event-id'];
+  return {
+    params,
+    context: {
+      principal,
+      headers,
+      lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,
+      extendedCard: extendedCardFor && principal && (() => extendedCardFor(principal)),
+      clientAddress: () => call.getPeer(),
+      binding: 'grpc',
+    },
+  };
+}
+
+/** The call's metadata as headers: text entries by their lower-case names (binary `-bin` entries are not headers). */
+function headersOf(metadata: Metadata): CallHeaders {
+  const headers: Record<string, string | string[]> = {};
+  for (const name of Object.keys(metadata.getMap())) {
+    if (name.endsWith('-bin')) continue;
+    const all = metadata.get(name).filter((value): value is string => typeof value === 'string');
+    if (all.length > 0) headers[name] = all.length === 1 ? all[0]! : all;
+  }
+  return headers;
+}
+
+/** What grpc-js ends a call with: an Error with the call's status. */
+type GrpcError = Error & Partial<StatusObject>;
+
+/** An error as a gRPC status in the version's words: the code of its reason, its message, and its details in the trailer. */
+function grpcError(settings: GrpcEndpointSettings, error: A2AError): GrpcError {
+  const wire = settings.wireError(error).toJSON();
+  const { code, details } = settings.binding.errorStatus(wire);
+  const metadata = new Metadata();
+  metadata.set('grpc-status-details-bin', Buffer.from(details));
+  return Object.assign(new Error(wire.message), { code: code as GrpcStatus, details: wire.message, metadata });
+}

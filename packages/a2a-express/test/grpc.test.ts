@@ -1,0 +1,241 @@
+// A2A 1.0 over gRPC (a2a-express/grpc): the router's agent served on a port of its own, called with
+// @grpc/grpc-js as a client calls it (the proto's messages on the wire), beside the same agent
+// over JSON-RPC, HTTP+JSON and 0.3. Health and reflection are called by clients that know nothing
+// of A2A's proto: the standard services' own protos, loaded from the packages that serve them.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { rpc, serverPool } from 'a2a-testing';
+import { A2A_METHODS, grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
+import { apiKey, type TaskHandler } from '../src/index.js';
+import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
+import { appWith, message10, SubscriptionCountingStore, steppedChunks, twoChunkEcho } from './helpers.js';
+
+const require = createRequire(import.meta.url);
+const { serve, closeAll } = serverPool();
+const grpcServers: A2AGrpcServer[] = [];
+const clients: grpc.Client[] = [];
+afterAll(async () => {
+  for (const client of clients) client.close();
+  await Promise.all(grpcServers.map((server) => server.close({ graceMs: 100 })));
+  await closeAll();
+});
+
+const A2AClientConstructor = grpc.makeGenericClientConstructor(grpcClientDefinition() as grpc.ServiceDefinition, 'A2AService');
+type Json = Record<string, unknown>;
+
+/** A client of A2AService at `address`, messages as their JSON form. */
+function a2aClient(address: string): grpc.Client & Record<string, (...args: unknown[]) => unknown> {
+  const client = new A2AClientConstructor(address, grpc.credentials.createInsecure()) as grpc.Client &
+    Record<string, (...args: unknown[]) => unknown>;
+  clients.push(client);
+  return client;
+}
+
+function metadataOf(entries: Record<string, string>): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  for (const [key, value] of Object.entries(entries)) metadata.set(key, value);
+  return metadata;
+}
+
+const V1 = { 'a2a-version': '1.0' };
+
+/** A unary call: its answer, or the gRPC error it failed with. */
+function unary(
+  client: grpc.Client & Record<string, (...args: unknown[]) => unknown>,
+  method: string,
+  request: Json,
+  metadata: Record<string, string> = V1,
+  options: grpc.CallOptions = {},
+): Promise<{ ok: true; value: Json } | { ok: false; error: grpc.ServiceError }> {
+  return new Promise((resolve) => {
+    client[method]!(request, metadataOf(metadata), options, (error: grpc.ServiceError | null, value: Json) =>
+      resolve(error ? { ok: false, error } : { ok: true, value }),
+    );
+  });
+}
+
+/** A server stream's messages until it ends, or the error it ended with. */
+function streamed(
+  client: grpc.Client & Record<string, (...args: unknown[]) => unknown>,
+  method: string,
+  request: Json,
+  metadata: Record<string, string> = V1,
+): Promise<{ messages: Json[]; error?: grpc.ServiceError }> {
+  return new Promise((resolve) => {
+    const messages: Json[] = [];
+    const call = client[method]!(request, metadataOf(metadata)) as grpc.ClientReadableStream<Json>;
+    call.on('data', (message: Json) => messages.push(message));
+    call.on('error', (error: grpc.ServiceError) => resolve({ messages, error }));
+    call.on('end', () => resolve({ messages }));
+  });
+}
+
+/** The ErrorInfo of a gRPC error's `grpc-status-details-bin` trailer. */
+function errorInfoOf(error: grpc.ServiceError): Json | undefined {
+  const [bytes] = error.metadata.get('grpc-status-details-bin') as Buffer[];
+  if (!bytes) return undefined;
+  return statusDetailsFromBinary(bytes).details.find((detail) => detail['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo') as
+    | Json
+    | undefined;
+}
+
+async function agent(handler: TaskHandler = twoChunkEcho(async () => undefined), options: Parameters<typeof appWith>[1] = {}) {
+  const { app, router } = appWith(handler, options);
+  const http = await serve(app);
+  const grpcServer = await serveGrpc(router, { port: 0, agentUrl: http.url });
+  grpcServers.push(grpcServer);
+  return { http: http.url, router, grpcServer, client: a2aClient(grpcServer.address) };
+}
+
+describe('A2A 1.0 over gRPC', () => {
+  test('SendMessage answers with the task, which JSON-RPC, HTTP+JSON and 0.3 read too; the card lists the gRPC interface', async () => {
+    const { http, client, grpcServer } = await agent();
+    const sent = await unary(client, 'sendMessage', { message: message10('hello') });
+    if (!sent.ok) throw sent.error;
+    const task = sent.value.task as Json;
+    expect(task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' } });
+    const id = task.id as string;
+
+    const overJsonRpc = await rpc<Json>(`${http}/v1`, 'GetTask', { id }, { headers: V1 });
+    expect(overJsonRpc.result).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } });
+    const overRest = await fetch(`${http}/v1/tasks/${id}`, { headers: V1 });
+    expect(await overRest.json()).toMatchObject({ id });
+    const over03 = await rpc<Json>(`${http}/v0.3`, 'tasks/get', { id });
+    expect(over03.result).toMatchObject({ id, status: { state: 'completed' } });
+
+    // And the other way: a task started over JSON-RPC is read over gRPC.
+    const started = await rpc<{ task: Json }>(`${http}/v1`, 'SendMessage', { message: message10('over json-rpc') }, { headers: V1 });
+    const read = await unary(client, 'getTask', { id: started.result!.task.id });
+    expect(read.ok && read.value).toMatchObject({ id: started.result!.task.id, artifacts: [expect.anything()] });
+
+    const card = (await (await fetch(`${http}/.well-known/agent-card.json`, { headers: V1 })).json()) as Json;
+    expect(card.supportedInterfaces).toContainEqual({ url: grpcServer.address, protocolBinding: 'GRPC', protocolVersion: '1.0' });
+  });
+
+  test('SendStreamingMessage streams the task, then its updates, the final one last', async () => {
+    const { client } = await agent();
+    const { messages, error } = await streamed(client, 'sendStreamingMessage', { message: message10('stream me') });
+    expect(error).toBeUndefined();
+    expect(Object.keys(messages[0]!)).toEqual(['task']);
+    const last = messages.at(-1) as { statusUpdate?: { status: Json } };
+    expect(last.statusUpdate?.status).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
+    expect(messages.some((message) => 'artifactUpdate' in message)).toBe(true);
+  });
+
+  test('an error is its gRPC status, with the ErrorInfo of its reason in the status details', async () => {
+    const { client } = await agent();
+    const missing = await unary(client, 'getTask', { id: 'no-such-task' });
+    expect(missing.ok).toBe(false);
+    if (missing.ok) return;
+    expect(missing.error.code).toBe(grpc.status.NOT_FOUND);
+    expect(errorInfoOf(missing.error)).toMatchObject({ reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' });
+
+    const version = await unary(client, 'getTask', { id: 'x' }, { 'a2a-version': '99.0' });
+    expect(!version.ok && version.error.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(!version.ok && errorInfoOf(version.error)).toMatchObject({ reason: 'VERSION_NOT_SUPPORTED' });
+
+    const invalid = await unary(client, 'sendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } });
+    expect(!invalid.ok && invalid.error.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(!invalid.ok && errorInfoOf(invalid.error)).toMatchObject({ reason: 'INVALID_PARAMS' });
+  });
+
+  test('credentials come from the metadata through the same strategies; a task is its owner’s', async () => {
+    const { client } = await agent(undefined, { auth: { strategies: [apiKey({ keys: { 'key-a': 'alice', 'key-b': 'bob' } })] } });
+    const anonymous = await unary(client, 'sendMessage', { message: message10('hi') });
+    expect(!anonymous.ok && anonymous.error.code).toBe(grpc.status.UNAUTHENTICATED);
+    const alices = await unary(client, 'sendMessage', { message: message10('hi') }, { ...V1, 'x-api-key': 'key-a' });
+    if (!alices.ok) throw alices.error;
+    const id = (alices.value.task as Json).id as string;
+    const byBob = await unary(client, 'getTask', { id }, { ...V1, 'x-api-key': 'key-b' });
+    expect(!byBob.ok && byBob.error.code).toBe(grpc.status.NOT_FOUND);
+    const byAlice = await unary(client, 'getTask', { id }, { ...V1, 'x-api-key': 'key-a' });
+    expect(byAlice.ok).toBe(true);
+  });
+
+  test('hostile input gets a status, never a crash: bytes that are no request, an unknown enum number, too large a message, a deadline of 0', async () => {
+    const { client, grpcServer } = await agent();
+    const raw = new grpc.Client(grpcServer.address, grpc.credentials.createInsecure());
+    clients.push(raw);
+    const sendPath = A2A_METHODS.find((method) => method.name === 'SendMessage')!.path;
+    const garbage = await new Promise<grpc.ServiceError | null>((resolve) =>
+      raw.makeUnaryRequest(
+        sendPath,
+        (value: Buffer) => value,
+        (value: Buffer) => value,
+        Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]),
+        metadataOf(V1),
+        (error) => resolve(error),
+      ),
+    );
+    expect(garbage?.code).toBe(grpc.status.INVALID_ARGUMENT);
+
+    // role 99 is no Role: the proto's JSON form says it as a number, which 1.0 refuses.
+    const unknownEnum = await unary(client, 'sendMessage', { message: { messageId: 'm-enum', role: 99, parts: [{ text: 'x' }] } });
+    expect(!unknownEnum.ok && unknownEnum.error.code).toBe(grpc.status.INVALID_ARGUMENT);
+
+    const huge = await unary(client, 'sendMessage', { message: message10('x'.repeat(11 * 1024 * 1024)) });
+    expect(!huge.ok && huge.error.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+
+    const late = await unary(client, 'getTask', { id: 'x' }, V1, { deadline: Date.now() });
+    expect(!late.ok && late.error.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+
+    // The server is still there.
+    expect((await unary(client, 'sendMessage', { message: message10('still here') })).ok).toBe(true);
+  });
+
+  test('a stream the client cancels mid-way lets go of its task: nothing stays subscribed', async () => {
+    const store = new SubscriptionCountingStore();
+    const { handler, next } = steppedChunks(5);
+    const { client } = await agent(handler, { store });
+    const call = client.sendStreamingMessage!({ message: message10('slow') }, metadataOf(V1)) as grpc.ClientReadableStream<Json>;
+    const first = await new Promise<Json>((resolve) => call.once('data', resolve));
+    expect(first).toHaveProperty('task');
+    expect(store.open).toBe(1);
+    const cancelled = new Promise<grpc.ServiceError>((resolve) => call.on('error', resolve));
+    call.cancel();
+    expect((await cancelled).code).toBe(grpc.status.CANCELLED);
+    for (let i = 0; i < 50 && store.open > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.open).toBe(0);
+    for (let i = 0; i < 5; i++) next();
+  });
+
+  test('the health service and server reflection answer clients that know nothing of A2A', async () => {
+    const { grpcServer } = await agent();
+    const healthProto = path.join(path.dirname(require.resolve('grpc-health-check/package.json')), 'proto/health/v1/health.proto');
+    const health = grpc.loadPackageDefinition(protoLoader.loadSync(healthProto, { enums: String })) as unknown as {
+      grpc: { health: { v1: { Health: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Json } } };
+    };
+    const healthClient = new health.grpc.health.v1.Health(grpcServer.address, grpc.credentials.createInsecure());
+    clients.push(healthClient);
+    const checked = await new Promise<Json>((resolve, reject) =>
+      (healthClient.check as (request: Json, callback: (error: Error | null, value: Json) => void) => void)(
+        { service: 'lf.a2a.v1.A2AService' },
+        (error, value) => (error ? reject(error) : resolve(value)),
+      ),
+    );
+    expect(checked.status).toBe('SERVING');
+
+    const reflectionProto = path.join(
+      path.dirname(require.resolve('@grpc/reflection/package.json')),
+      'build/proto/grpc/reflection/v1/reflection.proto',
+    );
+    const reflection = grpc.loadPackageDefinition(protoLoader.loadSync(reflectionProto)) as unknown as {
+      grpc: { reflection: { v1: { ServerReflection: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Json } } };
+    };
+    const reflectionClient = new reflection.grpc.reflection.v1.ServerReflection(grpcServer.address, grpc.credentials.createInsecure());
+    clients.push(reflectionClient);
+    const listed = await new Promise<Json>((resolve, reject) => {
+      const call = (reflectionClient.serverReflectionInfo as () => grpc.ClientDuplexStream<Json, Json>)();
+      call.on('data', (answer: Json) => {
+        resolve(answer);
+        call.end();
+      });
+      call.on('error', reject);
+      call.write({ listServices: '' });
+    });
+    const services = (listed.listServicesResponse as { service: { name: string }[] }).service.map((service) => service.name);
+    expect(services).toEqual(expect.arrayContaining(['lf.a2a.v1.A2AService', 'grpc.health.v1.Health']));
+  });
+});

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Generates the protobuf-es code of A2A 1.0's gRPC binding, at build time: buf compiles
+// proto/lf/a2a/v1/a2a.proto (A2A 1.0's proto, as the specification publishes it) together with
+// the Google APIs it imports and the google.rpc status and error details that gRPC errors carry
+// (all from the google-proto-files package), and protoc-gen-es writes TypeScript to
+// src/v10/grpc/gen/. Nothing generated is committed: the root build runs this before tsc.
+// A file whose text did not change is not written again, so tsc's incremental build keeps its work.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const packageRoot = join(import.meta.dirname, '..');
+const out = join(packageRoot, 'src/v10/grpc/gen');
+
+/** The protos from google-proto-files that ours import, or that a gRPC error's details are. */
+const GOOGLE_PROTOS = [
+  'google/api/annotations.proto',
+  'google/api/client.proto',
+  'google/api/field_behavior.proto',
+  'google/api/http.proto',
+  'google/api/launch_stage.proto',
+  'google/rpc/status.proto',
+  'google/rpc/error_details.proto',
+];
+
+const googleProtos = dirname(require.resolve('google-proto-files/package.json'));
+const buf = require.resolve('@bufbuild/buf/bin/buf');
+const protocGenEs = require.resolve('@bufbuild/protoc-gen-es/bin/protoc-gen-es');
+
+const staging = mkdtempSync(join(tmpdir(), 'a2a-proto-'));
+try {
+  const inputs = join(staging, 'proto');
+  cpSync(join(packageRoot, 'proto'), inputs, { recursive: true });
+  for (const file of GOOGLE_PROTOS) {
+    mkdirSync(dirname(join(inputs, file)), { recursive: true });
+    cpSync(join(googleProtos, file), join(inputs, file));
+  }
+  const generated = join(staging, 'gen');
+  writeFileSync(join(inputs, 'buf.yaml'), 'version: v2\n');
+  const template = JSON.stringify({
+    version: 'v2',
+    plugins: [{ local: protocGenEs, out: generated, opt: ['target=ts', 'import_extension=js'], include_imports: true }],
+  });
+  execFileSync(buf, ['generate', inputs, '--template', template], { cwd: inputs, stdio: ['ignore', 'inherit', 'inherit'] });
+  sync(generated, out);
+} finally {
+  rmSync(staging, { recursive: true, force: true });
+}
+
+/** Makes `target` hold exactly what `source` holds, writing only the files whose text changed. */
+function sync(source, target) {
+  const wanted = new Set(filesUnder(source).map((file) => relative(source, file)));
+  for (const file of existsSync(target) ? filesUnder(target) : []) {
+    if (!wanted.has(relative(target, file))) rmSync(file);
+  }
+  for (const name of wanted) {
+    const text = readFileSync(join(source, name), 'utf8');
+    const to = join(target, name);
+    if (existsSync(to) && readFileSync(to, 'utf8') === text) continue;
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, text);
+  }
+}
+
+function filesUnder(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
