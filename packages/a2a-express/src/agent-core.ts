@@ -55,8 +55,13 @@ export interface AgentCore {
    * own `url`, or a stand-in): what each version's card is made from.
    */
   agentCard(mountUrl?: string): AgentCard;
-  /** Lets the running turns finish until `deadlineMs`, then fails the rest; see `A2ARouter.drain`. */
+  /**
+   * Lets the running turns finish until `deadlineMs`, then fails the rest; see `A2ARouter.drain`.
+   * From its start, every binding refuses new calls (`draining`).
+   */
   drain(deadlineMs: number): Promise<DrainReport>;
+  /** Whether a drain has begun: the agent takes no new calls. */
+  readonly draining: boolean;
   /** Aborts the running handlers and releases what the core made itself. */
   close(): Promise<void>;
 }
@@ -106,6 +111,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     authorize: resolved.auth?.authorize,
   });
   const listedElsewhere = new Set<ListedInterface>();
+  let draining = false;
   const endpoints = servedEndpoints(resolved, listedElsewhere).map((endpoint) => {
     const runner = createMethodRunner({
       version: endpoint.version,
@@ -130,7 +136,11 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
       listedElsewhere.add(listed);
       return () => listedElsewhere.delete(listed);
     },
+    get draining() {
+      return draining;
+    },
     async drain(deadlineMs) {
+      draining = true;
       resolved.metrics?.drainStarted();
       const running = engine.runningTaskIds().length;
       let timer: NodeJS.Timeout | undefined;

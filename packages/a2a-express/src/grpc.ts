@@ -12,40 +12,14 @@ import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
 import { agentCoreOf, type A2ARouter } from './router.js';
 import type { ListedInterface } from './core/protocol-version.js';
+import type { GrpcServerHandle, GrpcServerOptions } from './grpc-options.js';
+
+export type { GrpcServerHandle, GrpcServerOptions } from './grpc-options.js';
 import { grpcService } from './transports/grpc.js';
 
-export interface GrpcServerOptions {
-  /** The port to listen on; 0 for any free one. Default 50051. */
-  port?: number;
-  /** The address to listen on. Default `127.0.0.1`: plaintext stays on this machine unless asked. */
-  host?: string;
-  /** Serve over TLS with this key and certificate (PEM); `ca` asks clients for certificates it signed. Default: plaintext. */
-  tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer };
-  /**
-   * The address the agent card lists for gRPC (`host:port`, as gRPC clients dial it): default the
-   * one the server listens on. Behind a proxy or in a container, the address clients reach.
-   */
-  advertisedAddress?: string;
-  /** The URL of the router's mount: what the extended card (GetExtendedAgentCard) names. Default the card's own `url`. */
-  agentUrl?: string;
-  /** Largest message received or sent, bytes. Default 10 MiB (the router's default body limit). */
-  maxMessageBytes?: number;
-  /** Keepalive pings on idle connections, milliseconds between them and to wait for the answer. Default 2 hours and 20 seconds (gRPC's). */
-  keepalive?: { timeMs?: number; timeoutMs?: number };
-}
-
 /** A running gRPC server of an agent. */
-export interface A2AGrpcServer {
+export interface A2AGrpcServer extends GrpcServerHandle {
   readonly server: Server;
-  /** The port it listens on (the one it got, for port 0). */
-  readonly port: number;
-  /** The address the agent card lists (`host:port`). */
-  readonly address: string;
-  /**
-   * Stops it: health says NOT_SERVING, no new call is taken, the calls under way get until
-   * `graceMs` (default 10,000) to finish, then the rest are cut. The card stops listing it.
-   */
-  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -80,6 +54,7 @@ export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = 
       refusesVersion: endpoint.refusesVersion,
       extendedCardFor: extendedCard && ((principal) => extendedCard(core.agentCard(options.agentUrl), principal)),
       metrics: core.options.metrics,
+      isDraining: () => core.draining,
     });
     server.addService(definition, implementation);
     reflected[binding.serviceName] = { fileDescriptorProtos: binding.fileDescriptors() };

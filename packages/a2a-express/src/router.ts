@@ -129,7 +129,6 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     logger.warn({ path: inspector.path }, 'the A2A inspector is served: for development only, whoever reaches it can call this agent');
   }
   if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
-  let draining = false;
   const mount: VersionMount = {
     router,
     resolved,
@@ -137,7 +136,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     cards: cardServer(resolved.auth),
     cardFor,
     postEndpoints,
-    isDraining: () => draining,
+    isDraining: () => core.draining,
   };
   for (const endpoint of core.endpoints) mountVersion(mount, endpoint);
   mountSharedCards(mount, core.endpoints);
@@ -147,10 +146,9 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     endpoints: core.endpoints.map((endpoint) => ({ protocol: endpoint.version.name, path: endpoint.path })),
     ...versionPaths(core.endpoints),
     metrics: resolved.metrics,
-    health: healthEndpoints({ logger, isDraining: () => draining, pingStore: store.ping && (() => store.ping!()) }),
+    health: healthEndpoints({ logger, isDraining: () => core.draining, pingStore: store.ping && (() => store.ping!()) }),
     requireCredentials: requireCredentials(resolved.auth),
     drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
-      draining = true;
       return core.drain(deadlineMs);
     },
     close: () => core.close(),

@@ -9,7 +9,7 @@ import { urlBelow } from './core/version-options.js';
 import { VERSIONS } from './versions/index.js';
 import { requestedExporters, startTracingFromEnv } from './telemetry/sdk.js';
 import type { A2AMetrics } from './telemetry/metrics.js';
-import type { A2AGrpcServer, GrpcServerOptions } from './grpc.js';
+import type { GrpcServerHandle, GrpcServerOptions } from './grpc-options.js';
 
 export interface ServeOptions {
   /** Shown in the log lines, e.g. `echo-agent`. */
@@ -90,7 +90,7 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
   );
   // The exporters of the SDK once it runs: what the listening line says (none when it did not start).
   let traces: readonly string[] = [];
-  let grpc: A2AGrpcServer | undefined;
+  let grpc: GrpcServerHandle | undefined;
   server.once('listening', () => {
     const { port: actual } = server.address() as AddressInfo;
     const tasks = describeStore(options.store ?? options.router?.store);
@@ -223,7 +223,7 @@ function endpointUrls(mountUrl: string, router: A2ARouter): Record<string, strin
  * The gRPC server, loaded only when asked for: its packages are optional peers, and an agent
  * that serves no gRPC loads none of them. A missing one is said in so many words.
  */
-async function startGrpc(router: A2ARouter, options: GrpcServerOptions): Promise<A2AGrpcServer> {
+async function startGrpc(router: A2ARouter, options: GrpcServerOptions): Promise<GrpcServerHandle> {
   let module: typeof import('./grpc.js');
   try {
     module = await import('./grpc.js');

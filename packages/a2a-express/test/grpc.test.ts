@@ -201,6 +201,26 @@ describe('A2A 1.0 over gRPC', () => {
     for (let i = 0; i < 5; i++) next();
   });
 
+  test('a drain refuses new calls (UNAVAILABLE) and ends a stream in flight with a final event', async () => {
+    const { handler } = steppedChunks(5);
+    const { client, router } = await agent(handler);
+    const call = client.sendStreamingMessage!({ message: message10('long') }, metadataOf(V1)) as grpc.ClientReadableStream<Json>;
+    const messages: Json[] = [];
+    const ended = new Promise<grpc.ServiceError | undefined>((resolve) => {
+      call.on('data', (message: Json) => messages.push(message));
+      call.on('error', resolve);
+      call.on('end', () => resolve(undefined));
+    });
+    await new Promise((resolve) => call.once('data', resolve));
+    const drained = router.drain({ deadlineMs: 200 });
+    const refused = await unary(client, 'getTask', { id: 'any' });
+    expect(!refused.ok && refused.error.code).toBe(grpc.status.UNAVAILABLE);
+    expect(await drained).toEqual({ finished: 0, stopped: 1 });
+    expect(await ended).toBeUndefined();
+    const last = messages.at(-1) as { statusUpdate?: { status: Json } };
+    expect(last.statusUpdate?.status).toMatchObject({ state: 'TASK_STATE_FAILED' });
+  });
+
   test('the health service and server reflection answer clients that know nothing of A2A', async () => {
     const { grpcServer } = await agent();
     const healthProto = path.join(path.dirname(require.resolve('grpc-health-check/package.json')), 'proto/health/v1/health.proto');

@@ -51,6 +51,10 @@ export const THIRD_PARTY_VERSIONS = {
   '@opentelemetry/instrumentation-undici': '^0.34.0',
   '@opentelemetry/resources': '^3.1.1',
   '@opentelemetry/sdk-trace': '^3.1.0',
+  // gRPC, which serveAgent serves beside the app when A2A_GRPC_PORT asks for it.
+  '@grpc/grpc-js': '^1.14.0',
+  '@grpc/reflection': '^1.0.4',
+  'grpc-health-check': '^2.1.0',
 } as const;
 
 /** The kit packages a new agent depends on. */
@@ -144,7 +148,11 @@ export function planProject(options: ProjectOptions): Map<string, string> {
     express: THIRD_PARTY_VERSIONS.express,
     ioredis: THIRD_PARTY_VERSIONS.ioredis,
     pino: THIRD_PARTY_VERSIONS.pino,
-    ...Object.fromEntries(Object.entries(THIRD_PARTY_VERSIONS).filter(([name]) => name.startsWith('@opentelemetry/'))),
+    ...Object.fromEntries(
+      Object.entries(THIRD_PARTY_VERSIONS).filter(
+        ([name]) => name.startsWith('@opentelemetry/') || name.startsWith('@grpc/') || name.startsWith('grpc-'),
+      ),
+    ),
   };
   const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   // The fields both layouts' package.json start with, in this order.

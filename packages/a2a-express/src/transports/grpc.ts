@@ -38,6 +38,8 @@ export interface GrpcEndpointSettings {
   /** The version's extended card for a caller; absent when the agent has none. */
   readonly extendedCardFor?: (principal: Principal) => Promise<unknown>;
   readonly metrics?: A2AMetrics;
+  /** Whether the agent drains: a new call is refused (UNAVAILABLE), so that the client tries another replica. */
+  readonly isDraining?: () => boolean;
 }
 
 /** The service as grpc-js serves it: its definition (requests as bytes, answers already encoded) and its handlers. */
@@ -173,6 +175,7 @@ async function readCall(
     settings.metrics?.callEnded(settings.protocol, 'grpc', 'other', wire.code, (performance.now() - started) / 1000);
     return { refused: grpcError(settings, error) };
   };
+  if (settings.isDraining?.()) return refuse(A2AError.resourceUnavailable('the agent is shutting down'));
   const auth = settings.auth && (await authenticate({ headers }, settings.auth));
   if (auth && !auth.ok) return refuse(A2AError.authenticationRequired(auth.reason), { reason: auth.reason });
   const requested = headers['a2a-version'];
