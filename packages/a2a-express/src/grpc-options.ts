@@ -34,4 +34,3 @@ export interface GrpcServerHandle {
    */
   close(options?: { graceMs?: number }): Promise<void>;
 }
-
