@@ -136,6 +136,12 @@ describe('A2A 1.0 over gRPC', () => {
     expect(!version.ok && version.error.code).toBe(grpc.status.FAILED_PRECONDITION);
     expect(!version.ok && errorInfoOf(version.error)).toMatchObject({ reason: 'VERSION_NOT_SUPPORTED' });
 
+    // A streaming method refused before its stream starts: the status, at once.
+    const unknownTask = await streamed(client, 'subscribeToTask', { id: 'no-such-task' });
+    expect(unknownTask.messages).toEqual([]);
+    expect(unknownTask.error?.code).toBe(grpc.status.NOT_FOUND);
+    expect(errorInfoOf(unknownTask.error!)).toMatchObject({ reason: 'TASK_NOT_FOUND' });
+
     const invalid = await unary(client, 'sendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } });
     expect(!invalid.ok && invalid.error.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(!invalid.ok && errorInfoOf(invalid.error)).toMatchObject({ reason: 'INVALID_PARAMS' });

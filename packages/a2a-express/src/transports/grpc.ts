@@ -96,19 +96,19 @@ async function serveStream(settings: GrpcEndpointSettings, method: GrpcMethod, c
   try {
     const read = await readCall(settings, method, call);
     if ('refused' in read) {
-      call.destroy(read.refused);
+      failStream(call, read.refused);
       return;
     }
     const outcome = await settings.runner.run(method.method, read.params, read.context);
     if (outcome.kind === 'error') {
-      call.destroy(grpcError(settings, outcome.error));
+      failStream(call, grpcError(settings, outcome.error));
       return;
     }
     if (outcome.kind !== 'stream') throw new Error(`${method.method} answered once on a streaming method`);
     writeEvents(settings, method, call, outcome.events, outcome.finished);
   } catch (error) {
     settings.logger.error({ err: error, method: method.method }, 'unexpected error in the gRPC endpoint');
-    call.destroy(grpcError(settings, A2AError.internalError()));
+    failStream(call, grpcError(settings, A2AError.internalError()));
   }
 }
 
@@ -150,7 +150,7 @@ function writeEvents(
       if (failure) {
         settings.logger.error({ err: failure.error }, 'a gRPC stream failed');
         end('failed');
-        call.destroy(grpcError(settings, A2AError.internalError('an event of the stream could not be sent')));
+        failStream(call, grpcError(settings, A2AError.internalError('an event of the stream could not be sent')));
         return;
       }
       end('ended');
@@ -225,4 +225,13 @@ function grpcError(settings: GrpcEndpointSettings, error: A2AError): GrpcError {
   const metadata = new Metadata();
   metadata.set('grpc-status-details-bin', Buffer.from(details));
   return Object.assign(new Error(wire.message), { code: code as GrpcStatus, details: wire.message, metadata });
+}
+
+/**
+ * Ends a server stream with an error status. Through its 'error' event, which grpc-js turns into
+ * the call's status: `destroy()` would end the stream before that status is sent, and leave the
+ * client waiting until its deadline.
+ */
+function failStream(call: ServerWritableStream<Buffer, Buffer>, error: GrpcError): void {
+  call.emit('error', error);
 }
