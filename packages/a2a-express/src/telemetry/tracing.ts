@@ -68,6 +68,40 @@ export function traceRequest<T>(
   return context.with(trace.setSpan(parent, span), run, undefined, span);
 }
 
+/**
+ * A gRPC call's server span, joined to the caller's trace from its metadata (`traceparent`, as
+ * gRPC's OpenTelemetry propagation carries it), active while `run` runs; `run` ends it with the
+ * call's gRPC status code (the function it is given) once the call is over.
+ */
+export function traceGrpcCall<T>(
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+  service: string,
+  method: string,
+  attributes: Attributes,
+  run: (span: Span, end: (statusCode: number) => void) => T,
+): T {
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  const span = tracer.startSpan(
+    `${service}/${method}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { ...attributes, 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
+    },
+    parent,
+  );
+  let ended = false;
+  const end = (statusCode: number) => {
+    if (ended || !span.isRecording()) return;
+    ended = true;
+    span.setAttribute('rpc.grpc.status_code', statusCode);
+    // gRPC's server-side errors: UNKNOWN, DEADLINE_EXCEEDED, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS.
+    if ([2, 4, 12, 13, 14, 15].includes(statusCode)) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  };
+  if (!trace.isSpanContextValid(span.spanContext())) return run(span, end);
+  return context.with(trace.setSpan(parent, span), () => run(span, end));
+}
+
 /** The HTTP attributes of a server span (semantic conventions). */
 function requestAttributes(req: IncomingMessage, route: string): Attributes {
   return {

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import {
   Metadata,
-  type status as GrpcStatus,
+  status as GrpcStatus,
   type sendUnaryData,
   type ServerUnaryCall,
   type ServerWritableStream,
@@ -22,6 +22,7 @@ import { SeveralEvents, type TaskEventStream } from '../core/event-feed.js';
 import type { GrpcBinding, GrpcMethod } from '../core/protocol-version.js';
 import type { StoredEvent } from '../store/records.js';
 import type { A2AMetrics } from '../telemetry/metrics.js';
+import { A2A_ATTRIBUTES, traceGrpcCall, type Span } from '../telemetry/tracing.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
 
 export interface GrpcEndpointSettings {
@@ -64,23 +65,51 @@ export function grpcService(settings: GrpcEndpointSettings): {
     };
     implementation[method.localName] = method.responseStream
       ? (call: ServerWritableStream<Buffer, Buffer>) => {
-          void serveStream(settings, method, call);
+          traceCall(settings, method, call, (span, end) => {
+            call.once('finish', () => end(GrpcStatus.OK));
+            call.once('error', (error: GrpcError) => end(error.code ?? GrpcStatus.UNKNOWN));
+            call.once('cancelled', () => end(GrpcStatus.CANCELLED));
+            void serveStream(settings, method, call, span);
+          });
         }
       : (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
-          void serveUnary(settings, method, call, callback);
+          traceCall(settings, method, call, (span, end) => {
+            void serveUnary(
+              settings,
+              method,
+              call,
+              (error, value) => {
+                end(error?.code ?? GrpcStatus.OK);
+                callback(error, value);
+              },
+              span,
+            );
+          });
         };
   }
   return { definition: definition as ServiceDefinition, implementation };
+}
+
+/** The call's server span, joined to the caller's trace from the metadata. */
+function traceCall(
+  settings: GrpcEndpointSettings,
+  method: GrpcMethod,
+  call: ServerUnaryCall<Buffer, Buffer> | ServerWritableStream<Buffer, Buffer>,
+  run: (span: Span, end: (statusCode: number) => void) => void,
+): void {
+  const attributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'grpc' };
+  traceGrpcCall(headersOf(call.metadata), settings.binding.serviceName, method.method, attributes, run);
 }
 
 async function serveUnary(
   settings: GrpcEndpointSettings,
   method: GrpcMethod,
   call: ServerUnaryCall<Buffer, Buffer>,
-  callback: sendUnaryData<Buffer>,
+  callback: (error: GrpcError | null, value?: Buffer) => void,
+  span: Span,
 ): Promise<void> {
   try {
-    const read = await readCall(settings, method, call);
+    const read = await readCall(settings, method, call, span);
     if ('refused' in read) return callback(read.refused);
     const outcome = await settings.runner.run(method.method, read.params, read.context);
     if (outcome.kind === 'error') return callback(grpcError(settings, outcome.error));
@@ -92,9 +121,14 @@ async function serveUnary(
   }
 }
 
-async function serveStream(settings: GrpcEndpointSettings, method: GrpcMethod, call: ServerWritableStream<Buffer, Buffer>): Promise<void> {
+async function serveStream(
+  settings: GrpcEndpointSettings,
+  method: GrpcMethod,
+  call: ServerWritableStream<Buffer, Buffer>,
+  span: Span,
+): Promise<void> {
   try {
-    const read = await readCall(settings, method, call);
+    const read = await readCall(settings, method, call, span);
     if ('refused' in read) {
       failStream(call, read.refused);
       return;
@@ -166,6 +200,7 @@ async function readCall(
   settings: GrpcEndpointSettings,
   method: GrpcMethod,
   call: ServerUnaryCall<Buffer, Buffer> | ServerWritableStream<Buffer, Buffer>,
+  span: Span,
 ): Promise<ReadCall> {
   const started = performance.now();
   const headers = headersOf(call.metadata);
@@ -200,6 +235,7 @@ async function readCall(
       extendedCard: extendedCardFor && principal && (() => extendedCardFor(principal)),
       clientAddress: () => call.getPeer(),
       binding: 'grpc',
+      span,
     },
   };
 }
