@@ -43,7 +43,7 @@ Common options:
                                       serves: 1.0 if its /.well-known/agent-card.json lists a 1.0
                                       interface, else 0.1.0 if it serves /.well-known/agent.json,
                                       else 0.3)
-  --binding jsonrpc|rest              over A2A 1.0, the binding to use when the card lists both
+  --binding jsonrpc|rest|grpc         over A2A 1.0, the binding to use when the card lists several
                                       (default: the card's first)
   --json                              print the raw JSON responses (for scripts)
   --strict                            an answer that departs from the A2A spec is an error (exit 1);
@@ -226,10 +226,11 @@ async function inspect(url: string | undefined, values: Options): Promise<number
 }
 
 /** The A2A 1.0 binding --binding names. */
-function bindingOf(option: string): 'JSONRPC' | 'HTTP+JSON' {
+function bindingOf(option: string): 'JSONRPC' | 'HTTP+JSON' | 'GRPC' {
   if (/^(jsonrpc|json-rpc)$/i.test(option)) return 'JSONRPC';
   if (/^(rest|http\+json|http-json)$/i.test(option)) return 'HTTP+JSON';
-  throw new UsageError(`--binding takes jsonrpc or rest, got ${JSON.stringify(option)}`);
+  if (/^grpc$/i.test(option)) return 'GRPC';
+  throw new UsageError(`--binding takes jsonrpc, rest or grpc, got ${JSON.stringify(option)}`);
 }
 
 /** The protocol --protocol names, or the one the agent's cards show. */

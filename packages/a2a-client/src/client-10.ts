@@ -1,4 +1,4 @@
-// A typed client for A2A 1.0 agents, over JSON-RPC or HTTP+JSON: the binding is chosen from the
+// A typed client for A2A 1.0 agents, over JSON-RPC, HTTP+JSON or gRPC: the binding is chosen from the
 // card's `supportedInterfaces` (its first 1.0 interface this client speaks, or the one asked
 // for), every call carries `A2A-Version: 1.0`, and answers are held to the published 1.0 schema.
 import type { Validator } from 'a2a-types';
@@ -17,13 +17,17 @@ import {
   type TaskPushNotificationConfig,
 } from 'a2a-types/v1.0';
 import { InvalidResponseError } from './errors.js';
+import { GrpcCalls } from './grpc.js';
 import { JsonRpcHttp, type A2AClientOptions, type CallOptions, type Check, type StreamPlan } from './transport.js';
 
 /** The bindings this client speaks, as cards name them. */
-export type Binding10 = 'JSONRPC' | 'HTTP+JSON';
+export type Binding10 = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 export interface A2AClient10Options extends A2AClientOptions {
-  /** The binding to use when the card lists both. Default: the one the card lists first. */
+  /**
+   * The binding to use when the card lists several. Default: the one the card lists first.
+   * `GRPC` needs @grpc/grpc-js installed (the card's gRPC interface is dialled in plaintext).
+   */
   preferredBinding?: Binding10;
 }
 
@@ -34,7 +38,7 @@ export interface StreamEvent10 {
 }
 
 const VERSION_HEADERS = { 'A2A-Version': '1.0' };
-const BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON'];
+const BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
 function check(title: string, nullable = false): Check {
   const validate = ((value: unknown) => publishedSchemaValidator10(title)(value)) as Validator<unknown>;
@@ -92,6 +96,7 @@ export class A2AClient10 {
   private card: AgentCard | undefined;
   private chosen: AgentInterface | undefined;
   private readonly http: JsonRpcHttp;
+  private grpc: GrpcCalls | undefined;
 
   /**
    * @param baseUrl where the agent is: its card is at `<baseUrl>/.well-known/agent-card.json`
@@ -120,7 +125,7 @@ export class A2AClient10 {
     const preferred =
       this.options.preferredBinding && usable.find((i) => i.protocolBinding.toUpperCase() === this.options.preferredBinding);
     this.chosen = preferred ?? usable[0];
-    if (!this.chosen) throw new InvalidResponseError('the agent card lists no A2A 1.0 interface over JSONRPC or HTTP+JSON');
+    if (!this.chosen) throw new InvalidResponseError('the agent card lists no A2A 1.0 interface over JSONRPC, HTTP+JSON or GRPC');
     return this.chosen;
   }
 
@@ -203,6 +208,19 @@ export class A2AClient10 {
     });
   }
 
+  /** Closes the gRPC channel, if the client opened one (HTTP needs nothing closed). */
+  close(): void {
+    this.grpc?.close();
+  }
+
+  private grpcCalls(address: string): GrpcCalls {
+    this.grpc ??= new GrpcCalls(address, this.http, {
+      headers: { ...this.options.headers, 'a2a-version': '1.0' },
+      timeoutMs: this.options.timeoutMs ?? 30_000,
+    });
+    return this.grpc;
+  }
+
   private async unary(
     method: string,
     verb: string,
@@ -214,6 +232,7 @@ export class A2AClient10 {
   ): Promise<unknown> {
     const { url, protocolBinding } = await this.agentInterface(call);
     if (protocolBinding.toUpperCase() === 'JSONRPC') return this.http.call(url, method, params, resultCheck, call);
+    if (protocolBinding.toUpperCase() === 'GRPC') return this.grpcCalls(url).unary(method, params, resultCheck, call);
     const body = verb === 'POST' ? (restBody ?? params) : undefined;
     return this.http.rest(verb, `${url.replace(/\/+$/, '')}${path}`, body, resultCheck, codeOfReason, call);
   }
@@ -242,6 +261,11 @@ export class A2AClient10 {
         taskId ??= 'task' in event ? event.task.id : 'statusUpdate' in event ? event.statusUpdate.taskId : undefined;
         yield { id, event };
       }
+      return;
+    }
+    if (protocolBinding.toUpperCase() === 'GRPC') {
+      for await (const event of this.grpcCalls(url).stream(method, params, STREAM_RESPONSE, call))
+        yield { id: undefined, event: event as StreamResponse };
       return;
     }
     const stream = this.http.restStream(

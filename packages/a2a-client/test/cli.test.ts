@@ -46,7 +46,11 @@ let echo: SpawnedAgent;
 let greeter: string;
 const greeterTurns: TaskContext[] = [];
 beforeAll(async () => {
-  echo = await spawnAgent('node', ['dist/server.js'], { cwd: join(here, '../../../apps/echo-agent'), env: { PORT: '0' } });
+  // Over gRPC too (A2A_GRPC_PORT, any free port, which its 1.0 card lists).
+  echo = await spawnAgent('node', ['dist/server.js'], {
+    cwd: join(here, '../../../apps/echo-agent'),
+    env: { PORT: '0', A2A_GRPC_PORT: '0' },
+  });
   // A test agent with a multi-turn exchange: it asks for a name, then greets, with a file.
   const router = a2aRouter(
     async function* (ctx) {
@@ -224,6 +228,20 @@ describe('a2a', () => {
     const streamed = await a2a(['send', '--binding', 'rest', '--stream', echo.url, 'one two three']);
     expect(streamed.stdout).toContain('one two three');
     const missing = await a2a(['get', '--binding', 'rest', echo.url, 'no-such-task']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/error -32001/);
+  });
+
+  test('over A2A 1.0 gRPC (--binding grpc): send, stream, get and errors with their codes', async () => {
+    const sent = await a2a(['send', '--binding', 'grpc', '--json', echo.url, 'over grpc']);
+    expect(sent.code).toBe(0);
+    const { task } = JSON.parse(sent.stdout) as { task: { id: string } };
+    // The same task over JSON-RPC: one agent, one store, whichever binding.
+    expect((await a2a(['get', echo.url, task.id])).stdout).toContain('[completed]');
+    expect((await a2a(['get', '--binding', 'grpc', echo.url, task.id])).stdout).toContain('[completed]');
+    const streamed = await a2a(['send', '--binding', 'grpc', '--stream', echo.url, 'one two three']);
+    expect(streamed.stdout).toContain('one two three');
+    const missing = await a2a(['get', '--binding', 'grpc', echo.url, 'no-such-task']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/error -32001/);
   });
@@ -443,12 +461,12 @@ describe('a2a over A2A 0.3', () => {
     expect(second!.task.id).toBe(first!.task.id);
   });
 
-  test('--protocol takes 0.1, 0.3, 1.0 or auto; --binding jsonrpc or rest', async () => {
+  test('--protocol takes 0.1, 0.3, 1.0 or auto; --binding jsonrpc, rest or grpc', async () => {
     const bad = await a2a(['card', '--protocol', '2', echo.url]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--protocol takes 0.1, 0.3, 1.0 or auto, got "2"');
-    const badBinding = await a2a(['card', '--binding', 'grpc', echo.url]);
+    const badBinding = await a2a(['card', '--binding', 'smoke-signals', echo.url]);
     expect(badBinding.code).toBe(2);
-    expect(badBinding.stderr).toContain('--binding takes jsonrpc or rest, got "grpc"');
+    expect(badBinding.stderr).toContain('--binding takes jsonrpc, rest or grpc, got "smoke-signals"');
   });
 });

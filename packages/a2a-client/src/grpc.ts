@@ -1,0 +1,115 @@
+// A2A 1.0's gRPC binding for A2AClient10: the card's `GRPC` interface (`host:port`) dialled with
+// @grpc/grpc-js, each message in its JSON form (so answers are the same objects, held to the same
+// schema, as over JSON-RPC and HTTP+JSON), `a2a-version` and the client's headers as metadata, and
+// a failed call's ErrorInfo read from its status details into the JsonRpcError 1.0 names it by.
+// @grpc/grpc-js is an optional peer dependency, loaded on the first gRPC call only.
+import type { ErrorDetail10 } from 'a2a-types/v1.0';
+import { ERROR_BINDINGS_10, ERROR_INFO_TYPE } from 'a2a-types/v1.0';
+import { JsonRpcError, NetworkError, TimeoutError } from './errors.js';
+import type { CallOptions, Check, JsonRpcHttp } from './transport.js';
+
+type GrpcModule = typeof import('@grpc/grpc-js');
+type GrpcTypesModule = typeof import('a2a-types/v1.0/grpc');
+type Client = import('@grpc/grpc-js').Client;
+
+/** Calls one agent's gRPC interface. */
+export class GrpcCalls {
+  private client: Promise<{ grpc: GrpcModule; types: GrpcTypesModule; client: Client }> | undefined;
+
+  constructor(
+    private readonly address: string,
+    private readonly http: JsonRpcHttp,
+    private readonly options: { headers: Record<string, string>; timeoutMs: number },
+  ) {}
+
+  /** One unary call of `method` (its proto name), its answer held to `check`. */
+  async unary(method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
+    const { grpc, types, client } = await this.connect();
+    const definition = types.grpcClientDefinition()[lowerFirst(method)]!;
+    const answer = await new Promise<unknown>((resolve, reject) => {
+      const pending = client.makeUnaryRequest(
+        definition.path,
+        definition.requestSerialize,
+        definition.responseDeserialize,
+        params as never,
+        this.metadata(grpc, call),
+        { deadline: Date.now() + (call.timeoutMs ?? this.options.timeoutMs) },
+        (error, value) => (error ? reject(this.failure(grpc, types, error)) : resolve(value)),
+      );
+      call.signal?.addEventListener('abort', () => pending.cancel(), { once: true });
+    });
+    this.http.hold(answer, check, `${method} result`);
+    return answer;
+  }
+
+  /** One server-streaming call: its messages, each held to `check`, until the stream ends. */
+  async *stream(method: string, params: unknown, check: Check, call: CallOptions = {}): AsyncGenerator<unknown> {
+    const { grpc, types, client } = await this.connect();
+    const definition = types.grpcClientDefinition()[lowerFirst(method)]!;
+    const stream = client.makeServerStreamRequest(
+      definition.path,
+      definition.requestSerialize,
+      definition.responseDeserialize,
+      params as never,
+      this.metadata(grpc, call),
+    );
+    call.signal?.addEventListener('abort', () => stream.cancel(), { once: true });
+    try {
+      for await (const message of stream) {
+        this.http.hold(message, check, 'stream event');
+        yield message;
+      }
+    } catch (error) {
+      throw this.failure(grpc, types, error as import('@grpc/grpc-js').ServiceError);
+    } finally {
+      stream.cancel();
+    }
+  }
+
+  close(): void {
+    void this.client?.then(({ client }) => client.close()).catch(() => undefined);
+  }
+
+  private connect(): Promise<{ grpc: GrpcModule; types: GrpcTypesModule; client: Client }> {
+    this.client ??= (async () => {
+      let grpc: GrpcModule;
+      try {
+        grpc = await import('@grpc/grpc-js');
+      } catch (error) {
+        throw new NetworkError('calling an agent over gRPC needs @grpc/grpc-js installed', { cause: error });
+      }
+      const types = await import('a2a-types/v1.0/grpc');
+      return { grpc, types, client: new grpc.Client(this.address, grpc.credentials.createInsecure()) };
+    })();
+    return this.client;
+  }
+
+  private metadata(grpc: GrpcModule, call: CallOptions): import('@grpc/grpc-js').Metadata {
+    const metadata = new grpc.Metadata();
+    for (const [name, value] of Object.entries({ ...this.options.headers, ...call.headers })) metadata.set(name.toLowerCase(), value);
+    return metadata;
+  }
+
+  /** A failed call as the client's errors say it: an A2A error by its reason, else the transport's. */
+  private failure(grpc: GrpcModule, types: GrpcTypesModule, error: import('@grpc/grpc-js').ServiceError): Error {
+    const [trailer] = (error.metadata?.get('grpc-status-details-bin') ?? []) as Buffer[];
+    if (trailer) {
+      const { message, details } = types.statusDetailsFromBinary(trailer);
+      const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
+      return new JsonRpcError({ code: codeOf(reason), message: message || error.details, data: details as ErrorDetail10[] });
+    }
+    if (error.code === grpc.status.DEADLINE_EXCEEDED) return new TimeoutError(`no gRPC answer in time from ${this.address}`);
+    if (error.code === grpc.status.UNAVAILABLE) return new NetworkError(`${this.address}: ${error.details}`, { cause: error });
+    return new JsonRpcError({ code: -32603, message: `gRPC ${grpc.status[error.code] ?? error.code}: ${error.details}` });
+  }
+}
+
+/** The JSON-RPC code 1.0 gives the error of an ErrorInfo reason. */
+function codeOf(reason: string | undefined): number {
+  for (const [code, binding] of Object.entries(ERROR_BINDINGS_10)) if (binding.reason === reason) return Number(code);
+  return -32603;
+}
+
+function lowerFirst(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}
