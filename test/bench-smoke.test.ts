@@ -52,6 +52,16 @@ describe('pnpm bench', () => {
     expect(stdout).toMatch(/^0\.1\.0 +\d+\.\d µs of CPU per call\n1\.0 +\d+\.\d µs of CPU per call\n$/);
   }, 90_000);
 
+  test('bench:grpc sets the kit against the SDK 1.x gRPC server, calls and a stream, each answer checked', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['bench/grpc.mjs', '--rounds', '1', '--seconds', '1', '--in-flight', '4', '--chunks', '50'],
+      { cwd: root, timeout: 60_000 },
+    );
+    expect(stdout).toMatch(/^SendMessage +ours \d+ calls\/s, SDK 1\.x \d+ calls\/s: \d+\.\d\d×/m);
+    expect(stdout).toMatch(/^SendStreamingMessage \(50 chunks\) +ours \d+ messages\/s, SDK 1\.x \d+ messages\/s: \d+\.\d\d×/m);
+  }, 90_000);
+
   test('bench:shipped sets the echo agent as shipped against a bench server, and refuses a missing --against', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -45,10 +45,12 @@ const router = a2aRouter(handler, { card: { name: 'Echo', version: '1.0.0' }, lo
 if (metrics) app.get('/metrics', router.metrics.handler);
 app.use(router);
 // Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
+// BENCH_GRPC=1 serves the router's agent over gRPC too, on a port of its own (reported as grpcPort).
+const grpc = process.env.BENCH_GRPC === '1' ? await (await import('a2a-express/grpc')).serveGrpc(router, { port: 0 }) : undefined;
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const { port } = server.address();
-  if (process.send) process.send({ port });
-  else console.error(`listening on http://127.0.0.1:${port}/`);
+  if (process.send) process.send({ port, grpcPort: grpc?.port });
+  else console.error(`listening on http://127.0.0.1:${port}/${grpc ? ` and gRPC ${grpc.address}` : ''}`);
 });
 // Exit normally on SIGTERM so that --cpu-prof can write its profile.
 process.on('SIGTERM', () => process.exit(0));

@@ -18,6 +18,8 @@ const card = {
     { url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
     { url: 'http://127.0.0.1/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
     { url: 'http://127.0.0.1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+    // Served with BENCH_GRPC=1: the SDK serves a version over gRPC only where its card lists it.
+    ...(process.env.BENCH_GRPC === '1' ? [{ url: '127.0.0.1:0', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }] : []),
   ],
   capabilities: { streaming: true, pushNotifications: false, extensions: [] },
   securitySchemes: {},
@@ -114,10 +116,22 @@ app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: re
 app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
 app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 // Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
+// BENCH_GRPC=1 serves the same handler over gRPC too, as the SDK's README shows (its grpc-js service).
+const grpcPort = process.env.BENCH_GRPC === '1' ? await serveSdkGrpc() : undefined;
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const { port } = server.address();
-  if (process.send) process.send({ port });
-  else console.error(`listening on http://127.0.0.1:${port}/`);
+  if (process.send) process.send({ port, grpcPort });
+  else console.error(`listening on http://127.0.0.1:${port}/${grpcPort ? ` and gRPC 127.0.0.1:${grpcPort}` : ''}`);
 });
+
+async function serveSdkGrpc() {
+  const grpc = await import('@grpc/grpc-js');
+  const { A2AService, grpcService, UserBuilder: GrpcUserBuilder } = await import('a2a-sdk-1/server/grpc');
+  const grpcServer = new grpc.Server();
+  grpcServer.addService(A2AService, grpcService({ requestHandler, userBuilder: GrpcUserBuilder.noAuthentication }));
+  return new Promise((resolve, reject) =>
+    grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+  );
+}
 // Exit normally on SIGTERM so that --cpu-prof can write its profile.
 process.on('SIGTERM', () => process.exit(0));

@@ -11,10 +11,16 @@ import type { CallOptions, Check, JsonRpcHttp } from './transport.js';
 type GrpcModule = typeof import('@grpc/grpc-js');
 type GrpcTypesModule = typeof import('a2a-types/v1.0/grpc');
 type Client = import('@grpc/grpc-js').Client;
+type Connected = {
+  grpc: GrpcModule;
+  types: GrpcTypesModule;
+  client: Client;
+  definitions: ReturnType<GrpcTypesModule['grpcClientDefinition']>;
+};
 
 /** Calls one agent's gRPC interface. */
 export class GrpcCalls {
-  private client: Promise<{ grpc: GrpcModule; types: GrpcTypesModule; client: Client }> | undefined;
+  private client: Promise<Connected> | undefined;
 
   constructor(
     private readonly address: string,
@@ -24,8 +30,7 @@ export class GrpcCalls {
 
   /** One unary call of `method` (its proto name), its answer held to `check`. */
   async unary(method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
-    const { grpc, types, client } = await this.connect();
-    const definition = types.grpcClientDefinition()[lowerFirst(method)]!;
+    const { grpc, types, client, definition } = await this.prepare(method);
     const answer = await new Promise<unknown>((resolve, reject) => {
       const pending = client.makeUnaryRequest(
         definition.path,
@@ -44,8 +49,7 @@ export class GrpcCalls {
 
   /** One server-streaming call: its messages, each held to `check`, until the stream ends. */
   async *stream(method: string, params: unknown, check: Check, call: CallOptions = {}): AsyncGenerator<unknown> {
-    const { grpc, types, client } = await this.connect();
-    const definition = types.grpcClientDefinition()[lowerFirst(method)]!;
+    const { grpc, types, client, definition } = await this.prepare(method);
     const stream = client.makeServerStreamRequest(
       definition.path,
       definition.requestSerialize,
@@ -70,7 +74,13 @@ export class GrpcCalls {
     void this.client?.then(({ client }) => client.close()).catch(() => undefined);
   }
 
-  private connect(): Promise<{ grpc: GrpcModule; types: GrpcTypesModule; client: Client }> {
+  /** The channel, opened on the first call, and how `method` (its proto name) is called on it. */
+  private async prepare(method: string) {
+    const connected = await this.connect();
+    return { ...connected, definition: connected.definitions[lowerFirst(method)]! };
+  }
+
+  private connect(): Promise<Connected> {
     this.client ??= (async () => {
       let grpc: GrpcModule;
       try {
@@ -79,7 +89,8 @@ export class GrpcCalls {
         throw new NetworkError('calling an agent over gRPC needs @grpc/grpc-js installed', { cause: error });
       }
       const types = await import('a2a-types/v1.0/grpc');
-      return { grpc, types, client: new grpc.Client(this.address, grpc.credentials.createInsecure()) };
+      const client = new grpc.Client(this.address, grpc.credentials.createInsecure());
+      return { grpc, types, client, definitions: types.grpcClientDefinition() };
     })();
     return this.client;
   }
