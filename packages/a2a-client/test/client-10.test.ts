@@ -8,7 +8,15 @@ import { a2aRouter, apiKey } from 'a2a-express';
 import { pino } from 'pino';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import type { Message, Part } from 'a2a-types/v1.0';
-import { A2AClient10, InvalidResponseError, JsonRpcError, type Binding10, type Departure, type StreamEvent10 } from '../src/index.js';
+import {
+  A2AClient10,
+  InvalidResponseError,
+  NetworkError,
+  JsonRpcError,
+  type Binding10,
+  type Departure,
+  type StreamEvent10,
+} from '../src/index.js';
 
 const echoDir = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/echo-agent');
 const { serve, closeAll } = serverPool();
@@ -132,19 +140,32 @@ test('answers are held to the published 1.0 schema: a 0.3-shaped task is refused
   expect(departures[0]!.issues.map((i) => i.message)).toContain('must NOT have additional properties');
 });
 
-test('a card without a 1.0 interface this client speaks is an InvalidResponseError', async () => {
-  const app = express().get('/.well-known/agent-card.json', (_req, res) =>
-    res.json({
-      name: 'Grpc only',
-      description: 'x',
-      version: '1',
-      supportedInterfaces: [{ url: 'http://127.0.0.1:9', protocolBinding: 'GRPC', protocolVersion: '1.0' }],
-      capabilities: {},
-      defaultInputModes: [],
-      defaultOutputModes: [],
-      skills: [],
-    }),
+test('a card without a 1.0 interface this client speaks is an InvalidResponseError; a gRPC-only one is dialled', async () => {
+  const cardWith = (supportedInterfaces: object[]) => ({
+    name: 'Elsewhere only',
+    description: 'x',
+    version: '1',
+    supportedInterfaces,
+    capabilities: {},
+    defaultInputModes: [],
+    defaultOutputModes: [],
+    skills: [],
+  });
+  const elsewhere = await serve(
+    express().get('/.well-known/agent-card.json', (_req, res) =>
+      res.json(cardWith([{ url: 'ws://127.0.0.1:9', protocolBinding: 'WEBSOCKET', protocolVersion: '1.0' }])),
+    ),
   );
-  const { url } = await serve(app);
-  await expect(new A2AClient10(url).getTask({ id: 't' })).rejects.toThrow(/no A2A 1.0 interface over JSONRPC or HTTP\+JSON/);
+  await expect(new A2AClient10(elsewhere.url).getTask({ id: 't' })).rejects.toThrow(
+    /no A2A 1.0 interface over JSONRPC, HTTP\+JSON or GRPC/,
+  );
+  // Nothing listens on loopback port 9: the gRPC interface is dialled, and the call fails as a network error.
+  const grpcOnly = await serve(
+    express().get('/.well-known/agent-card.json', (_req, res) =>
+      res.json(cardWith([{ url: '127.0.0.1:9', protocolBinding: 'GRPC', protocolVersion: '1.0' }])),
+    ),
+  );
+  const client = new A2AClient10(grpcOnly.url, { timeoutMs: 5_000 });
+  await expect(client.getTask({ id: 't' })).rejects.toBeInstanceOf(NetworkError);
+  client.close();
 });

@@ -61,8 +61,10 @@ export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = 
     served.push(binding.serviceName);
     listed.push({ url: '', protocolBinding: 'GRPC', protocolVersion: binding.protocolVersion });
   }
-  if (served.length === 0)
+  if (served.length === 0) {
+    server.forceShutdown();
     throw new TypeError('serveGrpc: no version the router serves has a gRPC binding (A2A 1.0 has: protocol10 is off)');
+  }
   const health = new HealthImplementation(Object.fromEntries([['', 'SERVING'], ...served.map((name) => [name, 'SERVING'])]));
   health.addToServer(server);
   // Reflection reads only each service's file descriptors (its proto and every file it imports).

@@ -227,6 +227,15 @@ describe('A2A 1.0 over gRPC', () => {
     expect(last.statusUpdate?.status).toMatchObject({ state: 'TASK_STATE_FAILED' });
   });
 
+  test('a router that serves no 1.0 has nothing to serve over gRPC: a TypeError that says so', async () => {
+    const { router } = appWith(
+      twoChunkEcho(async () => undefined),
+      { protocol10: false },
+    );
+    await expect(serveGrpc(router, { port: 0 })).rejects.toThrow(/protocol10 is off/);
+    await router.close();
+  });
+
   test('the health service and server reflection answer clients that know nothing of A2A', async () => {
     const { grpcServer } = await agent();
     const healthProto = path.join(path.dirname(require.resolve('grpc-health-check/package.json')), 'proto/health/v1/health.proto');
