@@ -65,15 +65,17 @@ export function grpcService(settings: GrpcEndpointSettings): {
     };
     implementation[method.localName] = method.responseStream
       ? (call: ServerWritableStream<Buffer, Buffer>) => {
-          traceCall(settings, method, call, (span, end) => {
+          const headers = headersOf(call.metadata);
+          traceCall(settings, method, headers, (span, end) => {
             call.once('finish', () => end(GrpcStatus.OK));
             call.once('error', (error: GrpcError) => end(error.code ?? GrpcStatus.UNKNOWN));
             call.once('cancelled', () => end(GrpcStatus.CANCELLED));
-            void serveStream(settings, method, call, span);
+            void serveStream(settings, method, call, { headers, span });
           });
         }
       : (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
-          traceCall(settings, method, call, (span, end) => {
+          const headers = headersOf(call.metadata);
+          traceCall(settings, method, headers, (span, end) => {
             void serveUnary(
               settings,
               method,
@@ -82,7 +84,7 @@ export function grpcService(settings: GrpcEndpointSettings): {
                 end(error?.code ?? GrpcStatus.OK);
                 callback(error, value);
               },
-              span,
+              { headers, span },
             );
           });
         };
@@ -94,11 +96,17 @@ export function grpcService(settings: GrpcEndpointSettings): {
 function traceCall(
   settings: GrpcEndpointSettings,
   method: GrpcMethod,
-  call: ServerUnaryCall<Buffer, Buffer> | ServerWritableStream<Buffer, Buffer>,
+  headers: CallHeaders,
   run: (span: Span, end: (statusCode: number) => void) => void,
 ): void {
   const attributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'grpc' };
-  traceGrpcCall(headersOf(call.metadata), settings.binding.serviceName, method.method, attributes, run);
+  traceGrpcCall(headers, settings.binding.serviceName, method.method, attributes, run);
+}
+
+/** What every step of a call reads: its metadata as headers, and its server span. */
+interface CallBasis {
+  readonly headers: CallHeaders;
+  readonly span: Span;
 }
 
 async function serveUnary(
@@ -106,10 +114,10 @@ async function serveUnary(
   method: GrpcMethod,
   call: ServerUnaryCall<Buffer, Buffer>,
   callback: (error: GrpcError | null, value?: Buffer) => void,
-  span: Span,
+  basis: CallBasis,
 ): Promise<void> {
   try {
-    const read = await readCall(settings, method, call, span);
+    const read = await readCall(settings, method, call, basis);
     if ('refused' in read) return callback(read.refused);
     const outcome = await settings.runner.run(method.method, read.params, read.context);
     if (outcome.kind === 'error') return callback(grpcError(settings, outcome.error));
@@ -125,10 +133,10 @@ async function serveStream(
   settings: GrpcEndpointSettings,
   method: GrpcMethod,
   call: ServerWritableStream<Buffer, Buffer>,
-  span: Span,
+  basis: CallBasis,
 ): Promise<void> {
   try {
-    const read = await readCall(settings, method, call, span);
+    const read = await readCall(settings, method, call, basis);
     if ('refused' in read) {
       failStream(call, read.refused);
       return;
@@ -200,10 +208,9 @@ async function readCall(
   settings: GrpcEndpointSettings,
   method: GrpcMethod,
   call: ServerUnaryCall<Buffer, Buffer> | ServerWritableStream<Buffer, Buffer>,
-  span: Span,
+  { headers, span }: CallBasis,
 ): Promise<ReadCall> {
   const started = performance.now();
-  const headers = headersOf(call.metadata);
   const refuse = (error: A2AError, details?: Record<string, unknown>): ReadCall => {
     const wire = settings.wireError(error);
     settings.logger.info({ outcome: 'error', code: wire.code, ...details }, 'a2a call refused');
