@@ -6,10 +6,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { rpc, serverPool } from 'a2a-testing';
+import { deleteKeys, redisUrl, requireRedis, rpc, serverPool, uniquePrefix } from 'a2a-testing';
 import { A2A_METHODS, grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
 import { apiKey, type TaskHandler } from '../src/index.js';
 import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
+import { RedisTaskStore } from '../src/redis.js';
 import { appWith, message10, SubscriptionCountingStore, steppedChunks, twoChunkEcho } from './helpers.js';
 
 const require = createRequire(import.meta.url);
@@ -40,6 +41,7 @@ function metadataOf(entries: Record<string, string>): grpc.Metadata {
 }
 
 const V1 = { 'a2a-version': '1.0' };
+const REDIS_URL = redisUrl();
 
 /** A unary call: its answer, or the gRPC error it failed with. */
 function unary(
@@ -112,6 +114,34 @@ describe('A2A 1.0 over gRPC', () => {
 
     const card = (await (await fetch(`${http}/.well-known/agent-card.json`, { headers: V1 })).json()) as Json;
     expect(card.supportedInterfaces).toContainEqual({ url: grpcServer.address, protocolBinding: 'GRPC', protocolVersion: '1.0' });
+  });
+
+  test('on Redis, a task started over gRPC on one replica is continued over JSON-RPC on another, and read back over gRPC', async () => {
+    await requireRedis(REDIS_URL);
+    const prefix = uniquePrefix('grpc');
+    const stores = [new RedisTaskStore({ url: REDIS_URL, prefix }), new RedisTaskStore({ url: REDIS_URL, prefix })];
+    try {
+      const echo = twoChunkEcho(async () => undefined);
+      const first = await agent(echo, { store: stores[0] });
+      const second = await agent(echo, { store: stores[1] });
+      const asked = await unary(first.client, 'sendMessage', { message: message10('?') });
+      if (!asked.ok) throw asked.error;
+      const id = (asked.value.task as Json).id as string;
+      expect(asked.value.task).toMatchObject({ status: { state: 'TASK_STATE_INPUT_REQUIRED' } });
+      const answered = await rpc<{ task: Json }>(
+        `${second.http}/v1`,
+        'SendMessage',
+        { message: message10('now', { taskId: id }) },
+        { headers: V1 },
+      );
+      expect(answered.result?.task).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } });
+      const read = await unary(first.client, 'getTask', { id });
+      expect(read.ok && read.value).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } });
+      await Promise.all([first.router.close(), second.router.close()]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await deleteKeys(REDIS_URL, prefix);
+    }
   });
 
   test('SendStreamingMessage streams the task, then its updates, the final one last', async () => {
