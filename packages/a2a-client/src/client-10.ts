@@ -3,7 +3,6 @@
 // for), every call carries `A2A-Version: 1.0`, and answers are held to the published 1.0 schema.
 import type { Validator } from 'a2a-types';
 import {
-  ERROR_BINDINGS_10,
   publishedSchemaValidator10,
   type AgentCard,
   type AgentInterface,
@@ -16,7 +15,7 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from 'a2a-types/v1.0';
-import { InvalidResponseError } from './errors.js';
+import { codeOfReason10, InvalidResponseError } from './errors.js';
 import { GrpcCalls } from './grpc.js';
 import { JsonRpcHttp, type A2AClientOptions, type CallOptions, type Check, type StreamPlan } from './transport.js';
 
@@ -71,8 +70,7 @@ const EMPTY: Check = {
 
 /** The JSON-RPC code of a 1.0 error an HTTP+JSON agent names by its ErrorInfo reason. */
 function codeOfReason(reason: string | undefined, status: number): number {
-  for (const [code, binding] of Object.entries(ERROR_BINDINGS_10)) if (binding.reason === reason) return Number(code);
-  return status === 404 ? -32001 : status >= 500 ? -32603 : -32600;
+  return codeOfReason10(reason) ?? (status === 404 ? -32001 : status >= 500 ? -32603 : -32600);
 }
 
 /** Whether a 1.0 stream ends with this event: a message, or a task's terminal or interrupted status. */

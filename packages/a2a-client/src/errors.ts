@@ -1,4 +1,5 @@
 import { ERROR_MESSAGES, type ErrorCode, type JSONRPCError } from 'a2a-types';
+import { ERROR_BINDINGS_10 } from 'a2a-types/v1.0';
 
 /** Every error the client throws. */
 export class A2AClientError extends Error {
@@ -83,4 +84,13 @@ export class InvalidResponseError extends A2AClientError {
  */
 export class NotAnAgentError extends InvalidResponseError {
   override name = 'NotAnAgentError';
+}
+
+/**
+ * The JSON-RPC code A2A 1.0 gives the error its `ErrorInfo` reason names, undefined for a reason
+ * 1.0 does not name: how an error over HTTP+JSON or gRPC becomes the same JsonRpcError as over JSON-RPC.
+ */
+export function codeOfReason10(reason: string | undefined): number | undefined {
+  for (const [code, binding] of Object.entries(ERROR_BINDINGS_10)) if (binding.reason === reason) return Number(code);
+  return undefined;
 }

@@ -4,8 +4,8 @@
 // a failed call's ErrorInfo read from its status details into the JsonRpcError 1.0 names it by.
 // @grpc/grpc-js is an optional peer dependency, loaded on the first gRPC call only.
 import type { ErrorDetail10 } from 'a2a-types/v1.0';
-import { ERROR_BINDINGS_10, ERROR_INFO_TYPE } from 'a2a-types/v1.0';
-import { JsonRpcError, NetworkError, TimeoutError } from './errors.js';
+import { ERROR_INFO_TYPE } from 'a2a-types/v1.0';
+import { codeOfReason10, JsonRpcError, NetworkError, TimeoutError } from './errors.js';
 import type { CallOptions, Check, JsonRpcHttp } from './transport.js';
 
 type GrpcModule = typeof import('@grpc/grpc-js');
@@ -107,18 +107,16 @@ export class GrpcCalls {
     if (trailer) {
       const { message, details } = types.statusDetailsFromBinary(trailer);
       const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
-      return new JsonRpcError({ code: codeOf(reason), message: message || error.details, data: details as ErrorDetail10[] });
+      return new JsonRpcError({
+        code: codeOfReason10(reason) ?? -32603,
+        message: message || error.details,
+        data: details as ErrorDetail10[],
+      });
     }
     if (error.code === grpc.status.DEADLINE_EXCEEDED) return new TimeoutError(`no gRPC answer in time from ${this.address}`);
     if (error.code === grpc.status.UNAVAILABLE) return new NetworkError(`${this.address}: ${error.details}`, { cause: error });
     return new JsonRpcError({ code: -32603, message: `gRPC ${grpc.status[error.code] ?? error.code}: ${error.details}` });
   }
-}
-
-/** The JSON-RPC code 1.0 gives the error of an ErrorInfo reason. */
-function codeOf(reason: string | undefined): number {
-  for (const [code, binding] of Object.entries(ERROR_BINDINGS_10)) if (binding.reason === reason) return Number(code);
-  return -32603;
 }
 
 function lowerFirst(name: string): string {

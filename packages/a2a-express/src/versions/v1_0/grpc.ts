@@ -4,11 +4,9 @@
 // back from that form. Errors are gRPC statuses by reason (spec 1.0 5.4), their ErrorInfo (and
 // BadRequest) in the `google.rpc.Status` of the `grpc-status-details-bin` trailer (10.6).
 import { A2AError } from 'a2a-types/model';
-import type { ErrorDetail10 } from 'a2a-types/v1.0';
 import { A2A_METHODS, A2A_SERVICE_NAME, binaryToJson, fileDescriptorProtos, jsonToBinary, statusDetailsBinary } from 'a2a-types/v1.0/grpc';
 import type { GrpcBinding } from '../../core/protocol-version.js';
-import { PROTOCOL_VERSION_10, REASONS_10 } from './mapping.js';
-import { ERROR_INFO_TYPE } from 'a2a-types/v1.0';
+import { bindingOfError10, PROTOCOL_VERSION_10 } from './mapping.js';
 
 /** The gRPC status codes, by name (grpc's `Status` enum, which every gRPC library shares). */
 const STATUS_CODES: Readonly<Record<string, number>> = {
@@ -49,9 +47,8 @@ export const grpc10: GrpcBinding = {
     answer: (result) => Buffer.from(jsonToBinary(method.output, (result ?? {}) as Parameters<typeof jsonToBinary>[1])),
   })),
   errorStatus(error) {
-    const details = (Array.isArray(error.data) ? error.data : []) as ErrorDetail10[];
-    const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
-    const code = STATUS_CODES[(reason !== undefined && REASONS_10.get(reason)?.grpcStatus) || 'INTERNAL'] ?? STATUS_CODES.INTERNAL!;
+    const { details, binding } = bindingOfError10(error);
+    const code = STATUS_CODES[binding?.grpcStatus ?? 'INTERNAL'] ?? STATUS_CODES.INTERNAL!;
     return { code, details: statusDetailsBinary(code, error.message, details) };
   },
   fileDescriptors: fileDescriptorProtos,

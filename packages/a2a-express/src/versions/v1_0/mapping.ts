@@ -272,7 +272,7 @@ interface Binding10 {
  * -32000, the first code JSON-RPC leaves to servers, with the gRPC name as its reason; the
  * limits keep the kit's codes.
  */
-export const REASONS_10: ReadonlyMap<string, Binding10> = new Map([
+const REASONS_10: ReadonlyMap<string, Binding10> = new Map([
   ...Object.entries(v10.ERROR_BINDINGS_10).map(
     ([code, { reason, httpStatus, grpcStatus }]) => [reason, { code: Number(code), httpStatus, grpcStatus }] as const,
   ),
@@ -290,6 +290,17 @@ const SAID_AS_10: Partial<Record<ErrorReason, { reason: string; message?: string
   STREAMING_NOT_SUPPORTED: { reason: 'UNSUPPORTED_OPERATION', message: 'Streaming is not supported' },
   INVALID_TASK_STATE: { reason: 'UNSUPPORTED_OPERATION' },
 };
+
+/**
+ * A 1.0 error given in its JSON-RPC form (details in `data`): its details, and how each binding
+ * answers its reason (undefined for a reason 1.0 does not name). What the HTTP+JSON and gRPC
+ * bindings read their status from.
+ */
+export function bindingOfError10(error: { data?: unknown }): { details: v10.ErrorDetail10[]; binding: Binding10 | undefined } {
+  const details = (Array.isArray(error.data) ? error.data : []) as v10.ErrorDetail10[];
+  const reason = (details.find((detail) => detail['@type'] === v10.ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
+  return { details, binding: reason === undefined ? undefined : REASONS_10.get(reason) };
+}
 
 /** An error already in 1.0's words: sent as it is. */
 export class A2AError10 extends A2AError {

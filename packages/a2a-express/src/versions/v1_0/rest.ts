@@ -3,8 +3,8 @@
 // those of the proto's `google.api.http` annotations, below the interface's URL; subscribing is
 // served on GET (the proto) and POST (the specification text). Tenants are not served: the card
 // declares none, so no client sends one.
-import { ERROR_INFO_TYPE, type ErrorBody10, type ErrorDetail10 } from 'a2a-types/v1.0';
-import { REASONS_10 } from './mapping.js';
+import type { ErrorBody10 } from 'a2a-types/v1.0';
+import { bindingOfError10 } from './mapping.js';
 import type { RestBinding, RestRoute } from '../../core/protocol-version.js';
 
 /** The query as the method's params: a single value per name (the schema reads numbers and booleans from their text). */
@@ -71,9 +71,7 @@ const routes: RestRoute[] = [
 
 /** A 1.0 error (its JSON-RPC form, details in `data`) as the HTTP+JSON binding answers it: the status of its reason. */
 function errorAnswer10(error: { code: number; message: string; data?: unknown }): { status: number; body: ErrorBody10 } {
-  const details = (Array.isArray(error.data) ? error.data : []) as ErrorDetail10[];
-  const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
-  const binding = reason === undefined ? undefined : REASONS_10.get(reason);
+  const { details, binding } = bindingOfError10(error);
   const status = binding?.httpStatus ?? 500;
   return { status, body: { error: { code: status, status: binding?.grpcStatus ?? 'INTERNAL', message: error.message, details } } };
 }
