@@ -4,7 +4,14 @@
 // pin it to a CPU and load it; and how section 9 and bench:shipped --streams read a stream.
 // dispatch.mjs's children import this for `sends` alone: nothing here runs or loads at import.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+
+/** CPU time (user and system) a process has used, in microseconds; Linux only. */
+export function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
 
 /** The header every A2A 1.0 call carries (both our endpoint and the SDK's refuse a call without it). */
 export const VERSION_HEADERS_10 = { 'a2a-version': '1.0' };

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench:grpc [--rounds 6] [--seconds 3] [--in-flight 32] [--chunks 10000] [--only send|stream]
+// pnpm bench:grpc [--rounds 6] [--seconds 3] [--in-flight 32] [--chunks 10000] [--only send|stream] [--against <clone>]
 //
 // A2A 1.0 over gRPC: the kit's server (bench/servers/a2a.mjs with BENCH_GRPC=1: a2aRouter's echo
 // agent, served by a2a-express/grpc) against the official @a2a-js/sdk 1.x server's gRPC service
@@ -7,14 +7,26 @@
 // process pinned to CPU 1 where taskset exists, the load from this process on the other:
 //   - SendMessage: `--in-flight` calls at once for `--seconds`, each a new task; calls a second;
 //   - SendStreamingMessage: one stream of `--chunks` artifact chunks; messages a second.
+// With --against, the baseline is another build's own bench server instead of the SDK (a clone of
+// this repository, installed and built): this build's gRPC against an earlier one's.
 // Paired rounds alternate which server goes first; each figure is the median of the rounds, and
-// the ratio the median of the rounds' ratios. Every answer is checked (a completed task; every
+// the ratio the median of the rounds' ratios. Beside the rate, the server's CPU time a call (or a
+// message): on two cores a grpc-js client cannot keep a fast server busy, so where the rate is
+// the client's limit, the CPU a call is what tells the servers' own costs apart. Every answer is checked (a completed task; every
 // chunk, in order), so a server that drops or reorders cannot win.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import { grpcClientDefinition } from 'a2a-types/v1.0/grpc';
-import { onCpu1 } from './echo-agent.mjs';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import {
+  A2A_METHODS,
+  Role,
+  SendMessageRequestSchema,
+  SendMessageResponseSchema,
+  StreamResponseSchema,
+  TaskState,
+} from 'a2a-types/v1.0/grpc';
+import { cpuMicros, onCpu1 } from './echo-agent.mjs';
 import { median } from './median.mjs';
 
 const args = process.argv.slice(2);
@@ -26,23 +38,52 @@ const chunks = option('--chunks', 10_000);
 // The SDK server takes minutes for each 10,000-chunk stream: --only runs one measure.
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 
-const Client = grpc.makeGenericClientConstructor(grpcClientDefinition(), 'A2AService');
+// The load is written and read as protobuf messages (no JSON form on this side): a grpc-js client
+// on one core is the limit of what can be measured, so it does as little as a client can.
+const METHODS = Object.fromEntries(A2A_METHODS.map((method) => [method.name, method]));
+const rawMethod = (name, decode) => ({
+  path: METHODS[name].path,
+  requestStream: false,
+  responseStream: METHODS[name].responseStream,
+  requestSerialize: (bytes) => bytes,
+  requestDeserialize: (bytes) => bytes,
+  responseSerialize: (bytes) => bytes,
+  responseDeserialize: decode,
+});
+const Client = grpc.makeGenericClientConstructor(
+  {
+    sendMessage: rawMethod('SendMessage', (bytes) => fromBinary(SendMessageResponseSchema, bytes)),
+    sendStreamingMessage: rawMethod('SendStreamingMessage', (bytes) => fromBinary(StreamResponseSchema, bytes)),
+  },
+  'A2AService',
+);
 const metadata = () => {
   const m = new grpc.Metadata();
   m.set('a2a-version', '1.0');
   return m;
 };
 let sequence = 0;
-const message = (text) => ({ message: { messageId: `bench-${process.pid}-${++sequence}`, role: 'ROLE_USER', parts: [{ text }] } });
-
-function startServer(script) {
-  const child = spawn(
-    ...(() => {
-      const [command, ...argv] = [...onCpu1(), process.execPath, fileURLToPath(new URL(script, import.meta.url))];
-      return [command, argv];
-    })(),
-    { env: { ...process.env, PORT: '0', BENCH_GRPC: '1' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+const message = (text) =>
+  Buffer.from(
+    toBinary(
+      SendMessageRequestSchema,
+      create(SendMessageRequestSchema, {
+        message: { messageId: `bench-${process.pid}-${++sequence}`, role: Role.USER, parts: [{ content: { case: 'text', value: text } }] },
+      }),
+    ),
   );
+
+const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
+const baselineName = against ? `build at ${against}` : 'SDK 1.x';
+
+/** Starts a bench server: `script` is this folder's (relative) or another clone's (absolute). */
+function startServer(script) {
+  const path = script.startsWith('/') ? script : fileURLToPath(new URL(script, import.meta.url));
+  const [command, ...argv] = [...onCpu1(), process.execPath, path];
+  const child = spawn(command, argv, {
+    env: { ...process.env, PORT: '0', BENCH_GRPC: '1' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', ({ grpcPort }) =>
       resolve({ child, client: new Client(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure()) }),
@@ -52,15 +93,15 @@ function startServer(script) {
 }
 
 /** SendMessage calls a second, `inFlight` at once for `seconds`; each must answer a completed task. */
-async function sendRate(client) {
+async function sendRate({ client }) {
   const until = Date.now() + seconds * 1000;
   let done = 0;
   const one = () =>
     new Promise((resolve, reject) =>
       client.sendMessage(message('hello, echo'), metadata(), (error, answer) => {
         if (error) return reject(error);
-        if (answer.task?.status?.state !== 'TASK_STATE_COMPLETED')
-          return reject(new Error(`not completed: ${JSON.stringify(answer).slice(0, 200)}`));
+        if (answer.payload.case !== 'task' || answer.payload.value.status?.state !== TaskState.COMPLETED)
+          return reject(new Error(`not a completed task: ${answer.payload.case} ${answer.payload.value?.status?.state}`));
         done++;
         resolve();
       }),
@@ -71,11 +112,11 @@ async function sendRate(client) {
       while (Date.now() < until) await one();
     }),
   );
-  return done / ((performance.now() - started) / 1000);
+  return { rate: done / ((performance.now() - started) / 1000), count: done };
 }
 
 /** One stream of `chunks` chunks: messages a second; every chunk must arrive, in order. */
-async function streamRate(client) {
+async function streamRate({ client }) {
   const started = performance.now();
   let received = 0;
   let next = 1;
@@ -83,8 +124,8 @@ async function streamRate(client) {
     const call = client.sendStreamingMessage(message(`stream ${chunks}`), metadata());
     call.on('data', (event) => {
       received++;
-      const text = event.artifactUpdate?.artifact?.parts?.[0]?.text;
-      if (text === undefined) return;
+      if (event.payload.case !== 'artifactUpdate') return;
+      const text = event.payload.value.artifact?.parts[0]?.content.value;
       if (text !== `chunk ${next}`) reject(new Error(`chunk ${next} expected, got ${text}`));
       next++;
     });
@@ -92,11 +133,18 @@ async function streamRate(client) {
     call.on('end', resolve);
   });
   if (next !== chunks + 1) throw new Error(`${next - 1} of ${chunks} chunks arrived`);
-  return received / ((performance.now() - started) / 1000);
+  return { rate: received / ((performance.now() - started) / 1000), count: received };
+}
+
+/** A measure's rate, and the server's CPU time (µs) for each call or message it counted. */
+async function measured(measure, server) {
+  const before = cpuMicros(server.child.pid);
+  const { rate, count } = await measure(server);
+  return { rate, cpu: (cpuMicros(server.child.pid) - before) / count };
 }
 
 const ours = await startServer('./servers/a2a.mjs');
-const sdk = await startServer('./servers/sdk10.mjs');
+const sdk = await startServer(against ? `${against}/bench/servers/a2a.mjs` : './servers/sdk10.mjs');
 try {
   const measures = [
     ['send', 'SendMessage', sendRate],
@@ -104,21 +152,27 @@ try {
   ].filter(([key]) => only === undefined || key === only);
   for (const [, name, measure] of measures) {
     // Warm-up: a fresh server's first calls run while V8 compiles.
-    await measure(ours.client);
-    await measure(sdk.client);
-    const figures = { ours: [], sdk: [], ratios: [] };
+    await measure(ours);
+    await measure(sdk);
+    const figures = { ours: [], sdk: [], ratios: [], cpuRatios: [] };
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? [ours, sdk] : [sdk, ours];
-      const [first, second] = [await measure(order[0].client), await measure(order[1].client)];
+      const [first, second] = [await measured(measure, order[0]), await measured(measure, order[1])];
       const [a, b] = order[0] === ours ? [first, second] : [second, first];
       figures.ours.push(a);
       figures.sdk.push(b);
-      figures.ratios.push(a / b);
+      figures.ratios.push(a.rate / b.rate);
+      // > 1 where ours spends less CPU on each call than the SDK.
+      figures.cpuRatios.push(b.cpu / a.cpu);
     }
-    const unit = name === 'SendMessage' ? 'calls/s' : 'messages/s';
+    const [unit, each] = name === 'SendMessage' ? ['calls/s', 'a call'] : ['messages/s', 'a message'];
+    const middle = (side, field) => median(figures[side].map((figure) => figure[field]));
+    const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(', ');
     console.log(
-      `${name.padEnd(40)} ours ${Math.round(median(figures.ours))} ${unit}, SDK 1.x ${Math.round(median(figures.sdk))} ${unit}: ` +
-        `${median(figures.ratios).toFixed(2)}× (rounds ${figures.ratios.map((r) => r.toFixed(2)).join(', ')})`,
+      `${name.padEnd(40)} ours ${Math.round(middle('ours', 'rate'))} ${unit}, ${baselineName} ${Math.round(middle('sdk', 'rate'))} ${unit}: ` +
+        `${median(figures.ratios).toFixed(2)}× (rounds ${list(figures.ratios)})\n${''.padEnd(40)} ` +
+        `server CPU ${each}: ours ${middle('ours', 'cpu').toFixed(1)} µs, ${baselineName} ${middle('sdk', 'cpu').toFixed(1)} µs: ` +
+        `${median(figures.cpuRatios).toFixed(2)}× less (rounds ${list(figures.cpuRatios)})`,
     );
   }
 } finally {

@@ -20,9 +20,9 @@
 // bench/servers/sdk.mjs or sdk10.mjs, the SDK server fresh beside ours, both pinned (section 9
 // streams after its request/response rounds, on servers not pinned); against bench/servers/bare.mjs,
 // the floor under a 0.3 stream on Express (the same events written, no task kept, nothing checked).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadWith, onCpu1, startBenchServer, startEchoAgent, VERSION_HEADERS_10, versionStreams } from './echo-agent.mjs';
+import { cpuMicros, loadWith, onCpu1, startBenchServer, startEchoAgent, VERSION_HEADERS_10, versionStreams } from './echo-agent.mjs';
 import { median } from './median.mjs';
 
 const args = process.argv.slice(2);
@@ -61,12 +61,6 @@ const rounds = Number(option('--rounds', 10));
 const seconds = Number(option('--seconds', 2));
 const pinned = onCpu1().length > 0;
 const here = fileURLToPath(new URL('..', import.meta.url));
-
-/** CPU time (user and system) a process has used, in microseconds; Linux only. */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /** This tool's names for the versions, and the names `sends` gives them. */
 const VERSIONS = { '0.1.0': '0.1.0', 0.3: '0.3', '1.0': '1.0 JSON-RPC', '1.0-rest': '1.0 HTTP+JSON' };
