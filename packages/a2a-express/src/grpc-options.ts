@@ -20,6 +20,11 @@ export interface GrpcServerOptions {
   maxMessageBytes?: number;
   /** Keepalive pings on idle connections, milliseconds between them and to wait for the answer. Default 2 hours and 20 seconds (gRPC's). */
   keepalive?: { timeMs?: number; timeoutMs?: number };
+  /**
+   * Keep grpc-js's channelz counts of calls and sockets, for a channelz service the app registers
+   * on `A2AGrpcServer.server` itself. Default off: they cost every call.
+   */
+  channelz?: boolean;
 }
 
 /** A running gRPC server of an agent, as serveAgent sees it (its grpc-js `Server` is on `A2AGrpcServer`). */

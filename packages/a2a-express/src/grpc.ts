@@ -33,6 +33,9 @@ export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = 
     'grpc.max_send_message_length': maxMessageBytes,
     'grpc.keepalive_time_ms': options.keepalive?.timeMs ?? 2 * 60 * 60 * 1000,
     'grpc.keepalive_timeout_ms': options.keepalive?.timeoutMs ?? 20_000,
+    // grpc-js counts every call and socket for channelz unless told not to: work on each call for a
+    // channelz service this server does not serve.
+    'grpc.enable_channelz': options.channelz ? 1 : 0,
   } satisfies ChannelOptions);
   const served: string[] = [];
   /** What reflection lists and describes: each service served, by its full name. */

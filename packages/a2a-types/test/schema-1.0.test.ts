@@ -127,6 +127,10 @@ describe('the project 1.0 schema (published 1.0 bundle + H0-H7)', () => {
   test('a field sent under both its names is refused, not guessed', () => {
     expect(validateGetTaskRequest({ id: 't', historyLength: 1, history_length: 2 })).toBe(false);
     expect(validateGetTaskRequest.issues[0]).toMatchObject({ path: '/history_length', keyword: 'duplicate' });
+    // Deeper down, the issue names where: through objects, arrays and maps alike.
+    const nested = send([{ text: 'a' }, { text: 'b', mediaType: 'text/plain', media_type: 'text/html' }], { message_id: 'm2' });
+    expect(validateSendMessageRequest(nested)).toBe(false);
+    expect(validateSendMessageRequest.issues.map((issue) => issue.path)).toEqual(['/message/message_id', '/message/parts/1/media_type']);
   });
 
   test('the published bundle is strict about what we send: no `final`, no `kind`, enums by name', () => {

@@ -69,38 +69,44 @@ export function traceRequest<T>(
 }
 
 /**
- * A gRPC call's server span, joined to the caller's trace from its metadata (`traceparent`, as
- * gRPC's OpenTelemetry propagation carries it), active while `run` runs; `run` ends it with the
- * call's gRPC status code (the function it is given) once the call is over.
+ * How one gRPC method's calls are traced: each call's server span, joined to the caller's trace
+ * from its metadata (`traceparent`, as gRPC's OpenTelemetry propagation carries it), active while
+ * `run` runs; `run` ends it with the call's gRPC status code (the function it is given) once the
+ * call is over. The span's name and attributes are made once for the method, not for each call.
  */
-export function traceGrpcCall<T>(
-  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+export function grpcCallTracer(
   service: string,
   method: string,
   attributes: Attributes,
+): <T>(
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
   run: (span: Span, end: (statusCode: number) => void) => T,
-): T {
-  const parent = propagation.extract(ROOT_CONTEXT, headers);
-  const span = tracer.startSpan(
-    `${service}/${method}`,
-    {
-      kind: SpanKind.SERVER,
-      attributes: { ...attributes, 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
-    },
-    parent,
-  );
-  let ended = false;
-  const end = (statusCode: number) => {
-    if (ended || !span.isRecording()) return;
-    ended = true;
-    span.setAttribute('rpc.grpc.status_code', statusCode);
-    // gRPC's server-side errors: UNKNOWN, DEADLINE_EXCEEDED, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS.
-    if ([2, 4, 12, 13, 14, 15].includes(statusCode)) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
+) => T {
+  const name = `${service}/${method}`;
+  const options = {
+    kind: SpanKind.SERVER,
+    attributes: { ...attributes, 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method },
   };
-  if (!trace.isSpanContextValid(span.spanContext())) return run(span, end);
-  return context.with(trace.setSpan(parent, span), () => run(span, end));
+  return (headers, run) => {
+    const parent = propagation.extract(ROOT_CONTEXT, headers);
+    const span = tracer.startSpan(name, options, parent);
+    // Without an SDK the span is a no-op with no trace: nothing to end, nothing to carry in the context.
+    if (!trace.isSpanContextValid(span.spanContext())) return run(span, ignoreStatus);
+    let ended = false;
+    const end = (statusCode: number) => {
+      if (ended || !span.isRecording()) return;
+      ended = true;
+      span.setAttribute('rpc.grpc.status_code', statusCode);
+      // gRPC's server-side errors: UNKNOWN, DEADLINE_EXCEEDED, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS.
+      if (GRPC_SERVER_ERRORS.has(statusCode)) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    };
+    return context.with(trace.setSpan(parent, span), () => run(span, end));
+  };
 }
+
+const GRPC_SERVER_ERRORS = new Set([2, 4, 12, 13, 14, 15]);
+const ignoreStatus = (_statusCode: number): void => {};
 
 /** The HTTP attributes of a server span (semantic conventions). */
 function requestAttributes(req: IncomingMessage, route: string): Attributes {

@@ -18,16 +18,31 @@ export function normalizeProtoJson(
   definitions: Readonly<Record<string, SchemaNode>>,
   at = '',
 ): ValidationIssue[] {
-  if (!isPlainObject(value)) return [];
-  const properties = (definition.properties ?? {}) as Record<string, SchemaNode>;
   const issues: ValidationIssue[] = [];
+  normalizeInto(value, definition, definitions, at === '' ? [] : [at], issues);
+  return issues;
+}
+
+/**
+ * `normalizeProtoJson` on one object, its issues added to `issues`. Every request of 1.0 goes
+ * through here, so it allocates little: the path is a stack of segments, joined only for an issue.
+ */
+function normalizeInto(
+  value: unknown,
+  definition: SchemaNode,
+  definitions: Readonly<Record<string, SchemaNode>>,
+  path: string[],
+  issues: ValidationIssue[],
+): void {
+  if (!isPlainObject(value)) return;
+  const properties = (definition.properties ?? {}) as Record<string, SchemaNode>;
   for (const key of Object.keys(value)) {
     if (Object.hasOwn(properties, key) || !key.includes('_')) continue;
     const jsonName = key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
     if (!Object.hasOwn(properties, jsonName)) continue;
     if (Object.hasOwn(value, jsonName)) {
       issues.push({
-        path: `${at}/${key}`,
+        path: [...path, key].map((segment) => `/${segment}`).join(''),
         message: `is ${jsonName} again: send one of the two`,
         keyword: 'duplicate',
         params: { jsonName },
@@ -37,7 +52,7 @@ export function normalizeProtoJson(
     value[jsonName] = value[key];
     delete value[key];
   }
-  for (const [name, schema] of Object.entries(properties)) {
+  for (const [name, schema] of propertyList(definition, properties)) {
     if (!Object.hasOwn(value, name)) continue;
     // ProtoJSON reads null as the field's default, that is as absent; only a `google.protobuf.Value`
     // (a data part's `data`) holds a null of its own.
@@ -47,19 +62,36 @@ export function normalizeProtoJson(
     }
     value[name] = scalar(value[name], schema);
     const field = value[name];
-    const path = `${at}/${name}`;
+    path.push(name);
     const target = referenced(schema, definitions);
-    if (target) issues.push(...normalizeProtoJson(field, target, definitions, path));
+    if (target) normalizeInto(field, target, definitions, path, issues);
     else if (schema.type === 'array' && Array.isArray(field)) {
       const items = referenced((schema.items ?? {}) as SchemaNode, definitions);
-      if (items) for (let i = 0; i < field.length; i++) issues.push(...normalizeProtoJson(field[i], items, definitions, `${path}/${i}`));
+      if (items) forEachMember(field, (member) => normalizeInto(member, items, definitions, path, issues), path);
     } else if (schema.type === 'object' && isPlainObject(field)) {
       const values = referenced((schema.additionalProperties ?? {}) as SchemaNode, definitions);
-      if (values)
-        for (const key of Object.keys(field)) issues.push(...normalizeProtoJson(field[key], values, definitions, `${path}/${key}`));
+      if (values) forEachMember(field, (member) => normalizeInto(member, values, definitions, path, issues), path);
     }
+    path.pop();
   }
-  return issues;
+}
+
+/** Calls `visit` on each member of an array or map, its index or key on the path meanwhile. */
+function forEachMember(members: unknown[] | Record<string, unknown>, visit: (member: unknown) => void, path: string[]): void {
+  const keys = Array.isArray(members) ? members.keys() : Object.keys(members);
+  for (const key of keys) {
+    path.push(String(key));
+    visit((members as Record<string, unknown>)[key as string]);
+    path.pop();
+  }
+}
+
+/** A definition's properties as a list, made once per definition (the schema never changes). */
+const propertyLists = new WeakMap<SchemaNode, [string, SchemaNode][]>();
+function propertyList(definition: SchemaNode, properties: Record<string, SchemaNode>): [string, SchemaNode][] {
+  let list = propertyLists.get(definition);
+  if (!list) propertyLists.set(definition, (list = Object.entries(properties)));
+  return list;
 }
 
 /**
