@@ -8,10 +8,10 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { deleteKeys, redisUrl, requireRedis, rpc, serverPool, uniquePrefix } from 'a2a-testing';
 import { A2A_METHODS, grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
-import { apiKey, type TaskHandler } from '../src/index.js';
+import { apiKey, working, type TaskHandler } from '../src/index.js';
 import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
 import { RedisTaskStore } from '../src/redis.js';
-import { appWith, message10, SubscriptionCountingStore, steppedChunks, twoChunkEcho } from './helpers.js';
+import { appWith, eventually, memoryLogger, message10, SubscriptionCountingStore, steppedChunks, twoChunkEcho } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const { serve, closeAll } = serverPool();
@@ -219,6 +219,32 @@ describe('A2A 1.0 over gRPC', () => {
 
     // The server is still there.
     expect((await unary(client, 'sendMessage', { message: message10('still here') })).ok).toBe(true);
+  });
+
+  test('a SendMessage past its deadline stops waiting for the task, which goes on until it is canceled', async () => {
+    let handlerSawCancel = false;
+    let taskId = '';
+    const holding: TaskHandler = async function* (ctx) {
+      taskId = ctx.task.id;
+      yield working('holding');
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+      handlerSawCancel = ctx.signal.aborted;
+    };
+    const { logger, lines } = memoryLogger();
+    // A wait far longer than the test: only the deadline can end the call's wait in time.
+    const { client } = await agent(holding, { logger, sendWaitMs: 60_000 });
+    const late = await unary(client, 'sendMessage', { message: message10('hold') }, V1, { deadline: Date.now() + 300 });
+    expect(!late.ok && late.error.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    const abandoned = await eventually(async () =>
+      lines().find((line) => line.msg === 'a2a call' && line.method === 'SendMessage' && line.outcome === 'abandoned'),
+    );
+    expect(abandoned.durationMs).toBeLessThan(10_000);
+    // The task is still the agent's to finish: another call reads it, and cancels it.
+    const read = await unary(client, 'getTask', { id: taskId });
+    expect(read.ok && (read.value.status as Json).state).toBe('TASK_STATE_WORKING');
+    const canceled = await unary(client, 'cancelTask', { id: taskId });
+    expect(canceled.ok && (canceled.value.status as Json).state).toBe('TASK_STATE_CANCELED');
+    await eventually(async () => handlerSawCancel || undefined);
   });
 
   test('a stream the client cancels mid-way lets go of its task: nothing stays subscribed', async () => {

@@ -114,7 +114,7 @@ const RUN: { readonly [O in OperationName]: Runner<O> } = {
     if (params.configuration?.returnImmediately === true) {
       return (await service.startTurn(taskId, params, context.principal, rules)).started.record;
     }
-    return service.sendAndWait(taskId, params, context.principal, rules);
+    return service.sendAndWait(taskId, params, context.principal, rules, context.caller);
   },
 
   async SendStreamingMessage(params, context, service) {

@@ -44,6 +44,39 @@ export interface CallContext {
   readonly turnRules?: TurnRules;
   /** How streamed and listed things are shown to the caller. Default: the core's model ({@link CORE_VIEW}). */
   readonly view?: CallView;
+  /**
+   * Whether the caller is still there for the answer (a gRPC call may be cancelled, or pass its
+   * deadline): once it is gone, what the core waits for on its behalf stops waiting. The task
+   * itself goes on, as it does when any client goes away (another call reads, continues or
+   * cancels it).
+   */
+  readonly caller?: CallerPresence;
+}
+
+/**
+ * Whether a caller is still there for its answer. Not an AbortSignal: this is made for every
+ * unary gRPC call, and an AbortController with its listener costs several times what this does.
+ */
+export class CallerPresence {
+  #gone = false;
+  #whenGone: Promise<void> | undefined;
+  #settle: (() => void) | undefined;
+
+  get gone(): boolean {
+    return this.#gone;
+  }
+
+  /** Settles once the caller is gone; made when first asked (most calls never ask). */
+  get whenGone(): Promise<void> {
+    this.#whenGone ??= this.#gone ? Promise.resolve() : new Promise<void>((resolve) => (this.#settle = resolve));
+    return this.#whenGone;
+  }
+
+  /** The caller went away: its call was cancelled, or its deadline passed. */
+  leave(): void {
+    this.#gone = true;
+    this.#settle?.();
+  }
 }
 
 /** How a version shows what the core renders as it goes (a stream's events, the tasks of a page). */

@@ -3,6 +3,7 @@
 // see the engine or the store, so every path goes through the same ownership and config checks,
 // and every record a method gets is its own copy.
 import { A2AError } from 'a2a-types/model';
+import type { CallerPresence } from './call.js';
 import type { Principal } from './principal.js';
 import { EventFeed } from './event-feed.js';
 import type { StoredPushConfig } from './model.js';
@@ -99,12 +100,18 @@ export class TaskService {
   }
 
   /**
-   * Starts a turn and waits for it to end, or for `sendWaitMs`: the task as it stands then. An
-   * A2AError the handler threw is thrown here.
+   * Starts a turn and waits for it to end, for `sendWaitMs`, or until its caller is gone: the
+   * task as it stands then. An A2AError the handler threw is thrown here.
    */
-  async sendAndWait(taskId: string, params: SendMessageParams, principal: Principal | undefined, rules?: TurnRules): Promise<TaskRecord> {
+  async sendAndWait(
+    taskId: string,
+    params: SendMessageParams,
+    principal: Principal | undefined,
+    rules?: TurnRules,
+    caller?: CallerPresence,
+  ): Promise<TaskRecord> {
     const run = await this.startTurn(taskId, params, principal, rules);
-    await settledWithin(run.ended, this.limits.sendWaitMs);
+    await settledWithin(run.ended, this.limits.sendWaitMs, caller?.whenGone);
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or
     // canceled meanwhile) the store tells how the task stands now.
@@ -151,11 +158,12 @@ function decrement(counts: Map<string, number>, key: string): void {
   else counts.delete(key);
 }
 
-async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+/** Settles when `promise` does, `ms` later, or once `stop` settles, whichever comes first. */
+async function settledWithin(promise: Promise<void>, ms: number, stop?: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   try {
-    await Promise.race([promise, timeout]);
+    await Promise.race(stop === undefined ? [promise, timeout] : [promise, timeout, stop]);
   } finally {
     clearTimeout(timer);
   }

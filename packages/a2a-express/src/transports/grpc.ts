@@ -17,12 +17,12 @@ import {
 import { A2AError } from 'a2a-types/model';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type Principal } from '../core/auth.js';
-import type { CallHeaders } from '../core/call.js';
+import { CallerPresence, type CallHeaders } from '../core/call.js';
 import { SeveralEvents, type TaskEventStream } from '../core/event-feed.js';
 import type { GrpcBinding, GrpcMethod } from '../core/protocol-version.js';
 import type { StoredEvent } from '../store/records.js';
 import type { A2AMetrics } from '../telemetry/metrics.js';
-import { A2A_ATTRIBUTES, traceGrpcCall, type Span } from '../telemetry/tracing.js';
+import { A2A_ATTRIBUTES, grpcCallTracer, type Span } from '../telemetry/tracing.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
 
 export interface GrpcEndpointSettings {
@@ -50,7 +50,9 @@ export function grpcService(settings: GrpcEndpointSettings): {
 } {
   const definition: Record<string, ServiceDefinition[string]> = {};
   const implementation: UntypedServiceImplementation = {};
+  const attributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'grpc' };
   for (const method of settings.binding.methods) {
+    const traceCall = grpcCallTracer(settings.binding.serviceName, method.method, attributes);
     definition[method.localName] = {
       path: method.path,
       originalName: method.method,
@@ -66,7 +68,7 @@ export function grpcService(settings: GrpcEndpointSettings): {
     implementation[method.localName] = method.responseStream
       ? (call: ServerWritableStream<Buffer, Buffer>) => {
           const headers = headersOf(call.metadata);
-          traceCall(settings, method, headers, (span, end) => {
+          traceCall(headers, (span, end) => {
             call.once('finish', () => end(GrpcStatus.OK));
             call.once('error', (error: GrpcError) => end(error.code ?? GrpcStatus.UNKNOWN));
             call.once('cancelled', () => end(GrpcStatus.CANCELLED));
@@ -75,7 +77,13 @@ export function grpcService(settings: GrpcEndpointSettings): {
         }
       : (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
           const headers = headersOf(call.metadata);
-          traceCall(settings, method, headers, (span, end) => {
+          traceCall(headers, (span, end) => {
+            // grpc-js says 'cancelled' for a client's cancel and for a deadline that passed alike.
+            const caller = new CallerPresence();
+            call.once('cancelled', () => {
+              caller.leave();
+              end(GrpcStatus.CANCELLED);
+            });
             void serveUnary(
               settings,
               method,
@@ -84,7 +92,7 @@ export function grpcService(settings: GrpcEndpointSettings): {
                 end(error?.code ?? GrpcStatus.OK);
                 callback(error, value);
               },
-              { headers, span },
+              { headers, span, caller },
             );
           });
         };
@@ -92,21 +100,11 @@ export function grpcService(settings: GrpcEndpointSettings): {
   return { definition: definition as ServiceDefinition, implementation };
 }
 
-/** The call's server span, joined to the caller's trace from the metadata. */
-function traceCall(
-  settings: GrpcEndpointSettings,
-  method: GrpcMethod,
-  headers: CallHeaders,
-  run: (span: Span, end: (statusCode: number) => void) => void,
-): void {
-  const attributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'grpc' };
-  traceGrpcCall(headers, settings.binding.serviceName, method.method, attributes, run);
-}
-
-/** What every step of a call reads: its metadata as headers, and its server span. */
+/** What every step of a call reads: its metadata as headers, its server span, and (a unary call) whether its caller is gone. */
 interface CallBasis {
   readonly headers: CallHeaders;
   readonly span: Span;
+  readonly caller?: CallerPresence;
 }
 
 async function serveUnary(
@@ -208,7 +206,7 @@ async function readCall(
   settings: GrpcEndpointSettings,
   method: GrpcMethod,
   call: ServerUnaryCall<Buffer, Buffer> | ServerWritableStream<Buffer, Buffer>,
-  { headers, span }: CallBasis,
+  { headers, span, caller }: CallBasis,
 ): Promise<ReadCall> {
   const started = performance.now();
   const refuse = (error: A2AError, details?: Record<string, unknown>): ReadCall => {
@@ -243,6 +241,7 @@ async function readCall(
       clientAddress: () => call.getPeer(),
       binding: 'grpc',
       span,
+      caller,
     },
   };
 }
@@ -250,10 +249,16 @@ async function readCall(
 /** The call's metadata as headers: text entries by their lower-case names (binary `-bin` entries are not headers). */
 function headersOf(metadata: Metadata): CallHeaders {
   const headers: Record<string, string | string[]> = {};
-  for (const name of Object.keys(metadata.getMap())) {
+  // toJSON hands out grpc-js's own value lists (getMap would copy every binary value first).
+  const all = metadata.toJSON();
+  for (const name in all) {
     if (name.endsWith('-bin')) continue;
-    const all = metadata.get(name).filter((value): value is string => typeof value === 'string');
-    if (all.length > 0) headers[name] = all.length === 1 ? all[0]! : all;
+    const values = all[name]!;
+    if (values.length === 1 && typeof values[0] === 'string') headers[name] = values[0];
+    else {
+      const texts = values.filter((value): value is string => typeof value === 'string');
+      if (texts.length > 0) headers[name] = texts.length === 1 ? texts[0]! : texts;
+    }
   }
   return headers;
 }

@@ -8,7 +8,7 @@ import { A2AError, ErrorCode, type JSONRPCId, type ValidationIssue } from 'a2a-t
 import type { Logger } from 'pino';
 import type { AgentOperations } from '../core/agent-operations.js';
 import type { Principal } from '../core/auth.js';
-import type { CallContext, CallHeaders } from '../core/call.js';
+import type { CallContext, CallerPresence, CallHeaders } from '../core/call.js';
 import type { TaskEventStream } from '../core/event-feed.js';
 import { taskIdAt, type Method } from '../core/method.js';
 import type { Operation } from '../core/operations.js';
@@ -33,6 +33,8 @@ export interface RequestContext {
   readonly binding?: BindingName;
   /** The request's server span: a call names it; a call of a batch gets a child of it. */
   readonly span?: Span;
+  /** See `CallContext.caller`. */
+  readonly caller?: CallerPresence;
 }
 
 /** How one method call went. */
@@ -172,7 +174,8 @@ async function runLogged(
       return { kind: 'stream', events: result as TaskEventStream, finished: (details) => logCall(runner, log, undefined, details) };
     }
     const answer = method.answer(result, params);
-    logCall(runner, log);
+    // The caller is gone: the answer is made (the task is read) but reaches no one; the log says so.
+    logCall(runner, log, undefined, context.caller?.gone ? { outcome: 'abandoned' } : undefined);
     return { kind: 'result', result: answer };
   } catch (error) {
     const a2aError = toA2AError(runner, error, log);
@@ -215,6 +218,7 @@ function callContextOf(runner: Runner, log: CallLog, method: Method, name: strin
     extendedCard: context.extendedCard,
     turnRules: method.turnRules,
     view: method.view?.(params),
+    caller: context.caller,
   };
 }
 
