@@ -122,15 +122,27 @@ describe('docker-compose.yml', () => {
     expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
-  test.each(Object.entries(agents))("%s: build context and Dockerfile exist; port is the app's default", (name, service) => {
-    expect(existsSync(join(root, service.build.context, 'package.json'))).toBe(true);
-    expect(existsSync(join(root, service.build.context, service.build.dockerfile))).toBe(true);
-    const port = defaultPort(name);
-    expect(service.ports).toEqual([`${port}:${port}`]);
-    expect(service.environment.PORT).toBe(String(port));
-    const file = dockerfile(join(root, service.build.context, service.build.dockerfile));
-    expect(file.all('EXPOSE')).toEqual([String(port)]);
-    expect(file.env.PORT).toBe(String(port));
+  test.each(Object.entries(agents))(
+    "%s: build context and Dockerfile exist; port is the app's default, and gRPC has one of its own, published",
+    (name, service) => {
+      expect(existsSync(join(root, service.build.context, 'package.json'))).toBe(true);
+      expect(existsSync(join(root, service.build.context, service.build.dockerfile))).toBe(true);
+      const port = defaultPort(name);
+      const file = dockerfile(join(root, service.build.context, service.build.dockerfile));
+      // The image serves gRPC unless told otherwise; compose says the same port.
+      const grpcPort = file.env.A2A_GRPC_PORT;
+      expect(grpcPort).toMatch(/^\d+$/);
+      expect(service.environment.A2A_GRPC_PORT).toBe(grpcPort);
+      expect(service.ports).toEqual([`${port}:${port}`, `${grpcPort}:${grpcPort}`]);
+      expect(service.environment.PORT).toBe(String(port));
+      expect(file.all('EXPOSE')).toEqual([`${port} ${grpcPort}`]);
+      expect(file.env.PORT).toBe(String(port));
+    },
+  );
+
+  test("no two agents' ports meet on the host", () => {
+    const published = Object.values(agents).flatMap((service) => service.ports ?? []);
+    expect(new Set(published).size).toBe(published.length);
   });
 });
 
@@ -151,11 +163,13 @@ describe('docker-compose.yml, profile "replicas"', () => {
     }
   });
 
-  test('every service of an agent gets the same settings: a replica adds only the shared store', () => {
+  test('every service of an agent gets the same settings: a replica adds only the shared store and its gRPC address', () => {
     for (const [name, service] of replicaServices.filter(([n]) => /-agent-\d$/.test(n))) {
       const agent = name.replace(/-\d$/, '');
-      const { A2A_REDIS_URL, A2A_REDIS_LEASE_MS, ...settings } = service.environment!;
+      const { A2A_REDIS_URL, A2A_REDIS_LEASE_MS, A2A_GRPC_ADDRESS, ...settings } = service.environment!;
       expect([name, A2A_REDIS_URL, A2A_REDIS_LEASE_MS]).toEqual([name, 'redis://redis:6379', '${A2A_REDIS_LEASE_MS:-15000}']);
+      // And where clients reach their gRPC: the load balancer's port for it (checked below).
+      expect([name, A2A_GRPC_ADDRESS]).toEqual([name, expect.stringMatching(/^\$\{\w+:-localhost:\d+\}$/)]);
       expect([name, settings]).toEqual([name, agents[agent]!.environment]);
     }
     for (const [name, service] of Object.entries(agents)) {
@@ -236,7 +250,7 @@ describe('docker-compose.yml, profile "replicas"', () => {
     });
   }, 60_000);
 
-  test("the load balancer's nginx.conf sends each port to both replicas of one agent, unbuffered", () => {
+  test("the load balancer's nginx.conf sends each port to both replicas of one agent, unbuffered; gRPC over HTTP/2", () => {
     const lb = compose.services['load-balancer']!;
     const [source, target] = lb.volumes![0]!.split(':');
     expect(target).toBe('/etc/nginx/nginx.conf');
@@ -247,18 +261,33 @@ describe('docker-compose.yml, profile "replicas"', () => {
         [...m[2]!.matchAll(/server ([\w-]+):(\d+);/g)].map((s) => `${s[1]}:${s[2]}`),
       ]),
     );
-    // One upstream per agent, named after it, holding its two replicas on the agent's port.
+    // Two upstreams per agent, named after it, holding its two replicas: on the agent's port, and
+    // (`_grpc`) on its image's gRPC port.
+    const grpcPortOf = (agent: string) =>
+      dockerfile(join(root, agents[agent]!.build.context, agents[agent]!.build.dockerfile)).env.A2A_GRPC_PORT;
     expect(upstreams).toEqual(
-      Object.fromEntries(replicated.map((agent) => [agent.replace(/-/g, '_'), [1, 2].map((i) => `${agent}-${i}:${defaultPort(agent)}`)])),
+      Object.fromEntries(
+        replicated.flatMap((agent) => [
+          [agent.replace(/-/g, '_'), [1, 2].map((i) => `${agent}-${i}:${defaultPort(agent)}`)],
+          [`${agent.replace(/-/g, '_')}_grpc`, [1, 2].map((i) => `${agent}-${i}:${grpcPortOf(agent)}`)],
+        ]),
+      ),
     );
-    // Each upstream served on one port of its own, and each such port published.
-    const servers = [...conf.matchAll(/listen (\d+);\s*location \/ \{ proxy_pass http:\/\/(\w+); \}/g)].map((m) => ({
-      port: m[1]!,
-      upstream: m[2]!,
-    }));
+    // Each upstream served on one port of its own, and each such port published: HTTP proxied,
+    // gRPC passed over HTTP/2.
+    const servers = [
+      ...[...conf.matchAll(/listen (\d+);\s*location \/ \{ proxy_pass http:\/\/(\w+); \}/g)],
+      ...[...conf.matchAll(/listen (\d+);\s*http2 on;\s*location \/ \{ grpc_pass grpc:\/\/(\w+);[^}]*\}/g)],
+    ].map((m) => ({ port: m[1]!, upstream: m[2]! }));
     expect(servers.map((server) => server.upstream).sort()).toEqual(Object.keys(upstreams).sort());
     expect(lb.ports!.slice().sort()).toEqual(servers.map((server) => `${server.port}:${server.port}`).sort());
     expect(conf).toMatch(/proxy_buffering off;/);
+    // What a card fetched through the balancer lists for each agent's gRPC is the balancer's gRPC port.
+    for (const agent of replicated) {
+      const grpcServer = servers.find((server) => server.upstream === `${agent.replace(/-/g, '_')}_grpc`)!;
+      const address = compose.services[`${agent}-1`]!.environment!.A2A_GRPC_ADDRESS;
+      expect([agent, address]).toEqual([agent, expect.stringMatching(new RegExp(`:-localhost:${grpcServer.port}\\}$`))]);
+    }
   });
 });
 
@@ -309,11 +338,12 @@ describe.each(Object.keys(agents))('the %s image', (name) => {
     cleanups.push(() => void collector.close());
     const agent = await spawnAgent(cmd[0]!, cmd.slice(1), {
       cwd: workdir,
-      // The image's environment, but listening on loopback only, on a free port, and offline.
+      // The image's environment, but listening on loopback only, on free ports, and offline.
       env: {
         ...file.env,
         HOST: '127.0.0.1',
         PORT: '0',
+        A2A_GRPC_PORT: '0',
         FRANKFURTER_URL: 'http://127.0.0.1:9',
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_SERVICE_NAME: name,
@@ -323,6 +353,11 @@ describe.each(Object.keys(agents))('the %s image', (name) => {
       await rpc(agent.url, 'tasks/get', { id: 'no-such-task' });
       const card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as { name: string };
       expect(card.name).toMatch(/Agent$/);
+      // The deployed copy has what gRPC needs (its optional peers), and serves it.
+      const card10 = (await (await fetch(`${agent.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as {
+        supportedInterfaces: { url: string; protocolBinding: string }[];
+      };
+      expect(card10.supportedInterfaces.find((entry) => entry.protocolBinding === 'GRPC')?.url).toMatch(/^127\.0\.0\.1:\d+$/);
       const health = JSON.parse(
         /HEALTHCHECK .*CMD (\[.*\])$/.exec(file.all('HEALTHCHECK')[0]!.replace(/^/, 'HEALTHCHECK '))![1]!,
       ) as string[];

@@ -47,9 +47,10 @@ export interface AgentCore {
   readonly endpoints: readonly ServedEndpoint[];
   /**
    * Lists an interface served outside the router (the gRPC server's) on the cards, beside the
-   * router's own; the function it returns takes it off again.
+   * router's own, as it is at the URL a card is served from; the function it returns takes it
+   * off again.
    */
-  listInterface(listed: ListedInterface): () => void;
+  listInterface(listed: (mountUrl: string) => ListedInterface): () => void;
   /**
    * The agent's card as served where the router is mounted (`mountUrl`; without one, the card's
    * own `url`, or a stand-in): what each version's card is made from.
@@ -110,7 +111,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     pushNotifications: push !== undefined,
     authorize: resolved.auth?.authorize,
   });
-  const listedElsewhere = new Set<ListedInterface>();
+  const listedElsewhere = new Set<(mountUrl: string) => ListedInterface>();
   let draining = false;
   const endpoints = servedEndpoints(resolved, listedElsewhere).map((endpoint) => {
     const runner = createMethodRunner({
@@ -171,13 +172,16 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
  * those served outside the router: gRPC), and a method it lacks that another version has gets a
  * -32601 that says where that version is.
  */
-function servedEndpoints({ versions, auth }: ResolvedOptions, listedElsewhere: ReadonlySet<ListedInterface>): VersionEndpoint[] {
+function servedEndpoints(
+  { versions, auth }: ResolvedOptions,
+  listedElsewhere: ReadonlySet<(mountUrl: string) => ListedInterface>,
+): VersionEndpoint[] {
   const endpoints = versions.map((version) =>
     version.endpoint({
       auth,
       otherInterfaces: (mountUrl) => [
         ...versions.filter((other) => other !== version).flatMap((other) => other.listedInterfaces?.(mountUrl) ?? []),
-        ...listedElsewhere,
+        ...[...listedElsewhere].map((listed) => listed(mountUrl)),
       ],
     }),
   );

@@ -10,8 +10,10 @@ export interface GrpcServerOptions {
   /** Serve over TLS with this key and certificate (PEM); `ca` asks clients for certificates it signed. Default: plaintext. */
   tls?: { key: string | Buffer; cert: string | Buffer; ca?: string | Buffer };
   /**
-   * The address the agent card lists for gRPC (`host:port`, as gRPC clients dial it): default the
-   * one the server listens on. Behind a proxy or in a container, the address clients reach.
+   * The address the agent card lists for gRPC (`host:port`, as gRPC clients dial it). Default the
+   * one the server listens on; listening on every address (`0.0.0.0`, `::`, as in a container),
+   * the host the card was fetched from, with the gRPC port. Behind a proxy or a load balancer
+   * that moves the port, the address clients reach.
    */
   advertisedAddress?: string;
   /** The URL of the router's mount: what the extended card (GetExtendedAgentCard) names. Default the card's own `url`. */

@@ -23,6 +23,18 @@ export interface A2AGrpcServer extends GrpcServerHandle {
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
+
+/**
+ * The address a card served at `mountUrl` lists for a gRPC server on `host`:`port`: the one it was
+ * told to advertise, else where it listens. Listening on every address (a container's 0.0.0.0),
+ * it has no address of its own to list: the card names the host its client fetched it from.
+ */
+export function listedGrpcAddress(host: string, port: number, advertised: string | undefined, mountUrl: string): string {
+  if (advertised !== undefined) return advertised;
+  if (WILDCARD_HOSTS.has(host)) return `${new URL(mountUrl).hostname}:${port}`;
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
 
 /** Starts serving `router`'s agent over gRPC; resolves once it listens. */
 export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = {}): Promise<A2AGrpcServer> {
@@ -86,7 +98,9 @@ export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = 
     ),
   );
   const address = options.advertisedAddress ?? `${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
-  const unlist = listed.map((entry) => core.listInterface({ ...entry, url: address }));
+  const unlist = listed.map((entry) =>
+    core.listInterface((mountUrl) => ({ ...entry, url: listedGrpcAddress(host, boundPort, options.advertisedAddress, mountUrl) })),
+  );
   core.logger.info({ address, services: served, tls: options.tls !== undefined }, 'gRPC listening');
 
   return {

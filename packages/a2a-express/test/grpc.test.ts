@@ -9,7 +9,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { deleteKeys, redisUrl, requireRedis, rpc, serverPool, uniquePrefix } from 'a2a-testing';
 import { A2A_METHODS, grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
 import { apiKey, working, type TaskHandler } from '../src/index.js';
-import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
+import { listedGrpcAddress, serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { appWith, eventually, memoryLogger, message10, SubscriptionCountingStore, steppedChunks, twoChunkEcho } from './helpers.js';
 
@@ -281,6 +281,16 @@ describe('A2A 1.0 over gRPC', () => {
     expect(await ended).toBeUndefined();
     const last = messages.at(-1) as { statusUpdate?: { status: Json } };
     expect(last.statusUpdate?.status).toMatchObject({ state: 'TASK_STATE_FAILED' });
+  });
+
+  test('the address a card lists: the advertised one, else where the server listens, else (every address) the host the card came from', () => {
+    expect(listedGrpcAddress('127.0.0.1', 50051, 'agents.example:443', 'http://127.0.0.1:41241/')).toBe('agents.example:443');
+    expect(listedGrpcAddress('127.0.0.1', 50051, undefined, 'http://localhost:41241/')).toBe('127.0.0.1:50051');
+    expect(listedGrpcAddress('::1', 50051, undefined, 'http://localhost:41241/')).toBe('[::1]:50051');
+    // In a container (0.0.0.0 or ::) the card names the host its client reached, with the gRPC port.
+    expect(listedGrpcAddress('0.0.0.0', 50051, undefined, 'http://localhost:41241/')).toBe('localhost:50051');
+    expect(listedGrpcAddress('::', 50052, undefined, 'https://agent.internal/a2a/')).toBe('agent.internal:50052');
+    expect(listedGrpcAddress('0.0.0.0', 50051, undefined, 'http://[fd00::5]:8080/')).toBe('[fd00::5]:50051');
   });
 
   test('a router that serves no 1.0 has nothing to serve over gRPC: a TypeError that says so', async () => {
