@@ -25,6 +25,7 @@ let echo: SpawnedAgent;
 let slowEcho: SpawnedAgent;
 let lockedEcho: SpawnedAgent;
 let currency: SpawnedAgent;
+let grpcEcho: SpawnedAgent;
 let brokenUrl: string;
 const agents: SpawnedAgent[] = [];
 
@@ -63,12 +64,14 @@ beforeAll(async () => {
     });
   });
   brokenUrl = (await serve(broken)).url;
-  [browser, echo, slowEcho, lockedEcho, currency] = await Promise.all([
+  [browser, echo, slowEcho, lockedEcho, currency, grpcEcho] = await Promise.all([
     launchChromium(),
     startAgent('echo-agent', {}),
     startAgent('echo-agent', { ECHO_DELAY_MS: '1500' }),
     startAgent('echo-agent', { A2A_API_KEYS: 'open-sesame=alice' }),
     startAgent('currency-agent', { FRANKFURTER_URL: ratesUrl }),
+    // Served over gRPC too, on a port of its own, and slow enough to register a webhook mid-task.
+    startAgent('echo-agent', { A2A_GRPC_PORT: '0', ECHO_DELAY_MS: '1500' }),
   ]);
   inspector = await startInspector(echo.url);
 }, 60_000);
@@ -175,6 +178,50 @@ test.each([
   },
   30_000,
 );
+
+test('over gRPC: the interface is listed and driven: a stream, a whole answer, a webhook; each call in the raw log', async () => {
+  const page = await open(grpcEcho.url);
+  const options = await page.$$eval('#interface option', (all) => all.map((o) => o.textContent));
+  expect(options).toContain('A2A 1.0 · gRPC');
+  await chooseInterface(page, 'A2A 1.0 · gRPC');
+  await send(page, 'one two three four');
+  await page.waitForSelector('#chat-log .bubble.agent >> text=streaming…');
+  // A webhook registered over gRPC while the task works: its deliveries come signed.
+  await page.click('#tab-push');
+  await page.click('#register-push');
+  await page.waitForSelector('#push-status >> text=Registered');
+  await page.waitForSelector('#push-log .delivery .verified');
+  await waitForState(page, 'completed');
+  expect(await page.textContent('#timeline .artifact p.text')).toBe('one two three four');
+  await page.click('#tab-log');
+  const stream = page.locator('#raw-log .exchange', { hasText: 'SendStreamingMessage' }).last();
+  const address = /^(127\.0\.0\.1:\d+)\/lf\.a2a\.v1\.A2AService\/SendStreamingMessage$/.exec(
+    (await stream.locator('.line.request').textContent())!.replace(/^.*→ gRPC /, ''),
+  )?.[1];
+  expect(address).toBeDefined();
+  expect(await stream.locator('.sse').count()).toBeGreaterThanOrEqual(4);
+  await expect(stream.locator('.line.muted').textContent()).resolves.toContain('stream ended');
+  const grpcurl = await stream.locator('.copy-curl').getAttribute('data-curl');
+  expect(grpcurl).toMatch(/^grpcurl -plaintext -H 'a2a-version: 1\.0' -d '\{.*one two three four.*\}' /);
+  expect(grpcurl!.endsWith(`${address} lf.a2a.v1.A2AService/SendStreamingMessage`)).toBe(true);
+  expect(await page.locator('#raw-log .exchange', { hasText: 'CreateTaskPushNotificationConfig' }).count()).toBe(1);
+
+  // Not streamed: one unary call, its status in the log.
+  await page.click('#tab-timeline');
+  await page.uncheck('#stream');
+  await send(page, 'whole');
+  await page
+    .locator('#timeline h3 .state', { hasText: /^completed$/ })
+    .last()
+    .waitFor({ state: 'attached' });
+  await page.click('#tab-log');
+  const unary = page.locator('#raw-log .exchange', { hasText: 'A2AService/SendMessage' }).last();
+  await expect(unary.locator('.line.response').textContent()).resolves.toContain('← 0 OK');
+  expect(await unary.locator('.line.response.bad').count()).toBe(0);
+  await page.screenshot({ path: join(shots, 'inspector-grpc.png') });
+  expect(errorsOf(page)).toEqual([]);
+  await page.close();
+}, 30_000);
 
 test('a message that is not streamed comes back whole; files and data parts travel too', async () => {
   const page = await open(echo.url);

@@ -53,6 +53,8 @@ export interface AgentApi {
   getPush(taskId: string): Promise<unknown>;
   /** The agent's tasks, newest first: A2A 1.0 only (ListTasks); earlier versions have no such method. */
   list?(params?: { contextId?: string; pageSize?: number; pageToken?: string }): Promise<{ raw: unknown; tasks: Task[] }>;
+  /** Lets go of what the client holds open (a gRPC channel); HTTP clients hold nothing. */
+  close?(): void;
 }
 
 /**
@@ -197,6 +199,7 @@ function api10(client: A2AClient10): AgentApi {
       const raw = await client.listTasks({ historyLength: 0, ...params });
       return { raw, tasks: raw.tasks.map(taskFrom10) };
     },
+    close: () => client.close(),
   };
 }
 

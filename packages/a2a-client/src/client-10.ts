@@ -16,7 +16,7 @@ import {
   type TaskPushNotificationConfig,
 } from 'a2a-types/v1.0';
 import { codeOfReason10, InvalidResponseError } from './errors.js';
-import { GrpcCalls } from './grpc.js';
+import { GrpcCalls, type GrpcHooks } from './grpc.js';
 import { JsonRpcHttp, type A2AClientOptions, type CallOptions, type Check, type StreamPlan } from './transport.js';
 
 /** The bindings this client speaks, as cards name them. */
@@ -28,6 +28,8 @@ export interface A2AClient10Options extends A2AClientOptions {
    * `GRPC` needs @grpc/grpc-js installed (the card's gRPC interface is dialled in plaintext).
    */
   preferredBinding?: Binding10;
+  /** What a gRPC call adds to its metadata, and who is told of each call (the inspector records them so). */
+  grpc?: GrpcHooks;
 }
 
 /** One event of a 1.0 stream, with its SSE id. */
@@ -215,6 +217,7 @@ export class A2AClient10 {
     this.grpc ??= new GrpcCalls(address, this.http, {
       headers: { ...this.options.headers, 'a2a-version': '1.0' },
       timeoutMs: this.options.timeoutMs ?? 30_000,
+      hooks: this.options.grpc,
     });
     return this.grpc;
   }

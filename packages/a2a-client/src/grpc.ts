@@ -18,6 +18,41 @@ type Connected = {
   definitions: ReturnType<GrpcTypesModule['grpcClientDefinition']>;
 };
 
+/** What a client adds to its gRPC calls, and who it tells of them. */
+export interface GrpcHooks {
+  /** Metadata for each call, read as the call starts (the credentials of the moment, say). */
+  metadata?: () => Record<string, string>;
+  /** Told of each call as it starts; what it returns is told of the call's messages and its end. */
+  observe?: (call: GrpcCallStart) => GrpcCallObserver | undefined;
+}
+
+/** A gRPC call as it starts. */
+export interface GrpcCallStart {
+  /** The `host:port` dialled. */
+  readonly address: string;
+  /** The method's HTTP/2 path (`/lf.a2a.v1.A2AService/SendMessage`). */
+  readonly path: string;
+  /** The metadata sent, text entries. */
+  readonly metadata: Record<string, string>;
+  /** The request, in its JSON form (protobuf on the wire). */
+  readonly request: unknown;
+  readonly streaming: boolean;
+}
+
+/** How a gRPC call ended: its status code, the code's name, its message and trailers. */
+export interface GrpcCallStatus {
+  readonly code: number;
+  readonly name: string;
+  readonly details: string;
+  readonly metadata: Record<string, string>;
+}
+
+export interface GrpcCallObserver {
+  /** A message of the answer, in its JSON form: the one of a unary call, each of a stream. */
+  message?(value: unknown): void;
+  end?(status: GrpcCallStatus): void;
+}
+
 /** Calls one agent's gRPC interface. */
 export class GrpcCalls {
   private client: Promise<Connected> | undefined;
@@ -25,22 +60,29 @@ export class GrpcCalls {
   constructor(
     private readonly address: string,
     private readonly http: JsonRpcHttp,
-    private readonly options: { headers: Record<string, string>; timeoutMs: number },
+    private readonly options: { headers: Record<string, string>; timeoutMs: number; hooks?: GrpcHooks },
   ) {}
 
   /** One unary call of `method` (its proto name), its answer held to `check`. */
   async unary(method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
     const { grpc, types, client, definition } = await this.prepare(method);
+    const metadata = this.metadata(grpc, call);
+    const observer = this.observe(definition.path, metadata, params, false);
     const answer = await new Promise<unknown>((resolve, reject) => {
       const pending = client.makeUnaryRequest(
         definition.path,
         definition.requestSerialize,
         definition.responseDeserialize,
         params as never,
-        this.metadata(grpc, call),
+        metadata,
         { deadline: Date.now() + (call.timeoutMs ?? this.options.timeoutMs) },
-        (error, value) => (error ? reject(this.failure(grpc, types, error)) : resolve(value)),
+        (error, value) => {
+          if (error) return reject(this.failure(grpc, types, error));
+          observer?.message?.(value);
+          resolve(value);
+        },
       );
+      if (observer?.end) pending.on('status', (status) => observer.end!(statusOf(grpc, status)));
       call.signal?.addEventListener('abort', () => pending.cancel(), { once: true });
     });
     this.http.hold(answer, check, `${method} result`);
@@ -50,16 +92,20 @@ export class GrpcCalls {
   /** One server-streaming call: its messages, each held to `check`, until the stream ends. */
   async *stream(method: string, params: unknown, check: Check, call: CallOptions = {}): AsyncGenerator<unknown> {
     const { grpc, types, client, definition } = await this.prepare(method);
+    const metadata = this.metadata(grpc, call);
+    const observer = this.observe(definition.path, metadata, params, true);
     const stream = client.makeServerStreamRequest(
       definition.path,
       definition.requestSerialize,
       definition.responseDeserialize,
       params as never,
-      this.metadata(grpc, call),
+      metadata,
     );
+    if (observer?.end) stream.on('status', (status) => observer.end!(statusOf(grpc, status)));
     call.signal?.addEventListener('abort', () => stream.cancel(), { once: true });
     try {
       for await (const message of stream) {
+        observer?.message?.(message);
         this.http.hold(message, check, 'stream event');
         yield message;
       }
@@ -97,8 +143,13 @@ export class GrpcCalls {
 
   private metadata(grpc: GrpcModule, call: CallOptions): import('@grpc/grpc-js').Metadata {
     const metadata = new grpc.Metadata();
-    for (const [name, value] of Object.entries({ ...this.options.headers, ...call.headers })) metadata.set(name.toLowerCase(), value);
+    const entries = { ...this.options.headers, ...this.options.hooks?.metadata?.(), ...call.headers };
+    for (const [name, value] of Object.entries(entries)) metadata.set(name.toLowerCase(), value);
     return metadata;
+  }
+
+  private observe(path: string, metadata: import('@grpc/grpc-js').Metadata, request: unknown, streaming: boolean) {
+    return this.options.hooks?.observe?.({ address: this.address, path, metadata: textEntries(metadata), request, streaming });
   }
 
   /** A failed call as the client's errors say it: an A2A error by its reason, else the transport's. */
@@ -117,6 +168,22 @@ export class GrpcCalls {
     if (error.code === grpc.status.UNAVAILABLE) return new NetworkError(`${this.address}: ${error.details}`, { cause: error });
     return new JsonRpcError({ code: -32603, message: `gRPC ${grpc.status[error.code] ?? error.code}: ${error.details}` });
   }
+}
+
+function statusOf(grpc: GrpcModule, status: import('@grpc/grpc-js').StatusObject): GrpcCallStatus {
+  return {
+    code: status.code,
+    name: grpc.status[status.code] ?? String(status.code),
+    details: status.details,
+    metadata: textEntries(status.metadata),
+  };
+}
+
+/** A metadata's text entries (binary `-bin` ones are left out), first value of each. */
+function textEntries(metadata: import('@grpc/grpc-js').Metadata): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const [name, value] of Object.entries(metadata.getMap())) if (typeof value === 'string') entries[name] = value;
+  return entries;
 }
 
 function lowerFirst(name: string): string {

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { a2aRouter, completed } from 'a2a-express';
 import { pino } from 'pino';
-import { serverPool } from 'a2a-testing';
-import { curlOf, shellQuote } from '../page/src/curl.js';
+import { serverPool, spawnAgent } from 'a2a-testing';
+import { curlOf, grpcurlOf, shellQuote } from '../page/src/curl.js';
 import { applyEvent, Conversation, mergeArtifact, newTask, type AssembledArtifact } from '../page/src/model.js';
 import { discover } from '../src/inspector/discovery.js';
 import { type RawEntry, recordingFetch } from '../src/inspector/recorder.js';
@@ -71,13 +71,17 @@ async function newSession(): Promise<{ session: string; webhookUrl: string }> {
   return (await (await postJson('api/session', {})).json()) as { session: string; webhookUrl: string };
 }
 
-/** The first `count` events of a page's event stream. */
-async function pageEvents(session: string, count: number): Promise<{ event: string; data: Record<string, unknown> }[]> {
+/** The first `count` events of a page's event stream, or those until `enough` says so. */
+async function pageEvents(
+  session: string,
+  count: number,
+  enough: (events: { event: string; data: Record<string, unknown> }[]) => boolean = (events) => events.length >= count,
+): Promise<{ event: string; data: Record<string, unknown> }[]> {
   const response = await fetch(new URL(`api/events?session=${session}`, inspector.url), { signal: AbortSignal.timeout(10_000) });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = '';
   const events: { event: string; data: Record<string, unknown> }[] = [];
-  while (events.length < count) {
+  while (!enough(events)) {
     const { value, done } = await reader.read();
     if (done) break;
     text += value;
@@ -159,7 +163,8 @@ describe('discovery', () => {
       description: 'x',
       version: '1',
       supportedInterfaces: [
-        { url: 'http://127.0.0.1:1/grpc', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+        { url: 'http://127.0.0.1:1/ws', protocolBinding: 'WEBSOCKET', protocolVersion: '1.0' },
+        { url: '127.0.0.1:1', protocolBinding: 'GRPC', protocolVersion: '1.0' },
         { url: 'http://127.0.0.1:1/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       ],
       capabilities: {},
@@ -173,7 +178,8 @@ describe('discovery', () => {
     const { url } = await serve(app);
     const found = await discover(url, fetch, {});
     expect(found.interfaces.map((i) => [i.protocol, i.binding, i.supported])).toEqual([
-      ['1.0', 'GRPC', false],
+      ['1.0', 'WEBSOCKET', false],
+      ['1.0', 'GRPC', true],
       ['1.0', 'HTTP+JSON', true],
     ]);
     expect(found.failures).toEqual([{ url: `${url}/.well-known/agent.json`, reason: 'not JSON (text/html; charset=utf-8)' }]);
@@ -253,6 +259,81 @@ describe('the inspector server', () => {
       'the agent must be reached over http or https',
     ]);
   });
+
+  test("drives an agent's gRPC interface: send, stream, get, list, cancel, with the page's credentials in the metadata, each call in the raw log", async () => {
+    const agent = await spawnAgent(process.execPath, [join(dirname(cli), '../../../apps/echo-agent/dist/server.js')], {
+      env: { PORT: '0', HOST: '127.0.0.1', A2A_GRPC_PORT: '0', A2A_API_KEYS: 'open-sesame=alice', ECHO_DELAY_MS: '0' },
+    });
+    try {
+      const { session } = await newSession();
+      const headers = { 'X-API-Key': 'open-sesame' };
+      const found = (await (await postJson('api/discover', { session, url: agent.url, headers })).json()) as {
+        interfaces: { protocol: string; binding: string; url: string; supported: boolean }[];
+      };
+      const grpcInterface = found.interfaces.find((i) => i.binding === 'GRPC')!;
+      expect(grpcInterface).toEqual({
+        protocol: '1.0',
+        binding: 'GRPC',
+        url: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+        supported: true,
+      });
+      const log = pageEvents(session, Number.POSITIVE_INFINITY, (events) =>
+        events.some((e) => e.data.grpc === true && e.data.type === 'response'),
+      );
+      const over = { url: agent.url, protocol: '1.0', binding: 'GRPC' };
+      const call = async (op: string, args: Record<string, unknown>, withHeaders: Record<string, string> = headers) =>
+        (await (await postJson('api/call', { session, agent: over, headers: withHeaders, op, args })).json()) as {
+          ok: boolean;
+          task?: { id: string; status: { state: string } };
+          tasks?: { id: string }[];
+          error?: { name: string; message: string };
+        };
+      const sent = await call('send', { message: { parts: [{ type: 'text', text: 'over grpc' }] } });
+      expect(sent).toMatchObject({ ok: true, task: { status: { state: 'completed' } } });
+      // What the agent answered and what went out, as the raw log shows it.
+      // (The client read the card first, over HTTP: the log shows that exchange too.)
+      const [request, response] = (await log).map((e) => e.data as RawEntry & Record<string, unknown>).filter((entry) => entry.grpc);
+      expect(request).toMatchObject({
+        type: 'request',
+        method: 'gRPC',
+        grpc: true,
+        url: `${grpcInterface.url}/lf.a2a.v1.A2AService/SendMessage`,
+      });
+      expect(request!.headers).toMatchObject({ 'x-api-key': 'open-sesame', 'a2a-version': '1.0' });
+      expect(JSON.parse(request!.body as string)).toMatchObject({ message: { parts: [{ text: 'over grpc' }] } });
+      expect(response).toMatchObject({ type: 'response', status: 0, statusText: 'OK', grpc: true });
+      expect(JSON.parse(response!.body as string)).toMatchObject({ task: { id: sent.task!.id } });
+      const grpcurl = grpcurlOf(request as never);
+      expect(grpcurl).toMatch(/^grpcurl -plaintext -H 'a2a-version: 1\.0' -H 'x-api-key: open-sesame' -d '\{.*\}' /);
+      expect(grpcurl.endsWith(` ${grpcInterface.url} lf.a2a.v1.A2AService/SendMessage`)).toBe(true);
+
+      const streamed = await postJson('api/call', {
+        session,
+        agent: over,
+        headers,
+        op: 'stream',
+        args: { message: { parts: [{ type: 'text', text: 'a b c' }] } },
+      });
+      const lines = (await streamed.text())
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.at(-1)).toEqual({ end: true });
+      expect(lines.length).toBeGreaterThan(2);
+
+      expect(await call('get', { taskId: sent.task!.id })).toMatchObject({ ok: true, task: { id: sent.task!.id } });
+      expect((await call('list', {})).tasks!.map((task) => task.id)).toContain(sent.task!.id);
+      // A finished task cannot be canceled: the agent's error, told as the page tells errors.
+      expect(await call('cancel', { taskId: sent.task!.id })).toMatchObject({ ok: false, error: { name: 'JsonRpcError' } });
+      // Without the page's credentials, the agent refuses the call.
+      expect(await call('get', { taskId: sent.task!.id }, {})).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/auth|credential/i) },
+      });
+    } finally {
+      await agent.stop();
+    }
+  }, 30_000);
 
   test('an agent that cannot be reached is an answer for the page, not a failure of the inspector', async () => {
     const { session } = await newSession();

@@ -1,12 +1,15 @@
 // A recorded request as a `curl` command that sends the same bytes: every header as it was sent,
 // the body exactly (not re-serialized), and `-N` for a stream so that its events print as they
-// come. Quoted for a POSIX shell.
+// come. A gRPC call as a `grpcurl` command (the agent serves reflection, so it needs no proto).
+// Quoted for a POSIX shell.
 
 export interface RecordedRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** A gRPC call: `url` is the address and the method's path. */
+  grpc?: boolean;
 }
 
 /** Headers fetch adds on its own; curl adds its own equivalents. */
@@ -25,6 +28,23 @@ export function curlOf(request: RecordedRequest): string {
     words.push('-H', shellQuote(`${name}: ${value}`));
   }
   if (request.body !== undefined) words.push('--data-raw', shellQuote(request.body));
+  return words.join(' ');
+}
+
+/** Metadata grpc-js sets on every call: grpcurl sets its own. */
+const LEFT_TO_GRPCURL = new Set(['user-agent', 'grpc-accept-encoding', 'grpc-encoding', 'te', 'content-type']);
+
+/** A recorded gRPC call as grpcurl sends it: plaintext, its metadata, its request in the JSON form grpcurl reads. */
+export function grpcurlOf(request: RecordedRequest): string {
+  const slash = request.url.indexOf('/');
+  const [address, method] = slash === -1 ? [request.url, ''] : [request.url.slice(0, slash), request.url.slice(slash + 1)];
+  const words = ['grpcurl', '-plaintext'];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (LEFT_TO_GRPCURL.has(name.toLowerCase())) continue;
+    words.push('-H', shellQuote(`${name}: ${value}`));
+  }
+  if (request.body !== undefined) words.push('-d', shellQuote(request.body));
+  words.push(shellQuote(address), shellQuote(method));
   return words.join(' ');
 }
 

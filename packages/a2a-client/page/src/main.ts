@@ -3,7 +3,7 @@
 // notifications that arrive. Credentials stay in this page's memory: sent with each call, never
 // stored.
 import { ApiError, eventsPath, getJson, lines, post, useSession } from './api.js';
-import { curlOf, type RecordedRequest } from './curl.js';
+import { curlOf, grpcurlOf, type RecordedRequest } from './curl.js';
 import { byId, clock, fill, h } from './dom.js';
 import { jsonTree, type Problem, problemText } from './json-view.js';
 import {
@@ -165,7 +165,7 @@ async function connect(url: string): Promise<void> {
 }
 
 function bindingName(binding: string): string {
-  return binding === 'HTTP+JSON' ? 'HTTP+JSON (REST)' : binding === 'JSONRPC' ? 'JSON-RPC' : binding;
+  return binding === 'HTTP+JSON' ? 'HTTP+JSON (REST)' : binding === 'JSONRPC' ? 'JSON-RPC' : binding === 'GRPC' ? 'gRPC' : binding;
 }
 
 function renderCards(): void {
@@ -694,7 +694,7 @@ function addRaw(entry: RawEntry): void {
   const time = h('time', null, clock(entry.time));
   if (entry.type === 'request') {
     const request = entry as unknown as RecordedRequest;
-    const command = curlOf(request);
+    const command = request.grpc ? grpcurlOf(request) : curlOf(request);
     item.append(
       h('div', { class: 'line request' }, time, h('strong', null, `→ ${request.method} `), request.url),
       h('details', null, h('summary', null, 'Request headers'), headerList(request.headers)),
@@ -702,14 +702,19 @@ function addRaw(entry: RawEntry): void {
       h(
         'div',
         { class: 'row' },
-        h('button', { type: 'button', class: 'copy-curl', 'data-curl': command, onclick: () => void copy(command) }, 'Copy as curl'),
+        h(
+          'button',
+          { type: 'button', class: 'copy-curl', 'data-curl': command, onclick: () => void copy(command) },
+          request.grpc ? 'Copy as grpcurl' : 'Copy as curl',
+        ),
       ),
     );
   } else if (entry.type === 'response') {
     item.append(
       h(
         'div',
-        { class: `line response ${Number(entry.status) >= 400 ? 'bad' : ''}` },
+        // A gRPC call's status is its code: anything but 0 (OK) failed.
+        { class: `line response ${(entry.grpc ? Number(entry.status) !== 0 : Number(entry.status) >= 400) ? 'bad' : ''}` },
         time,
         h('strong', null, `← ${String(entry.status)} ${String(entry.statusText ?? '')}`),
         entry.stream ? ' (event stream)' : '',

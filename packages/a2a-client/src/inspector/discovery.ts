@@ -112,7 +112,7 @@ function interfacesOf(cards: CardReport[], base: string): OfferedInterface[] {
   const add = (protocol: Protocol, binding: unknown, url: unknown, spoken = true) => {
     const name = String(binding ?? 'JSONRPC').toUpperCase();
     if (offered.some((i) => i.protocol === protocol && i.binding === name && i.supported)) return;
-    const supported = spoken && (name === 'JSONRPC' || (protocol === '1.0' && name === 'HTTP+JSON'));
+    const supported = spoken && (name === 'JSONRPC' || (protocol === '1.0' && (name === 'HTTP+JSON' || name === 'GRPC')));
     offered.push({ protocol, binding: name, url: typeof url === 'string' ? url : base, supported });
   };
   for (const { protocol, card } of cards) {

@@ -1,6 +1,9 @@
 // The inspector's raw log: a fetch that hands on every request, its response and each event of a
 // stream exactly as they crossed the wire, while the client that made the request reads them as
 // usual. Bodies are recorded as text: what the clients send and the agents answer is JSON or SSE.
+// gRPC calls are recorded in the same entries (marked `grpc`): their messages in their JSON form
+// (protobuf on the wire), a unary call's status as its response, a stream's messages as events.
+import type { GrpcCallObserver, GrpcCallStart } from '../grpc.js';
 
 /** One line of the raw log. `exchange` ties a request to its response and events. */
 export type RawEntry =
@@ -12,6 +15,8 @@ export type RawEntry =
       url: string;
       headers: Record<string, string>;
       body?: string;
+      /** A gRPC call: `method` is `gRPC`, `url` the address and the method's path. */
+      grpc?: true;
     }
   | {
       type: 'response';
@@ -23,6 +28,8 @@ export type RawEntry =
       /** The whole body; absent for a stream, whose events follow one by one. */
       body?: string;
       stream?: true;
+      /** A gRPC call's end: `status` is its status code (0 is OK), `headers` its trailers. */
+      grpc?: true;
     }
   | { type: 'event'; exchange: number; time: string; text: string }
   | { type: 'end'; exchange: number; time: string }
@@ -99,6 +106,43 @@ export function recordingFetch(record: (entry: RawEntry) => void, inner: typeof 
       },
     });
     return copyOf(response, response.body!.pipeThrough(tap));
+  };
+}
+
+/**
+ * What a gRPC client tells of its calls (`GrpcHooks.observe`), as entries of the raw log: the
+ * request; a unary call's answer or error with its status; a stream's messages one by one, then
+ * its end, or the status it failed with.
+ */
+export function recordingGrpc(record: (entry: RawEntry) => void): (call: GrpcCallStart) => GrpcCallObserver {
+  return (call) => {
+    const exchange = ++exchanges;
+    record({
+      type: 'request',
+      exchange,
+      time: now(),
+      method: 'gRPC',
+      url: `${call.address}${call.path}`,
+      headers: call.metadata,
+      body: JSON.stringify(call.request),
+      grpc: true,
+    });
+    let answer: string | undefined;
+    return {
+      message(value) {
+        if (call.streaming) record({ type: 'event', exchange, time: now(), text: JSON.stringify(value) });
+        else answer = JSON.stringify(value);
+      },
+      end({ code, name, details, metadata }) {
+        if (call.streaming) {
+          if (code === 0) record({ type: 'end', exchange, time: now() });
+          else record({ type: 'failure', exchange, time: now(), message: `gRPC ${name}: ${details}` });
+          return;
+        }
+        const body = answer ?? details;
+        record({ type: 'response', exchange, time: now(), status: code, statusText: name, headers: metadata, body, grpc: true });
+      },
+    };
   };
 }
 

@@ -18,7 +18,7 @@ import { createPushNotificationVerifier, PushVerificationError, type PushVerifie
 import type { Message } from 'a2a-types';
 import { agentApi, type AgentApi, type Protocol } from '../cli-agent.js';
 import { agentBase, discover } from './discovery.js';
-import { recordingFetch } from './recorder.js';
+import { recordingFetch, recordingGrpc, type RawEntry } from './recorder.js';
 
 export interface InspectorOptions {
   /** The agent the page opens with; a function of the request to derive it (the router's own URL). */
@@ -143,8 +143,15 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
   const maxSessionsPerAddress = options.maxSessionsPerAddress ?? 4;
   const maxCallBytes = options.maxCallBytes ?? MAX_CALL_BYTES;
 
+  /** Lets go of a session's clients: a gRPC one holds a channel open until closed. */
+  const dropClients = (session: Session) => {
+    for (const api of session.apis.values()) api.close?.();
+    session.apis.clear();
+  };
+
   const closeSession = (session: Session) => {
     for (const listener of session.listeners) listener.end();
+    dropClients(session);
     sessions.delete(session.id);
   };
 
@@ -158,7 +165,10 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
   const newSession = (address: string): Session => {
     const now = Date.now();
     for (const [id, session] of sessions) {
-      if (session.listeners.size === 0 && now - session.lastSeen > SESSION_IDLE_MS) sessions.delete(id);
+      if (session.listeners.size === 0 && now - session.lastSeen > SESSION_IDLE_MS) {
+        dropClients(session);
+        sessions.delete(id);
+      }
     }
     const byAddress = new Map<string, Session[]>();
     for (const session of sessions.values()) {
@@ -202,7 +212,8 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     let api = session.apis.get(key);
     if (!api) {
       const binding = agent.binding?.toUpperCase();
-      const recorded = recordingFetch((entry) => emit(session, 'raw', entry));
+      const record = (entry: RawEntry) => emit(session, 'raw', entry);
+      const recorded = recordingFetch(record);
       api = agentApi(agent.protocol, agentBase(agent.url), {
         timeoutMs,
         // The credentials of the call under way, added before the request is recorded: the log shows what was sent.
@@ -213,10 +224,16 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
         },
         validateResponses: 'warn',
         onDeparture: (departure) => emit(session, 'departure', { time: new Date().toISOString(), ...departure }),
-        ...(binding === 'JSONRPC' || binding === 'HTTP+JSON' ? { preferredBinding: binding } : {}),
+        ...(binding === 'JSONRPC' || binding === 'HTTP+JSON' || binding === 'GRPC' ? { preferredBinding: binding } : {}),
+        // Over gRPC the call's credentials go in its metadata, and the call is recorded as it goes.
+        grpc: { metadata: () => callHeaders.getStore() ?? {}, observe: recordingGrpc(record) },
       });
       // A page that changes its agent leaves the old clients behind.
-      if (session.apis.size >= 16) session.apis.delete(session.apis.keys().next().value!);
+      if (session.apis.size >= 16) {
+        const [oldestKey, oldest] = session.apis.entries().next().value!;
+        oldest.close?.();
+        session.apis.delete(oldestKey);
+      }
       session.apis.set(key, api);
     }
     return api;
@@ -252,7 +269,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       const session = sessionOf(req.headers[SESSION_HEADER]);
       const body = (await readJson(req, 64 * 1024)) as { url?: unknown; headers?: unknown };
       const url = options.pinnedAgent ? options.pinnedAgent(req) : agentUrlOf(body.url);
-      session.apis.clear();
+      dropClients(session);
       const record = recordingFetch((entry) => emit(session, 'raw', entry));
       sendJson(res, 200, await discover(url, record, headersOf(body.headers)));
     },

@@ -4,7 +4,15 @@
 // back from that form. Errors are gRPC statuses by reason (spec 1.0 5.4), their ErrorInfo (and
 // BadRequest) in the `google.rpc.Status` of the `grpc-status-details-bin` trailer (10.6).
 import { A2AError } from 'a2a-types/model';
-import { A2A_METHODS, A2A_SERVICE_NAME, binaryToJson, fileDescriptorProtos, jsonToBinary, statusDetailsBinary } from 'a2a-types/v1.0/grpc';
+import {
+  A2A_METHODS,
+  A2A_SERVICE_NAME,
+  asBuffer,
+  binaryToJson,
+  fileDescriptorProtos,
+  jsonToBinary,
+  statusDetailsBinary,
+} from 'a2a-types/v1.0/grpc';
 import type { GrpcBinding } from '../../core/protocol-version.js';
 import { bindingOfError10, PROTOCOL_VERSION_10 } from './mapping.js';
 
@@ -44,7 +52,7 @@ export const grpc10: GrpcBinding = {
       }
     },
     // A method with nothing to say (DeleteTaskPushNotificationConfig) answers google.protobuf.Empty.
-    answer: (result) => Buffer.from(jsonToBinary(method.output, (result ?? {}) as Parameters<typeof jsonToBinary>[1])),
+    answer: (result) => asBuffer(jsonToBinary(method.output, (result ?? {}) as Parameters<typeof jsonToBinary>[1])),
   })),
   errorStatus(error) {
     const { details, binding } = bindingOfError10(error);

@@ -70,13 +70,18 @@ export function grpcClientDefinition(): Record<string, GrpcMethodDefinition<Json
       originalName: method.name,
       requestStream: false,
       responseStream: method.responseStream,
-      requestSerialize: (value) => Buffer.from(jsonToBinary(method.input, value)),
+      requestSerialize: (value) => asBuffer(jsonToBinary(method.input, value)),
       requestDeserialize: (bytes) => binaryToJson(method.input, bytes),
-      responseSerialize: (value) => Buffer.from(jsonToBinary(method.output, value)),
+      responseSerialize: (value) => asBuffer(jsonToBinary(method.output, value)),
       responseDeserialize: (bytes) => binaryToJson(method.output, bytes),
     };
   }
   return definition;
+}
+
+/** Bytes as the Buffer grpc-js sends, sharing their memory (Buffer.from of a Uint8Array would copy them). */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** A message's proto binary, from its JSON form; fields the proto does not declare are left out. */
