@@ -70,6 +70,8 @@ test(
     // in Prometheus' config. The repository's compose checks read the apps and their ports from
     // there: they hold with it.
     const composeFile = join(copy, 'docker-compose.yml');
+    // The gRPC port its image was given (derived from its name), which compose publishes too.
+    const grpcPort = /A2A_GRPC_PORT=(\d+)/.exec(readFileSync(join(copy, 'apps/ledger-agent/Dockerfile'), 'utf8'))![1];
     const service = [
       '  ledger-agent:',
       '    build:',
@@ -77,10 +79,12 @@ test(
       '      dockerfile: apps/ledger-agent/Dockerfile',
       '    ports:',
       '      - "41999:41999"',
+      `      - "${grpcPort}:${grpcPort}"`,
       '    environment:',
       '      <<: *agent-env',
       '      OTEL_SERVICE_NAME: ledger-agent',
       '      PORT: "41999"',
+      `      A2A_GRPC_PORT: "${grpcPort}"`,
       '    restart: unless-stopped',
       '',
     ].join('\n');

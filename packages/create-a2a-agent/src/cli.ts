@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { agentNameProblem, defaultPortFor, portProblem, redisPrefixProblem, titleOf } from './names.js';
+import { agentNameProblem, defaultGrpcPortFor, defaultPortFor, portProblem, redisPrefixProblem, titleOf } from './names.js';
 import { planProject, targetProblem, TEMPLATES, writeProject, type TemplateName } from './scaffold.js';
 
 const USAGE = `create-a2a-agent — start a new A2A 0.1.0 agent on a2a-express
@@ -19,6 +19,7 @@ Options:
   --template echo|currency   the agent to start from (default echo): echo is the smallest real
                              agent; currency calls an outside service, with an offline fallback
   --port <n>                 its default port (default: one derived from the name, 41300–41999)
+  --grpc-port <n>            the port its image serves gRPC on (default: derived, 50100–50799)
   --redis-prefix <prefix>    Redis key prefix of its replicas (default a2a:<name>:)
   --kit <folder>             depend on the kit's tarballs in that folder (from \`pnpm run pack\`
                              in the kit's repository) instead of the registry
@@ -37,6 +38,7 @@ function parseCommandLine(argv: string[]) {
       options: {
         template: { type: 'string', default: 'echo' },
         port: { type: 'string' },
+        'grpc-port': { type: 'string' },
         'redis-prefix': { type: 'string' },
         kit: { type: 'string' },
         workspace: { type: 'boolean', default: false },
@@ -73,6 +75,7 @@ function main(argv: string[]): number {
   const problems = [
     agentNameProblem(name),
     values.port === undefined ? undefined : portProblem(values.port),
+    values['grpc-port'] === undefined ? undefined : portProblem(values['grpc-port'], '--grpc-port'),
     values['redis-prefix'] === undefined ? undefined : redisPrefixProblem(values['redis-prefix']),
     targetProblem(target),
   ].filter((p): p is string => p !== undefined);
@@ -82,11 +85,13 @@ function main(argv: string[]): number {
   }
 
   const port = values.port === undefined ? defaultPortFor(name) : Number(values.port);
+  const grpcPort = values['grpc-port'] === undefined ? defaultGrpcPortFor(name) : Number(values['grpc-port']);
   const redisPrefix = values['redis-prefix'] ?? `a2a:${name}:`;
   const files = planProject({
     name,
     template,
     port,
+    grpcPort,
     redisPrefix,
     layout: values.workspace ? 'workspace' : 'standalone',
     ...(values.kit ? { kitTarballs: values.kit } : {}),
@@ -102,7 +107,7 @@ function main(argv: string[]): number {
       ]
     : [`cd ${where}`, 'npm install', 'npm test', 'npm start'];
   process.stdout.write(
-    `Created ${titleOf(name)} in ${where} from the ${template} template: port ${port}, logs as "${name}", Redis prefix ${redisPrefix}.\n` +
+    `Created ${titleOf(name)} in ${where} from the ${template} template: port ${port} (gRPC ${grpcPort} in its image), logs as "${name}", Redis prefix ${redisPrefix}.\n` +
       `Its handler is in src/agent.ts. Next:\n${next.map((line) => `  ${line}\n`).join('')}`,
   );
   return 0;

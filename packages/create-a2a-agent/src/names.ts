@@ -32,24 +32,36 @@ export function titleOf(name: string): string {
 
 /** Ports handed out when none is given: above the samples' 41241, below the ephemeral range. */
 const PORT_RANGE = { first: 41300, size: 700 };
+/** gRPC ports handed out when none is given: above the samples' 50051–50053. */
+const GRPC_PORT_RANGE = { first: 50100, size: 700 };
 
 /**
  * The agent's default port, the same for the same name every time (FNV-1a of the name), so that
  * agents made side by side rarely collide and a regenerated agent keeps its port.
  */
 export function defaultPortFor(name: string): number {
+  return PORT_RANGE.first + (nameHash(name) % PORT_RANGE.size);
+}
+
+/** The port its image serves gRPC on (A2A 1.0's third binding), derived from the name as its port is. */
+export function defaultGrpcPortFor(name: string): number {
+  return GRPC_PORT_RANGE.first + (nameHash(name) % GRPC_PORT_RANGE.size);
+}
+
+/** FNV-1a of the name's UTF-8 bytes. */
+function nameHash(name: string): number {
   let hash = 0x811c9dc5;
   for (const byte of Buffer.from(name, 'utf8')) {
     hash ^= byte;
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return PORT_RANGE.first + (hash % PORT_RANGE.size);
+  return hash;
 }
 
-/** Why `text` is not a port number, or undefined when it is one. */
-export function portProblem(text: string): string | undefined {
+/** Why `text` is not a port number, or undefined when it is one; `option` names the flag it came with. */
+export function portProblem(text: string, option = '--port'): string | undefined {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port < 1 || port > 65535) return `--port must be a whole number from 1 to 65535, got "${text}"`;
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535) return `${option} must be a whole number from 1 to 65535, got "${text}"`;
   return undefined;
 }
 

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultPortFor, titleOf } from './names.js';
+import { defaultGrpcPortFor, defaultPortFor, titleOf } from './names.js';
 
 export const TEMPLATES = ['echo', 'currency'] as const;
 export type TemplateName = (typeof TEMPLATES)[number];
@@ -16,6 +16,8 @@ export interface ProjectOptions {
   template: TemplateName;
   /** Default port of the agent; default from the name (`defaultPortFor`). */
   port?: number;
+  /** The port its image serves gRPC on (`A2A_GRPC_PORT`); default from the name (`defaultGrpcPortFor`). */
+  grpcPort?: number;
   /** Redis key prefix shared by the agent's replicas; default `a2a:<name>:`. */
   redisPrefix?: string;
   /**
@@ -125,6 +127,7 @@ export function planProject(options: ProjectOptions): Map<string, string> {
     title: titleOf(name),
     template,
     port: options.port ?? defaultPortFor(name),
+    grpcPort: options.grpcPort ?? defaultGrpcPortFor(name),
     redisPrefix: options.redisPrefix ?? `a2a:${name}:`,
   };
   const files = new Map<string, string>();

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from 'a2a-testing';
-import { agentNameProblem, defaultPortFor, titleOf } from '../src/names.js';
+import { agentNameProblem, defaultGrpcPortFor, defaultPortFor, titleOf } from '../src/names.js';
 import { planProject, THIRD_PARTY_VERSIONS } from '../src/scaffold.js';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..', '..');
@@ -34,14 +34,21 @@ describe('names', () => {
     for (const port of ports) expect(port).toBeGreaterThanOrEqual(41300);
     for (const port of ports) expect(port).toBeLessThan(42000);
     expect(new Set(ports).size).toBe(ports.length);
+    // Its image's gRPC port likewise, clear of the samples' 50051–50053.
+    const grpcPorts = ['a', 'b', 'weather-agent', 'my-agent', 'x'.repeat(50)].map(defaultGrpcPortFor);
+    for (const port of grpcPorts) expect([port >= 50100, port < 50800]).toEqual([true, true]);
+    expect(defaultGrpcPortFor('weather-agent')).toBe(defaultGrpcPortFor('weather-agent'));
+    expect(new Set(grpcPorts).size).toBe(grpcPorts.length);
   });
 });
 
 describe('the create-a2a-agent command', () => {
   test('writes a project named after its folder: card, log name, port and Redis prefix', async () => {
-    const run = await create(['projects/trip-planner', '--port', '45000']);
+    const run = await create(['projects/trip-planner', '--port', '45000', '--grpc-port', '45001']);
     expect(run).toMatchObject({ status: 0, stderr: '' });
-    expect(run.stdout).toContain('Created Trip Planner in projects/trip-planner from the echo template: port 45000');
+    expect(run.stdout).toContain(
+      'Created Trip Planner in projects/trip-planner from the echo template: port 45000 (gRPC 45001 in its image)',
+    );
     const dir = join(work, 'projects/trip-planner');
     expect(readdirSync(dir).sort()).toEqual(
       [
@@ -70,8 +77,9 @@ describe('the create-a2a-agent command', () => {
     expect(manifest.dependencies).toMatchObject({ 'a2a-express': '^0.1.0', 'a2a-types': '^0.1.0' });
     expect(Object.keys(manifest.scripts).sort()).toEqual(['build', 'prestart', 'start', 'test']);
     const dockerfile = readFileSync(join(dir, 'Dockerfile'), 'utf8');
-    expect(dockerfile).toMatch(/^EXPOSE 45000$/m);
+    expect(dockerfile).toMatch(/^EXPOSE 45000 45001$/m);
     expect(dockerfile).toMatch(/PORT=45000/);
+    expect(dockerfile).toMatch(/A2A_GRPC_PORT=45001/);
     expect(readFileSync(join(dir, 'test/agent.test.ts'), 'utf8')).toContain("name: 'Trip Planner'");
   });
 
@@ -90,6 +98,7 @@ describe('the create-a2a-agent command', () => {
     [['Bad_Name'], /"Bad_Name" cannot name an agent/],
     [['net'], /built-in module/],
     [['ok-name', '--port', '70000'], /--port must be a whole number from 1 to 65535/],
+    [['ok-name', '--grpc-port', 'x'], /--grpc-port must be a whole number from 1 to 65535/],
     [['ok-name', '--redis-prefix', 'a b'], /--redis-prefix may hold/],
   ])('bad input %j: a clear message, exit 1, nothing written', async (args, message) => {
     const before = readdirSync(work).sort();
@@ -127,7 +136,8 @@ describe('the create-a2a-agent command', () => {
   test('--help explains the options', async () => {
     const run = await create(['--help']);
     expect(run.status).toBe(0);
-    for (const option of ['--template', '--port', '--redis-prefix', '--kit', '--workspace']) expect(run.stdout).toContain(option);
+    for (const option of ['--template', '--port', '--grpc-port', '--redis-prefix', '--kit', '--workspace'])
+      expect(run.stdout).toContain(option);
   });
 
   test('--kit depends on the tarballs of that folder, and says how to make them when they are missing', async () => {
@@ -192,10 +202,11 @@ describe('--workspace, for a new app in this repository', () => {
   });
 
   test.each([
-    ['echo-agent', 41241],
-    ['currency-agent', 10000],
-  ])("the sample %s is what --workspace makes from its own template: its Dockerfile is the template's", (app, port) => {
-    const files = planProject({ name: app, template: app.replace('-agent', '') as 'echo' | 'currency', port, layout: 'workspace' });
+    ['echo-agent', 41241, 50051],
+    ['currency-agent', 10000, 50052],
+  ])("the sample %s is what --workspace makes from its own template: its Dockerfile is the template's", (app, port, grpcPort) => {
+    const template = app.replace('-agent', '') as 'echo' | 'currency';
+    const files = planProject({ name: app, template, port, grpcPort, layout: 'workspace' });
     expect(files.get('Dockerfile')).toBe(readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8'));
     const sample = JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const planned = JSON.parse(files.get('package.json')!) as { dependencies: Record<string, string> };
