@@ -10,6 +10,7 @@ import { A2AService, file_lf_a2a_v1_a2a } from './gen/lf/a2a/v1/a2a_pb.js';
 import { BadRequestSchema, ErrorInfoSchema } from './gen/google/rpc/error_details_pb.js';
 import { StatusSchema } from './gen/google/rpc/status_pb.js';
 import type { ErrorDetail10 } from '../errors.js';
+import { Unhandled, writeJsonMessage } from './json-to-binary.js';
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE } from '../errors.js';
 
 export * from './gen/lf/a2a/v1/a2a_pb.js';
@@ -84,8 +85,22 @@ export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** A message's proto binary, from its JSON form; fields the proto does not declare are left out. */
+/**
+ * A message's proto binary, from its JSON form; fields the proto does not declare are left out.
+ * Written straight from the JSON (./json-to-binary.ts), or, for what that does not handle, by
+ * protobuf-es: the same bytes either way.
+ */
 export function jsonToBinary(schema: DescMessage, json: JsonValue): Uint8Array {
+  try {
+    return writeJsonMessage(schema, json);
+  } catch (error) {
+    if (!(error instanceof Unhandled)) throw error;
+    return protobufJsonToBinary(schema, json);
+  }
+}
+
+/** `jsonToBinary` as protobuf-es does it: the message made from its JSON, then written. */
+export function protobufJsonToBinary(schema: DescMessage, json: JsonValue): Uint8Array {
   return toBinary(schema, fromJson(schema, json, { ignoreUnknownFields: true }));
 }
 
