@@ -70,6 +70,7 @@ export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = 
       extendedCardFor: extendedCard && ((principal) => extendedCard(core.agentCard(options.agentUrl), principal)),
       metrics: core.options.metrics,
       isDraining: () => core.draining,
+      maxJsonDepth: core.options.maxJsonDepth,
     });
     server.addService(definition, implementation);
     reflected[binding.serviceName] = { fileDescriptorProtos: binding.fileDescriptors() };

@@ -91,6 +91,36 @@ async function agent(handler: TaskHandler = twoChunkEcho(async () => undefined),
   return { http: http.url, router, grpcServer, client: a2aClient(grpcServer.address) };
 }
 
+/** A varint's bytes. */
+function varint(value: number): number[] {
+  const bytes: number[] = [];
+  for (; value > 0x7f; value = Math.floor(value / 128)) bytes.push((value & 0x7f) | 0x80);
+  bytes.push(value);
+  return bytes;
+}
+
+/**
+ * A SendMessageRequest's bytes whose one data part is a google.protobuf.Value of lists nested
+ * `depth` deep, written by hand (a protobuf library would overflow its own stack making it).
+ */
+function deeplyNestedSend(depth: number): Buffer {
+  // Sizes from the inside out: a Value (list_value = 6) around a ListValue (values = 1) around the next Value.
+  const valueSizes = [2]; // the innermost Value: null_value = 0 (field 1, varint)
+  const listSizes = [0];
+  for (let i = 1; i <= depth; i++) {
+    listSizes[i] = 1 + varint(valueSizes[i - 1]!).length + valueSizes[i - 1]!;
+    valueSizes[i] = 1 + varint(listSizes[i]!).length + listSizes[i]!;
+  }
+  const value: number[] = [];
+  for (let i = depth; i >= 1; i--) value.push(0x32, ...varint(listSizes[i]!), 0x0a, ...varint(valueSizes[i - 1]!));
+  value.push(0x08, 0x00);
+  const part = [0x22, ...varint(value.length), ...value]; // Part.data = 4
+  const id = [...Buffer.from('m-abyss')];
+  // Message: message_id = 1, role = 4 (ROLE_USER), parts = 5; the request's message = 2.
+  const message = [0x0a, id.length, ...id, 0x20, 0x01, 0x2a, ...varint(part.length), ...part];
+  return Buffer.from([0x12, ...varint(message.length), ...message]);
+}
+
 describe('A2A 1.0 over gRPC', () => {
   test('SendMessage answers with the task, which JSON-RPC, HTTP+JSON and 0.3 read too; the card lists the gRPC interface', async () => {
     const { http, client, grpcServer } = await agent();
@@ -190,7 +220,7 @@ describe('A2A 1.0 over gRPC', () => {
     expect(byAlice.ok).toBe(true);
   });
 
-  test('hostile input gets a status, never a crash: bytes that are no request, an unknown enum number, too large a message, a deadline of 0', async () => {
+  test('hostile input gets a status, never a crash: bytes that are no request, an unknown enum number, too large a message, deep nesting, a deadline of 0', async () => {
     const { client, grpcServer } = await agent();
     const raw = new grpc.Client(grpcServer.address, grpc.credentials.createInsecure());
     clients.push(raw);
@@ -213,6 +243,23 @@ describe('A2A 1.0 over gRPC', () => {
 
     const huge = await unary(client, 'sendMessage', { message: message10('x'.repeat(11 * 1024 * 1024)) });
     expect(!huge.ok && huge.error.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+
+    // Nested past what protobuf-es reads (100 messages deep), even 50,000 deep: refused, read no further.
+    const abysmal = await new Promise<grpc.ServiceError | null>((resolve) =>
+      raw.makeUnaryRequest(
+        sendPath,
+        (value: Buffer) => value,
+        (value: Buffer) => value,
+        deeplyNestedSend(50_000),
+        metadataOf(V1),
+        (error) => resolve(error),
+      ),
+    );
+    expect(abysmal?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(errorInfoOf(abysmal!)).toMatchObject({
+      reason: 'INVALID_REQUEST',
+      metadata: { reason: expect.stringMatching(/recursion depth/) },
+    });
 
     const late = await unary(client, 'getTask', { id: 'x' }, V1, { deadline: Date.now() });
     expect(!late.ok && late.error.code).toBe(grpc.status.DEADLINE_EXCEEDED);
@@ -245,6 +292,21 @@ describe('A2A 1.0 over gRPC', () => {
     const canceled = await unary(client, 'cancelTask', { id: taskId });
     expect(canceled.ok && (canceled.value.status as Json).state).toBe('TASK_STATE_CANCELED');
     await eventually(async () => handlerSawCancel || undefined);
+  });
+
+  test("the router's maxJsonDepth holds over gRPC as over HTTP: a request's JSON form nested deeper is refused", async () => {
+    const { client } = await agent(undefined, { maxJsonDepth: 10 });
+    let nested: unknown = 'bottom';
+    for (let i = 0; i < 12; i++) nested = [nested];
+    const deep = await unary(client, 'sendMessage', { message: { messageId: 'm-deep', role: 'ROLE_USER', parts: [{ data: nested }] } });
+    expect(!deep.ok && deep.error.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(!deep.ok && errorInfoOf(deep.error)).toMatchObject({ metadata: { reason: 'the request nests deeper than 10 levels' } });
+    nested = 'bottom';
+    for (let i = 0; i < 5; i++) nested = [nested];
+    const shallow = await unary(client, 'sendMessage', {
+      message: { messageId: 'm-shallow', role: 'ROLE_USER', parts: [{ data: nested }] },
+    });
+    expect(shallow.ok).toBe(true);
   });
 
   test('a stream the client cancels mid-way lets go of its task: nothing stays subscribed', async () => {

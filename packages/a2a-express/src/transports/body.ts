@@ -2,6 +2,7 @@
 // or not the host app parsed the body before the router (express.json(), express.text(), ...).
 import { A2AError } from 'a2a-types';
 import express, { type Request, type Response } from 'express';
+import { nestingExceeds } from './nesting.js';
 
 /** A request refused before JSON-RPC: an HTTP status with a JSON-RPC error body (id null). */
 export class TransportError extends Error {
@@ -90,22 +91,4 @@ function bodyError(error: unknown, limit: number | string): TransportError {
     return new TransportError(415, A2AError.invalidRequest({ reason: 'unsupported content encoding or charset' }));
   }
   return new TransportError(400, A2AError.parseError({ reason: 'the request body could not be read' }));
-}
-
-/**
- * Whether objects/arrays nest deeper than `maxDepth`. JSON.parse copes with any depth, but
- * JSON.stringify and structuredClone overflow the stack at a few thousand levels, so deeper
- * input must be refused here, before it is stored and echoed.
- */
-function nestingExceeds(value: unknown, maxDepth: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > maxDepth) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
-  }
-  return false;
 }

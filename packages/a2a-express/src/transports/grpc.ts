@@ -23,6 +23,7 @@ import type { GrpcBinding, GrpcMethod } from '../core/protocol-version.js';
 import type { StoredEvent } from '../store/records.js';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, grpcCallTracer, type Span } from '../telemetry/tracing.js';
+import { nestingExceeds } from './nesting.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
 
 export interface GrpcEndpointSettings {
@@ -41,6 +42,8 @@ export interface GrpcEndpointSettings {
   readonly metrics?: A2AMetrics;
   /** Whether the agent drains: a new call is refused (UNAVAILABLE), so that the client tries another replica. */
   readonly isDraining?: () => boolean;
+  /** The deepest nesting of objects and arrays accepted in a request's JSON form (the router's `maxJsonDepth`). */
+  readonly maxJsonDepth: number;
 }
 
 /** The service as grpc-js serves it: its definition (requests as bytes, answers already encoded) and its handlers. */
@@ -227,6 +230,10 @@ async function readCall(
   } catch (error) {
     if (!(error instanceof A2AError)) throw error;
     return refuse(error);
+  }
+  // As over HTTP: what nests deeper is refused before it is stored and echoed.
+  if (nestingExceeds(params, settings.maxJsonDepth)) {
+    return refuse(A2AError.invalidRequest({ reason: `the request nests deeper than ${settings.maxJsonDepth} levels` }));
   }
   const principal = auth?.ok ? auth.principal : undefined;
   const { extendedCardFor } = settings;

@@ -48,6 +48,7 @@ export const grpc10: GrpcBinding = {
       try {
         return binaryToJson(method.input, bytes);
       } catch (error) {
+        // protobuf-es reads no message nested more than 100 deep: such a request is refused here.
         throw A2AError.invalidRequest({ reason: `the request is not a ${method.input.typeName}: ${(error as Error).message}` });
       }
     },
