@@ -1,12 +1,18 @@
 #!/usr/bin/env node
-// pnpm bench:grpc [--rounds 6] [--seconds 3] [--in-flight 32] [--chunks 10000] [--only send|stream] [--against <clone>]
+// pnpm bench:grpc [--rounds 6] [--seconds 3] [--in-flight 32] [--chunks 10000] [--calls 40000]
+//                 [--only send|saturated|stream] [--against <clone>]
 //
 // A2A 1.0 over gRPC: the kit's server (bench/servers/a2a.mjs with BENCH_GRPC=1: a2aRouter's echo
 // agent, served by a2a-express/grpc) against the official @a2a-js/sdk 1.x server's gRPC service
 // (bench/servers/sdk10.mjs with BENCH_GRPC=1, the same work in its executor), each in a child
 // process pinned to CPU 1 where taskset exists, the load from this process on the other:
 //   - SendMessage: `--in-flight` calls at once for `--seconds`, each a new task; calls a second;
-//   - SendStreamingMessage: one stream of `--chunks` artifact chunks; messages a second.
+//   - SendStreamingMessage: one stream of `--chunks` artifact chunks; messages a second;
+//   - SendMessage saturated: `--calls` calls from h2load (nghttp2's HTTP/2 load generator, in C),
+//     64 at a time, which keeps a server busy where a grpc-js client on one core cannot. It sends
+//     one request body again and again (each call still a new task on both servers); that body
+//     is first sent once with grpc-js to each server and its answer checked, and every one of
+//     h2load's calls must succeed. Skipped, with a note, where h2load is not installed.
 // With --against, the baseline is another build's own bench server instead of the SDK (a clone of
 // this repository, installed and built): this build's gRPC against an earlier one's.
 // Paired rounds alternate which server goes first; each figure is the median of the rounds, and
@@ -14,7 +20,10 @@
 // message): on two cores a grpc-js client cannot keep a fast server busy, so where the rate is
 // the client's limit, the CPU a call is what tells the servers' own costs apart. Every answer is checked (a completed task; every
 // chunk, in order), so a server that drops or reorders cannot win.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
@@ -37,6 +46,8 @@ const inFlight = option('--in-flight', 32);
 const chunks = option('--chunks', 10_000);
 // The SDK server takes minutes for each 10,000-chunk stream: --only runs one measure.
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const calls = option('--calls', 40_000);
+const h2load = spawnSync('h2load', ['--version']).status === 0;
 
 // The load is written and read as protobuf messages (no JSON form on this side): a grpc-js client
 // on one core is the limit of what can be measured, so it does as little as a client can.
@@ -86,7 +97,7 @@ function startServer(script) {
   });
   return new Promise((resolve, reject) => {
     child.once('message', ({ grpcPort }) =>
-      resolve({ child, client: new Client(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure()) }),
+      resolve({ child, grpcPort, client: new Client(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure()) }),
     );
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
@@ -136,6 +147,47 @@ async function streamRate({ client }) {
   return { rate: received / ((performance.now() - started) / 1000), count: received };
 }
 
+/** The one request h2load repeats, framed as gRPC frames a message (uncompressed, its length), in a file. */
+const saturatedBody = (() => {
+  const request = message('hello, echo');
+  const frame = Buffer.alloc(5 + request.length);
+  frame.writeUInt32BE(request.length, 1);
+  request.copy(frame, 5);
+  const file = join(tmpdir(), `a2a-bench-grpc-${process.pid}.bin`);
+  writeFileSync(file, frame);
+  return { request, file };
+})();
+
+/** `calls` SendMessage calls from h2load (on CPU 0 where taskset exists): calls a second; each must succeed. */
+async function saturatedRate(server) {
+  // The body h2load repeats, sent once with grpc-js: its answer must be a completed task.
+  const answer = await new Promise((resolve, reject) =>
+    server.client.makeUnaryRequest(
+      METHODS.SendMessage.path,
+      (bytes) => bytes,
+      (bytes) => fromBinary(SendMessageResponseSchema, bytes),
+      saturatedBody.request,
+      metadata(),
+      (error, value) => (error ? reject(error) : resolve(value)),
+    ),
+  );
+  if (answer.payload.case !== 'task' || answer.payload.value.status?.state !== TaskState.COMPLETED)
+    throw new Error('h2load body: no completed task');
+  const prefix = onCpu1().length > 0 ? ['taskset', '-c', '0'] : [];
+  const [command, ...argv] = [
+    ...prefix,
+    'h2load',
+    ...['-n', String(calls), '-c', '4', '-m', '16', '-d', saturatedBody.file],
+    ...['-H', 'content-type: application/grpc', '-H', 'te: trailers', '-H', 'a2a-version: 1.0'],
+    `http://127.0.0.1:${server.grpcPort}${METHODS.SendMessage.path}`,
+  ];
+  const run = spawnSync(command, argv, { encoding: 'utf8' });
+  const rate = Number(/finished in [\d.]+m?s, ([\d.]+) req\/s/.exec(run.stdout)?.[1]);
+  const succeeded = Number(/(\d+) succeeded/.exec(run.stdout)?.[1]);
+  if (!(rate > 0) || succeeded !== calls) throw new Error(`h2load: ${succeeded} of ${calls} calls succeeded\n${run.stdout}${run.stderr}`);
+  return { rate, count: calls };
+}
+
 /** A measure's rate, and the server's CPU time (µs) for each call or message it counted. */
 async function measured(measure, server) {
   const before = cpuMicros(server.child.pid);
@@ -148,8 +200,12 @@ const sdk = await startServer(against ? `${against}/bench/servers/a2a.mjs` : './
 try {
   const measures = [
     ['send', 'SendMessage', sendRate],
+    ...(h2load ? [['saturated', 'SendMessage, h2load', saturatedRate]] : []),
     ['stream', `SendStreamingMessage (${chunks} chunks)`, streamRate],
   ].filter(([key]) => only === undefined || key === only);
+  if (!h2load && (only === undefined || only === 'saturated')) {
+    console.log('SendMessage, h2load: skipped (h2load, of nghttp2, is not installed: apt install nghttp2-client)');
+  }
   for (const [, name, measure] of measures) {
     // Warm-up: a fresh server's first calls run while V8 compiles.
     await measure(ours);
@@ -165,7 +221,7 @@ try {
       // > 1 where ours spends less CPU on each call than the SDK.
       figures.cpuRatios.push(b.cpu / a.cpu);
     }
-    const [unit, each] = name === 'SendMessage' ? ['calls/s', 'a call'] : ['messages/s', 'a message'];
+    const [unit, each] = name.startsWith('SendMessage') ? ['calls/s', 'a call'] : ['messages/s', 'a message'];
     const middle = (side, field) => median(figures[side].map((figure) => figure[field]));
     const list = (ratios) => ratios.map((r) => r.toFixed(2)).join(', ');
     console.log(
@@ -176,6 +232,7 @@ try {
     );
   }
 } finally {
+  rmSync(saturatedBody.file, { force: true });
   for (const server of [ours, sdk]) {
     server.client.close();
     server.child.kill('SIGTERM');
