@@ -1,6 +1,6 @@
 // What every task store promises. The router needs only these operations, so a networked store
-// (Redis, a database) can replace the in-memory one; test/store-contract.test.ts holds both
-// built-in stores to every promise below.
+// (Redis, a database) can replace the in-memory one. `storeContract` (a2a-express/testing) holds
+// a store to every promise below: the built-in ones, and anyone's (docs/stores.md).
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import type { TaskState } from '../core/model.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
