@@ -158,7 +158,15 @@ describe('a message written straight from its JSON', () => {
       const task = { id: 't', status: { state: 'TASK_STATE_WORKING', timestamp } };
       expect([timestamp, hex(writeJsonMessage(TaskSchema, task))]).toEqual([timestamp, hex(protobufJsonToBinary(TaskSchema, task))]);
     }
-    for (const timestamp of ['2026-13-01T00:00:00Z', '2026-11-26 06:00:00Z', '10000-01-01T00:00:00Z', 'yesterday']) {
+    for (const timestamp of [
+      '2026-13-01T00:00:00Z',
+      '2026-11-26 06:00:00Z',
+      // Date.parse reads these; RFC 3339 (and protobuf-es) does not.
+      '2026-11-26 06:00:00.000Z',
+      '2026-11-26T06:00:00.000z',
+      '10000-01-01T00:00:00Z',
+      'yesterday',
+    ]) {
       const task = { id: 't', status: { state: 'TASK_STATE_WORKING', timestamp } };
       expect(() => writeJsonMessage(TaskSchema, task)).toThrow(Unhandled);
       expect(() => jsonToBinary(TaskSchema, task)).toThrow(/timestamp|RFC 3339|Timestamp/i);

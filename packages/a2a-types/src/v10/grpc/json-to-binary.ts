@@ -242,13 +242,15 @@ function writeValue(w: BinaryWriter, value: JsonValue): void {
 
 /** RFC 3339, as proto3's JSON writes a Timestamp: `Z` or an offset, up to nine digits of fraction. */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|([+-]\d{2}:\d{2}))$/;
+/** Date's toISOString: RFC 3339 with milliseconds, in UTC. */
+const ISO_MILLISECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in ms: the range proto3 allows. */
 const RANGE_MS = { min: -62135596800000, max: 253402300799000 };
 
 /** google.protobuf.Timestamp: seconds (1) and nanos (2), each left out when zero; read as protobuf-es reads it. */
 function writeTimestamp(w: BinaryWriter, value: JsonValue): void {
   // What the kit writes (Date's toISOString, a year from 1970): read at once.
-  if (typeof value === 'string' && value.length === 24 && value.charCodeAt(23) === 90 /* Z */ && value.charCodeAt(19) === 46 /* . */) {
+  if (typeof value === 'string' && ISO_MILLISECONDS.test(value)) {
     const ms = Date.parse(value);
     if (ms >= 0 && ms <= RANGE_MS.max) {
       const seconds = Math.floor(ms / 1000);
