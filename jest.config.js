@@ -17,6 +17,6 @@ export default {
   // At least two workers, even on two cores (jest's default would be one): the slowest suites
   // mostly wait on child processes (npm installs, builds, agents), not on the CPU.
   maxWorkers: Math.max(2, availableParallelism() - 1),
-  globalSetup: '<rootDir>/test/redis-global-setup.mjs',
-  globalTeardown: '<rootDir>/test/redis-global-teardown.mjs',
+  globalSetup: '<rootDir>/test/services-global-setup.mjs',
+  globalTeardown: '<rootDir>/test/services-global-teardown.mjs',
 };

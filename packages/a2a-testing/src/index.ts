@@ -282,6 +282,7 @@ export async function spawnAgent(
       }),
   };
 }
+export * from './postgres.js';
 export * from './redis.js';
 export { droppingProxy, type DroppingProxy } from './dropping-proxy.js';
 

@@ -1,0 +1,419 @@
+// The PostgreSQL task store (a2a-express/postgres): tasks and their numbered events in two tables
+// (migrations/postgres), changed one transaction at a time under the task's row lock, so that any
+// number of processes may write one task. Subscribers of every process hear of new events through
+// LISTEN/NOTIFY (the payload names the task, by a digest of its id: a payload holds 8,000 bytes at
+// most, an id may be longer) and read the events themselves, so a missed or
+// late notification delays an event but never loses or reorders it.
+//
+// Not yet (issue #44): the duties a store of several replicas takes on (leases, taking over a task
+// whose process died: `SharedTaskStore`), push secrets encrypted at rest, the samples' A2A_STORE.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { A2AError } from 'a2a-types/model';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { isFinalState } from '../core/model.js';
+import { settleChange } from './fold.js';
+import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
+import { statusMsOf, type TaskListPage, type TaskListQuery, type TaskStore } from './task-store.js';
+
+export interface PostgresTaskStoreOptions {
+  /** Where the database is (`postgres://user:password@host:5432/database`); or give `pool`. */
+  connectionString?: string;
+  /** A pool of your own (the store then leaves it open when it closes). */
+  pool?: pg.Pool;
+  /** The schema of the store's tables; default `public`. Created by the migrations when missing. */
+  schema?: string;
+  /** Runs the migrations the schema lacks when the store is first used; default true. See `migratePostgres`. */
+  migrate?: boolean;
+  /** The most events kept of a task (the newest); default 1,000. Older ones cannot be resumed from. */
+  maxEventsPerTask?: number;
+  /** How long a finished task is kept after it finished; default one hour. */
+  retentionMs?: number;
+  /** Connections of the pool the store makes; default 10. Subscribers share one more, whatever their number. */
+  maxConnections?: number;
+  logger?: Logger;
+}
+
+/** Where the migrations are: the package's `migrations/postgres`, beside `dist` and `src`. */
+const MIGRATIONS = new URL('../../migrations/postgres/', import.meta.url);
+
+/** The migrations shipped, in order: `NNN_name.sql`. */
+function migrationFiles(): { version: number; name: string; sql: string }[] {
+  return readdirSync(MIGRATIONS)
+    .filter((file) => /^\d{3}_[\w-]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({ version: Number(file.slice(0, 3)), name: file, sql: readFileSync(new URL(file, MIGRATIONS), 'utf8') }));
+}
+
+/**
+ * Brings the schema's tables to the newest version shipped: each missing migration in a
+ * transaction of its own, recorded in `a2a_migrations`. Under an advisory lock, so that replicas
+ * starting at once migrate once; a second run changes nothing. Returns the migrations it ran.
+ */
+export async function migratePostgres(database: pg.Pool | string, schema = 'public'): Promise<string[]> {
+  const pool = typeof database === 'string' ? new pg.Pool({ connectionString: database, max: 1 }) : database;
+  const client = await pool.connect();
+  const ran: string[] = [];
+  const lock = `a2a-express migrations ${schema}`;
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
+    const qualified = client.escapeIdentifier(schema);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${qualified}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${qualified}.a2a_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const applied = new Set(
+      (await client.query(`SELECT version FROM ${qualified}.a2a_migrations`)).rows.map((row) => row.version as number),
+    );
+    for (const migration of migrationFiles()) {
+      if (applied.has(migration.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(`SET LOCAL search_path TO ${qualified}`);
+        await client.query(migration.sql);
+        await client.query(`INSERT INTO ${qualified}.a2a_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+      ran.push(migration.name);
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]).catch(() => undefined);
+    client.release();
+    if (typeof database === 'string') await pool.end();
+  }
+  return ran;
+}
+
+/** One task's subscribers in this process, and the last event they have been told of. */
+interface Feed {
+  delivered: number;
+  readonly listeners: Set<{ readonly from: number; readonly listener: EventListener }>;
+  /** Deliveries in order: each waits for the one before. */
+  chain: Promise<void>;
+}
+
+/** A change made while another process created the same task: the change is made again. */
+const MAX_ATTEMPTS = 10;
+
+export class PostgresTaskStore implements TaskStore {
+  readonly schema: string;
+  readonly maxEventsPerTask: number;
+  readonly retentionMs: number;
+  private readonly pool: pg.Pool;
+  private readonly ownsPool: boolean;
+  private readonly logger: Logger | undefined;
+  private readonly ready: Promise<void>;
+  private readonly tables: { tasks: string; events: string };
+  private readonly channel: string;
+  private readonly feeds = new Map<string, Feed>();
+  /** The tasks of `feeds` by the digest a notification names them by. */
+  private readonly digests = new Map<string, string>();
+  private listening: Promise<pg.Client> | undefined;
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(options: PostgresTaskStoreOptions) {
+    if (!options.pool && !options.connectionString) throw new TypeError('PostgresTaskStore: give connectionString or pool');
+    this.schema = options.schema ?? 'public';
+    this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
+    this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
+    this.ownsPool = !options.pool;
+    this.pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+    // A connection that fails while idle in the pool must not take the process down.
+    this.pool.on('error', (error) => this.logger?.warn({ err: error }, 'a PostgreSQL connection failed'));
+    this.logger = options.logger;
+    const schema = pg.escapeIdentifier(this.schema);
+    this.tables = { tasks: `${schema}.a2a_tasks`, events: `${schema}.a2a_events` };
+    this.channel = `a2a_events:${this.schema}`;
+    this.ready = options.migrate === false ? Promise.resolve() : migratePostgres(this.pool, this.schema).then(() => undefined);
+    // Finished tasks past their retention are also left out where they are read.
+    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), Math.min(this.retentionMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    await this.ready;
+    if (taskId.includes('\0')) return undefined;
+    const found = await this.pool.query(
+      `SELECT record FROM ${this.tables.tasks} WHERE task_id = $1 AND (finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')`,
+      [taskId, this.retentionMs],
+    );
+    return found.rows[0]?.record as TaskRecord | undefined;
+  }
+
+  async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+    await this.ready;
+    refuseNul(taskId, 'a task id');
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.inTransaction(async (client) => {
+        const found = await client.query(`SELECT record FROM ${this.tables.tasks} WHERE task_id = $1 FOR UPDATE`, [taskId]);
+        const current = found.rows[0]?.record as TaskRecord | undefined;
+        const settled = settleChange(current, change(current));
+        if (!(await this.writeTask(client, taskId, settled.record, current !== undefined))) return undefined;
+        const { events } = settled;
+        if (events.length > 0) {
+          await client.query(
+            `INSERT INTO ${this.tables.events} (task_id, event_id, event) SELECT $1, * FROM unnest($2::integer[], $3::json[])`,
+            [taskId, events.map((e) => e.id), events.map((e) => JSON.stringify(e.event))],
+          );
+          const oldestKept = settled.record.lastEventId - this.maxEventsPerTask;
+          if (oldestKept > 0)
+            await client.query(`DELETE FROM ${this.tables.events} WHERE task_id = $1 AND event_id <= $2`, [taskId, oldestKept]);
+          await client.query('SELECT pg_notify($1, $2)', [this.channel, digestOf(taskId)]);
+        }
+        return settled;
+      });
+      if (result) {
+        this.tell(taskId, result.events);
+        return result;
+      }
+      if (attempt === MAX_ATTEMPTS) throw A2AError.internalError(`task ${taskId} was created by another writer ${MAX_ATTEMPTS} times over`);
+    }
+  }
+
+  async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
+    await this.ready;
+    if (taskId.includes('\0')) return undefined;
+    const found = await this.pool.query(
+      `SELECT t.last_event_id, e.event_id, e.event FROM ${this.tables.tasks} t
+         LEFT JOIN ${this.tables.events} e ON e.task_id = t.task_id AND e.event_id > $2
+       WHERE t.task_id = $1 ORDER BY e.event_id`,
+      [taskId, afterId],
+    );
+    if (found.rows.length === 0) return undefined;
+    const last = found.rows[0].last_event_id as number;
+    if (afterId >= last) return [];
+    // The log must reach back to the event after `afterId`: else the client has missed events.
+    if (found.rows[0].event_id !== afterId + 1) return undefined;
+    return found.rows.map((row) => ({ id: row.event_id as number, event: row.event }));
+  }
+
+  async subscribe(taskId: string, listener: EventListener): Promise<() => void> {
+    await this.ready;
+    // Listening before reading where the task stands: an event committed after the read is heard.
+    await this.listen();
+    // No task id holding U+0000 is kept (see refuseNul): such a task has no events yet, nor will.
+    const found = taskId.includes('\0')
+      ? undefined
+      : await this.pool.query(`SELECT last_event_id FROM ${this.tables.tasks} WHERE task_id = $1`, [taskId]);
+    const from = (found?.rows[0]?.last_event_id as number | undefined) ?? 0;
+    let feed = this.feeds.get(taskId);
+    if (!feed) {
+      this.feeds.set(taskId, (feed = { delivered: from, listeners: new Set(), chain: Promise.resolve() }));
+      this.digests.set(digestOf(taskId), taskId);
+    }
+    const entry = { from, listener };
+    feed.listeners.add(entry);
+    const own = feed;
+    return () => {
+      own.listeners.delete(entry);
+      if (own.listeners.size === 0 && this.feeds.get(taskId) === own) {
+        this.feeds.delete(taskId);
+        this.digests.delete(digestOf(taskId));
+      }
+    };
+  }
+
+  async listTasks(query: TaskListQuery): Promise<TaskListPage> {
+    await this.ready;
+    // No context id holding U+0000 is kept (see refuseNul).
+    if (query.contextId?.includes('\0')) return { records: [], total: 0 };
+    const filters = ['owner = $1', 'listed', "(finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')"];
+    const values: unknown[] = [query.owner ?? '', this.retentionMs];
+    const add = (sql: (at: string) => string, value: unknown) => {
+      values.push(value);
+      filters.push(sql(`$${values.length}`));
+    };
+    if (query.contextId !== undefined) add((at) => `context_id = ${at}`, query.contextId);
+    if (query.state !== undefined) add((at) => `state = ${at}`, query.state);
+    if (query.statusAtOrAfterMs !== undefined) add((at) => `status_ms >= ${at}`, query.statusAtOrAfterMs);
+    const counted = [...values];
+    const where = filters.join(' AND ');
+    let pageWhere = where;
+    if (query.after) {
+      values.push(query.after.statusMs, query.after.taskId);
+      pageWhere += ` AND (status_ms, task_id) < ($${values.length - 1}, $${values.length})`;
+    }
+    values.push(query.pageSize + 1);
+    const [page, total] = await Promise.all([
+      this.pool.query(
+        `SELECT record, status_ms, task_id FROM ${this.tables.tasks} WHERE ${pageWhere} ORDER BY status_ms DESC, task_id DESC LIMIT $${values.length}`,
+        values,
+      ),
+      this.pool.query(`SELECT count(*)::integer AS total FROM ${this.tables.tasks} WHERE ${where}`, counted),
+    ]);
+    const records: TaskRecord[] = [];
+    let next: TaskListPage['next'];
+    for (const row of page.rows) {
+      const record = row.record as TaskRecord;
+      if (records.length === query.pageSize || (query.accept && !query.accept(record))) {
+        const last = records.at(-1)!;
+        next = { statusMs: statusMsOf(last), taskId: last.task.id };
+        break;
+      }
+      records.push(record);
+    }
+    const found = { records, total: total.rows[0].total as number };
+    return next ? { ...found, next } : found;
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  describe(): string {
+    return `PostgreSQL (schema ${this.schema})`;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    const listening = this.listening;
+    this.listening = undefined;
+    await listening?.then((client) => client.end()).catch(() => undefined);
+    await this.ready.catch(() => undefined);
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** Writes the task's row: inserts it, or updates the row locked. False when another writer created the task first. */
+  private async writeTask(client: pg.PoolClient, taskId: string, record: TaskRecord, exists: boolean): Promise<boolean> {
+    const { task } = record;
+    refuseNul(task.contextId, 'a context id');
+    const values = [
+      taskId,
+      record.owner ?? '',
+      task.contextId,
+      task.status.state,
+      statusMsOf(record),
+      !record.replied,
+      record.lastEventId,
+      JSON.stringify(record),
+      isFinalState(task.status.state),
+    ];
+    if (exists) {
+      await client.query(
+        `UPDATE ${this.tables.tasks} SET owner = $2, context_id = $3, state = $4, status_ms = $5, listed = $6, last_event_id = $7,
+           record = $8, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END WHERE task_id = $1`,
+        values,
+      );
+      return true;
+    }
+    const inserted = await client.query(
+      `INSERT INTO ${this.tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, finished_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9 THEN now() END) ON CONFLICT (task_id) DO NOTHING`,
+      values,
+    );
+    return inserted.rowCount === 1;
+  }
+
+  /** Runs `work` in a transaction: committed when it returns a value, rolled back when it returns undefined or throws. */
+  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T | undefined>): Promise<T | undefined> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query(result === undefined ? 'ROLLBACK' : 'COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The connection that listens for every task's new events, opened on the first subscription. */
+  private listen(): Promise<pg.Client> {
+    this.listening ??= (async () => {
+      const client = new pg.Client({ ...this.pool.options });
+      client.on('notification', (message) => {
+        const taskId = message.payload === undefined ? undefined : this.digests.get(message.payload);
+        if (taskId !== undefined) this.catchUp(taskId);
+      });
+      client.on('error', (error) => {
+        this.logger?.warn({ err: error }, 'the PostgreSQL connection that listens for events failed: listening again');
+        if (this.listening) this.listening = undefined;
+        // Heard nothing meanwhile: every feed reads what it missed once listening again.
+        if (!this.closed && this.feeds.size > 0) {
+          void this.listen()
+            .then(() => {
+              for (const taskId of this.feeds.keys()) this.catchUp(taskId);
+            })
+            .catch(() => undefined);
+        }
+      });
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}`);
+      return client;
+    })();
+    this.listening.catch(() => {
+      this.listening = undefined;
+    });
+    return this.listening;
+  }
+
+  /** Tells the task's subscribers in this process of events this process wrote (the ones that follow on). */
+  private tell(taskId: string, events: readonly StoredEvent[]): void {
+    const feed = this.feeds.get(taskId);
+    if (!feed || events.length === 0) return;
+    feed.chain = feed.chain.then(async () => {
+      if (events[0]!.id > feed.delivered + 1) await this.readInto(taskId, feed);
+      this.deliver(feed, events);
+    });
+  }
+
+  /** Reads the events the task's subscribers have not been told of, and tells them. */
+  private catchUp(taskId: string): void {
+    const feed = this.feeds.get(taskId);
+    if (!feed) return;
+    feed.chain = feed.chain
+      .then(() => this.readInto(taskId, feed))
+      .catch((error) => this.logger?.warn({ err: error, taskId }, 'events could not be read'));
+  }
+
+  private async readInto(taskId: string, feed: Feed): Promise<void> {
+    const found = await this.pool.query(
+      `SELECT event_id, event FROM ${this.tables.events} WHERE task_id = $1 AND event_id > $2 ORDER BY event_id`,
+      [taskId, feed.delivered],
+    );
+    this.deliver(
+      feed,
+      found.rows.map((row) => ({ id: row.event_id as number, event: row.event })),
+    );
+  }
+
+  private deliver(feed: Feed, events: readonly StoredEvent[]): void {
+    for (const stored of events) {
+      if (stored.id <= feed.delivered) continue;
+      feed.delivered = stored.id;
+      for (const { from, listener } of feed.listeners) if (stored.id > from) listener(stored);
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    await this.ready;
+    await this.pool.query(`DELETE FROM ${this.tables.tasks} WHERE finished_at < now() - $1 * interval '1 millisecond'`, [this.retentionMs]);
+  }
+}
+
+/** What a notification names a task by: short, whatever the id's length. */
+function digestOf(taskId: string): string {
+  return createHash('sha1').update(taskId).digest('base64url');
+}
+
+/**
+ * PostgreSQL's text holds no U+0000, which A2A's ids may: such an id is refused with -32602 (its
+ * JSON, in the record and the events, keeps any character, escaped).
+ */
+function refuseNul(id: string, what: string): void {
+  if (id.includes('\0')) throw A2AError.invalidParams({ reason: `${what} holding U+0000 cannot be kept in PostgreSQL` });
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`PostgresTaskStore: ${name} must be a positive number, got ${value}`);
+  return value;
+}

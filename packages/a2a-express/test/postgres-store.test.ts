@@ -1,0 +1,137 @@
+// What the PostgreSQL store adds to the contract (store-contract-postgres.test.ts): its migrations,
+// input that stresses a database, and subscribers that share one connection. On a real
+// PostgreSQL (test/services-global-setup.mjs), each test in a schema of its own.
+import { dropSchema, postgresUrl, requirePostgres, uniqueSchema } from 'a2a-testing';
+import pg from 'pg';
+import { statusEvent } from '../src/core/task-events.js';
+import { migratePostgres, PostgresTaskStore } from '../src/postgres.js';
+import type { TaskRecord } from '../src/store/index.js';
+
+const url = postgresUrl();
+const schemas: string[] = [];
+const stores: PostgresTaskStore[] = [];
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  for (const schema of schemas) await dropSchema(url, schema);
+});
+
+async function freshStore(options: Partial<ConstructorParameters<typeof PostgresTaskStore>[0]> = {}): Promise<PostgresTaskStore> {
+  await requirePostgres(url);
+  const schema = uniqueSchema('pg');
+  schemas.push(schema);
+  const store = new PostgresTaskStore({ connectionString: url, schema, ...options });
+  stores.push(store);
+  return store;
+}
+
+function created(taskId: string, contextId = 'ctx', metadata?: Record<string, unknown>): TaskRecord {
+  return {
+    task: { id: taskId, contextId, status: { state: 'submitted', timestamp: new Date().toISOString() }, ...(metadata && { metadata }) },
+    history: [{ role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
+    lastEventId: 0,
+    turn: 1,
+    updatedAt: Date.now(),
+    bytes: 0,
+  };
+}
+
+describe('PostgresTaskStore', () => {
+  test('migrations: replicas starting at once migrate once; a second run changes nothing', async () => {
+    await requirePostgres(url);
+    const schema = uniqueSchema('migrate');
+    schemas.push(schema);
+    const runs = await Promise.all([migratePostgres(url, schema), migratePostgres(url, schema), migratePostgres(url, schema)]);
+    expect(runs.flat()).toEqual(['001_tasks.sql']);
+    expect(await migratePostgres(url, schema)).toEqual([]);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const tables = await client.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
+      expect(tables.rows.map((row) => row.table_name)).toEqual(['a2a_events', 'a2a_migrations', 'a2a_tasks']);
+    } finally {
+      await client.end();
+    }
+  });
+
+  test('ids and metadata with quotes, NULs and long strings: kept to the character, or (a NUL in an id) refused with -32602', async () => {
+    const store = await freshStore();
+    const awkward = `it's "quoted"; DROP TABLE a2a_tasks; --\\ ${'ü'.repeat(10_000)}`;
+    const metadata = { nul: 'a\u0000b', quote: '\'"', long: 'x'.repeat(1_000_000), nested: { 'key with "quotes"': [null, 1.5, '\u0000'] } };
+    await store.update(awkward, (current) => ({
+      record: current ?? created(awkward, awkward, metadata),
+      events: [statusEvent(awkward, 'working')],
+    }));
+    const read = (await store.get(awkward))!;
+    expect(read.task.id).toBe(awkward);
+    expect(read.task.contextId).toBe(awkward);
+    expect(read.task.metadata).toEqual(metadata);
+    expect((await store.listTasks({ owner: undefined, contextId: awkward, pageSize: 5 })).records.map((r) => r.task.id)).toEqual([awkward]);
+
+    const nul = 'task\u0000id';
+    await expect(store.update(nul, (current) => ({ record: current ?? created(nul), events: [] }))).rejects.toMatchObject({ code: -32602 });
+    const nulContext = 'ctx\u0000';
+    await expect(
+      store.update('fine-id', (current) => ({ record: current ?? created('fine-id', nulContext), events: [] })),
+    ).rejects.toMatchObject({
+      code: -32602,
+    });
+    // Nothing of either was kept, and reading them is no error.
+    expect(await store.get(nul)).toBeUndefined();
+    expect(await store.get('fine-id')).toBeUndefined();
+    expect(await store.eventsAfter(nul, 0)).toBeUndefined();
+    expect((await store.listTasks({ owner: undefined, contextId: nulContext, pageSize: 5 })).total).toBe(0);
+    const unsubscribe = await store.subscribe(nul, () => undefined);
+    unsubscribe();
+  });
+
+  test('ListTasks pages of every size walk all tasks once, in order', async () => {
+    const store = await freshStore();
+    for (let i = 0; i < 23; i++) {
+      const id = `task-${String(i).padStart(2, '0')}`;
+      await store.update(id, (current) => ({
+        record: current ?? created(id),
+        events: [{ id, status: { state: 'working', timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 7)).toISOString() }, final: false }],
+      }));
+    }
+    const everyone = (await store.listTasks({ owner: undefined, pageSize: 100 })).records.map((r) => r.task.id);
+    expect(everyone).toHaveLength(23);
+    for (const pageSize of [1, 2, 5, 22, 23, 24]) {
+      const walked: string[] = [];
+      let after: Parameters<PostgresTaskStore['listTasks']>[0]['after'];
+      for (let pages = 0; pages < 30; pages++) {
+        const page = await store.listTasks({ owner: undefined, pageSize, after });
+        expect(page.total).toBe(23);
+        walked.push(...page.records.map((r) => r.task.id));
+        if (!page.next) break;
+        after = page.next;
+      }
+      expect([pageSize, walked]).toEqual([pageSize, everyone]);
+    }
+  });
+
+  test('many subscribers on one task share one connection: the pool does not grow with them', async () => {
+    // Named, so that its connections can be counted apart from any other client's.
+    const name = uniqueSchema('subscribers');
+    const store = await freshStore({
+      maxConnections: 3,
+      connectionString: `${url}${url.includes('?') ? '&' : '?'}application_name=${name}`,
+    });
+    await store.update('popular', (current) => ({ record: current ?? created('popular'), events: [statusEvent('popular', 'working')] }));
+    const seen = new Array<number>(200).fill(0);
+    const unsubscribes = await Promise.all(seen.map((_, i) => store.subscribe('popular', () => seen[i]!++)));
+    await store.update('popular', (current) => ({ record: current!, events: [statusEvent('popular', 'completed')] }));
+    for (let i = 0; i < 100 && seen.some((count) => count === 0); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(new Set(seen)).toEqual(new Set([1]));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // The store's connections: its pool (at most 3) and its one listener, whatever the subscribers.
+      const count = await client.query('SELECT count(*)::integer AS n FROM pg_stat_activity WHERE application_name = $1', [name]);
+      expect(count.rows[0].n).toBeGreaterThan(0);
+      expect(count.rows[0].n).toBeLessThanOrEqual(3 + 1);
+    } finally {
+      await client.end();
+    }
+    for (const unsubscribe of unsubscribes) unsubscribe();
+  });
+});
