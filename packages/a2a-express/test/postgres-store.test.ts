@@ -1,7 +1,7 @@
 // What the PostgreSQL store adds to the contract (store-contract-postgres.test.ts): its migrations,
 // input that stresses a database, and subscribers that share one connection. On a real
 // PostgreSQL (test/services-global-setup.mjs), each test in a schema of its own.
-import { dropSchema, postgresUrl, requirePostgres, uniqueSchema } from 'a2a-testing';
+import { dropSchema, postgresUrl, requirePostgres, startOwnPostgres, uniqueSchema } from 'a2a-testing';
 import pg from 'pg';
 import { statusEvent } from '../src/core/task-events.js';
 import { migratePostgres, PostgresTaskStore } from '../src/postgres.js';
@@ -52,6 +52,27 @@ describe('PostgresTaskStore', () => {
       await client.end();
     }
   });
+
+  test('a database away at first: calls fail and ping says so; once it answers, the migrations run and calls succeed', async () => {
+    const own = await startOwnPostgres();
+    try {
+      await own.stop();
+      const store = new PostgresTaskStore({ connectionString: own.url, schema: 'a2a' });
+      try {
+        await expect(store.get('t')).rejects.toThrow(/ECONNREFUSED|connect/);
+        await expect(store.ping()).rejects.toThrow(/ECONNREFUSED|connect/);
+        await own.start();
+        await store.ping();
+        expect(await store.get('t')).toBeUndefined();
+        await store.update('t', (current) => ({ record: current ?? created('t'), events: [statusEvent('t', 'working')] }));
+        expect((await store.get('t'))!.lastEventId).toBe(1);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await own.dispose();
+    }
+  }, 30_000);
 
   test('ids and metadata with quotes, NULs and long strings: kept to the character, or (a NUL in an id) refused with -32602', async () => {
     const store = await freshStore();

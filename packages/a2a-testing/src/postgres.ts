@@ -59,6 +59,10 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
 /** A PostgreSQL cluster of the caller's own. */
 export interface OwnPostgres {
   readonly url: string;
+  /** Stops the server (a fast shutdown) and waits for it to exit; its data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
   /** Stops it for good and removes its folder. */
   dispose(): Promise<void>;
 }
@@ -91,33 +95,46 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   const port = await freePort();
-  const [command, args] = as(join(bin, 'postgres'), [
-    ...['-D', data, '-p', String(port), '-k', dir],
-    ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-  ]);
-  const child: ChildProcess = spawn(command, args, { stdio: 'ignore' });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (await postgresAnswers(url, 500)) {
-      return {
-        url,
-        async dispose() {
-          if (child.exitCode === null) {
-            const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-            // SIGINT is PostgreSQL's fast shutdown. To the server itself (its pid in postmaster.pid):
-            // runuser, between, does not pass it on.
-            const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-            process.kill(Number.isInteger(pid) && pid > 0 ? pid : child.pid!, 'SIGINT');
-            await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-            if (child.exitCode === null) child.kill('SIGKILL');
-          }
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+  let child: ChildProcess | undefined;
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    // SIGINT is PostgreSQL's fast shutdown. To the server itself (its pid in postmaster.pid):
+    // runuser, between, does not pass it on.
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(Number.isInteger(pid) && pid > 0 ? pid : running.pid!, 'SIGINT');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (running.exitCode === null) running.kill('SIGKILL');
+  };
+  const start = async () => {
+    const [command, args] = as(join(bin, 'postgres'), [
+      ...['-D', data, '-p', String(port), '-k', dir],
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    ]);
+    child = spawn(command, args, { stdio: 'ignore' });
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (await postgresAnswers(url, 500)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGKILL');
+    throw new Error(`PostgreSQL on port ${port} did not answer`);
+  };
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
-  child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-  throw new Error(`PostgreSQL on port ${port} did not answer`);
+  return {
+    url,
+    stop,
+    start,
+    async dispose() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -106,7 +106,9 @@ export class PostgresTaskStore implements TaskStore {
   private readonly pool: pg.Pool;
   private readonly ownsPool: boolean;
   private readonly logger: Logger | undefined;
-  private readonly ready: Promise<void>;
+  private readonly migrate: boolean;
+  /** The migrations run, once they have; a run that failed (the database away) is tried again on the next use. */
+  private migrated: Promise<void> | undefined;
   private readonly tables: { tasks: string; events: string };
   private readonly channel: string;
   private readonly feeds = new Map<string, Feed>();
@@ -129,14 +131,14 @@ export class PostgresTaskStore implements TaskStore {
     const schema = pg.escapeIdentifier(this.schema);
     this.tables = { tasks: `${schema}.a2a_tasks`, events: `${schema}.a2a_events` };
     this.channel = `a2a_events:${this.schema}`;
-    this.ready = options.migrate === false ? Promise.resolve() : migratePostgres(this.pool, this.schema).then(() => undefined);
+    this.migrate = options.migrate !== false;
     // Finished tasks past their retention are also left out where they are read.
     this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), Math.min(this.retentionMs, 60_000));
     this.sweeper.unref();
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    await this.ready;
+    await this.ready();
     if (taskId.includes('\0')) return undefined;
     const found = await this.pool.query(
       `SELECT record FROM ${this.tables.tasks} WHERE task_id = $1 AND (finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')`,
@@ -146,7 +148,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
-    await this.ready;
+    await this.ready();
     refuseNul(taskId, 'a task id');
     for (let attempt = 1; ; attempt++) {
       const result = await this.inTransaction(async (client) => {
@@ -176,7 +178,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
-    await this.ready;
+    await this.ready();
     if (taskId.includes('\0')) return undefined;
     const found = await this.pool.query(
       `SELECT t.last_event_id, e.event_id, e.event FROM ${this.tables.tasks} t
@@ -193,7 +195,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async subscribe(taskId: string, listener: EventListener): Promise<() => void> {
-    await this.ready;
+    await this.ready();
     // Listening before reading where the task stands: an event committed after the read is heard.
     await this.listen();
     // No task id holding U+0000 is kept (see refuseNul): such a task has no events yet, nor will.
@@ -219,7 +221,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async listTasks(query: TaskListQuery): Promise<TaskListPage> {
-    await this.ready;
+    await this.ready();
     // No context id holding U+0000 is kept (see refuseNul).
     if (query.contextId?.includes('\0')) return { records: [], total: 0 };
     const filters = ['owner = $1', 'listed', "(finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')"];
@@ -275,8 +277,20 @@ export class PostgresTaskStore implements TaskStore {
     const listening = this.listening;
     this.listening = undefined;
     await listening?.then((client) => client.end()).catch(() => undefined);
-    await this.ready.catch(() => undefined);
+    await this.migrated?.catch(() => undefined);
     if (this.ownsPool) await this.pool.end();
+  }
+
+  private ready(): Promise<void> {
+    if (!this.migrate) return Promise.resolve();
+    this.migrated ??= migratePostgres(this.pool, this.schema).then(
+      () => undefined,
+      (error: unknown) => {
+        this.migrated = undefined;
+        throw error;
+      },
+    );
+    return this.migrated;
   }
 
   /** Writes the task's row: inserts it, or updates the row locked. False when another writer created the task first. */
@@ -395,7 +409,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   private async sweep(): Promise<void> {
-    await this.ready;
+    await this.ready();
     await this.pool.query(`DELETE FROM ${this.tables.tasks} WHERE finished_at < now() - $1 * interval '1 millisecond'`, [this.retentionMs]);
   }
 }
