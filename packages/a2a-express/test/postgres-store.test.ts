@@ -130,6 +130,56 @@ describe('PostgresTaskStore', () => {
     }
   });
 
+  test('the reads of the hot paths use indexes, never a scan of the tables: the query plans', async () => {
+    await requirePostgres(url);
+    const schema = uniqueSchema('plans');
+    schemas.push(schema);
+    // The store's own statements, as it sends them, to ask PostgreSQL for their plans.
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const statements: [string, unknown[]][] = [];
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    Object.assign(pool, {
+      query: (text: string, values?: unknown[]) => {
+        statements.push([text, values ?? []]);
+        return query(text, values);
+      },
+    });
+    const store = new PostgresTaskStore({ pool, schema });
+    stores.push(store);
+    await store.update('seed', (current) => ({ record: current ?? created('seed'), events: [statusEvent('seed', 'working')] }));
+    // Many tasks of many owners, contexts and states, so that a scan would cost and the planner knows it.
+    await pool.query(
+      `INSERT INTO ${pg.escapeIdentifier(schema)}.a2a_tasks (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, finished_at)
+       SELECT 'bulk-' || i, 'owner-' || (i % 500), 'ctx-' || (i % 2000), CASE WHEN i % 3 = 0 THEN 'completed' ELSE 'working' END,
+              1700000000000 + i, true, 1, '{}'::json, NULL FROM generate_series(1, 20000) AS i`,
+    );
+    await pool.query(
+      `INSERT INTO ${pg.escapeIdentifier(schema)}.a2a_events (task_id, event_id, event) SELECT 'bulk-' || i, 1, '{}'::json FROM generate_series(1, 20000) AS i`,
+    );
+    await pool.query(`ANALYZE ${pg.escapeIdentifier(schema)}.a2a_tasks; ANALYZE ${pg.escapeIdentifier(schema)}.a2a_events`);
+    statements.length = 0;
+    await store.get('bulk-7');
+    await store.eventsAfter('bulk-7', 0);
+    await (await store.subscribe('bulk-7', () => undefined))();
+    const after = { statusMs: 1700000010000, taskId: 'bulk-10000' };
+    for (const filters of [{}, { contextId: 'ctx-7' }, { state: 'working' as const }, { contextId: 'ctx-7', state: 'working' as const }]) {
+      await store.listTasks({ owner: 'owner-7', pageSize: 10, ...filters });
+      await store.listTasks({ owner: 'owner-7', pageSize: 10, after, ...filters });
+    }
+    expect(statements.length).toBeGreaterThanOrEqual(3 + 8 * 2);
+    const client = await pool.connect();
+    try {
+      await client.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
+      for (const [text, values] of statements) {
+        const plan = JSON.stringify((await client.query(`EXPLAIN (FORMAT JSON) ${text}`, values)).rows[0]['QUERY PLAN']);
+        // Counting a page's total may read every task that matches (one owner's), by an index still.
+        expect([text.replace(/\s+/g, ' '), plan.includes('"Seq Scan"')]).toEqual([text.replace(/\s+/g, ' '), false]);
+      }
+    } finally {
+      client.release();
+    }
+  });
+
   test('many subscribers on one task share one connection: the pool does not grow with them', async () => {
     // Named, so that its connections can be counted apart from any other client's.
     const name = uniqueSchema('subscribers');

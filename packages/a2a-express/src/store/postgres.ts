@@ -249,15 +249,17 @@ export class PostgresTaskStore implements TaskStore {
       this.pool.query(`SELECT count(*)::integer AS total FROM ${this.tables.tasks} WHERE ${where}`, counted),
     ]);
     const records: TaskRecord[] = [];
+    let last: TaskListPage['next'];
     let next: TaskListPage['next'];
     for (const row of page.rows) {
       const record = row.record as TaskRecord;
       if (records.length === query.pageSize || (query.accept && !query.accept(record))) {
-        const last = records.at(-1)!;
-        next = { statusMs: statusMsOf(last), taskId: last.task.id };
+        next = last;
         break;
       }
       records.push(record);
+      // bigint comes back as a string: a status time is well within a double's integers.
+      last = { statusMs: Number(row.status_ms), taskId: row.task_id as string };
     }
     const found = { records, total: total.rows[0].total as number };
     return next ? { ...found, next } : found;
