@@ -9,6 +9,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { a2aMetrics, serveAgent } from 'a2a-express';
 import { integerFromEnv, grpcOptionsFromEnv, metricsPortFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import { postgresStoreFromEnv } from 'a2a-express/postgres';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { conformanceRouter } from './agent.js';
 
@@ -17,7 +18,8 @@ const agent = { name: 'conformance-agent', port: 9999, redisPrefix: 'a2a:conform
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: agent.name });
 try {
   const resubscribeWaitMs = integerFromEnv('CONFORMANCE_RESUBSCRIBE_WAIT_MS', 4_000);
-  const store = taskStoreFromEnv(agent.redisPrefix);
+  // A2A_STORE=postgres with DATABASE_URL, or A2A_REDIS_URL, or (neither) in memory.
+  const store = postgresStoreFromEnv(agent.name.replace(/\W/g, '_')) ?? taskStoreFromEnv(agent.redisPrefix);
   // The kit tests push configs when the card says it takes them: this agent does, always.
   const router = conformanceRouter({
     logger,

@@ -14,6 +14,7 @@ import {
   metricsPortFromEnv,
   pushNotificationOptionsFromEnv,
 } from 'a2a-express/env';
+import { postgresStoreFromEnv } from 'a2a-express/postgres';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { currencyRouter } from './agent.js';
 import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';
@@ -42,7 +43,8 @@ try {
       : undefined;
   const auth = authOptionsFromEnv();
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
-  const store = taskStoreFromEnv(agent.redisPrefix);
+  // A2A_STORE=postgres with DATABASE_URL, or A2A_REDIS_URL, or (neither) in memory.
+  const store = postgresStoreFromEnv(agent.name.replace(/\W/g, '_')) ?? taskStoreFromEnv(agent.redisPrefix);
   const router = currencyRouter({
     rates,
     ...(llm ? { llm } : {}),

@@ -15,6 +15,7 @@ import {
   metricsPortFromEnv,
   pushNotificationOptionsFromEnv,
 } from 'a2a-express/env';
+import { postgresStoreFromEnv } from 'a2a-express/postgres';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { echoRouter } from './agent.js';
 
@@ -27,7 +28,8 @@ try {
   const chunkDelayMs = integerFromEnv('ECHO_DELAY_MS', 0);
   const auth = authOptionsFromEnv();
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
-  const store = taskStoreFromEnv(agent.redisPrefix);
+  // A2A_STORE=postgres with DATABASE_URL, or A2A_REDIS_URL, or (neither) in memory.
+  const store = postgresStoreFromEnv(agent.name.replace(/\W/g, '_')) ?? taskStoreFromEnv(agent.redisPrefix);
   const router = echoRouter({
     logger,
     chunkDelayMs,

@@ -5,11 +5,28 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deleteKeys, postJson, redisUrl, requireRedis, rpc, spawnAgent, uniquePrefix, type SpawnedAgent } from 'a2a-testing';
+import {
+  deleteKeys,
+  dropSchema,
+  postgresUrl,
+  postJson,
+  redisUrl,
+  requirePostgres,
+  requireRedis,
+  rpc,
+  spawnAgent,
+  uniquePrefix,
+  uniqueSchema,
+  type SpawnedAgent,
+} from 'a2a-testing';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const prefix = uniquePrefix('echo-probe');
-afterAll(() => deleteKeys(redisUrl(), prefix));
+const schema = uniqueSchema('echo_probe');
+afterAll(async () => {
+  await deleteKeys(redisUrl(), prefix);
+  await dropSchema(postgresUrl(), schema);
+});
 
 const message03 = (text: string, extra: Record<string, unknown> = {}) => ({
   kind: 'message',
@@ -22,6 +39,7 @@ const message03 = (text: string, extra: Record<string, unknown> = {}) => ({
 describe.each([
   ['the in-memory store', async () => ({})],
   ['Redis', async () => ({ A2A_REDIS_URL: await requireRedis(redisUrl()), A2A_REDIS_PREFIX: prefix })],
+  ['PostgreSQL', async () => ({ A2A_STORE: 'postgres', DATABASE_URL: await requirePostgres(postgresUrl()), A2A_POSTGRES_SCHEMA: schema })],
 ])('the echo agent on %s survives the probe', (_name, storeEnv) => {
   let agent: SpawnedAgent;
   beforeAll(async () => {

@@ -1,3 +1,28 @@
 // a2a-express/postgres: the task store on PostgreSQL. A subpath of its own so that pg (an optional
 // peer dependency) is loaded only by the apps that keep their tasks there.
+import { PostgresTaskStore } from './store/postgres.js';
+
 export { migratePostgres, PostgresTaskStore, type PostgresTaskStoreOptions } from './store/postgres.js';
+
+/** The stores `A2A_STORE` may name. */
+const STORE_KINDS = ['memory', 'redis', 'postgres'];
+
+/**
+ * The PostgreSQL task store from environment variables, when `A2A_STORE=postgres`; `undefined`
+ * otherwise (the samples then ask `taskStoreFromEnv` of a2a-express/redis, and stay in memory
+ * without `A2A_REDIS_URL`).
+ * - `DATABASE_URL`: where the database is (`postgres://user:password@host:5432/database`);
+ * - `A2A_POSTGRES_SCHEMA`: the schema of the agent's tables; default `defaultSchema`.
+ * The store migrates its schema when first used.
+ */
+export function postgresStoreFromEnv(defaultSchema: string, env: NodeJS.ProcessEnv = process.env): PostgresTaskStore | undefined {
+  const kind = env.A2A_STORE?.trim();
+  if (kind && !STORE_KINDS.includes(kind))
+    throw new TypeError(`A2A_STORE must be one of ${STORE_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+  if (kind !== 'postgres') return undefined;
+  const url = env.DATABASE_URL?.trim();
+  if (!url || !/^postgres(ql)?:\/\//.test(url)) {
+    throw new TypeError(`A2A_STORE=postgres needs DATABASE_URL, a postgres:// URL, got ${JSON.stringify(url ?? '')}`);
+  }
+  return new PostgresTaskStore({ connectionString: url, schema: env.A2A_POSTGRES_SCHEMA?.trim() || defaultSchema });
+}

@@ -14,8 +14,14 @@ export { RedisTaskStore, type RedisTaskStoreOptions } from './store/redis.js';
  * - `A2A_REDIS_LEASE_MS`: lease of a running task (see {@link RedisTaskStore}); default 15,000.
  */
 export function taskStoreFromEnv(defaultPrefix: string, env: NodeJS.ProcessEnv = process.env): RedisTaskStore | undefined {
+  // A2A_STORE names another store: Redis's URL is then not a reason to use it.
+  const kind = env.A2A_STORE?.trim();
+  if (kind && kind !== 'redis') return undefined;
   const url = env.A2A_REDIS_URL?.trim();
-  if (!url) return undefined;
+  if (!url) {
+    if (kind === 'redis') throw new TypeError('A2A_STORE=redis needs A2A_REDIS_URL (redis://host:6379)');
+    return undefined;
+  }
   if (!/^rediss?:\/\//.test(url)) throw new TypeError(`A2A_REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(url)}`);
   return new RedisTaskStore({
     url,

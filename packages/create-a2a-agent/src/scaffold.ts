@@ -37,6 +37,8 @@ export const THIRD_PARTY_VERSIONS = {
   express: '^5.1.0',
   pino: '^10.1.0',
   ioredis: '^5.4.0',
+  // PostgreSQL, which the agent keeps its tasks in when A2A_STORE=postgres asks for it.
+  pg: '^8.23.1',
   typescript: '~5.9.3',
   jest: '^30.2.0',
   'ts-jest': '^29.4.5',
@@ -150,6 +152,7 @@ export function planProject(options: ProjectOptions): Map<string, string> {
     ...kitDependencies(options),
     express: THIRD_PARTY_VERSIONS.express,
     ioredis: THIRD_PARTY_VERSIONS.ioredis,
+    pg: THIRD_PARTY_VERSIONS.pg,
     pino: THIRD_PARTY_VERSIONS.pino,
     ...Object.fromEntries(
       Object.entries(THIRD_PARTY_VERSIONS).filter(
