@@ -18,6 +18,7 @@ interface ComposeService {
   environment?: Record<string, string>;
   volumes?: string[];
   command?: string[];
+  depends_on?: Record<string, { condition: string }>;
 }
 // `merge: true` applies the file's `<<: *anchor` merge keys, as docker compose does.
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -116,11 +117,14 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  test.each([[[]], [['--profile', 'replicas']]])('is valid for docker-compose %j (where the tool is installed)', (profile) => {
-    const check = spawnSync('docker-compose', [...profile, 'config', '--quiet'], { cwd: root, encoding: 'utf8' });
-    if (check.error) return; // not installed on this machine: .ci/run installs it where it can
-    expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
-  });
+  test.each([[[]], [['--profile', 'replicas']], [['--profile', 'postgres']]])(
+    'is valid for docker-compose %j (where the tool is installed)',
+    (profile) => {
+      const check = spawnSync('docker-compose', [...profile, 'config', '--quiet'], { cwd: root, encoding: 'utf8' });
+      if (check.error) return; // not installed on this machine: .ci/run installs it where it can
+      expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: '' });
+    },
+  );
 
   test.each(Object.entries(agents))(
     "%s: build context and Dockerfile exist; port is the app's default, and gRPC has one of its own, published",
@@ -180,8 +184,8 @@ describe('docker-compose.yml, profile "replicas"', () => {
     expect(agents['currency-agent']!.environment).toHaveProperty('LLM_API_KEY', '${LLM_API_KEY:-}');
   });
 
-  test('with A2A_API_KEYS set, docker-compose config gives the key to every agent service, replicas included', async () => {
-    const check = spawnSync('docker-compose', ['--profile', 'replicas', 'config'], {
+  test('with A2A_API_KEYS set, docker-compose config gives the key to every agent service, replicas and the one on PostgreSQL included', async () => {
+    const check = spawnSync('docker-compose', ['--profile', 'replicas', '--profile', 'postgres', 'config'], {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, A2A_API_KEYS: 'compose-key=ops' },
@@ -190,7 +194,7 @@ describe('docker-compose.yml, profile "replicas"', () => {
     const resolved = parse(check.stdout) as { services: Record<string, ComposeService> };
     const agentServices = Object.entries(resolved.services).filter(([, service]) => service.build !== undefined);
     expect(agentServices.map(([name]) => name).sort()).toEqual(
-      [...Object.keys(agents), ...replicated.flatMap((agent) => [`${agent}-1`, `${agent}-2`])].sort(),
+      [...Object.keys(agents), ...replicated.flatMap((agent) => [`${agent}-1`, `${agent}-2`]), 'echo-agent-postgres'].sort(),
     );
     for (const [name, service] of agentServices) expect([name, service.environment!.A2A_API_KEYS]).toEqual([name, 'compose-key=ops']);
   });
@@ -288,6 +292,40 @@ describe('docker-compose.yml, profile "replicas"', () => {
       const address = compose.services[`${agent}-1`]!.environment!.A2A_GRPC_ADDRESS;
       expect([agent, address]).toEqual([agent, expect.stringMatching(new RegExp(`:-localhost:${grpcServer.port}\\}$`))]);
     }
+  });
+});
+
+describe('docker-compose.yml, profile "postgres"', () => {
+  const postgresServices = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes('postgres'));
+
+  test('runs PostgreSQL with a volume and a health check, and an echo agent on it that waits for it, with the echo agent settings', () => {
+    expect(postgresServices.map(([name]) => name).sort()).toEqual(['echo-agent-postgres', 'postgres']);
+    const database = compose.services.postgres!;
+    expect(database.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
+    expect(compose.volumes).toHaveProperty('postgres-data');
+    const { healthcheck, environment } = database as ComposeService & { healthcheck: { test: string[] } };
+    expect(healthcheck.test).toEqual(['CMD', 'pg_isready', '-U', environment!.POSTGRES_USER, '-d', environment!.POSTGRES_DB]);
+
+    const agent = compose.services['echo-agent-postgres']!;
+    expect(agent.build).toEqual(agents['echo-agent']!.build);
+    expect(agent.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    const { A2A_STORE, DATABASE_URL, A2A_GRPC_ADDRESS, ...settings } = agent.environment!;
+    expect(settings).toEqual(agents['echo-agent']!.environment);
+    expect(A2A_STORE).toBe('postgres');
+    // The database the compose file runs, as its user, on its port.
+    const databaseUrl = new URL(DATABASE_URL!.replace('${POSTGRES_PASSWORD:-a2a}', 'secret'));
+    expect([databaseUrl.protocol, databaseUrl.username, databaseUrl.hostname, databaseUrl.port, databaseUrl.pathname]).toEqual([
+      'postgres:',
+      environment!.POSTGRES_USER,
+      'postgres',
+      '5432',
+      `/${environment!.POSTGRES_DB}`,
+    ]);
+    // Published beside the agent without a profile: other host ports, the card's gRPC address the host's.
+    const [http, grpc] = agent.ports!;
+    expect(http).toBe(`41242:${defaultPort('echo-agent')}`);
+    expect(A2A_GRPC_ADDRESS).toBe(`\${ECHO_POSTGRES_GRPC_ADDRESS:-localhost:${grpc!.split(':')[0]}}`);
+    expect(grpc!.split(':')[1]).toBe(agents['echo-agent']!.environment.A2A_GRPC_PORT);
   });
 });
 
