@@ -15,7 +15,7 @@ test('with A2A_STORE=postgres, a task outlives the agent that ran it: a new proc
   const first = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env });
   let sent: Task;
   try {
-    expect(JSON.parse(first.output().split('\n')[0]!).tasks).toBe(`PostgreSQL (schema ${schema})`);
+    expect(JSON.parse(first.output().split('\n')[0]!).tasks).toBe(`PostgreSQL (schema ${schema}, lease 15000 ms)`);
     sent = (
       await rpc<Task>(first.url, 'tasks/send', { id: 'durable', message: { role: 'user', parts: [{ type: 'text', text: 'keep me' }] } })
     ).result!;

@@ -1,110 +1,147 @@
-// Two echo agent replicas sharing Redis, one of them a real process that is killed mid-task:
-// the survivor fails the task once the dead replica's lease runs out.
+// Two echo agent replicas sharing a store (Redis, PostgreSQL), one of them a real process that is
+// killed mid-task: the survivor fails the task once the dead replica's lease runs out.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
 import {
   deleteKeys,
+  dropSchema,
   listen,
   openStream,
+  postgresUrl,
   redisUrl,
+  requirePostgres,
   requireRedis,
   rpc,
   spawnAgent,
   uniquePrefix,
+  uniqueSchema,
   within,
   type RunningServer,
 } from 'a2a-testing';
 import type { Task, TaskStatusUpdateEvent } from 'a2a-express';
+import { PostgresTaskStore } from 'a2a-express/postgres';
 import { RedisTaskStore } from 'a2a-express/redis';
+import type { SharedTaskStore } from 'a2a-express/store';
 import { echoRouter } from '../src/agent.js';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const url = redisUrl();
-const prefix = uniquePrefix('echo-replicas');
 const leaseMs = 500;
 
-let survivorStore: RedisTaskStore;
-let survivorRouter: ReturnType<typeof echoRouter>;
-let survivor: RunningServer;
+/** A store the replicas share: the survivor's, the environment a replica process is started with, and what it says of it. */
+interface SharedStoreKind {
+  readonly name: string;
+  open(): Promise<{ store: SharedTaskStore; env: Record<string, string>; described: string; cleanup(): Promise<void> }>;
+}
 
-beforeAll(async () => {
-  await requireRedis(url);
-  survivorStore = new RedisTaskStore({ url, prefix, leaseMs });
-  survivorRouter = echoRouter({ store: survivorStore, logger: pino({ level: 'silent' }) });
-  survivor = await listen(express().use(survivorRouter));
-});
-afterAll(async () => {
-  await survivorRouter.close();
-  await survivor.close();
-  await survivorStore.close();
-  await deleteKeys(url, prefix);
-});
-
-test('the process running a task is killed (SIGKILL); after the lease time the task reads failed on the survivor', async () => {
-  // Chunks a minute apart: the task is still working when its process dies.
-  const doomed = await spawnAgent('node', ['dist/server.js'], {
-    cwd: appDir,
-    env: { PORT: '0', ECHO_DELAY_MS: '60000', A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix, A2A_REDIS_LEASE_MS: String(leaseMs) },
-  });
-  expect(JSON.parse(doomed.output().split('\n')[0]!).tasks).toBe(`shared in Redis under ${prefix} (lease ${leaseMs} ms)`);
-  const stream = await openStream(doomed.url, 'tasks/sendSubscribe', {
-    id: 'doomed-task',
-    message: { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] },
-  });
-  // working, working, the first chunk; on a timeout, the replica's log says why.
-  for (let read = 0; read < 3; read++)
-    await within(stream.events.next(), 5_000, `event ${read + 1} from the doomed replica; its log: ${doomed.output()}`);
-  const running = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task' })).result!;
-  expect(running.status.state).toBe('working');
-
-  doomed.child.kill('SIGKILL');
-  stream.abort();
-  await doomed.stop();
-
-  // Bounded poll: the sweep runs every half lease, so this takes about 1.5 leases.
-  let task = running;
-  for (let attempt = 0; attempt < 200 && task.status.state === 'working'; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    task = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task', historyLength: 10 })).result!;
-  }
-  expect(task.status.state).toBe('failed');
-  expect(task.status.message?.parts[0]).toMatchObject({
-    type: 'text',
-    text: expect.stringMatching(/lease expired.*send the message again as a new task \(a new task id\)/),
-  });
-  // What the message says works: the same id takes no more messages (-32009), a new task does.
-  const message = { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] };
-  expect((await rpc(survivor.url, 'tasks/send', { id: 'doomed-task', message })).error?.code).toBe(-32009);
-  expect((await rpc<Task>(survivor.url, 'tasks/send', { id: 'doomed-task-retried', message })).result?.status.state).toBe('completed');
-  // Its log ends with the final event, so a client resubscribing on the survivor is told.
-  const log = (await survivorStore.eventsAfter('doomed-task', 0))!;
-  expect(log.at(-1)!.event).toMatchObject({ final: true, status: { state: 'failed' } } satisfies Partial<TaskStatusUpdateEvent>);
-  // The artifact streamed before the crash is kept.
-  expect(task.artifacts?.[0]?.parts[0]).toMatchObject({ type: 'text', text: 'one two ' });
-});
-
-test('a task that is running on a live replica keeps working past many lease periods', async () => {
-  const live = await spawnAgent('node', ['dist/server.js'], {
-    cwd: appDir,
-    env: {
-      PORT: '0',
-      ECHO_DELAY_MS: String(leaseMs * 3),
-      A2A_REDIS_URL: url,
-      A2A_REDIS_PREFIX: prefix,
-      A2A_REDIS_LEASE_MS: String(leaseMs),
+const kinds: SharedStoreKind[] = [
+  {
+    name: 'Redis',
+    async open() {
+      const url = await requireRedis(redisUrl());
+      const prefix = uniquePrefix('echo-replicas');
+      return {
+        store: new RedisTaskStore({ url, prefix, leaseMs }),
+        env: { A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix, A2A_REDIS_LEASE_MS: String(leaseMs) },
+        described: `shared in Redis under ${prefix} (lease ${leaseMs} ms)`,
+        cleanup: () => deleteKeys(url, prefix),
+      };
     },
+  },
+  {
+    name: 'PostgreSQL',
+    async open() {
+      const url = await requirePostgres(postgresUrl());
+      const schema = uniqueSchema('echo_replicas');
+      return {
+        store: new PostgresTaskStore({ connectionString: url, schema, leaseMs }),
+        env: { A2A_STORE: 'postgres', DATABASE_URL: url, A2A_POSTGRES_SCHEMA: schema, A2A_POSTGRES_LEASE_MS: String(leaseMs) },
+        described: `PostgreSQL (schema ${schema}, lease ${leaseMs} ms)`,
+        cleanup: () => dropSchema(url, schema),
+      };
+    },
+  },
+];
+
+describe.each(kinds)('replicas sharing $name', (kind) => {
+  let survivorStore: SharedTaskStore;
+  let survivorRouter: ReturnType<typeof echoRouter>;
+  let survivor: RunningServer;
+  let replicaEnv: Record<string, string>;
+  let described: string;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ store: survivorStore, env: replicaEnv, described, cleanup } = await kind.open());
+    survivorRouter = echoRouter({ store: survivorStore, logger: pino({ level: 'silent' }) });
+    survivor = await listen(express().use(survivorRouter));
   });
-  try {
-    const answer = await rpc<Task>(live.url, 'tasks/send', {
-      id: 'slow-but-alive',
-      message: { role: 'user', parts: [{ type: 'text', text: 'one two three' }] },
+  afterAll(async () => {
+    await survivorRouter.close();
+    await survivor.close();
+    await survivorStore.close();
+    await cleanup();
+  });
+
+  test('the process running a task is killed (SIGKILL); after the lease time the task reads failed on the survivor', async () => {
+    // Chunks a minute apart: the task is still working when its process dies.
+    const doomed = await spawnAgent('node', ['dist/server.js'], {
+      cwd: appDir,
+      env: { PORT: '0', ECHO_DELAY_MS: '60000', ...replicaEnv },
     });
-    // Two pauses of three leases each, while the survivor sweeps: still completed, not failed.
-    expect(answer.result?.status.state).toBe('completed');
-    expect((await rpc<Task>(survivor.url, 'tasks/get', { id: 'slow-but-alive' })).result?.status.state).toBe('completed');
-  } finally {
-    await live.stop();
-  }
+    expect(JSON.parse(doomed.output().split('\n')[0]!).tasks).toBe(described);
+    const stream = await openStream(doomed.url, 'tasks/sendSubscribe', {
+      id: 'doomed-task',
+      message: { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] },
+    });
+    // working, working, the first chunk; on a timeout, the replica's log says why.
+    for (let read = 0; read < 3; read++)
+      await within(stream.events.next(), 5_000, `event ${read + 1} from the doomed replica; its log: ${doomed.output()}`);
+    const running = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task' })).result!;
+    expect(running.status.state).toBe('working');
+
+    doomed.child.kill('SIGKILL');
+    stream.abort();
+    await doomed.stop();
+
+    // Bounded poll: the sweep runs every half lease, so this takes about 1.5 leases.
+    let task = running;
+    for (let attempt = 0; attempt < 200 && task.status.state === 'working'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      task = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task', historyLength: 10 })).result!;
+    }
+    expect(task.status.state).toBe('failed');
+    expect(task.status.message?.parts[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(/lease expired.*send the message again as a new task \(a new task id\)/),
+    });
+    // What the message says works: the same id takes no more messages (-32009), a new task does.
+    const message = { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] };
+    expect((await rpc(survivor.url, 'tasks/send', { id: 'doomed-task', message })).error?.code).toBe(-32009);
+    expect((await rpc<Task>(survivor.url, 'tasks/send', { id: 'doomed-task-retried', message })).result?.status.state).toBe('completed');
+    // Its log ends with the final event, so a client resubscribing on the survivor is told.
+    const log = (await survivorStore.eventsAfter('doomed-task', 0))!;
+    expect(log.at(-1)!.event).toMatchObject({ final: true, status: { state: 'failed' } } satisfies Partial<TaskStatusUpdateEvent>);
+    // The artifact streamed before the crash is kept.
+    expect(task.artifacts?.[0]?.parts[0]).toMatchObject({ type: 'text', text: 'one two ' });
+  });
+
+  test('a task that is running on a live replica keeps working past many lease periods', async () => {
+    const live = await spawnAgent('node', ['dist/server.js'], {
+      cwd: appDir,
+      env: { PORT: '0', ECHO_DELAY_MS: String(leaseMs * 3), ...replicaEnv },
+    });
+    try {
+      const answer = await rpc<Task>(live.url, 'tasks/send', {
+        id: 'slow-but-alive',
+        message: { role: 'user', parts: [{ type: 'text', text: 'one two three' }] },
+      });
+      // Two pauses of three leases each, while the survivor sweeps: still completed, not failed.
+      expect(answer.result?.status.state).toBe('completed');
+      expect((await rpc<Task>(survivor.url, 'tasks/get', { id: 'slow-but-alive' })).result?.status.state).toBe('completed');
+    } finally {
+      await live.stop();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 // a2a-express/postgres: the task store on PostgreSQL. A subpath of its own so that pg (an optional
 // peer dependency) is loaded only by the apps that keep their tasks there.
+import { integerFromEnv } from './env.js';
 import { PostgresTaskStore } from './store/postgres.js';
 
 export { migratePostgres, PostgresTaskStore, type PostgresTaskStoreOptions } from './store/postgres.js';
@@ -12,7 +13,8 @@ const STORE_KINDS = ['memory', 'redis', 'postgres'];
  * otherwise (the samples then ask `taskStoreFromEnv` of a2a-express/redis, and stay in memory
  * without `A2A_REDIS_URL`).
  * - `DATABASE_URL`: where the database is (`postgres://user:password@host:5432/database`);
- * - `A2A_POSTGRES_SCHEMA`: the schema of the agent's tables; default `defaultSchema`.
+ * - `A2A_POSTGRES_SCHEMA`: the schema of the agent's tables; default `defaultSchema`;
+ * - `A2A_POSTGRES_LEASE_MS`: lease of a running task (see {@link PostgresTaskStore}); default 15,000.
  * The store migrates its schema when first used.
  */
 export function postgresStoreFromEnv(defaultSchema: string, env: NodeJS.ProcessEnv = process.env): PostgresTaskStore | undefined {
@@ -24,5 +26,9 @@ export function postgresStoreFromEnv(defaultSchema: string, env: NodeJS.ProcessE
   if (!url || !/^postgres(ql)?:\/\//.test(url)) {
     throw new TypeError(`A2A_STORE=postgres needs DATABASE_URL, a postgres:// URL, got ${JSON.stringify(url ?? '')}`);
   }
-  return new PostgresTaskStore({ connectionString: url, schema: env.A2A_POSTGRES_SCHEMA?.trim() || defaultSchema });
+  return new PostgresTaskStore({
+    connectionString: url,
+    schema: env.A2A_POSTGRES_SCHEMA?.trim() || defaultSchema,
+    leaseMs: integerFromEnv('A2A_POSTGRES_LEASE_MS', 15_000, env),
+  });
 }

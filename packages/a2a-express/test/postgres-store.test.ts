@@ -41,7 +41,7 @@ describe('PostgresTaskStore', () => {
     const schema = uniqueSchema('migrate');
     schemas.push(schema);
     const runs = await Promise.all([migratePostgres(url, schema), migratePostgres(url, schema), migratePostgres(url, schema)]);
-    expect(runs.flat()).toEqual(['001_tasks.sql']);
+    expect(runs.flat()).toEqual(['001_tasks.sql', '002_leases.sql']);
     expect(await migratePostgres(url, schema)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -76,7 +76,8 @@ describe('PostgresTaskStore', () => {
 
   test('ids and metadata with quotes, NULs and long strings: kept to the character, or (a NUL in an id) refused with -32602', async () => {
     const store = await freshStore();
-    const awkward = `it's "quoted"; DROP TABLE a2a_tasks; --\\ ${'ü'.repeat(10_000)}`;
+    // As long as an id may be (1,024 characters), and two bytes a character in UTF-8.
+    const awkward = `it's "quoted"; DROP TABLE a2a_tasks; --\\ ${'ü'.repeat(980)}`;
     const metadata = { nul: 'a\u0000b', quote: '\'"', long: 'x'.repeat(1_000_000), nested: { 'key with "quotes"': [null, 1.5, '\u0000'] } };
     await store.update(awkward, (current) => ({
       record: current ?? created(awkward, awkward, metadata),
@@ -88,6 +89,10 @@ describe('PostgresTaskStore', () => {
     expect(read.task.metadata).toEqual(metadata);
     expect((await store.listTasks({ owner: undefined, contextId: awkward, pageSize: 5 })).records.map((r) => r.task.id)).toEqual([awkward]);
 
+    const tooLong = 'x'.repeat(1_025);
+    await expect(store.update(tooLong, (current) => ({ record: current ?? created(tooLong), events: [] }))).rejects.toMatchObject({
+      code: -32602,
+    });
     const nul = 'task\u0000id';
     await expect(store.update(nul, (current) => ({ record: current ?? created(nul), events: [] }))).rejects.toMatchObject({ code: -32602 });
     const nulContext = 'ctx\u0000';
@@ -178,6 +183,37 @@ describe('PostgresTaskStore', () => {
     } finally {
       client.release();
     }
+  });
+
+  test('shared by replicas: leases renewed, an expired one claimed by one replica at a time, a turn canceled anywhere announced', async () => {
+    // Leases of a second, renewed every quarter of one: a slow machine has room before one runs out.
+    const store = await freshStore({ leaseMs: 1_000 });
+    const other = new PostgresTaskStore({ connectionString: url, schema: store.schema, leaseMs: 1_000 });
+    stores.push(other);
+    const heard: unknown[] = [];
+    await other.onTurnEnded((ended) => heard.push(ended));
+    for (const id of ['kept-alive', 'abandoned', 'finished']) {
+      await store.update(id, (current) => ({ record: current ?? created(id), events: [statusEvent(id, 'working')] }));
+    }
+    await store.update('finished', (current) => ({ record: current!, events: [statusEvent('finished', 'completed')] }));
+    // Renewed twice over a lease and a half: only the task nobody renews runs out.
+    for (let i = 0; i < 6; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await store.renewLeases(['kept-alive', 'finished']);
+    }
+    const claimed = await Promise.all([other.claimExpiredLeases(), store.claimExpiredLeases()]);
+    expect(claimed.flat()).toEqual(['abandoned']);
+    // Claimed for one more lease: not again at once.
+    expect(await other.claimExpiredLeases()).toEqual([]);
+
+    await store.update('abandoned', (current) => ({ record: current!, events: [statusEvent('abandoned', 'canceled')] }));
+    for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard).toEqual([{ taskId: 'abandoned', turn: 1, state: 'canceled' }]);
+    // A finished task holds no lease, and a change to an ended task announces nothing more.
+    await store.update('abandoned', (current) => ({ record: current!, events: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await other.claimExpiredLeases()).toEqual(['kept-alive']);
+    expect(heard).toHaveLength(1);
   });
 
   test('many subscribers on one task share one connection: the pool does not grow with them', async () => {

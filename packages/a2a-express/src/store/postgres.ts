@@ -5,8 +5,9 @@
 // most, an id may be longer) and read the events themselves, so a missed or
 // late notification delays an event but never loses or reorders it.
 //
-// Not yet (issue #44): the duties a store of several replicas takes on (leases, taking over a task
-// whose process died: `SharedTaskStore`), push secrets encrypted at rest, the samples' A2A_STORE.
+// Replicas of one agent may share it (`SharedTaskStore`): a running task holds a lease (a column)
+// that its process renews, a replica claims and fails a task whose lease ran out, and a turn
+// canceled or failed anywhere is announced on a second channel, so that its process aborts it.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { A2AError } from 'a2a-types/model';
@@ -14,8 +15,8 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { isFinalState } from '../core/model.js';
 import { settleChange } from './fold.js';
-import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
-import { statusMsOf, type TaskListPage, type TaskListQuery, type TaskStore } from './task-store.js';
+import { checkTaskId, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+import { statusMsOf, type SharedTaskStore, type TaskListPage, type TaskListQuery, type TurnEnded } from './task-store.js';
 
 export interface PostgresTaskStoreOptions {
   /** Where the database is (`postgres://user:password@host:5432/database`); or give `pool`. */
@@ -30,6 +31,11 @@ export interface PostgresTaskStoreOptions {
   maxEventsPerTask?: number;
   /** How long a finished task is kept after it finished; default one hour. */
   retentionMs?: number;
+  /**
+   * How long a running task's lease lasts without renewal, ms; default 15,000. Its process renews
+   * it every third of that; a replica fails a task whose lease ran out (its process died).
+   */
+  leaseMs?: number;
   /** Connections of the pool the store makes; default 10. Subscribers share one more, whatever their number. */
   maxConnections?: number;
   logger?: Logger;
@@ -99,8 +105,12 @@ interface Feed {
 /** A change made while another process created the same task: the change is made again. */
 const MAX_ATTEMPTS = 10;
 
-export class PostgresTaskStore implements TaskStore {
+/** Most expired leases claimed in one sweep. */
+const CLAIM_BATCH = 100;
+
+export class PostgresTaskStore implements SharedTaskStore {
   readonly schema: string;
+  readonly leaseMs: number;
   readonly maxEventsPerTask: number;
   readonly retentionMs: number;
   private readonly pool: pg.Pool;
@@ -111,6 +121,8 @@ export class PostgresTaskStore implements TaskStore {
   private migrated: Promise<void> | undefined;
   private readonly tables: { tasks: string; events: string };
   private readonly channel: string;
+  private readonly turnsChannel: string;
+  private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
   private readonly feeds = new Map<string, Feed>();
   /** The tasks of `feeds` by the digest a notification names them by. */
   private readonly digests = new Map<string, string>();
@@ -123,6 +135,7 @@ export class PostgresTaskStore implements TaskStore {
     this.schema = options.schema ?? 'public';
     this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
     this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
+    this.leaseMs = positive(options.leaseMs ?? 15_000, 'leaseMs');
     this.ownsPool = !options.pool;
     this.pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
     // A connection that fails while idle in the pool must not take the process down.
@@ -131,6 +144,7 @@ export class PostgresTaskStore implements TaskStore {
     const schema = pg.escapeIdentifier(this.schema);
     this.tables = { tasks: `${schema}.a2a_tasks`, events: `${schema}.a2a_events` };
     this.channel = `a2a_events:${this.schema}`;
+    this.turnsChannel = `a2a_turns:${this.schema}`;
     this.migrate = options.migrate !== false;
     // Finished tasks past their retention are also left out where they are read.
     this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), Math.min(this.retentionMs, 60_000));
@@ -149,6 +163,8 @@ export class PostgresTaskStore implements TaskStore {
 
   async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     await this.ready();
+    // As the router does: an id longer than 1,024 characters is refused, so a notice naming it fits a notification.
+    checkTaskId(taskId);
     refuseNul(taskId, 'a task id');
     for (let attempt = 1; ; attempt++) {
       const result = await this.inTransaction(async (client) => {
@@ -167,6 +183,8 @@ export class PostgresTaskStore implements TaskStore {
             await client.query(`DELETE FROM ${this.tables.events} WHERE task_id = $1 AND event_id <= $2`, [taskId, oldestKept]);
           await client.query('SELECT pg_notify($1, $2)', [this.channel, digestOf(taskId)]);
         }
+        const ended = endedAbruptly(taskId, current, settled.record);
+        if (ended) await client.query('SELECT pg_notify($1, $2)', [this.turnsChannel, JSON.stringify(ended)]);
         return settled;
       });
       if (result) {
@@ -265,12 +283,41 @@ export class PostgresTaskStore implements TaskStore {
     return next ? { ...found, next } : found;
   }
 
+  async renewLeases(taskIds: readonly string[]): Promise<void> {
+    if (taskIds.length === 0) return;
+    await this.ready();
+    await this.pool.query(
+      `UPDATE ${this.tables.tasks} SET lease_until = now() + $2 * interval '1 millisecond' WHERE task_id = ANY($1) AND lease_until IS NOT NULL`,
+      [taskIds, this.leaseMs],
+    );
+  }
+
+  async claimExpiredLeases(): Promise<string[]> {
+    await this.ready();
+    // Each expired lease claimed for one more period, by one replica: the rows another replica
+    // is claiming at the same moment are skipped.
+    const claimed = await this.pool.query(
+      `UPDATE ${this.tables.tasks} SET lease_until = now() + $1 * interval '1 millisecond'
+       WHERE task_id IN (SELECT task_id FROM ${this.tables.tasks} WHERE lease_until < now() ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING task_id`,
+      [this.leaseMs, CLAIM_BATCH],
+    );
+    return claimed.rows.map((row) => row.task_id as string);
+  }
+
+  async onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void> {
+    await this.ready();
+    await this.listen();
+    this.turnListeners.add(listener);
+    return () => this.turnListeners.delete(listener);
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }
 
   describe(): string {
-    return `PostgreSQL (schema ${this.schema})`;
+    return `PostgreSQL (schema ${this.schema}, lease ${this.leaseMs} ms)`;
   }
 
   async close(): Promise<void> {
@@ -309,18 +356,21 @@ export class PostgresTaskStore implements TaskStore {
       record.lastEventId,
       JSON.stringify(record),
       isFinalState(task.status.state),
+      this.leaseMs,
     ];
     if (exists) {
       await client.query(
         `UPDATE ${this.tables.tasks} SET owner = $2, context_id = $3, state = $4, status_ms = $5, listed = $6, last_event_id = $7,
-           record = $8, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END WHERE task_id = $1`,
+           record = $8, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END,
+           lease_until = CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END WHERE task_id = $1`,
         values,
       );
       return true;
     }
     const inserted = await client.query(
-      `INSERT INTO ${this.tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, finished_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9 THEN now() END) ON CONFLICT (task_id) DO NOTHING`,
+      `INSERT INTO ${this.tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, finished_at, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9 THEN now() END, CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END)
+       ON CONFLICT (task_id) DO NOTHING`,
       values,
     );
     return inserted.rowCount === 1;
@@ -347,6 +397,11 @@ export class PostgresTaskStore implements TaskStore {
     this.listening ??= (async () => {
       const client = new pg.Client({ ...this.pool.options });
       client.on('notification', (message) => {
+        if (message.channel === this.turnsChannel) {
+          const ended = JSON.parse(message.payload ?? 'null') as TurnEnded | null;
+          if (ended) for (const listener of this.turnListeners) listener(ended);
+          return;
+        }
         const taskId = message.payload === undefined ? undefined : this.digests.get(message.payload);
         if (taskId !== undefined) this.catchUp(taskId);
       });
@@ -363,7 +418,7 @@ export class PostgresTaskStore implements TaskStore {
         }
       });
       await client.connect();
-      await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}`);
+      await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}; LISTEN ${client.escapeIdentifier(this.turnsChannel)}`);
       return client;
     })();
     this.listening.catch(() => {
@@ -414,6 +469,16 @@ export class PostgresTaskStore implements TaskStore {
     await this.ready();
     await this.pool.query(`DELETE FROM ${this.tables.tasks} WHERE finished_at < now() - $1 * interval '1 millisecond'`, [this.retentionMs]);
   }
+}
+
+/**
+ * The notice for a turn that may have been ended from outside its handler (canceled, or failed by
+ * a lease sweep), so that the process running the handler aborts it.
+ */
+function endedAbruptly(taskId: string, before: TaskRecord | undefined, after: TaskRecord): TurnEnded | undefined {
+  const { state } = after.task.status;
+  if (before && isFinalState(before.task.status.state)) return undefined;
+  return state === 'canceled' || state === 'failed' ? { taskId, turn: after.turn, state } : undefined;
 }
 
 /** What a notification names a task by: short, whatever the id's length. */
