@@ -1,8 +1,9 @@
 // The echo agent as its start script runs it, keeping its tasks in PostgreSQL (A2A_STORE=postgres):
-// a task outlives the process, and what the environment asks for that cannot be is refused at start.
+// a task outlives the process, a restart of the database loses no acknowledged task, and what the
+// environment asks for that cannot be is refused at start.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dropSchema, postgresUrl, requirePostgres, rpc, spawnAgent, uniqueSchema } from 'a2a-testing';
+import { dropSchema, postgresUrl, requirePostgres, rpc, spawnAgent, startOwnPostgres, uniqueSchema } from 'a2a-testing';
 import type { Task } from 'a2a-types';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,3 +45,59 @@ test('A2A_STORE=postgres without DATABASE_URL, or a store it does not know: the 
     await expect(spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', ...env } })).rejects.toThrow(why);
   }
 });
+
+test('the database restarts under load: no acknowledged task is lost, and the agent is not ready while it is away', async () => {
+  const own = await startOwnPostgres();
+  const agent = await spawnAgent('node', ['dist/server.js'], {
+    cwd: appDir,
+    env: { PORT: '0', A2A_STORE: 'postgres', DATABASE_URL: own.url, A2A_POSTGRES_SCHEMA: 'restart' },
+  });
+  const ready = async () => (await fetch(`${agent.url}/readyz`, { signal: AbortSignal.timeout(5_000) })).status;
+  const acknowledged: string[] = [];
+  let sent = 0;
+  /** Sends tasks one after another until `stop` is set: those answered with a completed task are acknowledged. */
+  const load = async (stop: { done: boolean }) => {
+    while (!stop.done && sent < 2_000) {
+      const id = `under-load-${++sent}`;
+      try {
+        const answer = await rpc<Task>(agent.url, 'tasks/send', { id, message: { role: 'user', parts: [{ type: 'text', text: id }] } });
+        if (answer.result?.status.state === 'completed') acknowledged.push(id);
+      } catch {
+        // Refused or failed while the database was away: not acknowledged, so not owed.
+      }
+    }
+  };
+  try {
+    expect(await ready()).toBe(200);
+    const stop = { done: false };
+    const loading = load(stop);
+    while (acknowledged.length < 20) await new Promise((resolve) => setTimeout(resolve, 10));
+    await own.stop();
+    let notReady = 0;
+    for (let i = 0; i < 100 && notReady === 0; i++) {
+      notReady = (await ready()) === 503 ? 1 : 0;
+      if (!notReady) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(notReady).toBe(1);
+    await own.start();
+    let readyAgain = false;
+    for (let i = 0; i < 200 && !readyAgain; i++) {
+      readyAgain = (await ready()) === 200;
+      if (!readyAgain) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(readyAgain).toBe(true);
+    const before = acknowledged.length;
+    while (acknowledged.length < before + 20 && sent < 2_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.done = true;
+    await loading;
+    expect(acknowledged.length).toBeGreaterThanOrEqual(before + 20);
+    // Every task the agent said it completed is there, completed, after the restart.
+    for (const id of acknowledged) {
+      const read = await rpc<Task>(agent.url, 'tasks/get', { id });
+      expect([id, read.result?.status.state]).toEqual([id, 'completed']);
+    }
+  } finally {
+    await agent.stop();
+    await own.dispose();
+  }
+}, 60_000);

@@ -379,16 +379,23 @@ export class PostgresTaskStore implements SharedTaskStore {
   /** Runs `work` in a transaction: committed when it returns a value, rolled back when it returns undefined or throws. */
   private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T | undefined>): Promise<T | undefined> {
     const client = await this.pool.connect();
+    // A connection lost while checked out (the database restarting) is an 'error' event on it, which
+    // would end the process unheard: the query under way fails with it, and that is enough.
+    const lost = (error: Error) => this.logger?.warn({ err: error }, 'a PostgreSQL connection was lost during a change');
+    client.on('error', lost);
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query(result === undefined ? 'ROLLBACK' : 'COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection that cannot even roll back is dropped from the pool, not handed out again.
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       throw error;
     } finally {
-      client.release();
+      client.off('error', lost);
+      client.release(broken);
     }
   }
 
