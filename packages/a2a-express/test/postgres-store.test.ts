@@ -74,6 +74,49 @@ describe('PostgresTaskStore', () => {
     }
   }, 30_000);
 
+  test('a restart of the database: subscribers and cancellation notices are heard again after it, nothing missed', async () => {
+    const own = await startOwnPostgres();
+    const listening = new PostgresTaskStore({ connectionString: own.url, schema: 'a2a' });
+    const writing = new PostgresTaskStore({ connectionString: own.url, schema: 'a2a' });
+    try {
+      await writing.update('t', (current) => ({ record: current ?? created('t'), events: [statusEvent('t', 'working')] }));
+      const seen: number[] = [];
+      const ended: unknown[] = [];
+      const unsubscribe = await listening.subscribe('t', (event) => seen.push(event.id));
+      await listening.onTurnEnded((notice) => ended.push(notice));
+      await own.stop();
+      await own.start();
+      // Written by another process once the database is back: heard here though the connection was lost.
+      const write = async (state: 'working' | 'canceled') => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await writing.update('t', (current) => ({ record: current!, events: [statusEvent('t', state)] }));
+          } catch (error) {
+            // The writer's own pooled connection may be the lost one, once.
+            if (attempt > 3) throw error;
+          }
+        }
+      };
+      const until = async (done: () => boolean) => {
+        for (let i = 0; i < 300 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      };
+      // Written perhaps before this store listens again: read when it does.
+      await write('working');
+      await until(() => seen.length === 1);
+      expect(seen).toEqual([2]);
+      // Listening again now: a cancellation is announced to it, and its event told.
+      await write('canceled');
+      await until(() => seen.length === 2 && ended.length === 1);
+      expect(seen).toEqual([2, 3]);
+      expect(ended).toEqual([{ taskId: 't', turn: 1, state: 'canceled' }]);
+      unsubscribe();
+    } finally {
+      await listening.close();
+      await writing.close();
+      await own.dispose();
+    }
+  }, 30_000);
+
   test('ids and metadata with quotes, NULs and long strings: kept to the character, or (a NUL in an id) refused with -32602', async () => {
     const store = await freshStore();
     // As long as an id may be (1,024 characters), and two bytes a character in UTF-8.

@@ -414,15 +414,9 @@ export class PostgresTaskStore implements SharedTaskStore {
       });
       client.on('error', (error) => {
         this.logger?.warn({ err: error }, 'the PostgreSQL connection that listens for events failed: listening again');
-        if (this.listening) this.listening = undefined;
-        // Heard nothing meanwhile: every feed reads what it missed once listening again.
-        if (!this.closed && this.feeds.size > 0) {
-          void this.listen()
-            .then(() => {
-              for (const taskId of this.feeds.keys()) this.catchUp(taskId);
-            })
-            .catch(() => undefined);
-        }
+        this.listening = undefined;
+        void client.end().catch(() => undefined);
+        this.listenAgain(100);
       });
       await client.connect();
       await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}; LISTEN ${client.escapeIdentifier(this.turnsChannel)}`);
@@ -432,6 +426,24 @@ export class PostgresTaskStore implements SharedTaskStore {
       this.listening = undefined;
     });
     return this.listening;
+  }
+
+  /**
+   * Listens again after the listening connection was lost (the database restarting), trying every
+   * `delayMs` (doubling, at most 5 s) while anything here listens and the store is open; then every
+   * feed reads what it missed meanwhile.
+   */
+  private listenAgain(delayMs: number): void {
+    if (this.closed || (this.feeds.size === 0 && this.turnListeners.size === 0)) return;
+    const retry = setTimeout(() => {
+      this.listen().then(
+        () => {
+          for (const taskId of this.feeds.keys()) this.catchUp(taskId);
+        },
+        () => this.listenAgain(Math.min(delayMs * 2, 5_000)),
+      );
+    }, delayMs);
+    retry.unref();
   }
 
   /** Tells the task's subscribers in this process of events this process wrote (the ones that follow on). */
