@@ -59,7 +59,13 @@ function migrationFiles(): { version: number; name: string; sql: string }[] {
  */
 export async function migratePostgres(database: pg.Pool | string, schema = 'public'): Promise<string[]> {
   const pool = typeof database === 'string' ? new pg.Pool({ connectionString: database, max: 1 }) : database;
-  const client = await pool.connect();
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    if (typeof database === 'string') await pool.end();
+    throw error;
+  }
   const ran: string[] = [];
   const lock = `a2a-express migrations ${schema}`;
   try {
