@@ -33,6 +33,11 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
 export function listedGrpcAddress(host: string, port: number, advertised: string | undefined, mountUrl: string): string {
   if (advertised !== undefined) return advertised;
   if (WILDCARD_HOSTS.has(host)) return `${new URL(mountUrl).hostname}:${port}`;
+  return hostPort(host, port);
+}
+
+/** `host:port` as gRPC addresses are written: an IPv6 host in brackets. */
+function hostPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
@@ -94,11 +99,9 @@ export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = 
       )
     : ServerCredentials.createInsecure();
   const boundPort = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${port}`, credentials, (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
+    server.bindAsync(hostPort(host, port), credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
   );
-  const address = options.advertisedAddress ?? `${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+  const address = options.advertisedAddress ?? hostPort(host, boundPort);
   const unlist = listed.map((entry) =>
     core.listInterface((mountUrl) => ({ ...entry, url: listedGrpcAddress(host, boundPort, options.advertisedAddress, mountUrl) })),
   );

@@ -10,7 +10,7 @@ import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { jsonCopy } from '../core/plain-json.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
 import { TaskListIndex } from './list-index.js';
-import type { TaskListPage, TaskListQuery, TaskStore } from './task-store.js';
+import { positiveOption, type TaskListPage, type TaskListQuery, type TaskStore } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** Most tasks kept at once; idle tasks are evicted oldest first to make room. Default 10,000. */
@@ -90,10 +90,10 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
-    this.maxTasks = positive(options.maxTasks ?? 10_000, 'maxTasks');
-    this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
-    this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
-    this.maxBytes = positive(options.maxBytes ?? 256 * 1024 * 1024, 'maxBytes');
+    this.maxTasks = positiveOption('InMemoryTaskStore', 'maxTasks', options.maxTasks ?? 10_000);
+    this.retentionMs = positiveOption('InMemoryTaskStore', 'retentionMs', options.retentionMs ?? 60 * 60 * 1000);
+    this.maxEventsPerTask = positiveOption('InMemoryTaskStore', 'maxEventsPerTask', options.maxEventsPerTask ?? 1_000);
+    this.maxBytes = positiveOption('InMemoryTaskStore', 'maxBytes', options.maxBytes ?? 256 * 1024 * 1024);
     this.logger = options.logger;
     this.listed = new TaskListIndex(
       {
@@ -310,11 +310,4 @@ export class InMemoryTaskStore implements TaskStore {
 
 function* recordsOf(entries: ReadonlyMap<string, Entry>): Iterable<[string, TaskRecord]> {
   for (const [taskId, entry] of entries) yield [taskId, entry.record];
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new TypeError(`InMemoryTaskStore: ${name} must be a positive number, got ${value}`);
-  }
-  return value;
 }

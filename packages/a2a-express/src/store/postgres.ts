@@ -16,7 +16,15 @@ import type { Logger } from 'pino';
 import { isFinalState } from '../core/model.js';
 import { settleChange } from './fold.js';
 import { checkTaskId, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
-import { statusMsOf, type SharedTaskStore, type TaskListPage, type TaskListQuery, type TurnEnded } from './task-store.js';
+import {
+  positiveOption,
+  statusMsOf,
+  turnEndedBy,
+  type SharedTaskStore,
+  type TaskListPage,
+  type TaskListQuery,
+  type TurnEnded,
+} from './task-store.js';
 
 export interface PostgresTaskStoreOptions {
   /** Where the database is (`postgres://user:password@host:5432/database`); or give `pool`. */
@@ -139,9 +147,9 @@ export class PostgresTaskStore implements SharedTaskStore {
   constructor(options: PostgresTaskStoreOptions) {
     if (!options.pool && !options.connectionString) throw new TypeError('PostgresTaskStore: give connectionString or pool');
     this.schema = options.schema ?? 'public';
-    this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
-    this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
-    this.leaseMs = positive(options.leaseMs ?? 15_000, 'leaseMs');
+    this.maxEventsPerTask = positiveOption('PostgresTaskStore', 'maxEventsPerTask', options.maxEventsPerTask ?? 1_000);
+    this.retentionMs = positiveOption('PostgresTaskStore', 'retentionMs', options.retentionMs ?? 60 * 60 * 1000);
+    this.leaseMs = positiveOption('PostgresTaskStore', 'leaseMs', options.leaseMs ?? 15_000);
     this.ownsPool = !options.pool;
     this.pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
     // A connection that fails while idle in the pool must not take the process down.
@@ -189,7 +197,7 @@ export class PostgresTaskStore implements SharedTaskStore {
             await client.query(`DELETE FROM ${this.tables.events} WHERE task_id = $1 AND event_id <= $2`, [taskId, oldestKept]);
           await client.query('SELECT pg_notify($1, $2)', [this.channel, digestOf(taskId)]);
         }
-        const ended = endedAbruptly(taskId, current, settled.record);
+        const ended = turnEndedBy(taskId, current, settled.record);
         if (ended) await client.query('SELECT pg_notify($1, $2)', [this.turnsChannel, JSON.stringify(ended)]);
         return settled;
       });
@@ -496,16 +504,6 @@ export class PostgresTaskStore implements SharedTaskStore {
   }
 }
 
-/**
- * The notice for a turn that may have been ended from outside its handler (canceled, or failed by
- * a lease sweep), so that the process running the handler aborts it.
- */
-function endedAbruptly(taskId: string, before: TaskRecord | undefined, after: TaskRecord): TurnEnded | undefined {
-  const { state } = after.task.status;
-  if (before && isFinalState(before.task.status.state)) return undefined;
-  return state === 'canceled' || state === 'failed' ? { taskId, turn: after.turn, state } : undefined;
-}
-
 /** What a notification names a task by: short, whatever the id's length. */
 function digestOf(taskId: string): string {
   return createHash('sha1').update(taskId).digest('base64url');
@@ -517,9 +515,4 @@ function digestOf(taskId: string): string {
  */
 function refuseNul(id: string, what: string): void {
   if (id.includes('\0')) throw A2AError.invalidParams({ reason: `${what} holding U+0000 cannot be kept in PostgreSQL` });
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`PostgresTaskStore: ${name} must be a positive number, got ${value}`);
-  return value;
 }

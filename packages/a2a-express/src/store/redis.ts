@@ -27,7 +27,9 @@ import {
 import { headOf, planWrite, recordFromLayout } from './redis-layout.js';
 import { CLAIM_SCRIPT, PRUNE_LIST_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
 import {
+  positiveOption,
   statusMsOf,
+  turnEndedBy,
   type SharedTaskStore,
   type TaskListCursor,
   type TaskListPage,
@@ -130,11 +132,11 @@ export class RedisTaskStore implements SharedTaskStore {
 
   constructor(options: RedisTaskStoreOptions = {}) {
     this.prefix = options.prefix ?? 'a2a:';
-    this.retentionMs = positive(options.retentionMs ?? 60 * 60 * 1000, 'retentionMs');
-    this.maxEventsPerTask = positive(options.maxEventsPerTask ?? 1_000, 'maxEventsPerTask');
-    this.leaseMs = positive(options.leaseMs ?? 15_000, 'leaseMs');
-    this.commandTimeoutMs = positive(options.commandTimeoutMs ?? 2_000, 'commandTimeoutMs');
-    const maxDelay = positive(options.maxReconnectDelayMs ?? 500, 'maxReconnectDelayMs');
+    this.retentionMs = positiveOption('RedisTaskStore', 'retentionMs', options.retentionMs ?? 60 * 60 * 1000);
+    this.maxEventsPerTask = positiveOption('RedisTaskStore', 'maxEventsPerTask', options.maxEventsPerTask ?? 1_000);
+    this.leaseMs = positiveOption('RedisTaskStore', 'leaseMs', options.leaseMs ?? 15_000);
+    this.commandTimeoutMs = positiveOption('RedisTaskStore', 'commandTimeoutMs', options.commandTimeoutMs ?? 2_000);
+    const maxDelay = positiveOption('RedisTaskStore', 'maxReconnectDelayMs', options.maxReconnectDelayMs ?? 500);
     const connection: RedisOptions = {
       ...options.redisOptions,
       commandTimeout: this.commandTimeoutMs,
@@ -210,8 +212,7 @@ export class RedisTaskStore implements SharedTaskStore {
       const { record: saved, events: stored } = settleChange(known.record, taskChange, mergeGrowingArtifact);
       const layout = planWrite(known.record, known.laidOut, taskChange, saved);
       const final = isFinalState(saved.task.status.state);
-      const wasFinal = known.record !== undefined && isFinalState(known.record.task.status.state);
-      const ended: TurnEnded | undefined = final && !wasFinal ? endedAbruptly(taskId, saved) : undefined;
+      const ended = turnEndedBy(taskId, known.record, saved);
       const args: (string | number)[] = [
         this.taskKey(taskId),
         this.eventsKey(taskId),
@@ -542,20 +543,4 @@ export class RedisTaskStore implements SharedTaskStore {
       for (const listener of [...channel.listeners]) listener(event);
     }
   }
-}
-
-/**
- * The notice for a turn that may have been ended from outside its handler (canceled, or failed
- * by a lease sweep), so that the process running the handler aborts it.
- */
-function endedAbruptly(taskId: string, record: TaskRecord): TurnEnded | undefined {
-  const { state } = record.task.status;
-  return state === 'canceled' || state === 'failed' ? { taskId, turn: record.turn, state } : undefined;
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new TypeError(`RedisTaskStore: ${name} must be a positive number, got ${value}`);
-  }
-  return value;
 }

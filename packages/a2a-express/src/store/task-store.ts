@@ -2,7 +2,7 @@
 // (Redis, a database) can replace the in-memory one. `storeContract` (a2a-express/testing) holds
 // a store to every promise below: the built-in ones, and anyone's (docs/stores.md).
 import type { StoreMetrics } from '../telemetry/metrics.js';
-import type { TaskState } from '../core/model.js';
+import { isFinalState, type TaskState } from '../core/model.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
 
 /**
@@ -151,4 +151,21 @@ export function statusMsOf(record: TaskRecord): number {
   const at = record.task.status.timestamp;
   const ms = at ? Date.parse(at) : 0;
   return Number.isFinite(ms) ? ms : 0;
+}
+
+/**
+ * The notice a shared store announces for a change that ends a turn from outside its handler
+ * (canceled, or failed by a lease sweep), so that the process running the handler aborts it;
+ * none for a task that had ended already.
+ */
+export function turnEndedBy(taskId: string, before: TaskRecord | undefined, after: TaskRecord): TurnEnded | undefined {
+  if (before && isFinalState(before.task.status.state)) return undefined;
+  const { state } = after.task.status;
+  return state === 'canceled' || state === 'failed' ? { taskId, turn: after.turn, state } : undefined;
+}
+
+/** A store's numeric option, which must be positive: a TypeError that names the store and the option otherwise. */
+export function positiveOption(store: string, name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`${store}: ${name} must be a positive number, got ${value}`);
+  return value;
 }
