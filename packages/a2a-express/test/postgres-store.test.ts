@@ -1,16 +1,22 @@
 // What the PostgreSQL store adds to the contract (store-contract-postgres.test.ts): its migrations,
 // input that stresses a database, and subscribers that share one connection. On a real
 // PostgreSQL (test/services-global-setup.mjs), each test in a schema of its own.
-import { dropSchema, postgresUrl, requirePostgres, startOwnPostgres, uniqueSchema } from 'a2a-testing';
+import { randomBytes } from 'node:crypto';
+import { dropSchema, postgresUrl, requirePostgres, serverPool, startOwnPostgres, uniqueSchema } from 'a2a-testing';
+import express from 'express';
 import pg from 'pg';
 import { statusEvent } from '../src/core/task-events.js';
-import { migratePostgres, PostgresTaskStore } from '../src/postgres.js';
-import type { TaskRecord } from '../src/store/index.js';
+import { completed } from '../src/index.js';
+import { migratePostgres, PostgresTaskStore, postgresStoreFromEnv } from '../src/postgres.js';
+import type { StoredPushConfig, TaskRecord } from '../src/store/index.js';
+import { appWith, eventually, message10 } from './helpers.js';
 
 const url = postgresUrl();
 const schemas: string[] = [];
 const stores: PostgresTaskStore[] = [];
+const { serve, closeAll } = serverPool();
 afterAll(async () => {
+  await closeAll();
   await Promise.all(stores.map((store) => store.close()));
   for (const schema of schemas) await dropSchema(url, schema);
 });
@@ -41,7 +47,7 @@ describe('PostgresTaskStore', () => {
     const schema = uniqueSchema('migrate');
     schemas.push(schema);
     const runs = await Promise.all([migratePostgres(url, schema), migratePostgres(url, schema), migratePostgres(url, schema)]);
-    expect(runs.flat()).toEqual(['001_tasks.sql', '002_leases.sql']);
+    expect(runs.flat()).toEqual(['001_tasks.sql', '002_leases.sql', '003_sealed_push_configs.sql']);
     expect(await migratePostgres(url, schema)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -283,5 +289,153 @@ describe('PostgresTaskStore', () => {
       await client.end();
     }
     for (const unsubscribe of unsubscribes) unsubscribe();
+  });
+
+  describe('push configs sealed at rest with a pushConfigKey', () => {
+    const key = randomBytes(32);
+    const secrets = { url: 'https://hooks.example/a2a?key=url-secret-1', token: 'token-secret-2', credentials: 'credential-secret-3' };
+    const configs: StoredPushConfig[] = [
+      {
+        id: 'hook',
+        protocol: '1.0',
+        url: secrets.url,
+        token: secrets.token,
+        authentication: { schemes: ['Bearer'], credentials: secrets.credentials },
+      },
+    ];
+    const withConfigs = (taskId: string) => async (store: PostgresTaskStore) =>
+      store.update(taskId, (current) => ({
+        record: { ...(current ?? created(taskId)), pushConfigs: configs },
+        events: [statusEvent(taskId, 'working')],
+      }));
+
+    /** The task's row as the database holds it: its record's text and its sealed configs. */
+    async function rawRow(schema: string, taskId: string): Promise<{ record: string; push_configs: string | null }> {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const found = await client.query(
+          `SELECT record::text AS record, push_configs FROM ${client.escapeIdentifier(schema)}.a2a_tasks WHERE task_id = $1`,
+          [taskId],
+        );
+        return found.rows[0];
+      } finally {
+        await client.end();
+      }
+    }
+
+    test('no secret of a push config is in the database; the store reads them back whole, in a task and in a page', async () => {
+      const store = await freshStore({ pushConfigKey: key });
+      await withConfigs('sealed')(store);
+      const row = await rawRow(store.schema, 'sealed');
+      for (const secret of Object.values(secrets)) expect(`${row.record} ${row.push_configs}`).not.toContain(secret);
+      expect(row.push_configs).toMatch(/^v1\.[\w-]{8}\.[\w-]+$/);
+      expect((await store.get('sealed'))!.pushConfigs).toEqual(configs);
+      expect((await store.listTasks({ owner: undefined, pageSize: 10 })).records[0]!.pushConfigs).toEqual(configs);
+      // Changed again, the configs stay sealed and whole.
+      await store.update('sealed', (current) => ({ record: current!, events: [statusEvent('sealed', 'completed')] }));
+      expect((await store.get('sealed'))!.pushConfigs).toEqual(configs);
+      expect((await rawRow(store.schema, 'sealed')).record).not.toContain(secrets.token);
+    });
+
+    test('keys rotate: a store given the new key first still opens the old, and seals with the new on the next change', async () => {
+      const old = await freshStore({ pushConfigKey: key });
+      await withConfigs('rotated')(old);
+      const sealedByOld = (await rawRow(old.schema, 'rotated')).push_configs!;
+      const newKey = randomBytes(32).toString('base64');
+      const rotated = new PostgresTaskStore({ connectionString: url, schema: old.schema, pushConfigKey: [newKey, key.toString('hex')] });
+      stores.push(rotated);
+      expect((await rotated.get('rotated'))!.pushConfigs).toEqual(configs);
+      await rotated.update('rotated', (current) => ({ record: current!, events: [statusEvent('rotated', 'completed')] }));
+      const sealedByNew = (await rawRow(old.schema, 'rotated')).push_configs!;
+      expect(sealedByNew.split('.')[1]).not.toBe(sealedByOld.split('.')[1]);
+      const newOnly = new PostgresTaskStore({ connectionString: url, schema: old.schema, pushConfigKey: newKey });
+      stores.push(newOnly);
+      expect((await newOnly.get('rotated'))!.pushConfigs).toEqual(configs);
+    });
+
+    test('configs kept before a key was given are read as they are, and sealed on the next change', async () => {
+      const plain = await freshStore();
+      await withConfigs('before-key')(plain);
+      expect((await rawRow(plain.schema, 'before-key')).record).toContain(secrets.token);
+      const keyed = new PostgresTaskStore({ connectionString: url, schema: plain.schema, pushConfigKey: key });
+      stores.push(keyed);
+      expect((await keyed.get('before-key'))!.pushConfigs).toEqual(configs);
+      await keyed.update('before-key', (current) => ({ record: current!, events: [statusEvent('before-key', 'completed')] }));
+      const row = await rawRow(plain.schema, 'before-key');
+      expect(row.record).not.toContain(secrets.token);
+      expect(row.push_configs).toMatch(/^v1\./);
+    });
+
+    test('sealed configs that cannot be opened (no key, another key, moved to another task) fail the read clearly, never read as none', async () => {
+      const store = await freshStore({ pushConfigKey: key });
+      await withConfigs('first')(store);
+      await withConfigs('second')(store);
+      const other = (options: Partial<ConstructorParameters<typeof PostgresTaskStore>[0]>) => {
+        const opened = new PostgresTaskStore({ connectionString: url, schema: store.schema, ...options });
+        stores.push(opened);
+        return opened;
+      };
+      // Not an A2AError: the router logs it for the operator and tells the client of an internal error only.
+      await expect(other({}).get('first')).rejects.toMatchObject({
+        name: 'PushConfigsUnopenable',
+        message: expect.stringContaining('given no pushConfigKey'),
+      });
+      await expect(other({ pushConfigKey: randomBytes(32) }).get('first')).rejects.toThrow('sealed with a key this store was not given');
+      // One task's sealed configs copied onto another's row: the task id bound in refuses them.
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const tasks = `${client.escapeIdentifier(store.schema)}.a2a_tasks`;
+        await client.query(
+          `UPDATE ${tasks} SET push_configs = (SELECT push_configs FROM ${tasks} WHERE task_id = 'first') WHERE task_id = 'second'`,
+        );
+      } finally {
+        await client.end();
+      }
+      await expect(store.get('second')).rejects.toThrow('altered, or sealed for another task');
+      expect((await store.get('first'))!.pushConfigs).toEqual(configs);
+    });
+
+    test('a key that is not 32 bytes is refused at construction, and from the environment with the variable named', () => {
+      expect(() => new PostgresTaskStore({ connectionString: url, pushConfigKey: 'c2hvcnQ=' })).toThrow(/a key is 32 bytes .* got 5/);
+      const env = { A2A_STORE: 'postgres', DATABASE_URL: url, A2A_PUSH_CONFIG_KEY: `${key.toString('base64')}, short` };
+      expect(() => postgresStoreFromEnv('agent', env)).toThrow(/A2A_PUSH_CONFIG_KEY: .*key 2.*32 bytes/);
+    });
+
+    test('through the router: a webhook set over 1.0 is called with its token, read back, and its secrets are not in the database', async () => {
+      const received: (string | undefined)[] = [];
+      const hookApp = express();
+      hookApp.post('/hook', express.raw({ type: () => true }), (req, res) => {
+        received.push(req.header('x-a2a-notification-token'));
+        res.status(204).end();
+      });
+      const hook = await serve(hookApp);
+      const store = await freshStore({ pushConfigKey: key });
+      const { app } = appWith(
+        async function* () {
+          yield completed('done');
+        },
+        { store, pushNotifications: { allowlist: ['127.0.0.1'] } },
+      );
+      const agent = await serve(app);
+      const sent = await fetch(`${agent.url}/v1/message:send`, {
+        method: 'POST',
+        headers: { 'a2a-version': '1.0', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          message: message10('go'),
+          configuration: { taskPushNotificationConfig: { id: 'hook', url: `${hook.url}/hook`, token: secrets.token } },
+        }),
+      });
+      expect(sent.status).toBe(200);
+      const taskId = ((await sent.json()) as { task: { id: string } }).task.id;
+      expect(await eventually(async () => received[0])).toBe(secrets.token);
+      const read = await fetch(`${agent.url}/v1/tasks/${taskId}/pushNotificationConfigs/hook`, { headers: { 'a2a-version': '1.0' } });
+      // Read back whole from the sealed column (its token masked on the wire, as on every store).
+      expect(await read.json()).toMatchObject({ id: 'hook', taskId, url: `${hook.url}/hook`, token: '********' });
+      const row = await rawRow(store.schema, taskId);
+      expect(`${row.record} ${row.push_configs}`).not.toContain(secrets.token);
+      expect(`${row.record} ${row.push_configs}`).not.toContain('/hook');
+    });
   });
 });

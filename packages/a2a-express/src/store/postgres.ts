@@ -8,6 +8,7 @@
 // Replicas of one agent may share it (`SharedTaskStore`): a running task holds a lease (a column)
 // that its process renews, a replica claims and fails a task whose lease ran out, and a turn
 // canceled or failed anywhere is announced on a second channel, so that its process aborts it.
+// Given a key, it keeps push configs sealed (sealed-push-configs.ts) in a column of their own.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { A2AError } from 'a2a-types/model';
@@ -15,6 +16,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { isFinalState } from '../core/model.js';
 import { settleChange } from './fold.js';
+import { PushConfigSeal, type PushConfigKey, unopenable } from './sealed-push-configs.js';
 import { checkTaskId, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 import {
   positiveOption,
@@ -46,6 +48,12 @@ export interface PostgresTaskStoreOptions {
   leaseMs?: number;
   /** Connections of the pool the store makes; default 10. Subscribers share one more, whatever their number. */
   maxConnections?: number;
+  /**
+   * Seals each task's push configs (their URLs, tokens and credentials) at rest, AES-256-GCM: a
+   * key of 32 bytes (a Buffer, or base64 or hex), or several to rotate, the first sealing and all
+   * opening. Without one, push configs are kept in the record as they came.
+   */
+  pushConfigKey?: PushConfigKey | readonly PushConfigKey[];
   logger?: Logger;
 }
 
@@ -131,6 +139,7 @@ export class PostgresTaskStore implements SharedTaskStore {
   private readonly ownsPool: boolean;
   private readonly logger: Logger | undefined;
   private readonly migrate: boolean;
+  private readonly seal: PushConfigSeal | undefined;
   /** The migrations run, once they have; a run that failed (the database away) is tried again on the next use. */
   private migrated: Promise<void> | undefined;
   private readonly tables: { tasks: string; events: string };
@@ -146,6 +155,7 @@ export class PostgresTaskStore implements SharedTaskStore {
 
   constructor(options: PostgresTaskStoreOptions) {
     if (!options.pool && !options.connectionString) throw new TypeError('PostgresTaskStore: give connectionString or pool');
+    this.seal = options.pushConfigKey === undefined ? undefined : new PushConfigSeal(options.pushConfigKey);
     this.schema = options.schema ?? 'public';
     this.maxEventsPerTask = positiveOption('PostgresTaskStore', 'maxEventsPerTask', options.maxEventsPerTask ?? 1_000);
     this.retentionMs = positiveOption('PostgresTaskStore', 'retentionMs', options.retentionMs ?? 60 * 60 * 1000);
@@ -169,10 +179,10 @@ export class PostgresTaskStore implements SharedTaskStore {
     await this.ready();
     if (taskId.includes('\0')) return undefined;
     const found = await this.pool.query(
-      `SELECT record FROM ${this.tables.tasks} WHERE task_id = $1 AND (finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')`,
+      `SELECT task_id, record, push_configs FROM ${this.tables.tasks} WHERE task_id = $1 AND (finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')`,
       [taskId, this.retentionMs],
     );
-    return found.rows[0]?.record as TaskRecord | undefined;
+    return this.recordOf(found.rows[0]);
   }
 
   async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
@@ -182,8 +192,10 @@ export class PostgresTaskStore implements SharedTaskStore {
     refuseNul(taskId, 'a task id');
     for (let attempt = 1; ; attempt++) {
       const result = await this.inTransaction(async (client) => {
-        const found = await client.query(`SELECT record FROM ${this.tables.tasks} WHERE task_id = $1 FOR UPDATE`, [taskId]);
-        const current = found.rows[0]?.record as TaskRecord | undefined;
+        const found = await client.query(`SELECT task_id, record, push_configs FROM ${this.tables.tasks} WHERE task_id = $1 FOR UPDATE`, [
+          taskId,
+        ]);
+        const current = this.recordOf(found.rows[0]);
         const settled = settleChange(current, change(current));
         if (!(await this.writeTask(client, taskId, settled.record, current !== undefined))) return undefined;
         const { events } = settled;
@@ -275,7 +287,7 @@ export class PostgresTaskStore implements SharedTaskStore {
     values.push(query.pageSize + 1);
     const [page, total] = await Promise.all([
       this.pool.query(
-        `SELECT record, status_ms, task_id FROM ${this.tables.tasks} WHERE ${pageWhere} ORDER BY status_ms DESC, task_id DESC LIMIT $${values.length}`,
+        `SELECT record, push_configs, status_ms, task_id FROM ${this.tables.tasks} WHERE ${pageWhere} ORDER BY status_ms DESC, task_id DESC LIMIT $${values.length}`,
         values,
       ),
       this.pool.query(`SELECT count(*)::integer AS total FROM ${this.tables.tasks} WHERE ${where}`, counted),
@@ -284,7 +296,7 @@ export class PostgresTaskStore implements SharedTaskStore {
     let last: TaskListPage['next'];
     let next: TaskListPage['next'];
     for (const row of page.rows) {
-      const record = row.record as TaskRecord;
+      const record = this.recordOf(row)!;
       if (records.length === query.pageSize || (query.accept && !query.accept(record))) {
         next = last;
         break;
@@ -360,6 +372,13 @@ export class PostgresTaskStore implements SharedTaskStore {
   private async writeTask(client: pg.PoolClient, taskId: string, record: TaskRecord, exists: boolean): Promise<boolean> {
     const { task } = record;
     refuseNul(task.contextId, 'a context id');
+    let kept = record;
+    let sealed: string | null = null;
+    if (this.seal) {
+      const { pushConfigs, ...rest } = record;
+      kept = rest;
+      if (pushConfigs !== undefined) sealed = this.seal.seal(taskId, pushConfigs);
+    }
     const values = [
       taskId,
       record.owner ?? '',
@@ -368,26 +387,38 @@ export class PostgresTaskStore implements SharedTaskStore {
       statusMsOf(record),
       !record.replied,
       record.lastEventId,
-      JSON.stringify(record),
+      JSON.stringify(kept),
       isFinalState(task.status.state),
       this.leaseMs,
+      sealed,
     ];
     if (exists) {
       await client.query(
         `UPDATE ${this.tables.tasks} SET owner = $2, context_id = $3, state = $4, status_ms = $5, listed = $6, last_event_id = $7,
-           record = $8, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END,
+           record = $8, push_configs = $11, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END,
            lease_until = CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END WHERE task_id = $1`,
         values,
       );
       return true;
     }
     const inserted = await client.query(
-      `INSERT INTO ${this.tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, finished_at, lease_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9 THEN now() END, CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END)
+      `INSERT INTO ${this.tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, push_configs, finished_at, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, CASE WHEN $9 THEN now() END, CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END)
        ON CONFLICT (task_id) DO NOTHING`,
       values,
     );
     return inserted.rowCount === 1;
+  }
+
+  /**
+   * The record of a row read, its push configs opened when sealed. A record written before the
+   * store had a key keeps its configs in the record, and is sealed when next changed.
+   */
+  private recordOf(row: { task_id: string; record: TaskRecord; push_configs: string | null } | undefined): TaskRecord | undefined {
+    if (!row) return undefined;
+    if (row.push_configs === null) return row.record;
+    if (!this.seal) throw unopenable(row.task_id, 'they are sealed, and this store was given no pushConfigKey');
+    return { ...row.record, pushConfigs: this.seal.open(row.task_id, row.push_configs) };
   }
 
   /** Runs `work` in a transaction: committed when it returns a value, rolled back when it returns undefined or throws. */
