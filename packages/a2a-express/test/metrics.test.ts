@@ -1,11 +1,13 @@
 // The router's Prometheus metrics, scraped from a real /metrics endpoint before and after calls
 // and read with a parser of the text format: calls by version, binding, method and outcome;
 // durations; turns; streams; the in-memory store and its evictions; push deliveries, retries and
-// failures; Redis commands and errors; drains. Label values never carry a task id.
+// failures; Redis commands and PostgreSQL operations, and their errors; drains. Label values never
+// carry a task id.
 import express from 'express';
-import { listen, serverPool, startOwnRedis, type OwnRedis } from 'a2a-testing';
+import { listen, serverPool, startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from 'a2a-testing';
 import { parseScrape, type Scrape, scrape } from 'a2a-testing/metrics';
 import { a2aMetrics, a2aRouter, artifact, completed, textOf, type TaskContext, type TaskHandler } from '../src/index.js';
+import { PostgresTaskStore } from '../src/postgres.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore } from '../src/store/index.js';
 import { eventually, gate, message03, message10, request, sendRequest, silent, testCard } from './helpers.js';
@@ -176,6 +178,38 @@ describe('with the Redis store', () => {
           () => undefined,
         ),
       );
+    } finally {
+      await agent.router.close();
+      await store.close();
+    }
+  });
+});
+
+describe('with the PostgreSQL store', () => {
+  let postgres: OwnPostgres;
+  beforeAll(async () => {
+    postgres = await startOwnPostgres();
+  });
+  afterAll(() => postgres.dispose());
+
+  test("its operations' latency, and the operations that fail (-32011 for the client) while PostgreSQL is down", async () => {
+    const store = new PostgresTaskStore({ connectionString: postgres.url, schema: 'metrics' });
+    const agent = await agentWithMetrics(echo, { store });
+    try {
+      const sent = (await (await post(agent.url, sendRequest('p-1', 'hello'))).json()) as { result?: { status: { state: string } } };
+      expect(sent.result?.status.state).toBe('completed');
+      const up = await agent.scrape();
+      expect(up.count('a2a_postgres_operation_duration_seconds', { operation: 'update' })).toBeGreaterThan(0);
+      expect(up.value('a2a_postgres_errors_total')).toBe(0);
+      await postgres.stop();
+      const answer = (await (await post(agent.url, sendRequest('p-2', 'hello'))).json()) as { error?: { code: number; data?: unknown } };
+      expect(answer.error).toMatchObject({
+        code: -32011,
+        data: { reason: expect.stringContaining('task store (PostgreSQL) is unavailable') },
+      });
+      const down = await agent.scrape();
+      expect(down.value('a2a_postgres_errors_total')).toBeGreaterThan(0);
+      await postgres.start();
     } finally {
       await agent.router.close();
       await store.close();

@@ -6,7 +6,7 @@ import { dropSchema, postgresUrl, requirePostgres, serverPool, startOwnPostgres,
 import express from 'express';
 import pg from 'pg';
 import { statusEvent } from '../src/core/task-events.js';
-import { completed } from '../src/index.js';
+import { type A2ARouter, completed } from '../src/index.js';
 import { migratePostgres, PostgresTaskStore, postgresStoreFromEnv } from '../src/postgres.js';
 import type { StoredPushConfig, TaskRecord } from '../src/store/index.js';
 import { appWith, eventually, message10 } from './helpers.js';
@@ -15,7 +15,9 @@ const url = postgresUrl();
 const schemas: string[] = [];
 const stores: PostgresTaskStore[] = [];
 const { serve, closeAll } = serverPool();
+const routers: A2ARouter[] = [];
 afterAll(async () => {
+  await Promise.all(routers.map((router) => router.close()));
   await closeAll();
   await Promise.all(stores.map((store) => store.close()));
   for (const schema of schemas) await dropSchema(url, schema);
@@ -59,13 +61,17 @@ describe('PostgresTaskStore', () => {
     }
   });
 
-  test('a database away at first: calls fail and ping says so; once it answers, the migrations run and calls succeed', async () => {
+  test('a database away at first: calls fail with -32011 and ping says so; once it answers, the migrations run and calls succeed', async () => {
     const own = await startOwnPostgres();
     try {
       await own.stop();
       const store = new PostgresTaskStore({ connectionString: own.url, schema: 'a2a' });
       try {
-        await expect(store.get('t')).rejects.toThrow(/ECONNREFUSED|connect/);
+        // -32011 for the client, as from the Redis store: come back later, the request was not kept.
+        await expect(store.get('t')).rejects.toMatchObject({
+          code: -32011,
+          data: { reason: expect.stringMatching(/^the task store \(PostgreSQL\) is unavailable: .*(ECONNREFUSED|connect)/) },
+        });
         await expect(store.ping()).rejects.toThrow(/ECONNREFUSED|connect/);
         await own.start();
         await store.ping();
@@ -412,12 +418,13 @@ describe('PostgresTaskStore', () => {
       });
       const hook = await serve(hookApp);
       const store = await freshStore({ pushConfigKey: key });
-      const { app } = appWith(
+      const { app, router } = appWith(
         async function* () {
           yield completed('done');
         },
         { store, pushNotifications: { allowlist: ['127.0.0.1'] } },
       );
+      routers.push(router);
       const agent = await serve(app);
       const sent = await fetch(`${agent.url}/v1/message:send`, {
         method: 'POST',

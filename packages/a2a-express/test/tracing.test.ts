@@ -1,12 +1,14 @@
 // What the router traces, with the OpenTelemetry SDK registered and its spans kept in memory: a
 // server span per call joined to the caller's traceparent, named after the method, on every
-// version and binding; one child per call of a batch; the stream, the turn and the Redis store's
+// version and binding; one child per call of a batch; the stream, the turn and the Redis and PostgreSQL stores'
 // commands under the call; the outcome code on the span; never a message's content.
 import request from 'supertest';
-import { requireRedis, uniquePrefix } from 'a2a-testing';
+import { dropSchema, postgresUrl, requirePostgres, requireRedis, uniquePrefix, uniqueSchema } from 'a2a-testing';
 import { type ReadableSpan, startInMemoryTracing } from 'a2a-testing/tracing';
 import { artifact, completed, textOf } from '../src/index.js';
+import { PostgresTaskStore } from '../src/postgres.js';
 import { RedisTaskStore } from '../src/redis.js';
+import type { TaskStore } from '../src/store/index.js';
 import { appWith, eventually, gate, message03, message10, request as rpcRequest, sendRequest } from './helpers.js';
 
 const tracing = startInMemoryTracing();
@@ -144,12 +146,29 @@ test('a stream is a child span of its call that counts the events it sent', asyn
   expect(stream.attributes).toMatchObject({ 'a2a.protocol.version': '0.3', 'a2a.stream.events': 7, 'a2a.stream.end': 'ended' });
 });
 
-describe('with the Redis store', () => {
-  let store: RedisTaskStore;
+const pgSchema = uniqueSchema('tracing');
+describe.each([
+  [
+    'Redis',
+    'redis',
+    'redis a2aUpdate',
+    async (): Promise<TaskStore> => new RedisTaskStore({ url: await requireRedis(), prefix: uniquePrefix('tracing') }),
+  ],
+  [
+    'PostgreSQL',
+    'postgresql',
+    'postgresql update',
+    async (): Promise<TaskStore> => new PostgresTaskStore({ connectionString: await requirePostgres(postgresUrl()), schema: pgSchema }),
+  ],
+] as const)('with the %s store', (_, system, updateSpan, open) => {
+  let store: TaskStore;
   beforeAll(async () => {
-    store = new RedisTaskStore({ url: await requireRedis(), prefix: uniquePrefix('tracing') });
+    store = await open();
   });
-  afterAll(() => store.close());
+  afterAll(async () => {
+    await store.close();
+    if (system === 'postgresql') await dropSchema(postgresUrl(), pgSchema);
+  });
 
   test("the store's commands are spans under the call that caused them", async () => {
     const { app: redisApp, router } = appWith(
@@ -161,11 +180,11 @@ describe('with the Redis store', () => {
     await request(redisApp).post('/').send(sendRequest('redis-traced', 'hi')).expect(200);
     const spans = tracing.spans();
     const server = await oneServerSpan();
-    const commands = spans.filter((s) => s.name.startsWith('redis '));
-    expect(commands.map((s) => s.name)).toContain('redis a2aUpdate');
+    const commands = spans.filter((s) => s.name.startsWith(`${system} `));
+    expect(commands.map((s) => s.name)).toContain(updateSpan);
     for (const command of commands) {
       expect(tracing.ancestors(command, spans)).toContain(server);
-      expect(command.attributes).toMatchObject({ 'db.system.name': 'redis' });
+      expect(command.attributes).toMatchObject({ 'db.system.name': system });
     }
     await router.close();
   });

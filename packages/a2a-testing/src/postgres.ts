@@ -106,7 +106,8 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     // runuser, between, does not pass it on.
     const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
     process.kill(Number.isInteger(pid) && pid > 0 ? pid : running.pid!, 'SIGINT');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    // Unref'd: a server that stopped in time leaves no timer holding the test run open.
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     if (running.exitCode === null) running.kill('SIGKILL');
   };
   const start = async () => {

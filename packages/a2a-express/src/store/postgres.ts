@@ -11,12 +11,15 @@
 // Given a key, it keeps push configs sealed (sealed-push-configs.ts) in a column of their own.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { A2AError } from 'a2a-types/model';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { isFinalState } from '../core/model.js';
+import type { StoreMetrics } from '../telemetry/metrics.js';
+import { failSpan, SpanKind, startSpanUnderCall, withSpan } from '../telemetry/tracing.js';
 import { settleChange } from './fold.js';
-import { PushConfigSeal, type PushConfigKey, unopenable } from './sealed-push-configs.js';
+import { PushConfigSeal, type PushConfigKey, PushConfigsUnopenable, unopenable } from './sealed-push-configs.js';
 import { checkTaskId, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
 import {
   positiveOption,
@@ -140,6 +143,7 @@ export class PostgresTaskStore implements SharedTaskStore {
   private readonly logger: Logger | undefined;
   private readonly migrate: boolean;
   private readonly seal: PushConfigSeal | undefined;
+  private metrics: StoreMetrics | undefined;
   /** The migrations run, once they have; a run that failed (the database away) is tried again on the next use. */
   private migrated: Promise<void> | undefined;
   private readonly tables: { tasks: string; events: string };
@@ -171,175 +175,202 @@ export class PostgresTaskStore implements SharedTaskStore {
     this.turnsChannel = `a2a_turns:${this.schema}`;
     this.migrate = options.migrate !== false;
     // Finished tasks past their retention are also left out where they are read.
-    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), Math.min(this.retentionMs, 60_000));
+    this.sweeper = setInterval(
+      () => void this.operation('sweep', () => this.sweep()).catch(() => undefined),
+      Math.min(this.retentionMs, 60_000),
+    );
     this.sweeper.unref();
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    await this.ready();
-    if (taskId.includes('\0')) return undefined;
-    const found = await this.pool.query(
-      `SELECT task_id, record, push_configs FROM ${this.tables.tasks} WHERE task_id = $1 AND (finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')`,
-      [taskId, this.retentionMs],
-    );
-    return this.recordOf(found.rows[0]);
+    return this.operation('get', async () => {
+      await this.ready();
+      if (taskId.includes('\0')) return undefined;
+      const found = await this.pool.query(
+        `SELECT task_id, record, push_configs FROM ${this.tables.tasks} WHERE task_id = $1 AND (finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')`,
+        [taskId, this.retentionMs],
+      );
+      return this.recordOf(found.rows[0]);
+    });
   }
 
   async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
-    await this.ready();
-    // As the router does: an id longer than 1,024 characters is refused, so a notice naming it fits a notification.
-    checkTaskId(taskId);
-    refuseNul(taskId, 'a task id');
-    for (let attempt = 1; ; attempt++) {
-      const result = await this.inTransaction(async (client) => {
-        const found = await client.query(`SELECT task_id, record, push_configs FROM ${this.tables.tasks} WHERE task_id = $1 FOR UPDATE`, [
-          taskId,
-        ]);
-        const current = this.recordOf(found.rows[0]);
-        const settled = settleChange(current, change(current));
-        if (!(await this.writeTask(client, taskId, settled.record, current !== undefined))) return undefined;
-        const { events } = settled;
-        if (events.length > 0) {
-          await client.query(
-            `INSERT INTO ${this.tables.events} (task_id, event_id, event) SELECT $1, * FROM unnest($2::integer[], $3::json[])`,
-            [taskId, events.map((e) => e.id), events.map((e) => JSON.stringify(e.event))],
-          );
-          const oldestKept = settled.record.lastEventId - this.maxEventsPerTask;
-          if (oldestKept > 0)
-            await client.query(`DELETE FROM ${this.tables.events} WHERE task_id = $1 AND event_id <= $2`, [taskId, oldestKept]);
-          await client.query('SELECT pg_notify($1, $2)', [this.channel, digestOf(taskId)]);
+    return this.operation('update', async () => {
+      await this.ready();
+      // As the router does: an id longer than 1,024 characters is refused, so a notice naming it fits a notification.
+      checkTaskId(taskId);
+      refuseNul(taskId, 'a task id');
+      for (let attempt = 1; ; attempt++) {
+        const result = await this.inTransaction(async (client) => {
+          const found = await client.query(`SELECT task_id, record, push_configs FROM ${this.tables.tasks} WHERE task_id = $1 FOR UPDATE`, [
+            taskId,
+          ]);
+          const current = this.recordOf(found.rows[0]);
+          const settled = settleChange(current, change(current));
+          if (!(await this.writeTask(client, taskId, settled.record, current !== undefined))) return undefined;
+          const { events } = settled;
+          if (events.length > 0) {
+            await client.query(
+              `INSERT INTO ${this.tables.events} (task_id, event_id, event) SELECT $1, * FROM unnest($2::integer[], $3::json[])`,
+              [taskId, events.map((e) => e.id), events.map((e) => JSON.stringify(e.event))],
+            );
+            const oldestKept = settled.record.lastEventId - this.maxEventsPerTask;
+            if (oldestKept > 0)
+              await client.query(`DELETE FROM ${this.tables.events} WHERE task_id = $1 AND event_id <= $2`, [taskId, oldestKept]);
+            await client.query('SELECT pg_notify($1, $2)', [this.channel, digestOf(taskId)]);
+          }
+          const ended = turnEndedBy(taskId, current, settled.record);
+          if (ended) await client.query('SELECT pg_notify($1, $2)', [this.turnsChannel, JSON.stringify(ended)]);
+          return settled;
+        });
+        if (result) {
+          this.tell(taskId, result.events);
+          return result;
         }
-        const ended = turnEndedBy(taskId, current, settled.record);
-        if (ended) await client.query('SELECT pg_notify($1, $2)', [this.turnsChannel, JSON.stringify(ended)]);
-        return settled;
-      });
-      if (result) {
-        this.tell(taskId, result.events);
-        return result;
+        if (attempt === MAX_ATTEMPTS)
+          throw A2AError.internalError(`task ${taskId} was created by another writer ${MAX_ATTEMPTS} times over`);
       }
-      if (attempt === MAX_ATTEMPTS) throw A2AError.internalError(`task ${taskId} was created by another writer ${MAX_ATTEMPTS} times over`);
-    }
+    });
   }
 
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
-    await this.ready();
-    if (taskId.includes('\0')) return undefined;
-    const found = await this.pool.query(
-      `SELECT t.last_event_id, e.event_id, e.event FROM ${this.tables.tasks} t
-         LEFT JOIN ${this.tables.events} e ON e.task_id = t.task_id AND e.event_id > $2
-       WHERE t.task_id = $1 ORDER BY e.event_id`,
-      [taskId, afterId],
-    );
-    if (found.rows.length === 0) return undefined;
-    const last = found.rows[0].last_event_id as number;
-    if (afterId >= last) return [];
-    // The log must reach back to the event after `afterId`: else the client has missed events.
-    if (found.rows[0].event_id !== afterId + 1) return undefined;
-    return found.rows.map((row) => ({ id: row.event_id as number, event: row.event }));
+    return this.operation('eventsAfter', async () => {
+      await this.ready();
+      if (taskId.includes('\0')) return undefined;
+      const found = await this.pool.query(
+        `SELECT t.last_event_id, e.event_id, e.event FROM ${this.tables.tasks} t
+           LEFT JOIN ${this.tables.events} e ON e.task_id = t.task_id AND e.event_id > $2
+         WHERE t.task_id = $1 ORDER BY e.event_id`,
+        [taskId, afterId],
+      );
+      if (found.rows.length === 0) return undefined;
+      const last = found.rows[0].last_event_id as number;
+      if (afterId >= last) return [];
+      // The log must reach back to the event after `afterId`: else the client has missed events.
+      if (found.rows[0].event_id !== afterId + 1) return undefined;
+      return found.rows.map((row) => ({ id: row.event_id as number, event: row.event }));
+    });
   }
 
   async subscribe(taskId: string, listener: EventListener): Promise<() => void> {
-    await this.ready();
-    // Listening before reading where the task stands: an event committed after the read is heard.
-    await this.listen();
-    // No task id holding U+0000 is kept (see refuseNul): such a task has no events yet, nor will.
-    const found = taskId.includes('\0')
-      ? undefined
-      : await this.pool.query(`SELECT last_event_id FROM ${this.tables.tasks} WHERE task_id = $1`, [taskId]);
-    const from = (found?.rows[0]?.last_event_id as number | undefined) ?? 0;
-    let feed = this.feeds.get(taskId);
-    if (!feed) {
-      this.feeds.set(taskId, (feed = { delivered: from, listeners: new Set(), chain: Promise.resolve() }));
-      this.digests.set(digestOf(taskId), taskId);
-    }
-    const entry = { from, listener };
-    feed.listeners.add(entry);
-    const own = feed;
-    return () => {
-      own.listeners.delete(entry);
-      if (own.listeners.size === 0 && this.feeds.get(taskId) === own) {
-        this.feeds.delete(taskId);
-        this.digests.delete(digestOf(taskId));
+    return this.operation('subscribe', async () => {
+      await this.ready();
+      // Listening before reading where the task stands: an event committed after the read is heard.
+      await this.listen();
+      // No task id holding U+0000 is kept (see refuseNul): such a task has no events yet, nor will.
+      const found = taskId.includes('\0')
+        ? undefined
+        : await this.pool.query(`SELECT last_event_id FROM ${this.tables.tasks} WHERE task_id = $1`, [taskId]);
+      const from = (found?.rows[0]?.last_event_id as number | undefined) ?? 0;
+      let feed = this.feeds.get(taskId);
+      if (!feed) {
+        this.feeds.set(taskId, (feed = { delivered: from, listeners: new Set(), chain: Promise.resolve() }));
+        this.digests.set(digestOf(taskId), taskId);
       }
-    };
+      const entry = { from, listener };
+      feed.listeners.add(entry);
+      const own = feed;
+      return () => {
+        own.listeners.delete(entry);
+        if (own.listeners.size === 0 && this.feeds.get(taskId) === own) {
+          this.feeds.delete(taskId);
+          this.digests.delete(digestOf(taskId));
+        }
+      };
+    });
   }
 
   async listTasks(query: TaskListQuery): Promise<TaskListPage> {
-    await this.ready();
-    // No context id holding U+0000 is kept (see refuseNul).
-    if (query.contextId?.includes('\0')) return { records: [], total: 0 };
-    const filters = ['owner = $1', 'listed', "(finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')"];
-    const values: unknown[] = [query.owner ?? '', this.retentionMs];
-    const add = (sql: (at: string) => string, value: unknown) => {
-      values.push(value);
-      filters.push(sql(`$${values.length}`));
-    };
-    if (query.contextId !== undefined) add((at) => `context_id = ${at}`, query.contextId);
-    if (query.state !== undefined) add((at) => `state = ${at}`, query.state);
-    if (query.statusAtOrAfterMs !== undefined) add((at) => `status_ms >= ${at}`, query.statusAtOrAfterMs);
-    const counted = [...values];
-    const where = filters.join(' AND ');
-    let pageWhere = where;
-    if (query.after) {
-      values.push(query.after.statusMs, query.after.taskId);
-      pageWhere += ` AND (status_ms, task_id) < ($${values.length - 1}, $${values.length})`;
-    }
-    values.push(query.pageSize + 1);
-    const [page, total] = await Promise.all([
-      this.pool.query(
-        `SELECT record, push_configs, status_ms, task_id FROM ${this.tables.tasks} WHERE ${pageWhere} ORDER BY status_ms DESC, task_id DESC LIMIT $${values.length}`,
-        values,
-      ),
-      this.pool.query(`SELECT count(*)::integer AS total FROM ${this.tables.tasks} WHERE ${where}`, counted),
-    ]);
-    const records: TaskRecord[] = [];
-    let last: TaskListPage['next'];
-    let next: TaskListPage['next'];
-    for (const row of page.rows) {
-      const record = this.recordOf(row)!;
-      if (records.length === query.pageSize || (query.accept && !query.accept(record))) {
-        next = last;
-        break;
+    return this.operation('listTasks', async () => {
+      await this.ready();
+      // No context id holding U+0000 is kept (see refuseNul).
+      if (query.contextId?.includes('\0')) return { records: [], total: 0 };
+      const filters = ['owner = $1', 'listed', "(finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')"];
+      const values: unknown[] = [query.owner ?? '', this.retentionMs];
+      const add = (sql: (at: string) => string, value: unknown) => {
+        values.push(value);
+        filters.push(sql(`$${values.length}`));
+      };
+      if (query.contextId !== undefined) add((at) => `context_id = ${at}`, query.contextId);
+      if (query.state !== undefined) add((at) => `state = ${at}`, query.state);
+      if (query.statusAtOrAfterMs !== undefined) add((at) => `status_ms >= ${at}`, query.statusAtOrAfterMs);
+      const counted = [...values];
+      const where = filters.join(' AND ');
+      let pageWhere = where;
+      if (query.after) {
+        values.push(query.after.statusMs, query.after.taskId);
+        pageWhere += ` AND (status_ms, task_id) < ($${values.length - 1}, $${values.length})`;
       }
-      records.push(record);
-      // bigint comes back as a string: a status time is well within a double's integers.
-      last = { statusMs: Number(row.status_ms), taskId: row.task_id as string };
-    }
-    const found = { records, total: total.rows[0].total as number };
-    return next ? { ...found, next } : found;
+      values.push(query.pageSize + 1);
+      const [page, total] = await Promise.all([
+        this.pool.query(
+          `SELECT record, push_configs, status_ms, task_id FROM ${this.tables.tasks} WHERE ${pageWhere} ORDER BY status_ms DESC, task_id DESC LIMIT $${values.length}`,
+          values,
+        ),
+        this.pool.query(`SELECT count(*)::integer AS total FROM ${this.tables.tasks} WHERE ${where}`, counted),
+      ]);
+      const records: TaskRecord[] = [];
+      let last: TaskListPage['next'];
+      let next: TaskListPage['next'];
+      for (const row of page.rows) {
+        const record = this.recordOf(row)!;
+        if (records.length === query.pageSize || (query.accept && !query.accept(record))) {
+          next = last;
+          break;
+        }
+        records.push(record);
+        // bigint comes back as a string: a status time is well within a double's integers.
+        last = { statusMs: Number(row.status_ms), taskId: row.task_id as string };
+      }
+      const found = { records, total: total.rows[0].total as number };
+      return next ? { ...found, next } : found;
+    });
   }
 
   async renewLeases(taskIds: readonly string[]): Promise<void> {
     if (taskIds.length === 0) return;
-    await this.ready();
-    await this.pool.query(
-      `UPDATE ${this.tables.tasks} SET lease_until = now() + $2 * interval '1 millisecond' WHERE task_id = ANY($1) AND lease_until IS NOT NULL`,
-      [taskIds, this.leaseMs],
-    );
+    return this.operation('renewLeases', async () => {
+      await this.ready();
+      await this.pool.query(
+        `UPDATE ${this.tables.tasks} SET lease_until = now() + $2 * interval '1 millisecond' WHERE task_id = ANY($1) AND lease_until IS NOT NULL`,
+        [taskIds, this.leaseMs],
+      );
+    });
   }
 
   async claimExpiredLeases(): Promise<string[]> {
-    await this.ready();
-    // Each expired lease claimed for one more period, by one replica: the rows another replica
-    // is claiming at the same moment are skipped.
-    const claimed = await this.pool.query(
-      `UPDATE ${this.tables.tasks} SET lease_until = now() + $1 * interval '1 millisecond'
-       WHERE task_id IN (SELECT task_id FROM ${this.tables.tasks} WHERE lease_until < now() ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING task_id`,
-      [this.leaseMs, CLAIM_BATCH],
-    );
-    return claimed.rows.map((row) => row.task_id as string);
+    return this.operation('claimExpiredLeases', async () => {
+      await this.ready();
+      // Each expired lease claimed for one more period, by one replica: the rows another replica
+      // is claiming at the same moment are skipped.
+      const claimed = await this.pool.query(
+        `UPDATE ${this.tables.tasks} SET lease_until = now() + $1 * interval '1 millisecond'
+         WHERE task_id IN (SELECT task_id FROM ${this.tables.tasks} WHERE lease_until < now() ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING task_id`,
+        [this.leaseMs, CLAIM_BATCH],
+      );
+      return claimed.rows.map((row) => row.task_id as string);
+    });
   }
 
   async onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void> {
-    await this.ready();
-    await this.listen();
-    this.turnListeners.add(listener);
-    return () => this.turnListeners.delete(listener);
+    return this.operation('onTurnEnded', async () => {
+      await this.ready();
+      await this.listen();
+      this.turnListeners.add(listener);
+      return () => this.turnListeners.delete(listener);
+    });
   }
 
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  useMetrics(metrics: StoreMetrics): () => void {
+    this.metrics = metrics;
+    return () => {
+      if (this.metrics === metrics) this.metrics = undefined;
+    };
   }
 
   describe(): string {
@@ -354,6 +385,30 @@ export class PostgresTaskStore implements SharedTaskStore {
     await listening?.then((client) => client.end()).catch(() => undefined);
     await this.migrated?.catch(() => undefined);
     if (this.ownsPool) await this.pool.end();
+  }
+
+  /**
+   * Runs one of the store's operations: timed for the metrics, a span of the call that caused it,
+   * and the database being away (or going away) made -32011 for the client, as the Redis store
+   * does. Our own refusals and a key missing pass as they are; any other error of the database
+   * (a fault of ours) is left for the router to log.
+   */
+  private async operation<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const metrics = this.metrics;
+    const span = startSpanUnderCall(`postgresql ${name}`, { 'db.system.name': 'postgresql', 'db.operation.name': name }, SpanKind.CLIENT);
+    const started = metrics ? performance.now() : 0;
+    let failed = false;
+    try {
+      return span ? await withSpan(span, run) : await run();
+    } catch (error) {
+      failed = true;
+      if (span) failSpan(span, (error as Error).message);
+      if (error instanceof A2AError || error instanceof PushConfigsUnopenable || !isUnavailable(error)) throw error;
+      throw A2AError.resourceUnavailable(`the task store (PostgreSQL) is unavailable: ${(error as Error).message}`);
+    } finally {
+      metrics?.postgresOperation(name, (performance.now() - started) / 1000, failed);
+      span?.end();
+    }
   }
 
   private ready(): Promise<void> {
@@ -533,6 +588,20 @@ export class PostgresTaskStore implements SharedTaskStore {
     await this.ready();
     await this.pool.query(`DELETE FROM ${this.tables.tasks} WHERE finished_at < now() - $1 * interval '1 millisecond'`, [this.retentionMs]);
   }
+}
+
+/**
+ * Whether an error says the database cannot be reached or is going away (to tell the client to
+ * come back later), rather than that a statement of ours is wrong: a connection that failed or
+ * ended, or PostgreSQL's classes 08 (connection), 53 (resources) and 57P (shutting down).
+ */
+function isUnavailable(error: unknown): boolean {
+  // Not `instanceof Error`: a socket's errors may come from another realm (a test runner's sandbox).
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return /^(08|53|57P)/.test(code);
+  if (typeof code === 'string' && code.startsWith('E')) return true;
+  return typeof message === 'string' && /connection|terminated|timeout|Client was closed/i.test(message);
 }
 
 /** What a notification names a task by: short, whatever the id's length. */

@@ -37,7 +37,7 @@ interface StoreFigures {
 // Seconds. Calls and deliveries are mostly fast; streams and turns may last minutes.
 const CALL_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const TURN_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900];
-const REDIS_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 /**
  * The metrics of one agent: `a2aRouter(handler, { metrics: true })` makes them, or give the
@@ -57,6 +57,8 @@ export class A2AMetrics {
   private readonly pushSeconds: Histogram<'outcome'>;
   private readonly redisSeconds: Histogram<'command'>;
   private readonly redisErrors: Counter<'command'>;
+  private readonly postgresSeconds: Histogram<'operation'>;
+  private readonly postgresErrors: Counter<'operation'>;
   private readonly drains: Counter;
   private readonly draining: Gauge;
   /** The in-memory stores whose size is read at each scrape. */
@@ -152,13 +154,26 @@ export class A2AMetrics {
       name: `${prefix}redis_command_duration_seconds`,
       help: "Time of the Redis task store's commands, by command",
       labelNames: ['command'],
-      buckets: REDIS_BUCKETS,
+      buckets: STORE_BUCKETS,
       registers,
     });
     this.redisErrors = new Counter({
       name: `${prefix}redis_errors_total`,
       help: "The Redis task store's commands that failed, by command",
       labelNames: ['command'],
+      registers,
+    });
+    this.postgresSeconds = new Histogram({
+      name: `${prefix}postgres_operation_duration_seconds`,
+      help: "Time of the PostgreSQL task store's operations (each one or a few statements), by operation",
+      labelNames: ['operation'],
+      buckets: STORE_BUCKETS,
+      registers,
+    });
+    this.postgresErrors = new Counter({
+      name: `${prefix}postgres_errors_total`,
+      help: "The PostgreSQL task store's operations that failed, by operation",
+      labelNames: ['operation'],
       registers,
     });
     this.drains = new Counter({
@@ -253,6 +268,11 @@ export class A2AMetrics {
     if (failed) this.redisErrors.inc({ command });
   }
 
+  postgresOperation(operation: string, seconds: number, failed: boolean): void {
+    this.postgresSeconds.observe({ operation }, seconds);
+    if (failed) this.postgresErrors.inc({ operation });
+  }
+
   drainStarted(): void {
     this.drains.inc();
     this.draining.set(1);
@@ -260,7 +280,7 @@ export class A2AMetrics {
 }
 
 /** What a task store reports (see `TaskStore.useMetrics`). */
-export type StoreMetrics = Pick<A2AMetrics, 'watchStore' | 'storeEvicted' | 'redisCommand'>;
+export type StoreMetrics = Pick<A2AMetrics, 'watchStore' | 'storeEvicted' | 'redisCommand' | 'postgresOperation'>;
 
 /** How one push notification ended. */
 export type PushOutcome = 'delivered' | 'rejected' | 'failed' | 'refused' | 'dropped';
