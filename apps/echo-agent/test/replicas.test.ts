@@ -1,10 +1,12 @@
 // Two echo agent replicas sharing a store (Redis, PostgreSQL), one of them a real process that is
-// killed mid-task: the survivor fails the task once the dead replica's lease runs out.
+// killed mid-stream: the survivor fails the task once the dead replica's lease runs out, and the
+// client resumes the stream there with Last-Event-ID, losing none of the events it was sent.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
 import {
+  collect,
   deleteKeys,
   dropSchema,
   listen,
@@ -84,20 +86,25 @@ describe.each(kinds)('replicas sharing $name', (kind) => {
     await cleanup();
   });
 
-  test('the process running a task is killed (SIGKILL); after the lease time the task reads failed on the survivor', async () => {
+  test('the process running a stream is killed (SIGKILL): the task reads failed on the survivor after the lease, and the stream resumes there with Last-Event-ID', async () => {
     // Chunks a minute apart: the task is still working when its process dies.
     const doomed = await spawnAgent('node', ['dist/server.js'], {
       cwd: appDir,
       env: { PORT: '0', ECHO_DELAY_MS: '60000', ...replicaEnv },
     });
     expect(JSON.parse(doomed.output().split('\n')[0]!).tasks).toBe(described);
-    const stream = await openStream(doomed.url, 'tasks/sendSubscribe', {
-      id: 'doomed-task',
-      message: { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] },
-    });
+    const stream = await openStream(
+      doomed.url,
+      'tasks/sendSubscribe',
+      { id: 'doomed-task', message: { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] } },
+      { eventIds: true },
+    );
     // working, working, the first chunk; on a timeout, the replica's log says why.
+    const seen = [];
     for (let read = 0; read < 3; read++)
-      await within(stream.events.next(), 5_000, `event ${read + 1} from the doomed replica; its log: ${doomed.output()}`);
+      seen.push(
+        (await within(stream.events.next(), 5_000, `event ${read + 1} from the doomed replica; its log: ${doomed.output()}`)).value!,
+      );
     const running = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'doomed-task' })).result!;
     expect(running.status.state).toBe('working');
 
@@ -123,6 +130,18 @@ describe.each(kinds)('replicas sharing $name', (kind) => {
     // Its log ends with the final event, so a client resubscribing on the survivor is told.
     const log = (await survivorStore.eventsAfter('doomed-task', 0))!;
     expect(log.at(-1)!.event).toMatchObject({ final: true, status: { state: 'failed' } } satisfies Partial<TaskStatusUpdateEvent>);
+    // Every event the dead replica sent is in the log, under the id it was sent with.
+    expect(seen.map((event) => ({ id: Number(event.id), event: event.message.result }))).toEqual(log.slice(0, seen.length));
+    // The client resumes on the survivor from the last id it saw: the rest of the log, in order, ending with the failure.
+    const resumed = await openStream(
+      survivor.url,
+      'tasks/resubscribe',
+      { id: 'doomed-task' },
+      { headers: { 'Last-Event-ID': seen.at(-1)!.id! }, eventIds: true },
+    );
+    const rest = await collect(resumed);
+    expect(rest.map((event) => ({ id: Number(event.id), event: event.message.result }))).toEqual(log.slice(seen.length));
+    expect(rest.at(-1)!.message.result).toMatchObject({ final: true, status: { state: 'failed' } });
     // The artifact streamed before the crash is kept.
     expect(task.artifacts?.[0]?.parts[0]).toMatchObject({ type: 'text', text: 'one two ' });
   });

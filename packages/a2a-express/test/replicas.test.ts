@@ -1,21 +1,28 @@
-// Two replicas of one agent: two routers, each with its own RedisTaskStore (own connections) on
-// the same Redis and prefix, each on its own port, as two processes behind a load balancer.
+// Two replicas of one agent: two routers, each with its own store (own connections) on the same
+// Redis prefix or PostgreSQL schema, each on its own port, as two processes behind a load balancer.
+// The same tests on both shared stores; Redis restarting is Redis's own (PostgreSQL's is in
+// postgres-store.test.ts and the echo agent's postgres.test.ts).
 import express from 'express';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   collect,
   deleteKeys,
+  dropSchema,
   openStream,
+  postgresUrl,
   redisUrl,
+  requirePostgres,
   requireRedis,
   rpc,
   serverPool,
   startOwnRedis,
   uniquePrefix,
+  uniqueSchema,
   within,
   type OwnRedis,
 } from 'a2a-testing';
+import pg from 'pg';
 import { isStatusUpdateEvent } from '../src/core/model.js';
 import type { VerifiedNotification } from 'a2a-push-receiver';
 import { pushNotificationReceiver } from 'a2a-push-receiver/express';
@@ -33,38 +40,82 @@ import {
   type TaskHandler,
   type TaskStatusUpdateEvent,
 } from '../src/index.js';
-import { RedisTaskStore, type RedisTaskStoreOptions } from '../src/redis.js';
+import { PostgresTaskStore } from '../src/postgres.js';
+import { RedisTaskStore } from '../src/redis.js';
+import type { SharedTaskStore } from '../src/store/index.js';
 import { appWith, eventually, gate, resultOf, userText } from './helpers.js';
 
 const url = redisUrl();
+const databaseUrl = postgresUrl();
 const pool = serverPool();
 const routers: A2ARouter[] = [];
-const stores: RedisTaskStore[] = [];
-const prefixes: string[] = [];
+const stores: SharedTaskStore[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
 
-beforeAll(() => requireRedis(url));
 afterAll(async () => {
   await Promise.all(routers.map((r) => r.close()));
   await pool.closeAll();
   await Promise.all(stores.map((s) => s.close()));
-  for (const prefix of prefixes) await deleteKeys(url, prefix);
+  for (const cleanup of cleanups) await cleanup();
 });
+
+/** A shared store the replicas open, each its own, on data of their own. */
+interface SharedStoreKind {
+  name: string;
+  /** Fresh data, and how a replica opens a store on it. */
+  fresh(): Promise<() => SharedTaskStore>;
+  /** The ids of the tasks the data holds, as the database lists them. */
+  storedTaskIds(store: SharedTaskStore): Promise<string[]>;
+}
+
+const storeKinds: SharedStoreKind[] = [
+  {
+    name: 'RedisTaskStore',
+    async fresh() {
+      await requireRedis(url);
+      const prefix = uniquePrefix('replicas');
+      cleanups.push(() => deleteKeys(url, prefix));
+      return () => new RedisTaskStore({ url, prefix });
+    },
+    async storedTaskIds(store) {
+      const { redis, prefix } = store as RedisTaskStore;
+      return (await redis.keys(`${prefix}task:*`)).map((key) => key.slice(`${prefix}task:`.length));
+    },
+  },
+  {
+    name: 'PostgresTaskStore',
+    async fresh() {
+      await requirePostgres(databaseUrl);
+      const schema = uniqueSchema('replicas');
+      cleanups.push(() => dropSchema(databaseUrl, schema));
+      return () => new PostgresTaskStore({ connectionString: databaseUrl, schema });
+    },
+    async storedTaskIds(store) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        const tasks = `${client.escapeIdentifier((store as PostgresTaskStore).schema)}.a2a_tasks`;
+        return (await client.query(`SELECT task_id FROM ${tasks}`)).rows.map((row) => row.task_id as string);
+      } finally {
+        await client.end();
+      }
+    },
+  },
+];
 
 interface Replica {
   url: string;
-  store: RedisTaskStore;
+  store: SharedTaskStore;
 }
 
-/** Two replicas sharing a fresh prefix. */
+/** Two replicas, each with its own store from `open`, on the same data. */
 async function replicas(
   handler: TaskHandler,
-  options: Partial<A2ARouterOptions> = {},
-  storeOptions: RedisTaskStoreOptions = {},
+  options: Partial<A2ARouterOptions>,
+  open: () => SharedTaskStore,
 ): Promise<[Replica, Replica]> {
-  const prefix = uniquePrefix('replicas');
-  prefixes.push(prefix);
   const start = async (): Promise<Replica> => {
-    const store = new RedisTaskStore({ url, prefix, ...storeOptions });
+    const store = open();
     stores.push(store);
     const { app, router } = appWith(handler, { store, ...options });
     routers.push(router);
@@ -81,9 +132,9 @@ const echo: TaskHandler = async function* (ctx) {
 
 const results = (events: { message: { result?: TaskEvent } }[]) => events.map((e) => e.message.result as TaskEvent);
 
-describe('replicas sharing a RedisTaskStore', () => {
+describe.each(storeKinds)('replicas sharing a $name', (kind) => {
   test('tasks/send on A, tasks/get on B: the same task, history and artifacts identical', async () => {
-    const [a, b] = await replicas(echo);
+    const [a, b] = await replicas(echo, {}, await kind.fresh());
     const sent = resultOf(await rpc(a.url, 'tasks/send', { id: 'shared-1', message: userText('hello replicas'), historyLength: 10 }));
     expect(sent.status.state).toBe('completed');
     expect(sent.artifacts).toEqual([{ name: 'echo', index: 0, parts: [{ type: 'text', text: 'hello replicas' }] }]);
@@ -109,7 +160,7 @@ describe('replicas sharing a RedisTaskStore', () => {
       }
       yield completed('all chunks written');
     };
-    const [a, b] = await replicas(handler);
+    const [a, b] = await replicas(handler, {}, await kind.fresh());
     const first = await openStream(a.url, 'tasks/sendSubscribe', { id: 'resumed', message: userText('go') }, { eventIds: true });
     const seen = await collect(first, { max: 3 });
     first.abort();
@@ -142,7 +193,7 @@ describe('replicas sharing a RedisTaskStore', () => {
       yield working('waiting to be canceled');
       await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
     };
-    const [a, b] = await replicas(handler);
+    const [a, b] = await replicas(handler, {}, await kind.fresh());
     const stream = await openStream(a.url, 'tasks/sendSubscribe', { id: 'cancel-me', message: userText('wait') });
     // Read one by one: collect's early stop would end the stream.
     const next = async () => (await within(stream.events.next(), 5_000, 'an event of the stream on A')).value!;
@@ -161,7 +212,7 @@ describe('replicas sharing a RedisTaskStore', () => {
 
   test('1,000 tasks round-robin over A and B, 50 in flight: all complete, none lost or duplicated; owners still hold', async () => {
     const keys = { 'key-alice': 'alice', 'key-bob': 'bob' };
-    const [a, b] = await replicas(echo, { auth: { strategies: [apiKey({ keys })] } });
+    const [a, b] = await replicas(echo, { auth: { strategies: [apiKey({ keys })] } }, await kind.fresh());
     const replicaOf = (i: number) => (i % 2 === 0 ? a : b);
     const keyOf = (i: number) => (i % 4 < 2 ? 'key-alice' : 'key-bob');
     const otherKey = (i: number) => (keyOf(i) === 'key-alice' ? 'key-bob' : 'key-alice');
@@ -189,8 +240,7 @@ describe('replicas sharing a RedisTaskStore', () => {
       expect(answer.artifacts).toEqual([{ name: 'echo', index: 0, parts: [{ type: 'text', text: `task ${i}` }] }]);
     }
     // Stored once each, every log a single turn: opening working, working, artifact, completed.
-    const stored = await a.store.redis.keys(`${a.store.prefix}task:*`);
-    expect(stored.sort()).toEqual(taskIds.map((id) => `${a.store.prefix}task:${id}`).sort());
+    expect((await kind.storedTaskIds(a.store)).sort()).toEqual([...taskIds].sort());
     for (const [i, id] of taskIds.entries()) {
       if (i % 50 !== 0) continue;
       const other = replicaOf(i + 1);
@@ -212,7 +262,7 @@ describe('replicas sharing a RedisTaskStore', () => {
       yield working('step 2');
       yield completed('done');
     };
-    const [a, b] = await replicas(handler, { pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } });
+    const [a, b] = await replicas(handler, { pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } }, await kind.fresh());
 
     const received: VerifiedNotification<PushNotificationPayload>[] = [];
     const receiver = express();
@@ -256,7 +306,8 @@ describe('replicas when Redis restarts or is down (a redis-server of the test’
   afterAll(() => own.dispose());
 
   test('restarted while idle: the next requests succeed; while down, requests get -32011 and no stack', async () => {
-    const [a, b] = await replicas(echo, {}, { url: own.url });
+    const prefix = uniquePrefix('replicas');
+    const [a, b] = await replicas(echo, {}, () => new RedisTaskStore({ url: own.url, prefix }));
     expect(resultOf(await rpc(a.url, 'tasks/send', { id: 'before', message: userText('one') })).status.state).toBe('completed');
 
     await own.stop();
