@@ -8,7 +8,7 @@ import pg from 'pg';
 import { statusEvent } from '../src/core/task-events.js';
 import { type A2ARouter, completed } from '../src/index.js';
 import { migratePostgres, PostgresTaskStore, postgresStoreFromEnv } from '../src/postgres.js';
-import type { StoredPushConfig, TaskRecord } from '../src/store/index.js';
+import type { StoredPushConfig, TaskChange, TaskRecord } from '../src/store/index.js';
 import { appWith, eventually, message10 } from './helpers.js';
 
 const url = postgresUrl();
@@ -43,19 +43,41 @@ function created(taskId: string, contextId = 'ctx', metadata?: Record<string, un
   };
 }
 
+/** A change that appends (or, with `append` false, replaces) one text chunk of an artifact. */
+const addChunk =
+  (taskId: string, index: number, text: string, append = true) =>
+  (current: TaskRecord | undefined): TaskChange => ({
+    record: current ?? created(taskId),
+    events: [{ id: taskId, artifact: { index, append, parts: [{ type: 'text', text }] } }],
+  });
+
+async function query<R extends pg.QueryResultRow = Record<string, unknown>>(
+  text: string,
+  values: unknown[] = [],
+  database = url,
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 describe('PostgresTaskStore', () => {
   test('migrations: replicas starting at once migrate once; a second run changes nothing', async () => {
     await requirePostgres(url);
     const schema = uniqueSchema('migrate');
     schemas.push(schema);
     const runs = await Promise.all([migratePostgres(url, schema), migratePostgres(url, schema), migratePostgres(url, schema)]);
-    expect(runs.flat()).toEqual(['001_tasks.sql', '002_leases.sql', '003_sealed_push_configs.sql']);
+    expect(runs.flat()).toEqual(['001_tasks.sql', '002_leases.sql', '003_sealed_push_configs.sql', '004_laid_out.sql']);
     expect(await migratePostgres(url, schema)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       const tables = await client.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
-      expect(tables.rows.map((row) => row.table_name)).toEqual(['a2a_events', 'a2a_migrations', 'a2a_tasks']);
+      expect(tables.rows.map((row) => row.table_name)).toEqual(['a2a_events', 'a2a_history', 'a2a_migrations', 'a2a_parts', 'a2a_tasks']);
     } finally {
       await client.end();
     }
@@ -197,28 +219,56 @@ describe('PostgresTaskStore', () => {
     // The store's own statements, as it sends them, to ask PostgreSQL for their plans.
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     const statements: [string, unknown[]][] = [];
-    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
-    Object.assign(pool, {
-      query: (text: string, values?: unknown[]) => {
-        statements.push([text, values ?? []]);
-        return query(text, values);
-      },
-    });
+    let capturing = true;
+    type Query = (text: string, ...rest: unknown[]) => Promise<pg.QueryResult>;
+    // Every statement goes through a client of the pool (pool.query too): each client's query is captured.
+    const captured = new WeakSet<pg.PoolClient>();
+    const capturingClient = (client: pg.PoolClient) => {
+      if (captured.has(client)) return client;
+      captured.add(client);
+      const query = client.query.bind(client) as Query;
+      Object.assign(client, {
+        // pool.query passes a callback after the values: passed on as given.
+        query: (text: string, ...rest: unknown[]) => {
+          const values = Array.isArray(rest[0]) ? rest[0] : [];
+          if (capturing && typeof text === 'string' && !/^(BEGIN|COMMIT|ROLLBACK)$/.test(text)) statements.push([text, values]);
+          return query(text, ...rest);
+        },
+      });
+      return client;
+    };
+    pool.on('connect', capturingClient);
     const store = new PostgresTaskStore({ pool, schema });
     stores.push(store);
     await store.update('seed', (current) => ({ record: current ?? created('seed'), events: [statusEvent('seed', 'working')] }));
-    // Many tasks of many owners, contexts and states, so that a scan would cost and the planner knows it.
+    // Many tasks of many owners, contexts and states, each with a history and an artifact laid out
+    // in rows, so that a scan would cost and the planner knows it.
+    const tables = (name: string) => `${pg.escapeIdentifier(schema)}.${name}`;
     await pool.query(
-      `INSERT INTO ${pg.escapeIdentifier(schema)}.a2a_tasks (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, finished_at)
+      `INSERT INTO ${tables('a2a_tasks')} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, finished_at, laid_out)
        SELECT 'bulk-' || i, 'owner-' || (i % 500), 'ctx-' || (i % 2000), CASE WHEN i % 3 = 0 THEN 'completed' ELSE 'working' END,
-              1700000000000 + i, true, 1, '{}'::json, NULL FROM generate_series(1, 20000) AS i`,
+              1700000000000 + i, true, 1,
+              json_build_object('task', json_build_object('id', 'bulk-' || i, 'contextId', 'ctx-' || (i % 2000), 'status', json_build_object('state', 'working'),
+                'artifacts', json_build_array(json_build_object('index', 0, 'parts', NULL))), 'lastEventId', 1, 'turn', 1, 'updatedAt', 0, 'bytes', 0),
+              NULL, true
+       FROM generate_series(1, 20000) AS i`,
     );
     await pool.query(
-      `INSERT INTO ${pg.escapeIdentifier(schema)}.a2a_events (task_id, event_id, event) SELECT 'bulk-' || i, 1, '{}'::json FROM generate_series(1, 20000) AS i`,
+      `INSERT INTO ${tables('a2a_events')} (task_id, event_id, event) SELECT 'bulk-' || i, 1, '{}'::json FROM generate_series(1, 20000) AS i`,
     );
-    await pool.query(`ANALYZE ${pg.escapeIdentifier(schema)}.a2a_tasks; ANALYZE ${pg.escapeIdentifier(schema)}.a2a_events`);
+    await pool.query(
+      `INSERT INTO ${tables('a2a_history')} (task_id, message) SELECT 'bulk-' || i, '{"role":"user","parts":[]}'::json FROM generate_series(1, 20000) AS i`,
+    );
+    await pool.query(
+      `INSERT INTO ${tables('a2a_parts')} (task_id, artifact_index, parts) SELECT 'bulk-' || i, 0, '[{"type":"text","text":"x"}]'::json FROM generate_series(1, 20000) AS i`,
+    );
+    await pool.query(
+      `ANALYZE ${tables('a2a_tasks')}; ANALYZE ${tables('a2a_events')}; ANALYZE ${tables('a2a_history')}; ANALYZE ${tables('a2a_parts')}`,
+    );
     statements.length = 0;
-    await store.get('bulk-7');
+    expect((await store.get('bulk-7'))!.task.artifacts).toEqual([{ index: 0, parts: [{ type: 'text', text: 'x' }] }]);
+    // A change of a task this process did not write reads it whole, under its row lock.
+    await store.update('bulk-8', (current) => ({ record: current!, events: [statusEvent('bulk-8', 'working')] }));
     await store.eventsAfter('bulk-7', 0);
     await (await store.subscribe('bulk-7', () => undefined))();
     const after = { statusMs: 1700000010000, taskId: 'bulk-10000' };
@@ -226,6 +276,8 @@ describe('PostgresTaskStore', () => {
       await store.listTasks({ owner: 'owner-7', pageSize: 10, ...filters });
       await store.listTasks({ owner: 'owner-7', pageSize: 10, after, ...filters });
     }
+    capturing = false;
+    expect(statements.filter(([text]) => text.includes('FOR UPDATE'))).toHaveLength(1);
     expect(statements.length).toBeGreaterThanOrEqual(3 + 8 * 2);
     const client = await pool.connect();
     try {
@@ -444,5 +496,89 @@ describe('PostgresTaskStore', () => {
       expect(`${row.record} ${row.push_configs}`).not.toContain(secrets.token);
       expect(`${row.record} ${row.push_configs}`).not.toContain('/hook');
     });
+  });
+
+  describe('what grows is appended, not rewritten', () => {
+    test("a chunk appends a row of parts and rewrites only the task's small head", async () => {
+      const store = await freshStore();
+      const tables = (name: string) => `${pg.escapeIdentifier(store.schema)}.${name}`;
+      await store.update('appended', (current) => ({ record: current ?? created('appended'), events: [] }));
+      for (let i = 0; i < 50; i++) await store.update('appended', addChunk('appended', 0, `chunk ${i}`, i > 0));
+      const [row] = await query<{ record: string; laid_out: boolean }>(
+        `SELECT record::text AS record, laid_out FROM ${tables('a2a_tasks')} WHERE task_id = 'appended'`,
+      );
+      expect(row!.laid_out).toBe(true);
+      expect(row!.record).not.toContain('chunk');
+      expect(row!.record).not.toContain('hello');
+      // One row per change here (the chunks of one change share a row); the first was a replacement.
+      const parts = await query<{ parts: unknown }>(`SELECT parts FROM ${tables('a2a_parts')} WHERE task_id = 'appended' ORDER BY seq`);
+      expect(parts).toHaveLength(50);
+      expect(await query(`SELECT message FROM ${tables('a2a_history')} WHERE task_id = 'appended'`)).toEqual([
+        { message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } },
+      ]);
+      const read = (await store.get('appended'))!;
+      expect(read.task.artifacts![0]!.parts).toEqual(Array.from({ length: 50 }, (_, i) => ({ type: 'text', text: `chunk ${i}` })));
+      // A chunk that replaces the artifact leaves it one row; another process reads the same record.
+      await store.update('appended', addChunk('appended', 0, 'anew', false));
+      expect(await query(`SELECT parts FROM ${tables('a2a_parts')} WHERE task_id = 'appended'`)).toEqual([
+        { parts: [{ type: 'text', text: 'anew' }] },
+      ]);
+      const other = new PostgresTaskStore({ connectionString: url, schema: store.schema });
+      stores.push(other);
+      expect(await other.get('appended')).toEqual(await store.get('appended'));
+    });
+
+    test('a record kept whole by the version before is read as it is, and laid out by its next change', async () => {
+      const store = await freshStore();
+      await store.update('seed', (current) => ({ record: current ?? created('seed'), events: [] }));
+      const tables = (name: string) => `${pg.escapeIdentifier(store.schema)}.${name}`;
+      const older: TaskRecord = {
+        ...created('older'),
+        task: { ...created('older').task, artifacts: [{ index: 0, name: 'draft', parts: [{ type: 'text', text: 'a' }] }] },
+        lastEventId: 3,
+      };
+      await query(
+        `INSERT INTO ${tables('a2a_tasks')} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record) VALUES ('older', '', 'ctx', 'submitted', 1, true, 3, $1)`,
+        [JSON.stringify(older)],
+      );
+      expect(await store.get('older')).toEqual(older);
+      const { events } = await store.update('older', addChunk('older', 0, 'b'));
+      expect(events.map((e) => e.id)).toEqual([4]);
+      const [row] = await query<{ laid_out: boolean; record: string }>(
+        `SELECT laid_out, record::text AS record FROM ${tables('a2a_tasks')} WHERE task_id = 'older'`,
+      );
+      expect(row).toMatchObject({ laid_out: true, record: expect.not.stringContaining('hello') });
+      const after = (await store.get('older'))!;
+      expect(after.history).toEqual(older.history);
+      expect(after.task.artifacts).toEqual([{ index: 0, name: 'draft', parts: ['a', 'b'].map((text) => ({ type: 'text', text })) }]);
+    });
+
+    test("an event's WAL is the same at chunk 2,000 of a stream as at chunk 100 (a database of the test's own, nothing else writing)", async () => {
+      const own = await startOwnPostgres();
+      const store = new PostgresTaskStore({ connectionString: own.url, schema: 'flat' });
+      try {
+        await store.update('long', (current) => ({ record: current ?? created('long'), events: [] }));
+        const lsn = async () => (await query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn', [], own.url))[0]!.lsn;
+        const walBytes = async (from: string, to: string) =>
+          Number((await query<{ bytes: string }>('SELECT pg_wal_lsn_diff($2, $1)::text AS bytes', [from, to], own.url))[0]!.bytes);
+        /** WAL bytes per change over 50 changes, each one chunk, starting at chunk `from`. */
+        const perChange = async (from: number) => {
+          const start = await lsn();
+          for (let i = from; i < from + 50; i++)
+            await store.update('long', addChunk('long', 0, `chunk ${String(i).padStart(5, '0')}`, i > 1));
+          return (await walBytes(start, await lsn())) / 50;
+        };
+        for (let i = 1; i < 100; i++) await store.update('long', addChunk('long', 0, `chunk ${String(i).padStart(5, '0')}`, i > 1));
+        const early = await perChange(100);
+        for (let i = 150; i < 2_000; i++) await store.update('long', addChunk('long', 0, `chunk ${String(i).padStart(5, '0')}`));
+        const late = await perChange(2_000);
+        // Rewriting the record would make the late changes write some 20 times the early ones.
+        expect(late / early).toBeLessThan(1.25);
+        expect((await store.get('long'))!.task.artifacts![0]!.parts).toHaveLength(2_049);
+      } finally {
+        await store.close();
+        await own.dispose();
+      }
+    }, 60_000);
   });
 });

@@ -9,6 +9,11 @@
 // that its process renews, a replica claims and fails a task whose lease ran out, and a turn
 // canceled or failed anywhere is announced on a second channel, so that its process aborts it.
 // Given a key, it keeps push configs sealed (sealed-push-configs.ts) in a column of their own.
+//
+// What grows in a task (its history, each artifact's parts) is rows a change appends to, beside a
+// small head in the task's row (task-layout.ts, shared with the Redis store), and the process
+// keeps the record it wrote last: a change then reads only the task's revision, so one event
+// costs the same statements and WAL at the 4,000th chunk of a stream as at the 10th.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -19,8 +24,18 @@ import { isFinalState } from '../core/model.js';
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { failSpan, SpanKind, startSpanUnderCall, withSpan } from '../telemetry/tracing.js';
 import { settleChange } from './fold.js';
+import { mergeGrowingArtifact } from './growing-artifacts.js';
+import { headOf, planWrite, recordFromLayout, type LayoutWrite } from './task-layout.js';
 import { PushConfigSeal, type PushConfigKey, PushConfigsUnopenable, unopenable } from './sealed-push-configs.js';
-import { checkTaskId, type EventListener, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+import {
+  checkTaskId,
+  upgradeRecord,
+  type EventListener,
+  type StoredEvent,
+  type TaskChange,
+  type TaskRecord,
+  type TaskUpdateResult,
+} from './records.js';
 import {
   positiveOption,
   statusMsOf,
@@ -127,6 +142,28 @@ interface Feed {
   chain: Promise<void>;
 }
 
+/** A task as a change found it: the record, its revision, and whether it is laid out in rows. */
+interface Known {
+  readonly rev: number;
+  readonly record: TaskRecord | undefined;
+  readonly laidOut: boolean;
+}
+
+/** A task's row as read: its head (or a whole record not laid out yet) and the rows of what grows. */
+interface TaskRow {
+  task_id: string;
+  record: string;
+  laid_out: boolean;
+  rev: number;
+  push_configs: string | null;
+  history: string[];
+  part_indexes: number[];
+  parts: string[];
+}
+
+/** Most records of running tasks a process keeps, as it wrote them, for their next change. */
+const MAX_KEPT_RECORDS = 10_000;
+
 /** A change made while another process created the same task: the change is made again. */
 const MAX_ATTEMPTS = 10;
 
@@ -146,7 +183,11 @@ export class PostgresTaskStore implements SharedTaskStore {
   private metrics: StoreMetrics | undefined;
   /** The migrations run, once they have; a run that failed (the database away) is tried again on the next use. */
   private migrated: Promise<void> | undefined;
-  private readonly tables: { tasks: string; events: string };
+  private readonly tables: { tasks: string; events: string; history: string; parts: string };
+  /** The columns that make a task's record, of a2a_tasks as `t`. */
+  private readonly recordColumns: string;
+  /** What this process wrote last of each running task, and the revision it wrote. */
+  private readonly written = new Map<string, Known>();
   private readonly channel: string;
   private readonly turnsChannel: string;
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
@@ -170,7 +211,17 @@ export class PostgresTaskStore implements SharedTaskStore {
     this.pool.on('error', (error) => this.logger?.warn({ err: error }, 'a PostgreSQL connection failed'));
     this.logger = options.logger;
     const schema = pg.escapeIdentifier(this.schema);
-    this.tables = { tasks: `${schema}.a2a_tasks`, events: `${schema}.a2a_events` };
+    this.tables = {
+      tasks: `${schema}.a2a_tasks`,
+      events: `${schema}.a2a_events`,
+      history: `${schema}.a2a_history`,
+      parts: `${schema}.a2a_parts`,
+    };
+    // Text, not json: the layout joins the pieces' JSON as it is, parsing it once.
+    this.recordColumns = `t.task_id, t.record::text AS record, t.laid_out, t.rev, t.push_configs,
+      ARRAY(SELECT h.message::text FROM ${this.tables.history} h WHERE h.task_id = t.task_id ORDER BY h.seq) AS history,
+      ARRAY(SELECT p.artifact_index FROM ${this.tables.parts} p WHERE p.task_id = t.task_id ORDER BY p.artifact_index, p.seq) AS part_indexes,
+      ARRAY(SELECT p.parts::text FROM ${this.tables.parts} p WHERE p.task_id = t.task_id ORDER BY p.artifact_index, p.seq) AS parts`;
     this.channel = `a2a_events:${this.schema}`;
     this.turnsChannel = `a2a_turns:${this.schema}`;
     this.migrate = options.migrate !== false;
@@ -187,7 +238,7 @@ export class PostgresTaskStore implements SharedTaskStore {
       await this.ready();
       if (taskId.includes('\0')) return undefined;
       const found = await this.pool.query(
-        `SELECT task_id, record, push_configs FROM ${this.tables.tasks} WHERE task_id = $1 AND (finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')`,
+        `SELECT ${this.recordColumns} FROM ${this.tables.tasks} t WHERE t.task_id = $1 AND (t.finished_at IS NULL OR t.finished_at > now() - $2 * interval '1 millisecond')`,
         [taskId, this.retentionMs],
       );
       return this.recordOf(found.rows[0]);
@@ -202,12 +253,14 @@ export class PostgresTaskStore implements SharedTaskStore {
       refuseNul(taskId, 'a task id');
       for (let attempt = 1; ; attempt++) {
         const result = await this.inTransaction(async (client) => {
-          const found = await client.query(`SELECT task_id, record, push_configs FROM ${this.tables.tasks} WHERE task_id = $1 FOR UPDATE`, [
-            taskId,
-          ]);
-          const current = this.recordOf(found.rows[0]);
-          const settled = settleChange(current, change(current));
-          if (!(await this.writeTask(client, taskId, settled.record, current !== undefined))) return undefined;
+          const known = await this.lockTask(client, taskId);
+          const current = known.record;
+          const taskChange = change(current);
+          // The in-memory store's merge: appending a chunk costs the chunk, not the artifact.
+          const settled = settleChange(current, taskChange, mergeGrowingArtifact);
+          const layout = planWrite(current, known.laidOut, taskChange, settled.record);
+          if (!(await this.writeTask(client, taskId, settled.record, known))) return undefined;
+          await this.writeLayout(client, taskId, layout, current !== undefined);
           const { events } = settled;
           if (events.length > 0) {
             await client.query(
@@ -221,12 +274,18 @@ export class PostgresTaskStore implements SharedTaskStore {
           }
           const ended = turnEndedBy(taskId, current, settled.record);
           if (ended) await client.query('SELECT pg_notify($1, $2)', [this.turnsChannel, JSON.stringify(ended)]);
-          return settled;
+          return { settled, rev: known.rev + 1 };
         });
         if (result) {
-          this.tell(taskId, result.events);
-          return result;
+          const { settled, rev } = result;
+          this.remember(
+            taskId,
+            isFinalState(settled.record.task.status.state) ? undefined : { rev, record: settled.record, laidOut: true },
+          );
+          this.tell(taskId, settled.events);
+          return settled;
         }
+        this.written.delete(taskId);
         if (attempt === MAX_ATTEMPTS)
           throw A2AError.internalError(`task ${taskId} was created by another writer ${MAX_ATTEMPTS} times over`);
       }
@@ -304,7 +363,7 @@ export class PostgresTaskStore implements SharedTaskStore {
       values.push(query.pageSize + 1);
       const [page, total] = await Promise.all([
         this.pool.query(
-          `SELECT record, push_configs, status_ms, task_id FROM ${this.tables.tasks} WHERE ${pageWhere} ORDER BY status_ms DESC, task_id DESC LIMIT $${values.length}`,
+          `SELECT ${this.recordColumns}, t.status_ms FROM ${this.tables.tasks} t WHERE ${pageWhere} ORDER BY t.status_ms DESC, t.task_id DESC LIMIT $${values.length}`,
           values,
         ),
         this.pool.query(`SELECT count(*)::integer AS total FROM ${this.tables.tasks} WHERE ${where}`, counted),
@@ -423,8 +482,83 @@ export class PostgresTaskStore implements SharedTaskStore {
     return this.migrated;
   }
 
-  /** Writes the task's row: inserts it, or updates the row locked. False when another writer created the task first. */
-  private async writeTask(client: pg.PoolClient, taskId: string, record: TaskRecord, exists: boolean): Promise<boolean> {
+  /**
+   * Locks the task's row for a change and finds its record: the one this process wrote last when
+   * the row is still at that revision (only the revision read), else read whole.
+   */
+  private async lockTask(client: pg.PoolClient, taskId: string): Promise<Known> {
+    const locked = await client.query(`SELECT rev FROM ${this.tables.tasks} WHERE task_id = $1 FOR UPDATE`, [taskId]);
+    if (locked.rows.length === 0) return { rev: 0, record: undefined, laidOut: false };
+    const rev = locked.rows[0].rev as number;
+    const kept = this.written.get(taskId);
+    if (kept?.rev === rev) return kept;
+    const found = await client.query(`SELECT ${this.recordColumns} FROM ${this.tables.tasks} t WHERE t.task_id = $1`, [taskId]);
+    const row = found.rows[0] as TaskRow;
+    return { rev, record: this.recordOf(row), laidOut: row.laid_out };
+  }
+
+  /** Keeps what this process wrote of a running task, for its next change; forgets a finished one. */
+  private remember(taskId: string, known: Known | undefined): void {
+    this.written.delete(taskId);
+    if (!known) return;
+    if (this.written.size >= MAX_KEPT_RECORDS) this.written.delete(this.written.keys().next().value!);
+    this.written.set(taskId, known);
+  }
+
+  /**
+   * Carries out a change's layout: the history's new messages and the artifacts' new parts
+   * appended, an artifact replaced emptied first, or everything written anew (`layout.rewrite`).
+   */
+  private async writeLayout(client: pg.PoolClient, taskId: string, layout: LayoutWrite, existed: boolean): Promise<void> {
+    const { ops } = layout;
+    const messages: string[] = [];
+    const partIndexes: number[] = [];
+    const parts: string[] = [];
+    const emptied = new Set<number>();
+    for (let at = 0; at < ops.length; ) {
+      if (ops[at] === 'h') {
+        messages.push(ops[at + 1]!);
+        at += 2;
+      } else if (ops[at] === 'r') {
+        // An artifact replaced: the parts this change gave it before are gone too.
+        const index = Number(ops[at + 1]);
+        emptied.add(index);
+        for (let i = partIndexes.length - 1; i >= 0; i--) {
+          if (partIndexes[i] !== index) continue;
+          partIndexes.splice(i, 1);
+          parts.splice(i, 1);
+        }
+        at += 2;
+      } else {
+        partIndexes.push(Number(ops[at + 1]));
+        parts.push(ops[at + 2]!);
+        at += 3;
+      }
+    }
+    if (existed && layout.rewrite) {
+      await client.query(`DELETE FROM ${this.tables.history} WHERE task_id = $1`, [taskId]);
+      await client.query(`DELETE FROM ${this.tables.parts} WHERE task_id = $1`, [taskId]);
+    } else if (existed && emptied.size > 0) {
+      await client.query(`DELETE FROM ${this.tables.parts} WHERE task_id = $1 AND artifact_index = ANY($2)`, [taskId, [...emptied]]);
+    }
+    // In the order given: ORDER BY the ordinality numbers the rows' seq in that order.
+    if (messages.length > 0) {
+      await client.query(
+        `INSERT INTO ${this.tables.history} (task_id, message) SELECT $1, m FROM unnest($2::json[]) WITH ORDINALITY AS x(m, n) ORDER BY n`,
+        [taskId, messages],
+      );
+    }
+    if (parts.length > 0) {
+      await client.query(
+        `INSERT INTO ${this.tables.parts} (task_id, artifact_index, parts)
+         SELECT $1, i, p FROM unnest($2::integer[], $3::json[]) WITH ORDINALITY AS x(i, p, n) ORDER BY n`,
+        [taskId, partIndexes, parts],
+      );
+    }
+  }
+
+  /** Writes the task's row (its head): inserts it, or updates the row locked. False when another writer created the task first. */
+  private async writeTask(client: pg.PoolClient, taskId: string, record: TaskRecord, known: Known): Promise<boolean> {
     const { task } = record;
     refuseNul(task.contextId, 'a context id');
     let kept = record;
@@ -442,23 +576,24 @@ export class PostgresTaskStore implements SharedTaskStore {
       statusMsOf(record),
       !record.replied,
       record.lastEventId,
-      JSON.stringify(kept),
+      headOf(kept),
       isFinalState(task.status.state),
       this.leaseMs,
       sealed,
+      known.rev + 1,
     ];
-    if (exists) {
+    if (known.record !== undefined) {
       await client.query(
         `UPDATE ${this.tables.tasks} SET owner = $2, context_id = $3, state = $4, status_ms = $5, listed = $6, last_event_id = $7,
-           record = $8, push_configs = $11, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END,
+           record = $8, push_configs = $11, rev = $12, laid_out = true, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END,
            lease_until = CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END WHERE task_id = $1`,
         values,
       );
       return true;
     }
     const inserted = await client.query(
-      `INSERT INTO ${this.tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, push_configs, finished_at, lease_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, CASE WHEN $9 THEN now() END, CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END)
+      `INSERT INTO ${this.tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, push_configs, rev, laid_out, finished_at, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, true, CASE WHEN $9 THEN now() END, CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END)
        ON CONFLICT (task_id) DO NOTHING`,
       values,
     );
@@ -469,11 +604,24 @@ export class PostgresTaskStore implements SharedTaskStore {
    * The record of a row read, its push configs opened when sealed. A record written before the
    * store had a key keeps its configs in the record, and is sealed when next changed.
    */
-  private recordOf(row: { task_id: string; record: TaskRecord; push_configs: string | null } | undefined): TaskRecord | undefined {
+  private recordOf(row: TaskRow | undefined): TaskRecord | undefined {
     if (!row) return undefined;
-    if (row.push_configs === null) return row.record;
+    let record: TaskRecord;
+    if (row.laid_out) {
+      const partsByIndex = new Map<number, string[]>();
+      for (let i = 0; i < row.part_indexes.length; i++) {
+        const index = row.part_indexes[i]!;
+        let list = partsByIndex.get(index);
+        if (!list) partsByIndex.set(index, (list = []));
+        list.push(row.parts[i]!);
+      }
+      record = recordFromLayout(row.record, row.history, (index) => partsByIndex.get(index));
+    } else {
+      record = upgradeRecord(JSON.parse(row.record) as TaskRecord);
+    }
+    if (row.push_configs === null) return record;
     if (!this.seal) throw unopenable(row.task_id, 'they are sealed, and this store was given no pushConfigKey');
-    return { ...row.record, pushConfigs: this.seal.open(row.task_id, row.push_configs) };
+    return { ...record, pushConfigs: this.seal.open(row.task_id, row.push_configs) };
   }
 
   /** Runs `work` in a transaction: committed when it returns a value, rolled back when it returns undefined or throws. */

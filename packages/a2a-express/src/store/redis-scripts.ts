@@ -3,7 +3,7 @@
 
 // KEYS: task hash, events stream, leases sorted set, history list, the owner's list index, the
 // owner's list index of the task's context, the list expiry sorted set, the owner's list index of
-// the task's state, the owner's list index of the task's context and state (see redis-layout.ts).
+// the task's state, the owner's list index of the task's context and state (see task-layout.ts).
 // ARGV: 1 expected revision, 2 head JSON, 3 last event id, 4 final (1/0), 5 retention ms,
 // 6 lease ms, 7 stream max length, 8 task id, 9 events channel, 10 turn-ended channel,
 // 11 turn-ended payload, 12 parts key prefix, 13 artifact indexes, 14 rewrite (1/0),
@@ -11,7 +11,7 @@
 // of the list indexes (a task answered by a reply alone), else '', 16 the state the task leaves
 // (its indexes of that state, made from KEYS[5] and KEYS[6] with ':s:<state>'), else '',
 // 17 event count n, then n pairs of stream id and event JSON, then the layout ops (see
-// redis-layout.ts). The parts lists' keys are made here from their prefix and the indexes, which
+// task-layout.ts). The parts lists' keys are made here from their prefix and the indexes, which
 // is why the store is for standalone Redis, not Cluster.
 // Publishes the events as "<last event id>\n<JSON array of {id, event}>": a subscriber that has
 // them already (the writer's own process) skips the message without parsing it.

@@ -1,12 +1,21 @@
 // A task store in Redis, shared by every replica of an agent. Each task is a hash (a revision
 // number and the small part of its record), lists for what grows (its history, each artifact's
-// parts; redis-layout.ts), its events a Redis Stream whose entry ids are the SSE ids (`0-N` for
+// parts; task-layout.ts), its events a Redis Stream whose entry ids are the SSE ids (`0-N` for
 // event N), and its live events a pub/sub channel. A change is computed in this process from the
 // record it last saw and written by a Lua script only if the revision is still the one it was
 // computed from (compare-and-set); otherwise the record is read again and the change computed
 // again. So updates from several replicas never overwrite each other, and one task's events
 // keep their order. An event appends to the lists rather than rewriting the record, so its cost
-// does not grow with the length of the task.
+// does not grow with the length of the task (task-layout.ts).
+//
+// Keys of one task, under the store's prefix:
+//   task:<id>             hash: rev (compare-and-set revision), head (the record but its history
+//                         and its artifacts' parts, as JSON), last (last event id), artifacts
+//                         (the artifacts' indexes in order, space-separated); a record of an
+//                         older version, one JSON string in its `record` field instead
+//   history:<id>          list: one message (JSON) per element, oldest first
+//   parts:<id>:<index>    list per artifact: JSON arrays of parts, concatenated in order
+//   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
 import { performance } from 'node:perf_hooks';
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { failSpan, SpanKind, startSpanUnderCall, withSpan } from '../telemetry/tracing.js';
@@ -24,7 +33,7 @@ import {
   type TaskRecord,
   type TaskUpdateResult,
 } from './records.js';
-import { headOf, planWrite, recordFromLayout } from './redis-layout.js';
+import { headOf, planWrite, recordFromLayout } from './task-layout.js';
 import { CLAIM_SCRIPT, PRUNE_LIST_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
 import {
   positiveOption,
@@ -435,7 +444,7 @@ export class RedisTaskStore implements SharedTaskStore {
     const [rev, head, olderRecord, history, parts] = await this.command('a2aRead', () =>
       this.redis.a2aRead(this.taskKey(taskId), this.historyKey(taskId), this.partsKeyPrefix(taskId)),
     );
-    if (head !== null) return { rev: Number(rev), record: recordFromLayout(head, history ?? [], parts ?? []), laidOut: true };
+    if (head !== null) return { rev: Number(rev), record: recordFromLayout(head, history ?? [], (_, i) => parts?.[i]), laidOut: true };
     return { rev: Number(rev), record: olderRecord ? upgradeRecord(JSON.parse(olderRecord) as TaskRecord) : undefined, laidOut: false };
   }
 

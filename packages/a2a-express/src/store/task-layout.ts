@@ -1,33 +1,26 @@
-// How the Redis store lays a task record out in keys, so that one event costs Redis the same
-// work and bytes at the 10,000th chunk of a stream as at the 10th: the parts that grow (the
-// history, each artifact's parts) are lists that an event appends to; everything else is a
-// small "head" rewritten per change. Pure functions, no connection: redis.ts sends what they
-// plan, and redis-scripts.ts carries it out.
+// How the shared stores (Redis, PostgreSQL) lay a task record out, so that one event costs the
+// database the same work and bytes at the 10,000th chunk of a stream as at the 10th: the parts
+// that grow (the history, each artifact's parts) are lists that an event appends to; everything
+// else is a small "head" rewritten per change. Pure functions, no connection: redis.ts (keys and
+// Lua scripts, redis-scripts.ts) and postgres.ts (rows) carry out what they plan.
 //
-// Keys of one task, under the store's prefix:
-//   task:<id>             hash: rev (compare-and-set revision), head (the record but its history
-//                         and its artifacts' parts, as JSON), last (last event id), artifacts
-//                         (the artifacts' indexes in order, space-separated)
-//   history:<id>          list: one message (JSON) per element, oldest first
-//   parts:<id>:<index>    list per artifact: JSON arrays of parts, concatenated in order
-//   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
-// A record written by an older version of the store is one JSON string in task:<id>'s `record`
-// field; it is read as it is and rewritten in the layout above by its next change.
+// A record written before a store laid records out is one JSON value; it is read as it is and
+// laid out by its next change (`laidOut` false).
 import { isStatusUpdateEvent, type Artifact, type Message, type Part } from '../core/model.js';
 import { copyRecord, upgradeRecord, type TaskChange, type TaskRecord } from './records.js';
 
 /**
  * What one change writes besides the head and the events: when `rewrite`, the history and every
  * artifact's parts are written anew from `ops` (the task is new, or the change is not an append);
- * otherwise `ops` only appends. Ops are flat script arguments:
+ * otherwise `ops` only appends. Ops are flat (as Redis script arguments):
  * - `h <message>` appends a message to the history;
  * - `r <index>` empties an artifact's parts (a chunk that replaces the artifact);
  * - `p <index> <parts>` appends a JSON array of parts to an artifact's parts.
  */
-interface LayoutWrite {
+export interface LayoutWrite {
   readonly rewrite: boolean;
   readonly ops: string[];
-  /** The artifacts' indexes after the change, in order: which `parts:` lists make up the record. */
+  /** The artifacts' indexes after the change, in order: which parts lists make up the record. */
   readonly artifactIndexes: string;
 }
 
@@ -77,13 +70,17 @@ export function headOf(record: TaskRecord): string {
 
 /**
  * The record from its stored pieces: the head, the history's elements, and each artifact's
- * list of part arrays, in the artifacts' order.
+ * list of part arrays (JSON), found by the artifact's index and its position in the head.
  */
-export function recordFromLayout(head: string, history: readonly string[], parts: readonly (readonly string[])[]): TaskRecord {
-  const record = JSON.parse(head) as { task: { artifacts?: { parts: Part[] }[] }; history: Message[] };
+export function recordFromLayout(
+  head: string,
+  history: readonly string[],
+  partsOf: (artifactIndex: number, position: number) => readonly string[] | undefined,
+): TaskRecord {
+  const record = JSON.parse(head) as { task: { artifacts?: { index?: number; parts: Part[] }[] }; history: Message[] };
   record.history = history.length === 0 ? [] : (JSON.parse(`[${history.join(',')}]`) as Message[]);
   const artifacts = record.task.artifacts ?? [];
-  for (let i = 0; i < artifacts.length; i++) artifacts[i]!.parts = joinParts(parts[i] ?? []);
+  for (let i = 0; i < artifacts.length; i++) artifacts[i]!.parts = joinParts(partsOf(artifacts[i]!.index ?? 0, i) ?? []);
   return upgradeRecord(record as unknown as TaskRecord);
 }
 
