@@ -82,12 +82,13 @@ export function onCpu1() {
 }
 
 /**
- * Starts a bench server script (bench/servers/*.mjs, which reports its port to its parent);
- * resolves once it listens. It answers 0.1.0's tasks/send at its root (`atRoot`).
+ * Starts a bench server script (bench/servers/*.mjs, which reports its port to its parent), with
+ * `env` added to this process's; resolves once it listens. It answers 0.1.0's tasks/send at its
+ * root (`atRoot`).
  */
-export function startBenchServer(script, { prefix = [], execArgv = [] } = {}) {
+export function startBenchServer(script, { prefix = [], execArgv = [], env = {} } = {}) {
   const [command, ...argv] = [...prefix, process.execPath, ...execArgv, script];
-  const child = spawn(command, argv, { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = spawn(command, argv, { env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', ({ port }) => resolve({ child, url: `http://127.0.0.1:${port}`, atRoot: true }));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));

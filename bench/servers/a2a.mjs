@@ -1,6 +1,7 @@
 // The subject: an echo agent on a2aRouter, with schema validation, the in-memory task store
 // (default bounds) and pino logging at info all on (to stdout, which the bench discards).
-// With BENCH_REDIS_URL set, a replica on a RedisTaskStore under BENCH_REDIS_PREFIX instead.
+// With BENCH_REDIS_URL set, a replica on a RedisTaskStore under BENCH_REDIS_PREFIX instead; with
+// BENCH_POSTGRES_URL, on a PostgresTaskStore in schema BENCH_POSTGRES_SCHEMA.
 // BENCH_METRICS=1 turns the router's Prometheus metrics on (served at /metrics); BENCH_OTLP_URL
 // starts the OpenTelemetry SDK as serveAgent does, exporting every call's spans there.
 // Extra routes for the bench only: a handler that streams N chunks, one that holds until
@@ -8,6 +9,7 @@
 import express from 'express';
 import { pino } from 'pino';
 import { a2aRouter, artifact, completed, startTracingFromEnv, textOf } from 'a2a-express';
+import { PostgresTaskStore } from 'a2a-express/postgres';
 import { RedisTaskStore } from 'a2a-express/redis';
 
 const handler = async function* (ctx) {
@@ -33,7 +35,9 @@ app.get('/__bench/memory', (_req, res) => {
 });
 const store = process.env.BENCH_REDIS_URL
   ? new RedisTaskStore({ url: process.env.BENCH_REDIS_URL, prefix: process.env.BENCH_REDIS_PREFIX })
-  : undefined;
+  : process.env.BENCH_POSTGRES_URL
+    ? new PostgresTaskStore({ connectionString: process.env.BENCH_POSTGRES_URL, schema: process.env.BENCH_POSTGRES_SCHEMA })
+    : undefined;
 if (process.env.BENCH_OTLP_URL) {
   const tracing = await startTracingFromEnv('bench-agent', pino({ level: 'warn' }), {
     OTEL_EXPORTER_OTLP_ENDPOINT: process.env.BENCH_OTLP_URL,

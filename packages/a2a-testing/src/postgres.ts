@@ -75,8 +75,12 @@ function postgresBinaries(): string | undefined {
   return versions.map((version) => join(root, version, 'bin')).find((bin) => existsSync(join(bin, 'initdb')));
 }
 
-/** Starts a throwaway cluster on a free loopback port (trust authentication, nothing kept); fails if it does not answer. */
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+/**
+ * Starts a throwaway cluster on a free loopback port (trust authentication, nothing kept); fails if
+ * it does not answer. It trades durability for speed (fsync off) unless `settings`, server settings
+ * given as `-c name=value`, say otherwise: a benchmark gives PostgreSQL's defaults back.
+ */
+export async function startOwnPostgres(settings: Record<string, string> = {}): Promise<OwnPostgres> {
   const bin = postgresBinaries();
   if (!bin) throw new Error("no PostgreSQL binaries under /usr/lib/postgresql (Debian's postgresql package)");
   const dir = mkdtempSync(join(tmpdir(), 'a2a-postgres-'));
@@ -113,7 +117,9 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const start = async () => {
     const [command, args] = as(join(bin, 'postgres'), [
       ...['-D', data, '-p', String(port), '-k', dir],
-      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      ...Object.entries({ listen_addresses: '127.0.0.1', fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', ...settings }).flatMap(
+        ([name, value]) => ['-c', `${name}=${value}`],
+      ),
     ]);
     child = spawn(command, args, { stdio: 'ignore' });
     for (let attempt = 0; attempt < 100; attempt++) {

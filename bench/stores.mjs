@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// pnpm bench:stores [--rounds N] [--seconds S] [--database-url postgres://…] [--json file]
+//
+// The three task stores in one run, each behind the same bench server (servers/a2a.mjs, a child
+// process of its own): the in-memory store, Redis, and PostgreSQL (with its default durability,
+// synchronous_commit on, and with synchronous_commit off, which is closer to what Redis's
+// append-only file promises). Paired rounds, the order rotating each round, medians:
+//   - request/response: tasks/send echo, autocannon, 32 connections, S seconds a server a round;
+//   - one stream of 4,000 chunks (tasks/sendSubscribe), events/s, every event checked in order;
+// then what PostgreSQL itself counts for one event (pg_stat_statements, and WAL bytes from
+// pg_current_wal_lsn) over streams of 200 and of 4,000 chunks: written as the router writes a
+// stream (a batch of chunks a transaction), and one chunk a change (the most a stream can cost,
+// as for a handler slower than the database).
+// PostgreSQL is a cluster of the bench's own (Debian's binaries, PostgreSQL's durability
+// defaults, pg_stat_statements loaded) unless --database-url names one; Redis is REDIS_URL or
+// 127.0.0.1:6379, and left out when it does not answer.
+import os from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { deleteKeys, redisAnswers, startOwnPostgres } from 'a2a-testing';
+import { PostgresTaskStore } from 'a2a-express/postgres';
+import pg from 'pg';
+import { loadWith, startBenchServer, versionStream } from './echo-agent.mjs';
+import { median } from './median.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const rounds = Number(option('--rounds', '6'));
+const seconds = Number(option('--seconds', '5'));
+const jsonFile = option('--json', fileURLToPath(new URL('results-stores-latest.json', import.meta.url)));
+const STREAM_CHUNKS = 4_000;
+const COST_CHUNKS = [200, 4_000];
+
+const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const own = option('--database-url') ? undefined : await startOwnPostgres({
+  fsync: 'on',
+  synchronous_commit: 'on',
+  full_page_writes: 'on',
+  shared_preload_libraries: 'pg_stat_statements',
+});
+const databaseUrl = option('--database-url') ?? own.url;
+const admin = new pg.Client({ connectionString: databaseUrl });
+await admin.connect();
+const statementsCounted = await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').then(
+  () => true,
+  (error) => {
+    console.error(`pg_stat_statements is not available (${error.message}): statements are not counted`);
+    return false;
+  },
+);
+const schema = `bench_${process.pid}`;
+const redisPrefix = `a2a:bench-stores:${process.pid}:`;
+const withRedis = await redisAnswers(redisUrl);
+if (!withRedis) console.error(`Redis at ${redisUrl} does not answer: the Redis store is left out`);
+
+const script = fileURLToPath(new URL('servers/a2a.mjs', import.meta.url));
+const asyncCommit = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c synchronous_commit=off')}`;
+const plans = [
+  ['in-memory', {}],
+  ...(withRedis ? [['Redis', { BENCH_REDIS_URL: redisUrl, BENCH_REDIS_PREFIX: redisPrefix }]] : []),
+  ['PostgreSQL', { BENCH_POSTGRES_URL: databaseUrl, BENCH_POSTGRES_SCHEMA: schema }],
+  ['PostgreSQL, synchronous_commit off', { BENCH_POSTGRES_URL: asyncCommit, BENCH_POSTGRES_SCHEMA: `${schema}_async` }],
+];
+const servers = [];
+for (const [name, env] of plans) servers.push({ name, ...(await startBenchServer(script, { env })) });
+const stopAll = () => {
+  for (const server of servers) server.child.kill();
+};
+process.on('exit', stopAll);
+
+/** One stream of `chunks` chunks read to its end: data events per second; throws if any was lost or reordered. */
+async function streamRate(server, chunks) {
+  const started = performance.now();
+  const { events, whole } = await versionStream({ version: '0.1.0', streamUrl: server.url, headers: {} }, chunks);
+  if (!whole || events !== chunks + 2) throw new Error(`${server.name}: a stream of ${chunks} chunks lost or reordered events (${events})`);
+  return events / ((performance.now() - started) / 1000);
+}
+
+// Warm-up: each server answers and streams before anything is measured.
+for (const server of servers) {
+  await loadWith(server, '0.1.0', 2);
+  await streamRate(server, STREAM_CHUNKS);
+}
+
+const runs = Object.fromEntries(servers.map((server) => [server.name, { rps: [], p99: [], stream: [] }]));
+for (let round = 0; round < rounds; round++) {
+  // Each round starts from another server, so that none always runs first or last.
+  const order = servers.map((_, i) => servers[(i + round) % servers.length]);
+  for (const server of order) {
+    const result = await loadWith(server, '0.1.0', seconds);
+    runs[server.name].rps.push(result.requests.average);
+    runs[server.name].p99.push(result.latency.p99);
+  }
+  for (const server of order) runs[server.name].stream.push(await streamRate(server, STREAM_CHUNKS));
+  console.error(`round ${round + 1}/${rounds} done`);
+}
+const baseline = runs['in-memory'];
+const paired = (list, base) => median(list.map((value, round) => value / base[round]));
+const speed = Object.fromEntries(
+  Object.entries(runs).map(([name, run]) => [
+    name,
+    {
+      'req/s': Math.round(median(run.rps)),
+      'p99 ms': median(run.p99),
+      'req/s vs in-memory': Number(paired(run.rps, baseline.rps).toFixed(2)),
+      [`${STREAM_CHUNKS}-chunk stream, events/s`]: Math.round(median(run.stream)),
+      'stream vs in-memory': Number(paired(run.stream, baseline.stream).toFixed(2)),
+    },
+  ]),
+);
+
+// What PostgreSQL counts for one event. Statements the bench itself sends to read the counters
+// are left out by their text.
+async function counters() {
+  const wal = (await admin.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
+  if (!statementsCounted) return { wal, statements: 0 };
+  const counted = await admin.query(
+    "SELECT coalesce(sum(calls), 0)::bigint AS calls FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%pg_current_wal_lsn%'",
+  );
+  return { wal, statements: Number(counted.rows[0].calls) };
+}
+async function costOf(events, run) {
+  const before = await counters();
+  await run();
+  const after = await counters();
+  const walBytes = Number((await admin.query('SELECT pg_wal_lsn_diff($1, $2)::bigint AS bytes', [after.wal, before.wal])).rows[0].bytes);
+  return {
+    'statements per event': statementsCounted ? Number(((after.statements - before.statements) / events).toFixed(2)) : null,
+    'WAL bytes per event': Math.round(walBytes / events),
+  };
+}
+const postgresServer = servers.find((server) => server.name === 'PostgreSQL');
+const direct = new PostgresTaskStore({ connectionString: databaseUrl, schema: `${schema}_direct` });
+const created = (taskId) => ({
+  task: { id: taskId, contextId: `ctx-${taskId}`, status: { state: 'working', timestamp: new Date().toISOString() } },
+  history: [{ role: 'user', parts: [{ type: 'text', text: 'stream' }] }],
+  lastEventId: 0,
+  turn: 1,
+  updatedAt: Date.now(),
+  bytes: 0,
+});
+const chunkChange = (taskId, n) => (current) => ({
+  record: current ?? created(taskId),
+  events: [{ id: taskId, artifact: { index: 0, append: n > 1, lastChunk: false, parts: [{ type: 'text', text: `chunk ${n}` }] } }],
+});
+const cost = {};
+for (const chunks of COST_CHUNKS) {
+  const asRouted = await costOf(chunks + 2, () => streamRate(postgresServer, chunks));
+  const taskId = `direct-${chunks}`;
+  await direct.update(taskId, (current) => ({ record: current ?? created(taskId), events: [] }));
+  const oneByOne = await costOf(chunks, async () => {
+    for (let n = 1; n <= chunks; n++) await direct.update(taskId, chunkChange(taskId, n));
+  });
+  cost[`${chunks} chunks`] = { 'as the router writes a stream': asRouted, 'one chunk a change': oneByOne };
+}
+await direct.close();
+
+const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const postgresVersion = (await admin.query('SHOW server_version')).rows[0].server_version;
+const results = { date: new Date().toISOString(), machine, postgres: postgresVersion, rounds, seconds, speed, cost };
+console.log(`${machine}; PostgreSQL ${postgresVersion}; ${rounds} rounds of ${seconds} s a server, medians`);
+console.table(speed);
+for (const [chunks, figures] of Object.entries(cost)) {
+  console.log(`PostgreSQL's own figures, a stream of ${chunks}:`);
+  console.table(figures);
+}
+writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
+
+stopAll();
+const cleanup = new pg.Client({ connectionString: databaseUrl });
+await cleanup.connect();
+for (const name of [schema, `${schema}_async`, `${schema}_direct`]) await cleanup.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(name)} CASCADE`);
+await cleanup.end();
+await admin.end();
+if (withRedis) await deleteKeys(redisUrl, redisPrefix);
+await own?.dispose();
