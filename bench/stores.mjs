@@ -32,12 +32,14 @@ const STREAM_CHUNKS = 4_000;
 const COST_CHUNKS = [200, 4_000];
 
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const own = option('--database-url') ? undefined : await startOwnPostgres({
-  fsync: 'on',
-  synchronous_commit: 'on',
-  full_page_writes: 'on',
-  shared_preload_libraries: 'pg_stat_statements',
-});
+const own = option('--database-url')
+  ? undefined
+  : await startOwnPostgres({
+      fsync: 'on',
+      synchronous_commit: 'on',
+      full_page_writes: 'on',
+      shared_preload_libraries: 'pg_stat_statements',
+    });
 const databaseUrl = option('--database-url') ?? own.url;
 const admin = new pg.Client({ connectionString: databaseUrl });
 await admin.connect();
@@ -169,7 +171,8 @@ writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
 stopAll();
 const cleanup = new pg.Client({ connectionString: databaseUrl });
 await cleanup.connect();
-for (const name of [schema, `${schema}_async`, `${schema}_direct`]) await cleanup.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(name)} CASCADE`);
+for (const name of [schema, `${schema}_async`, `${schema}_direct`])
+  await cleanup.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(name)} CASCADE`);
 await cleanup.end();
 await admin.end();
 if (withRedis) await deleteKeys(redisUrl, redisPrefix);

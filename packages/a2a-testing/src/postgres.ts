@@ -117,9 +117,13 @@ export async function startOwnPostgres(settings: Record<string, string> = {}): P
   const start = async () => {
     const [command, args] = as(join(bin, 'postgres'), [
       ...['-D', data, '-p', String(port), '-k', dir],
-      ...Object.entries({ listen_addresses: '127.0.0.1', fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', ...settings }).flatMap(
-        ([name, value]) => ['-c', `${name}=${value}`],
-      ),
+      ...Object.entries({
+        listen_addresses: '127.0.0.1',
+        fsync: 'off',
+        synchronous_commit: 'off',
+        full_page_writes: 'off',
+        ...settings,
+      }).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ]);
     child = spawn(command, args, { stdio: 'ignore' });
     for (let attempt = 0; attempt < 100; attempt++) {

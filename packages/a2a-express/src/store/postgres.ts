@@ -1,6 +1,8 @@
-// The PostgreSQL task store (a2a-express/postgres): tasks and their numbered events in two tables
-// (migrations/postgres), changed one transaction at a time under the task's row lock, so that any
-// number of processes may write one task. Subscribers of every process hear of new events through
+// The PostgreSQL task store (a2a-express/postgres): tasks and their numbered events in tables of
+// their own (migrations/postgres). A change is one statement, which writes the task only if its
+// revision is still the one the change was computed from (compare-and-set); otherwise the task
+// is read again and the change computed again. So any number of processes may write one task, its
+// events numbered without gaps, and no row lock is held across round trips. Subscribers of every process hear of new events through
 // LISTEN/NOTIFY (the payload names the task, by a digest of its id: a payload holds 8,000 bytes at
 // most, an id may be longer) and read the events themselves, so a missed or
 // late notification delays an event but never loses or reorders it.
@@ -12,8 +14,8 @@
 //
 // What grows in a task (its history, each artifact's parts) is rows a change appends to, beside a
 // small head in the task's row (task-layout.ts, shared with the Redis store), and the process
-// keeps the record it wrote last: a change then reads only the task's revision, so one event
-// costs the same statements and WAL at the 4,000th chunk of a stream as at the 10th.
+// keeps the record it wrote last: a change of a task it is running reads nothing, and one event
+// costs the same statement and WAL at the 4,000th chunk of a stream as at the 10th.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -37,6 +39,7 @@ import {
   type TaskUpdateResult,
 } from './records.js';
 import {
+  OneAtATimePerTask,
   positiveOption,
   statusMsOf,
   turnEndedBy,
@@ -161,11 +164,17 @@ interface TaskRow {
   parts: string[];
 }
 
+/** What a change takes a task it has no record of for: a new one, before any read. */
+const TAKEN_FOR_NEW: Known = { rev: 0, record: undefined, laidOut: false };
+
 /** Most records of running tasks a process keeps, as it wrote them, for their next change. */
 const MAX_KEPT_RECORDS = 10_000;
 
-/** A change made while another process created the same task: the change is made again. */
-const MAX_ATTEMPTS = 10;
+/**
+ * Most compare-and-set rounds for one change before giving up. Each lost round is another
+ * process's change landing, so this bounds how long a busy writer elsewhere can delay this one.
+ */
+const MAX_ATTEMPTS = 200;
 
 /** Most expired leases claimed in one sweep. */
 const CLAIM_BATCH = 100;
@@ -188,6 +197,13 @@ export class PostgresTaskStore implements SharedTaskStore {
   private readonly recordColumns: string;
   /** What this process wrote last of each running task, and the revision it wrote. */
   private readonly written = new Map<string, Known>();
+  /** This process's changes of each task, one at a time. */
+  private readonly updating = new OneAtATimePerTask();
+  /**
+   * The statements of the hot paths, prepared once per connection (named): a change of a task,
+   * of a new task, and a read of a task.
+   */
+  private readonly statements: { change: pg.QueryConfig; create: pg.QueryConfig; read: pg.QueryConfig };
   private readonly channel: string;
   private readonly turnsChannel: string;
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
@@ -222,6 +238,12 @@ export class PostgresTaskStore implements SharedTaskStore {
       ARRAY(SELECT h.message::text FROM ${this.tables.history} h WHERE h.task_id = t.task_id ORDER BY h.seq) AS history,
       ARRAY(SELECT p.artifact_index FROM ${this.tables.parts} p WHERE p.task_id = t.task_id ORDER BY p.artifact_index, p.seq) AS part_indexes,
       ARRAY(SELECT p.parts::text FROM ${this.tables.parts} p WHERE p.task_id = t.task_id ORDER BY p.artifact_index, p.seq) AS parts`;
+    const { change, create } = changeStatements(this.tables);
+    this.statements = {
+      change: prepared('change', change),
+      create: prepared('create', create),
+      read: prepared('read', `SELECT ${this.recordColumns} FROM ${this.tables.tasks} t WHERE t.task_id = $1`),
+    };
     this.channel = `a2a_events:${this.schema}`;
     this.turnsChannel = `a2a_turns:${this.schema}`;
     this.migrate = options.migrate !== false;
@@ -251,44 +273,39 @@ export class PostgresTaskStore implements SharedTaskStore {
       // As the router does: an id longer than 1,024 characters is refused, so a notice naming it fits a notification.
       checkTaskId(taskId);
       refuseNul(taskId, 'a task id');
-      for (let attempt = 1; ; attempt++) {
-        const result = await this.inTransaction(async (client) => {
-          const known = await this.lockTask(client, taskId);
-          const current = known.record;
-          const taskChange = change(current);
-          // The in-memory store's merge: appending a chunk costs the chunk, not the artifact.
-          const settled = settleChange(current, taskChange, mergeGrowingArtifact);
-          const layout = planWrite(current, known.laidOut, taskChange, settled.record);
-          if (!(await this.writeTask(client, taskId, settled.record, known))) return undefined;
-          await this.writeLayout(client, taskId, layout, current !== undefined);
-          const { events } = settled;
-          if (events.length > 0) {
-            await client.query(
-              `INSERT INTO ${this.tables.events} (task_id, event_id, event) SELECT $1, * FROM unnest($2::integer[], $3::json[])`,
-              [taskId, events.map((e) => e.id), events.map((e) => JSON.stringify(e.event))],
-            );
-            const oldestKept = settled.record.lastEventId - this.maxEventsPerTask;
-            if (oldestKept > 0)
-              await client.query(`DELETE FROM ${this.tables.events} WHERE task_id = $1 AND event_id <= $2`, [taskId, oldestKept]);
-            await client.query('SELECT pg_notify($1, $2)', [this.channel, digestOf(taskId)]);
+      return this.updating.run(taskId, async () => {
+        // A task this process has no record of is taken for a new one, and created without a read
+        // first: most are (a send that starts a task); for one that exists, the create writes
+        // nothing, and the task is read. A change that refuses a task that is not there (a
+        // cancel, say, or one that cannot be made without a task) is made again on the task as read.
+        let known: Known = this.written.get(taskId) ?? TAKEN_FOR_NEW;
+        for (let attempt = 1; ; attempt++) {
+          let settled: TaskUpdateResult;
+          let layout: LayoutWrite;
+          try {
+            const taskChange = change(known.record);
+            // The in-memory store's merge: appending a chunk costs the chunk, not the artifact.
+            settled = settleChange(known.record, taskChange, mergeGrowingArtifact);
+            layout = planWrite(known.record, known.laidOut, taskChange, settled.record);
+          } catch (error) {
+            if (known !== TAKEN_FOR_NEW) throw error;
+            known = await this.read(taskId);
+            continue;
           }
-          const ended = turnEndedBy(taskId, current, settled.record);
-          if (ended) await client.query('SELECT pg_notify($1, $2)', [this.turnsChannel, JSON.stringify(ended)]);
-          return { settled, rev: known.rev + 1 };
-        });
-        if (result) {
-          const { settled, rev } = result;
-          this.remember(
-            taskId,
-            isFinalState(settled.record.task.status.state) ? undefined : { rev, record: settled.record, laidOut: true },
-          );
-          this.tell(taskId, settled.events);
-          return settled;
+          const rev = await this.compareAndSet(taskId, known, settled, layout);
+          if (rev !== undefined) {
+            const finished = isFinalState(settled.record.task.status.state);
+            this.remember(taskId, finished ? undefined : { rev, record: settled.record, laidOut: true });
+            this.tell(taskId, settled.events);
+            return settled;
+          }
+          this.written.delete(taskId);
+          if (attempt === MAX_ATTEMPTS) {
+            throw A2AError.resourceUnavailable(`task ${taskId} is being changed by too many processes at once`);
+          }
+          known = await this.read(taskId);
         }
-        this.written.delete(taskId);
-        if (attempt === MAX_ATTEMPTS)
-          throw A2AError.internalError(`task ${taskId} was created by another writer ${MAX_ATTEMPTS} times over`);
-      }
+      });
     });
   }
 
@@ -482,19 +499,12 @@ export class PostgresTaskStore implements SharedTaskStore {
     return this.migrated;
   }
 
-  /**
-   * Locks the task's row for a change and finds its record: the one this process wrote last when
-   * the row is still at that revision (only the revision read), else read whole.
-   */
-  private async lockTask(client: pg.PoolClient, taskId: string): Promise<Known> {
-    const locked = await client.query(`SELECT rev FROM ${this.tables.tasks} WHERE task_id = $1 FOR UPDATE`, [taskId]);
-    if (locked.rows.length === 0) return { rev: 0, record: undefined, laidOut: false };
-    const rev = locked.rows[0].rev as number;
-    const kept = this.written.get(taskId);
-    if (kept?.rev === rev) return kept;
-    const found = await client.query(`SELECT ${this.recordColumns} FROM ${this.tables.tasks} t WHERE t.task_id = $1`, [taskId]);
-    const row = found.rows[0] as TaskRow;
-    return { rev, record: this.recordOf(row), laidOut: row.laid_out };
+  /** The task as stored now, with its revision: for a change that has no record of it, or lost a round. */
+  private async read(taskId: string): Promise<Known> {
+    const found = await this.pool.query({ ...this.statements.read, values: [taskId] });
+    const row = found.rows[0] as TaskRow | undefined;
+    if (!row) return { rev: 0, record: undefined, laidOut: false };
+    return { rev: row.rev, record: this.recordOf(row), laidOut: row.laid_out };
   }
 
   /** Keeps what this process wrote of a running task, for its next change; forgets a finished one. */
@@ -506,59 +516,12 @@ export class PostgresTaskStore implements SharedTaskStore {
   }
 
   /**
-   * Carries out a change's layout: the history's new messages and the artifacts' new parts
-   * appended, an artifact replaced emptied first, or everything written anew (`layout.rewrite`).
+   * Writes a change in one statement, if the task is still at `known.rev` (or, new, still absent):
+   * its head, its layout's rows, its events, the log trimmed, and the notices. The new revision,
+   * or undefined when another writer got there first (nothing written).
    */
-  private async writeLayout(client: pg.PoolClient, taskId: string, layout: LayoutWrite, existed: boolean): Promise<void> {
-    const { ops } = layout;
-    const messages: string[] = [];
-    const partIndexes: number[] = [];
-    const parts: string[] = [];
-    const emptied = new Set<number>();
-    for (let at = 0; at < ops.length; ) {
-      if (ops[at] === 'h') {
-        messages.push(ops[at + 1]!);
-        at += 2;
-      } else if (ops[at] === 'r') {
-        // An artifact replaced: the parts this change gave it before are gone too.
-        const index = Number(ops[at + 1]);
-        emptied.add(index);
-        for (let i = partIndexes.length - 1; i >= 0; i--) {
-          if (partIndexes[i] !== index) continue;
-          partIndexes.splice(i, 1);
-          parts.splice(i, 1);
-        }
-        at += 2;
-      } else {
-        partIndexes.push(Number(ops[at + 1]));
-        parts.push(ops[at + 2]!);
-        at += 3;
-      }
-    }
-    if (existed && layout.rewrite) {
-      await client.query(`DELETE FROM ${this.tables.history} WHERE task_id = $1`, [taskId]);
-      await client.query(`DELETE FROM ${this.tables.parts} WHERE task_id = $1`, [taskId]);
-    } else if (existed && emptied.size > 0) {
-      await client.query(`DELETE FROM ${this.tables.parts} WHERE task_id = $1 AND artifact_index = ANY($2)`, [taskId, [...emptied]]);
-    }
-    // In the order given: ORDER BY the ordinality numbers the rows' seq in that order.
-    if (messages.length > 0) {
-      await client.query(
-        `INSERT INTO ${this.tables.history} (task_id, message) SELECT $1, m FROM unnest($2::json[]) WITH ORDINALITY AS x(m, n) ORDER BY n`,
-        [taskId, messages],
-      );
-    }
-    if (parts.length > 0) {
-      await client.query(
-        `INSERT INTO ${this.tables.parts} (task_id, artifact_index, parts)
-         SELECT $1, i, p FROM unnest($2::integer[], $3::json[]) WITH ORDINALITY AS x(i, p, n) ORDER BY n`,
-        [taskId, partIndexes, parts],
-      );
-    }
-  }
-
-  /** Writes the task's row (its head): inserts it, or updates the row locked. False when another writer created the task first. */
-  private async writeTask(client: pg.PoolClient, taskId: string, record: TaskRecord, known: Known): Promise<boolean> {
+  private async compareAndSet(taskId: string, known: Known, settled: TaskUpdateResult, layout: LayoutWrite): Promise<number | undefined> {
+    const { record, events } = settled;
     const { task } = record;
     refuseNul(task.contextId, 'a context id');
     let kept = record;
@@ -568,36 +531,38 @@ export class PostgresTaskStore implements SharedTaskStore {
       kept = rest;
       if (pushConfigs !== undefined) sealed = this.seal.seal(taskId, pushConfigs);
     }
-    const values = [
-      taskId,
-      record.owner ?? '',
-      task.contextId,
-      task.status.state,
-      statusMsOf(record),
-      !record.replied,
-      record.lastEventId,
-      headOf(kept),
-      isFinalState(task.status.state),
-      this.leaseMs,
-      sealed,
-      known.rev + 1,
-    ];
-    if (known.record !== undefined) {
-      await client.query(
-        `UPDATE ${this.tables.tasks} SET owner = $2, context_id = $3, state = $4, status_ms = $5, listed = $6, last_event_id = $7,
-           record = $8, push_configs = $11, rev = $12, laid_out = true, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END,
-           lease_until = CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END WHERE task_id = $1`,
-        values,
-      );
-      return true;
-    }
-    const inserted = await client.query(
-      `INSERT INTO ${this.tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, push_configs, rev, laid_out, finished_at, lease_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, true, CASE WHEN $9 THEN now() END, CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END)
-       ON CONFLICT (task_id) DO NOTHING`,
-      values,
-    );
-    return inserted.rowCount === 1;
+    const rows = layoutRows(layout);
+    const ended = turnEndedBy(taskId, known.record, record);
+    const found = await this.pool.query({
+      ...(known.record === undefined ? this.statements.create : this.statements.change),
+      values: [
+        taskId,
+        record.owner ?? '',
+        task.contextId,
+        task.status.state,
+        statusMsOf(record),
+        !record.replied,
+        record.lastEventId,
+        headOf(kept),
+        isFinalState(task.status.state),
+        this.leaseMs,
+        sealed,
+        known.rev,
+        layout.rewrite && known.record !== undefined,
+        rows.emptied,
+        rows.messages,
+        rows.partIndexes,
+        rows.parts,
+        events.map((e) => e.id),
+        events.map((e) => JSON.stringify(e.event)),
+        record.lastEventId - this.maxEventsPerTask,
+        this.channel,
+        digestOf(taskId),
+        this.turnsChannel,
+        ended ? JSON.stringify(ended) : null,
+      ],
+    });
+    return found.rows[0]?.rev as number | undefined;
   }
 
   /**
@@ -622,29 +587,6 @@ export class PostgresTaskStore implements SharedTaskStore {
     if (row.push_configs === null) return record;
     if (!this.seal) throw unopenable(row.task_id, 'they are sealed, and this store was given no pushConfigKey');
     return { ...record, pushConfigs: this.seal.open(row.task_id, row.push_configs) };
-  }
-
-  /** Runs `work` in a transaction: committed when it returns a value, rolled back when it returns undefined or throws. */
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T | undefined>): Promise<T | undefined> {
-    const client = await this.pool.connect();
-    // A connection lost while checked out (the database restarting) is an 'error' event on it, which
-    // would end the process unheard: the query under way fails with it, and that is enough.
-    const lost = (error: Error) => this.logger?.warn({ err: error }, 'a PostgreSQL connection was lost during a change');
-    client.on('error', lost);
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query(result === undefined ? 'ROLLBACK' : 'COMMIT');
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is dropped from the pool, not handed out again.
-      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-      throw error;
-    } finally {
-      client.off('error', lost);
-      client.release(broken);
-    }
   }
 
   /** The connection that listens for every task's new events, opened on the first subscription. */
@@ -736,6 +678,82 @@ export class PostgresTaskStore implements SharedTaskStore {
     await this.ready();
     await this.pool.query(`DELETE FROM ${this.tables.tasks} WHERE finished_at < now() - $1 * interval '1 millisecond'`, [this.retentionMs]);
   }
+}
+
+/**
+ * A statement PostgreSQL parses and plans once per connection: named after what it does and a
+ * digest of its text, which names the schema (stores on two schemas share a pool's connections).
+ */
+function prepared(what: string, text: string): pg.QueryConfig {
+  return { name: `a2a_${what}_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`, text };
+}
+
+/** The rows a change's layout writes (see `LayoutWrite`): what it appends, and what it empties first. */
+function layoutRows(layout: LayoutWrite): { messages: string[]; partIndexes: number[]; parts: string[]; emptied: number[] } {
+  const { ops } = layout;
+  const messages: string[] = [];
+  const partIndexes: number[] = [];
+  const parts: string[] = [];
+  const emptied = new Set<number>();
+  for (let at = 0; at < ops.length; ) {
+    if (ops[at] === 'h') {
+      messages.push(ops[at + 1]!);
+      at += 2;
+    } else if (ops[at] === 'r') {
+      // An artifact replaced: the parts this change gave it before are gone too.
+      const index = Number(ops[at + 1]);
+      emptied.add(index);
+      for (let i = partIndexes.length - 1; i >= 0; i--) {
+        if (partIndexes[i] !== index) continue;
+        partIndexes.splice(i, 1);
+        parts.splice(i, 1);
+      }
+      at += 2;
+    } else {
+      partIndexes.push(Number(ops[at + 1]));
+      parts.push(ops[at + 2]!);
+      at += 3;
+    }
+  }
+  return { messages, partIndexes, parts, emptied: [...emptied] };
+}
+
+/**
+ * The statements of a change (compareAndSet's parameters, $1 to $24). The head is written first:
+ * updated only while the task is at the revision the change was computed from ($12), or inserted
+ * only while no task has its id; every other part of the statement writes only when the head was
+ * (`EXISTS (SELECT FROM head)`), so a change that lost the round writes nothing. Rows appended go
+ * in the order given (ORDER BY the ordinality numbers their seq in that order). The notices are
+ * sent when the statement commits.
+ */
+function changeStatements(tables: { tasks: string; events: string; history: string; parts: string }): { change: string; create: string } {
+  const lease = "CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END";
+  const written = 'EXISTS (SELECT FROM head)';
+  const rest = `
+    wiped_history AS (DELETE FROM ${tables.history} WHERE task_id = $1 AND $13 AND ${written}),
+    wiped_parts AS (DELETE FROM ${tables.parts} WHERE task_id = $1 AND ($13 OR artifact_index = ANY($14::integer[])) AND ${written}),
+    messages AS (
+      INSERT INTO ${tables.history} (task_id, message)
+      SELECT $1, m FROM unnest($15::json[]) WITH ORDINALITY AS x(m, n) WHERE ${written} ORDER BY n),
+    parts AS (
+      INSERT INTO ${tables.parts} (task_id, artifact_index, parts)
+      SELECT $1, i, p FROM unnest($16::integer[], $17::json[]) WITH ORDINALITY AS x(i, p, n) WHERE ${written} ORDER BY n),
+    events AS (
+      INSERT INTO ${tables.events} (task_id, event_id, event) SELECT $1, i, e FROM unnest($18::integer[], $19::json[]) AS x(i, e) WHERE ${written}),
+    trimmed AS (DELETE FROM ${tables.events} WHERE task_id = $1 AND event_id <= $20 AND ${written}),
+    notices AS (
+      SELECT pg_notify($21, $22) FROM head WHERE cardinality($18::integer[]) > 0
+      UNION ALL SELECT pg_notify($23, $24::text) FROM head WHERE $24::text IS NOT NULL)
+    SELECT rev, (SELECT count(*) FROM notices) AS notices FROM head`;
+  const change = `WITH head AS (
+      UPDATE ${tables.tasks} SET owner = $2, context_id = $3, state = $4, status_ms = $5, listed = $6, last_event_id = $7, record = $8,
+        push_configs = $11, rev = rev + 1, laid_out = true, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END, lease_until = ${lease}
+      WHERE task_id = $1 AND rev = $12::integer RETURNING rev),${rest}`;
+  const create = `WITH head AS (
+      INSERT INTO ${tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, push_configs, rev, laid_out, finished_at, lease_until)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12::integer + 1, true, CASE WHEN $9 THEN now() END, ${lease})
+      ON CONFLICT (task_id) DO NOTHING RETURNING rev),${rest}`;
+  return { change, create };
 }
 
 /**

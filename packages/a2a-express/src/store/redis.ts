@@ -36,6 +36,7 @@ import {
 import { headOf, planWrite, recordFromLayout } from './task-layout.js';
 import { CLAIM_SCRIPT, PRUNE_LIST_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
 import {
+  OneAtATimePerTask,
   positiveOption,
   statusMsOf,
   turnEndedBy,
@@ -130,8 +131,8 @@ export class RedisTaskStore implements SharedTaskStore {
   /** Subscriptions only (a connection in subscriber mode can do nothing else). */
   private readonly subscriber: Redis;
   private readonly written = new Map<string, Known>();
-  /** Per task, the end of the chain of this process's updates in flight. */
-  private readonly updating = new Map<string, Promise<void>>();
+  /** This process's updates of each task, one at a time. */
+  private readonly updating = new OneAtATimePerTask();
   private readonly channels = new Map<string, Channel>();
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
   private readonly leasesKey: string;
@@ -200,17 +201,7 @@ export class RedisTaskStore implements SharedTaskStore {
    * other for the revision; only other processes' writes can make an attempt start again.
    */
   update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
-    const previous = this.updating.get(taskId);
-    const result = previous !== undefined ? previous.then(() => this.compareAndSet(taskId, change)) : this.compareAndSet(taskId, change);
-    const settled = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.updating.set(taskId, settled);
-    void settled.then(() => {
-      if (this.updating.get(taskId) === settled) this.updating.delete(taskId);
-    });
-    return result;
+    return this.updating.run(taskId, () => this.compareAndSet(taskId, change));
   }
 
   private async compareAndSet(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {

@@ -164,6 +164,29 @@ export function turnEndedBy(taskId: string, before: TaskRecord | undefined, afte
   return state === 'canceled' || state === 'failed' ? { taskId, turn: after.turn, state } : undefined;
 }
 
+/**
+ * Runs the work given for one task one after the other, in the order given (a failure does not
+ * stop the next): a shared store's updates of one task from one process then never race each other
+ * for the task's revision; only other processes' writes can make an attempt start again.
+ */
+export class OneAtATimePerTask {
+  private readonly running = new Map<string, Promise<void>>();
+
+  run<T>(taskId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.running.get(taskId);
+    const result = previous !== undefined ? previous.then(work) : work();
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.set(taskId, settled);
+    void settled.then(() => {
+      if (this.running.get(taskId) === settled) this.running.delete(taskId);
+    });
+    return result;
+  }
+}
+
 /** A store's numeric option, which must be positive: a TypeError that names the store and the option otherwise. */
 export function positiveOption(store: string, name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new TypeError(`${store}: ${name} must be a positive number, got ${value}`);
