@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // pnpm bench:stores [--rounds N] [--seconds S] [--database-url postgres://…] [--json file]
+//                   [--cost-against <checkout>]
 //
 // The three task stores in one run, each behind the same bench server (servers/a2a.mjs, a child
 // process of its own): the in-memory store, Redis, and PostgreSQL (with its default durability,
@@ -14,9 +15,13 @@
 // PostgreSQL is a cluster of the bench's own (Debian's binaries, PostgreSQL's durability
 // defaults, pg_stat_statements loaded) unless --database-url names one; Redis is REDIS_URL or
 // 127.0.0.1:6379, and left out when it does not answer.
+// --cost-against <checkout> measures only what one event costs PostgreSQL, one chunk a change, on
+// this build's store and on the store of another build (a clone at another commit, installed and
+// built), in the same run and on the same database.
 import os from 'node:os';
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resolve as resolvePath } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deleteKeys, redisAnswers, startOwnPostgres } from 'a2a-testing';
 import { PostgresTaskStore } from 'a2a-express/postgres';
 import pg from 'pg';
@@ -27,7 +32,11 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const rounds = Number(option('--rounds', '6'));
 const seconds = Number(option('--seconds', '5'));
-const jsonFile = option('--json', fileURLToPath(new URL('results-stores-latest.json', import.meta.url)));
+const costAgainst = option('--cost-against');
+const jsonFile = option(
+  '--json',
+  fileURLToPath(new URL(costAgainst ? 'results-stores-cost-ab.json' : 'results-stores-latest.json', import.meta.url)),
+);
 const STREAM_CHUNKS = 4_000;
 const COST_CHUNKS = [200, 4_000];
 
@@ -64,7 +73,7 @@ const plans = [
   ['PostgreSQL, synchronous_commit off', { BENCH_POSTGRES_URL: asyncCommit, BENCH_POSTGRES_SCHEMA: `${schema}_async` }],
 ];
 const servers = [];
-for (const [name, env] of plans) servers.push({ name, ...(await startBenchServer(script, { env })) });
+if (!costAgainst) for (const [name, env] of plans) servers.push({ name, ...(await startBenchServer(script, { env })) });
 const stopAll = () => {
   for (const server of servers) server.child.kill();
 };
@@ -85,7 +94,7 @@ for (const server of servers) {
 }
 
 const runs = Object.fromEntries(servers.map((server) => [server.name, { rps: [], p99: [], stream: [] }]));
-for (let round = 0; round < rounds; round++) {
+for (let round = 0; round < (costAgainst ? 0 : rounds); round++) {
   // Each round starts from another server, so that none always runs first or last.
   const order = servers.map((_, i) => servers[(i + round) % servers.length]);
   for (const server of order) {
@@ -99,7 +108,7 @@ for (let round = 0; round < rounds; round++) {
 const baseline = runs['in-memory'];
 const paired = (list, base) => median(list.map((value, round) => value / base[round]));
 const speed = Object.fromEntries(
-  Object.entries(runs).map(([name, run]) => [
+  Object.entries(costAgainst ? {} : runs).map(([name, run]) => [
     name,
     {
       'req/s': Math.round(median(run.rps)),
@@ -132,7 +141,11 @@ async function costOf(events, run) {
   };
 }
 const postgresServer = servers.find((server) => server.name === 'PostgreSQL');
-const direct = new PostgresTaskStore({ connectionString: databaseUrl, schema: `${schema}_direct` });
+const stores = { 'this build': PostgresTaskStore };
+if (costAgainst) {
+  const other = await import(pathToFileURL(resolvePath(costAgainst, 'packages/a2a-express/dist/postgres.js')).href);
+  stores[`the build at ${costAgainst}`] = other.PostgresTaskStore;
+}
 const created = (taskId) => ({
   task: { id: taskId, contextId: `ctx-${taskId}`, status: { state: 'working', timestamp: new Date().toISOString() } },
   history: [{ role: 'user', parts: [{ type: 'text', text: 'stream' }] }],
@@ -147,21 +160,25 @@ const chunkChange = (taskId, n) => (current) => ({
 });
 const cost = {};
 for (const chunks of COST_CHUNKS) {
-  const asRouted = await costOf(chunks + 2, () => streamRate(postgresServer, chunks));
-  const taskId = `direct-${chunks}`;
-  await direct.update(taskId, (current) => ({ record: current ?? created(taskId), events: [] }));
-  const oneByOne = await costOf(chunks, async () => {
-    for (let n = 1; n <= chunks; n++) await direct.update(taskId, chunkChange(taskId, n));
-  });
-  cost[`${chunks} chunks`] = { 'as the router writes a stream': asRouted, 'one chunk a change': oneByOne };
+  const figures = {};
+  if (postgresServer) figures['as the router writes a stream'] = await costOf(chunks + 2, () => streamRate(postgresServer, chunks));
+  for (const [build, Store] of Object.entries(stores)) {
+    const direct = new Store({ connectionString: databaseUrl, schema: `${schema}_direct` });
+    const taskId = `direct-${chunks}-${Object.keys(figures).length}`;
+    await direct.update(taskId, (current) => ({ record: current ?? created(taskId), events: [] }));
+    figures[costAgainst ? `one chunk a change, ${build}` : 'one chunk a change'] = await costOf(chunks, async () => {
+      for (let n = 1; n <= chunks; n++) await direct.update(taskId, chunkChange(taskId, n));
+    });
+    await direct.close();
+  }
+  cost[`${chunks} chunks`] = figures;
 }
-await direct.close();
 
 const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const postgresVersion = (await admin.query('SHOW server_version')).rows[0].server_version;
 const results = { date: new Date().toISOString(), machine, postgres: postgresVersion, rounds, seconds, speed, cost };
 console.log(`${machine}; PostgreSQL ${postgresVersion}; ${rounds} rounds of ${seconds} s a server, medians`);
-console.table(speed);
+if (!costAgainst) console.table(speed);
 for (const [chunks, figures] of Object.entries(cost)) {
   console.log(`PostgreSQL's own figures, a stream of ${chunks}:`);
   console.table(figures);
