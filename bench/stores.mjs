@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // pnpm bench:stores [--rounds N] [--seconds S] [--database-url postgres://…] [--json file]
-//                   [--cost-against <checkout>]
+//                   [--cost-against <checkout>] [--stream-chunks N] [--cost-chunks A,B]
 //
 // The three task stores in one run, each behind the same bench server (servers/a2a.mjs, a child
 // process of its own): the in-memory store, Redis, and PostgreSQL (with its default durability,
@@ -37,8 +37,9 @@ const jsonFile = option(
   '--json',
   fileURLToPath(new URL(costAgainst ? 'results-stores-cost-ab.json' : 'results-stores-latest.json', import.meta.url)),
 );
-const STREAM_CHUNKS = 4_000;
-const COST_CHUNKS = [200, 4_000];
+// The stream measured, and the streams whose cost per event is compared (smaller for a smoke run).
+const STREAM_CHUNKS = Number(option('--stream-chunks', '4000'));
+const COST_CHUNKS = option('--cost-chunks', '200,4000').split(',').map(Number);
 
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const own = option('--database-url')

@@ -64,6 +64,37 @@ describe('pnpm bench', () => {
     expect(stdout).toMatch(/^SendStreamingMessage \(50 chunks\) +ours \d+ messages\/s, SDK 1\.x \d+ messages\/s: \d+\.\d\d×/m);
   }, 90_000);
 
+  test('bench:stores sets the three stores side by side and counts what PostgreSQL writes for an event', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    try {
+      const file = join(dir, 'stores.json');
+      const { stdout } = await run(
+        process.execPath,
+        ['bench/stores.mjs', '--rounds', '1', '--seconds', '1', '--stream-chunks', '50', '--cost-chunks', '20,40', '--json', file],
+        { cwd: root, timeout: 120_000 },
+      );
+      expect(stdout).toMatch(/^│ PostgreSQL +│ +\d+ +│/m);
+      expect(stdout).toMatch(/one chunk a change +│ +1 +│ +\d+ +│/);
+      const results = JSON.parse(readFileSync(file, 'utf8')) as {
+        speed: Record<string, { 'req/s': number }>;
+        cost: Record<string, unknown>;
+      };
+      expect(results.speed.PostgreSQL!['req/s']).toBeGreaterThan(0);
+      expect(Object.keys(results.cost)).toEqual(['20 chunks', '40 chunks']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  test("bench:pg-drivers sets pg against postgres.js on the store's statements", async () => {
+    const { stdout } = await run(process.execPath, ['bench/pg-drivers.mjs', '--rounds', '1', '--seconds', '1'], {
+      cwd: root,
+      timeout: 60_000,
+    });
+    expect(stdout).toMatch(/^│ pg +│ +\d+ +│ +\d+ +│ +1 +│/m);
+    expect(stdout).toMatch(/^│ postgres +│ +\d+ +│ +\d+ +│ +\d+(\.\d+)? +│/m);
+  }, 90_000);
+
   test('bench:shipped sets the echo agent as shipped against a bench server, and refuses a missing --against', async () => {
     const { stdout } = await run(
       process.execPath,
