@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `a2a` command line: talk to any A2A 0.1.0 or 0.3 agent from a terminal. `a2a --help` lists the commands.
+// The `a2a` command line: talk to any A2A agent (0.1.0, 0.3, 1.0) from a terminal, or check it against the spec. `a2a --help` lists the commands.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import type { AgentCard, Artifact, FileContent, Message, Part, Task } from 'a2a-types';
 import { isStatusUpdateEvent } from 'a2a-types';
 import { agentApi, detectProtocol, type AgentApi, type Event, type Protocol } from './cli-agent.js';
+import { checkAgent, plan } from './check/run.js';
+import { junitReport, textReport } from './check/report.js';
 import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError } from './errors.js';
 
 const tty = process.stdout.isTTY === true;
@@ -32,6 +34,8 @@ Commands:
   resubscribe <url> <taskId>          follow a task's events again
   push set <url> <taskId> <webhook>   ask for push notifications about a task
   push get <url> <taskId>             show a task's push notification config
+  check <url>                         check the agent against the spec of every version and binding
+                                      its cards declare (docs/check.md); exit 1 when a MUST fails
   inspect [url]                       open the A2A inspector in a browser: card, chat, timeline,
                                       raw log, push notifications (serves it on 127.0.0.1)
 
@@ -98,6 +102,21 @@ Options:
 Credentials are typed into the page and kept there; the inspector stores none.`,
   push: `a2a push set <url> <taskId> <webhookUrl> [--token <token>] [--json]
 a2a push get <url> <taskId> [--json]`,
+  check: `a2a check <url> [--message text] [--rate n] [--only id,...] [--json] [--junit file] [--header "Name: value"]
+
+Reads every card the agent serves (1.0, 0.3, 0.1.0) and runs the checks that apply to what they
+declare: the cards against each version's published schema, each method's answer, the errors the
+spec names for bad calls, streaming. Each check names its spec section and level; docs/check.md
+lists them. It sends its own messages only (--message, default "hello"), at most --rate requests
+a second (default 20) and 300 in all, and cancels the tasks it started that still run.
+
+  --message text     the text of the messages it sends (one the agent accepts)
+  --rate n           most requests a second
+  --only id,...      only the checks whose id starts with one of these (1.0-jsonrpc, card-)
+  --json             the report as JSON, on stdout
+  --junit file       the report as JUnit XML too, for CI
+
+Exit code: 0 when no MUST failed, 1 when one did, 2 for a usage error.`,
 };
 
 const OPTIONS = {
@@ -118,6 +137,10 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'allow-remote': { type: 'boolean' },
+  message: { type: 'string' },
+  rate: { type: 'string' },
+  only: { type: 'string' },
+  junit: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -149,6 +172,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'inspect') return inspect(rest[0], values);
+  if (command === 'check') return check(rest[0], values);
   const [url, ...args] = command === 'push' ? rest.slice(1) : rest;
   if (!url) throw new UsageError(`${command}: the agent's URL is missing`);
   // Agents we do not control depart from the spec in small ways (a part without `type`): show what
@@ -589,6 +613,29 @@ async function chat(agent: AgentApi, values: Options): Promise<number> {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+async function check(url: string | undefined, values: Options): Promise<number> {
+  if (!url) throw new UsageError("check: the agent's URL is missing");
+  const rate = values.rate === undefined ? 20 : Number(values.rate);
+  if (!Number.isFinite(rate) || rate <= 0 || rate > 1000)
+    throw new UsageError(`check: --rate must be a number of requests a second (1-1000), got ${values.rate}`);
+  const options = {
+    headers: headersOf(values.header),
+    rate,
+    ...(values.message !== undefined && { message: values.message }),
+    ...(values.only !== undefined && {
+      only: values.only
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    }),
+  };
+  if (!values.json) console.error(dim(plan(options)));
+  const report = await checkAgent(agentUrl(url), options);
+  if (values.junit) writeFileSync(values.junit, junitReport(report));
+  console.log(values.json ? JSON.stringify(report, null, 2) : textReport(report, { bold, dim, red, green, yellow }));
+  return report.mustFailed || report.cards.length === 0 ? 1 : 0;
+}
 
 function describe(error: unknown): string {
   if (error instanceof JsonRpcError) {

@@ -1,0 +1,209 @@
+// `a2a check`: reads every card an agent serves, then runs the checks that apply to what the
+// cards declare (checks.ts), each version and binding over the interface its card lists. Every
+// request is paced and bounded (prober.ts); the tasks the checks start are canceled at the end
+// if they still run. The report says what was sent and what came back for every failure.
+import type { Protocol } from '../cli-agent.js';
+import { discover } from '../inspector/discovery.js';
+import { type Binding, CHECKS, CheckFailed, CheckSkipped, cancelRequest, type CheckDefinition, type Level } from './checks.js';
+import { type Exchange, Prober } from './prober.js';
+
+export interface CheckOptions {
+  /** The text of the messages the checks send; default "hello". */
+  message?: string;
+  /** Headers every request carries (authentication). */
+  headers?: Record<string, string>;
+  /** Most requests a second; default 20. */
+  rate?: number;
+  /** Most requests in all; default 300. */
+  maxRequests?: number;
+  /** Per request; default 10 s. */
+  timeoutMs?: number;
+  /** Only the checks whose id starts with one of these. */
+  only?: readonly string[];
+  fetcher?: typeof fetch;
+}
+
+export type Outcome = 'passed' | 'failed' | 'skipped';
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  version: Protocol;
+  binding: Binding;
+  section: string;
+  level: Level;
+  outcome: Outcome;
+  /** Why it failed or was skipped. */
+  reason?: string;
+  /** The requests it sent, and the answers. */
+  exchanges: Exchange[];
+  ms: number;
+}
+
+export interface CheckReport {
+  agent: string;
+  /** The cards read: version and URL. */
+  cards: { version: Protocol; url: string }[];
+  /** Cards that could not be read, and why. */
+  unreadable: { url: string; reason: string }[];
+  results: CheckResult[];
+  /**
+   * The tasks the checks started, and what the cleanup found: `canceled`, `ended` (it had ended:
+   * the agent refused to cancel it), or `left` (the cancel failed otherwise).
+   */
+  tasks: { taskId: string; version: Protocol; binding: Binding; cleanup: 'canceled' | 'ended' | 'left' | 'pending' }[];
+  counts: Record<Outcome, number>;
+  /** Whether a MUST failed (the CLI then exits 1). */
+  mustFailed: boolean;
+}
+
+/** What the checks will send, said before they send it. */
+export function plan(options: CheckOptions = {}): string {
+  return [
+    `a2a check sends its own messages only ("${options.message ?? 'hello'}"), at most ${options.rate ?? 20} requests a second and ${options.maxRequests ?? 300} in all,`,
+    'asks for tasks that do not exist, sends malformed calls to see the errors, and cancels every task it started that is still running.',
+  ].join('\n');
+}
+
+export async function checkAgent(url: string, options: CheckOptions = {}): Promise<CheckReport> {
+  const fetcher = options.fetcher ?? fetch;
+  const prober = new Prober({
+    headers: options.headers ?? {},
+    rate: options.rate ?? 20,
+    maxRequests: options.maxRequests ?? 300,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    fetcher,
+  });
+  // The cards' requests are kept, for a card check to show what it read.
+  const cardExchanges: Exchange[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const exchange: Exchange = {
+      request: { method: 'GET', url: String(input), headers: Object.fromEntries(new Headers(init?.headers)) },
+    };
+    cardExchanges.push(exchange);
+    try {
+      const response = await fetcher(input, init);
+      const body = await response.clone().text();
+      exchange.response = { status: response.status, headers: Object.fromEntries(response.headers), body };
+      return response;
+    } catch (error) {
+      exchange.error = (error as Error).message;
+      throw error;
+    }
+  };
+  const discovery = await discover(url, recording, options.headers ?? {});
+  const results: CheckResult[] = [];
+  const started: CheckReport['tasks'] = [];
+  const selected = CHECKS.filter((check) => !options.only || options.only.some((prefix) => check.id.startsWith(prefix)));
+
+  for (const card of discovery.cards) {
+    const cardRecord = (card.card ?? {}) as Record<string, unknown>;
+    for (const check of selected.filter((c) => c.version === card.protocol)) {
+      let endpoint: string | undefined = card.url;
+      if (check.binding !== 'card') {
+        const offered = discovery.interfaces.find((i) => i.protocol === card.protocol && i.binding === check.binding && i.supported);
+        endpoint = offered?.url;
+      }
+      if (!endpoint) continue;
+      results.push(
+        await runOne(check, {
+          url: endpoint,
+          card: cardRecord,
+          cardProblems: card.problems,
+          message: options.message ?? 'hello',
+          prober,
+          cardExchanges: check.binding === 'card' ? cardExchanges.filter((e) => e.request.url === card.url) : [],
+          started: (taskId) => {
+            if (!started.some((t) => t.taskId === taskId))
+              started.push({ taskId, version: check.version, binding: check.binding, cleanup: 'pending' });
+          },
+        }),
+      );
+    }
+  }
+
+  // The cleanup: a task still running is canceled over the version and binding that started it.
+  for (const task of started) {
+    const card = discovery.cards.find((c) => c.protocol === task.version);
+    const endpoint = discovery.interfaces.find((i) => i.protocol === task.version && i.binding === task.binding && i.supported)?.url;
+    if (!card || !endpoint) continue;
+    const { url: cancelUrl, init } = cancelRequest(task.version, task.binding, endpoint, task.taskId);
+    const answer = await prober.send('POST', cancelUrl, init).catch(() => undefined);
+    task.cleanup = cleanupOf(answer?.response);
+  }
+
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const result of results) counts[result.outcome]++;
+  return {
+    agent: discovery.base,
+    cards: discovery.cards.map((c) => ({ version: c.protocol, url: c.url })),
+    unreadable: discovery.failures,
+    results,
+    tasks: started,
+    counts,
+    mustFailed: results.some((r) => r.outcome === 'failed' && r.level === 'MUST'),
+  };
+}
+
+/** What a cancel's answer says of the task: canceled, ended already (TaskNotCancelable: -32002, or 400 over HTTP+JSON), or left. */
+function cleanupOf(response: { status: number; body: string } | undefined): CheckReport['tasks'][number]['cleanup'] {
+  if (!response) return 'left';
+  let body: { error?: { code?: unknown } } = {};
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return 'left';
+  }
+  if (response.status === 200 && !body.error) return 'canceled';
+  if (body.error?.code === -32002 || response.status === 400) return 'ended';
+  return 'left';
+}
+
+async function runOne(
+  check: CheckDefinition,
+  context: {
+    url: string;
+    card: Record<string, unknown>;
+    cardProblems: readonly { path: string; message: string }[];
+    message: string;
+    prober: Prober;
+    /** For a card check: the requests that read the card. */
+    cardExchanges: Exchange[];
+    started: (taskId: string) => void;
+  },
+): Promise<CheckResult> {
+  const exchanges: Exchange[] = [...context.cardExchanges];
+  const begun = performance.now();
+  const { id, title, version, binding, section, level } = check;
+  const result = (outcome: Outcome, reason?: string): CheckResult => ({
+    id,
+    title,
+    version,
+    binding,
+    section,
+    level,
+    outcome,
+    ...(reason !== undefined && { reason }),
+    exchanges,
+    ms: Math.round(performance.now() - begun),
+  });
+  try {
+    await check.run({
+      url: context.url,
+      card: context.card,
+      cardProblems: context.cardProblems,
+      message: context.message,
+      started: context.started,
+      send: async (method, url, init) => {
+        const exchange = await context.prober.send(method, url, init);
+        exchanges.push(exchange);
+        return exchange;
+      },
+    });
+    return result('passed');
+  } catch (error) {
+    if (error instanceof CheckSkipped) return result('skipped', error.message);
+    if (error instanceof CheckFailed) return result('failed', error.message);
+    return result('failed', `the check could not finish: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,208 @@
+// `a2a check`: against the echo agent as `pnpm start` runs it every check passes (or is skipped for
+// what its card does not declare), and each of six agents broken in one way is caught by the check
+// made for that way, and by no other. Real servers on loopback; the broken ones are the kit's own
+// router with one thing in front of it done wrong.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import express from 'express';
+import { a2aRouter, artifact, completed } from 'a2a-express';
+import { serverPool, spawnAgent } from 'a2a-testing';
+import { pino } from 'pino';
+import { CHECKS } from '../src/check/checks.js';
+import { checkAgent, type CheckReport } from '../src/check/run.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '../dist/cli.js');
+const run = promisify(execFile);
+const { serve, closeAll } = serverPool();
+afterAll(closeAll);
+
+const silent = pino({ level: 'silent' });
+const echo = async function* (ctx: { message: { parts: { text?: string }[] } }) {
+  yield artifact(ctx.message.parts.map((p) => p.text ?? '').join(''));
+  yield completed();
+};
+const card = {
+  name: 'Fixture',
+  description: 'a fixture of a2a check',
+  version: '1.0.0',
+  skills: [{ id: 'echo', name: 'Echo', description: 'says it back', tags: ['echo'] }],
+};
+
+/** The kit's agent, with `broken` mounted in front of it: the one thing it does wrong. */
+async function agentWith(broken?: express.RequestHandler): Promise<string> {
+  const app = express();
+  if (broken) app.use(broken);
+  app.use(a2aRouter(echo as never, { card: card as never, logger: silent, capabilities: { streaming: true } } as never));
+  return (await serve(app)).url;
+}
+
+/** A JSON-RPC call's parsed body, for a fixture that answers some calls itself. */
+const jsonBody = express.json({ type: () => true });
+const rpcOf = (req: express.Request) => (req.body ?? {}) as { id?: unknown; method?: string; params?: { id?: string } };
+
+const outcomes = (report: CheckReport) => Object.fromEntries(report.results.map((r) => [r.id, r.outcome]));
+const failedIds = (report: CheckReport) => report.results.filter((r) => r.outcome === 'failed').map((r) => r.id);
+
+test('against the echo agent as it ships: every check passes or is skipped for what its card does not declare, in seconds, exit 0', async () => {
+  const agent = await spawnAgent(process.execPath, [join(here, '../../../apps/echo-agent/dist/server.js')], {
+    env: { PORT: '0', HOST: '127.0.0.1' },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-check-'));
+  try {
+    const junit = join(dir, 'report.xml');
+    const { stdout, stderr } = await run(process.execPath, [cli, 'check', agent.url, '--junit', junit], { timeout: 30_000 });
+    expect(stderr).toContain('sends its own messages only ("hello")');
+    expect(stdout).toMatch(/^A2A 1\.0, JSONRPC$/m);
+    expect(stdout).toMatch(/^A2A 1\.0, HTTP\+JSON$/m);
+    expect(stdout).toMatch(/^A2A 0\.3, JSONRPC$/m);
+    expect(stdout).toMatch(/^A2A 0\.1\.0, JSONRPC$/m);
+    expect(stdout).toMatch(/^\d+ passed, 0 failed, \d+ skipped; \d+ tasks started: \d+ had ended, \d+ canceled$/m);
+    expect(stdout).not.toContain('✗');
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuites name="a2a check [^"]+" tests="\d+" failures="0" skipped="\d+">/);
+    expect(xml).toContain('<testcase classname="A2A 1.0, JSONRPC" name="1.0-jsonrpc-get-unknown: ');
+    // As JSON: the same report, every check with its section and level.
+    const json = await run(process.execPath, [cli, 'check', agent.url, '--json', '--only', '1.0-jsonrpc'], { timeout: 30_000 });
+    const report = JSON.parse(json.stdout) as CheckReport;
+    expect(report.counts.failed).toBe(0);
+    expect(report.results.length).toBeGreaterThan(10);
+    for (const result of report.results) {
+      expect(result.id).toMatch(/^1\.0-jsonrpc-/);
+      expect(result.section).toMatch(/^1\.0 §\d/);
+      expect(['MUST', 'SHOULD', 'MAY']).toContain(result.level);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await agent.stop();
+  }
+}, 60_000);
+
+describe('an agent broken in one way is caught by the check made for it, and by no other', () => {
+  const fixtures: [string, string, express.RequestHandler][] = [
+    [
+      'a wrong error code: an unknown task answered -32603, not TaskNotFoundError',
+      '1.0-jsonrpc-get-unknown',
+      (req, res, next) =>
+        jsonBody(req, res, () => {
+          const call = rpcOf(req);
+          if (call.method === 'GetTask' && call.params?.id?.startsWith('a2a-check-unknown'))
+            return void res.json({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'Internal error' } });
+          next();
+        }),
+    ],
+    [
+      // The published 1.0 schema requires no field (proto3): the proto's REQUIRED catches it.
+      'a card missing a required field (name)',
+      'card-1.0-required',
+      // The router's own card, without its name.
+      async (req, res, next) => {
+        if (req.path !== '/.well-known/agent-card.json' || req.header('a2a-version') !== '1.0' || req.query.whole) return next();
+        const whole = await fetch(`http://${req.headers.host}${req.path}?whole=1`, { headers: { 'a2a-version': '1.0' } });
+        const { name: _dropped, ...rest } = (await whole.json()) as Record<string, unknown>;
+        res.json(rest);
+      },
+    ],
+    [
+      'an SSE event out of order: an artifact after the task completed',
+      '1.0-jsonrpc-stream',
+      (req, res, next) =>
+        jsonBody(req, res, () => {
+          const call = rpcOf(req);
+          if (call.method !== 'SendStreamingMessage') return next();
+          const ids = { taskId: 'out-of-order', contextId: 'ctx' };
+          const results = [
+            { task: { id: ids.taskId, contextId: ids.contextId, status: { state: 'TASK_STATE_WORKING' } } },
+            { statusUpdate: { ...ids, status: { state: 'TASK_STATE_COMPLETED' } } },
+            { artifactUpdate: { ...ids, artifact: { artifactId: 'late', parts: [{ text: 'too late' }] } } },
+          ];
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          for (const result of results) res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: call.id, result })}\n\n`);
+          res.end();
+        }),
+    ],
+    [
+      'an unknown method answered -32600 Invalid Request, not -32601',
+      '1.0-jsonrpc-method-not-found',
+      (req, res, next) =>
+        jsonBody(req, res, () => {
+          const call = rpcOf(req);
+          if (call.method === 'NoSuchMethod')
+            return void res.json({ jsonrpc: '2.0', id: call.id, error: { code: -32600, message: 'Invalid Request' } });
+          next();
+        }),
+    ],
+    [
+      'a version it does not serve accepted: A2A-Version 99.0 taken for 1.0',
+      '1.0-jsonrpc-version-not-supported',
+      (req, _res, next) => {
+        // At the JSON-RPC endpoint (/v1) alone: HTTP+JSON's paths are below it.
+        if (req.path === '/v1' && req.headers['a2a-version'] === '99.0') req.headers['a2a-version'] = '1.0';
+        next();
+      },
+    ],
+    [
+      'HTTP+JSON: an unknown task answered 500, not 404',
+      '1.0-rest-get-unknown',
+      (req, res, next) => {
+        if (req.method === 'GET' && /\/tasks\/a2a-check-unknown/.test(req.path))
+          return void res.status(500).json({ error: { message: 'boom' } });
+        next();
+      },
+    ],
+  ];
+
+  test.each(fixtures)('%s', async (_, checkId, broken) => {
+    const report = await checkAgent(await agentWith(broken), { rate: 200 });
+    expect(failedIds(report)).toEqual([checkId]);
+    expect(report.mustFailed).toBe(true);
+    const failure = report.results.find((r) => r.id === checkId)!;
+    // The report shows what was sent and what came back.
+    expect(failure.reason).toEqual(expect.any(String));
+    expect(failure.exchanges.length).toBeGreaterThan(0);
+    // The same check passes on the agent without the fault.
+    expect(outcomes(await checkAgent(await agentWith(), { rate: 200, only: [checkId] }))[checkId]).toBe('passed');
+  });
+
+  test('the CLI exits 1 when a MUST fails, and the text report shows the failing exchange', async () => {
+    const url = await agentWith(fixtures[0]![2]);
+    const failure = await run(process.execPath, [cli, 'check', url, '--only', '1.0-jsonrpc-get-unknown'], { timeout: 30_000 }).catch(
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1 });
+    const { stdout } = failure as { stdout: string };
+    expect(stdout).toContain('✗ GetTask of a task that does not exist is TaskNotFoundError');
+    expect(stdout).toContain('expected TaskNotFoundError (-32001); got -32603');
+    expect(stdout).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(stdout).toContain('"code":-32603');
+    expect(stdout).toContain('(a MUST failed)');
+  });
+});
+
+test('usage: no URL, or a --rate that is not a rate, is exit 2 with the reason; an address with no agent is exit 1', async () => {
+  for (const args of [['check'], ['check', 'http://127.0.0.1:9', '--rate', 'fast']]) {
+    const failure = await run(process.execPath, [cli, ...args], { timeout: 10_000 }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2, stderr: expect.stringMatching(/usage:/) });
+  }
+  const nobody = await run(process.execPath, [cli, 'check', 'http://127.0.0.1:9'], { timeout: 30_000 }).catch(
+    (error: { code: number; stdout: string }) => error,
+  );
+  expect(nobody).toMatchObject({ code: 1, stdout: expect.stringContaining('no card found') });
+});
+
+test('docs/check.md lists every check with its spec section and level, and names none that does not exist', () => {
+  const page = readFileSync(join(here, '../../../docs/check.md'), 'utf8');
+  const rows = [...page.matchAll(/^\| `([^`]+)` \| .+ \| (.+) \| (MUST|SHOULD|MAY) \|$/gm)].map(([, id, section, level]) => ({
+    id,
+    section,
+    level,
+  }));
+  expect(rows).toEqual(CHECKS.map(({ id, section, level }) => ({ id, section, level })));
+  expect(new Set(CHECKS.map((c) => c.id)).size).toBe(CHECKS.length);
+});
