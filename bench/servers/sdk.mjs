@@ -87,6 +87,8 @@ const app = new A2AExpressApp(new DefaultRequestHandler(card, new InMemoryTaskSt
 // Forked by the bench, it reports its port; run by hand (to profile it), it prints it.
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const { port } = server.address();
+  // The card names where it is served, port included, for a client that reads it (a2a check).
+  card.url = `http://127.0.0.1:${port}/`;
   if (process.send) process.send({ port });
   else console.error(`listening on http://127.0.0.1:${port}/`);
 });

@@ -120,6 +120,8 @@ app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAu
 const grpcPort = process.env.BENCH_GRPC === '1' ? await serveSdkGrpc() : undefined;
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const { port } = server.address();
+  // The card names where it is served, port included, for a client that reads it (a2a check).
+  for (const entry of card.supportedInterfaces) entry.url = entry.url.replace('http://127.0.0.1/', `http://127.0.0.1:${port}/`);
   if (process.send) process.send({ port, grpcPort });
   else console.error(`listening on http://127.0.0.1:${port}/${grpcPort ? ` and gRPC 127.0.0.1:${grpcPort}` : ''}`);
 });

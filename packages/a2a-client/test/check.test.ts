@@ -2,7 +2,7 @@
 // what its card does not declare), and each of six agents broken in one way is caught by the check
 // made for that way, and by no other. Real servers on loopback; the broken ones are the kit's own
 // router with one thing in front of it done wrong.
-import { execFile } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -81,6 +81,69 @@ test('against the echo agent as it ships: every check passes or is skipped for w
     await agent.stop();
   }
 }, 60_000);
+
+/** A bench server of the official SDK (bench/servers), forked: it reports its port when it listens. */
+async function sdkServer(script: string): Promise<{ url: string; stop: () => void }> {
+  const child = fork(join(here, '../../../bench/servers', script), [], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { port: number }));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+describe('against the official SDK servers, the report is what they do', () => {
+  test('SDK 1.3 (1.0 over JSON-RPC and HTTP+JSON): every method and error as the spec has it; the bench card has no skill', async () => {
+    const sdk = await sdkServer('sdk10.mjs');
+    try {
+      const report = await checkAgent(sdk.url, { rate: 200 });
+      expect(report.cards.map((c) => c.version)).toEqual(['1.0']);
+      // The bench's card lists no skill; the proto requires at least one (AIP-203).
+      expect(failedIds(report)).toEqual(['card-1.0-required']);
+      expect(report.results.find((r) => r.id === 'card-1.0-required')!.reason).toBe('missing or empty: skills');
+      expect(report.results.filter((r) => r.binding === 'HTTP+JSON').every((r) => r.outcome === 'passed')).toBe(true);
+    } finally {
+      sdk.stop();
+    }
+  }, 30_000);
+
+  test('SDK 0.3.14: message/send without a message is answered -32603 with a TypeError’s text, not -32602', async () => {
+    const sdk = await sdkServer('sdk.mjs');
+    try {
+      const report = await checkAgent(sdk.url, { rate: 200 });
+      expect(report.cards.map((c) => c.version)).toEqual(['0.3']);
+      expect(failedIds(report)).toEqual(['0.3-jsonrpc-invalid-params']);
+      expect(report.results.find((r) => r.id === '0.3-jsonrpc-invalid-params')!.reason).toMatch(
+        /got -32603: .*Cannot read properties of undefined/,
+      );
+    } finally {
+      sdk.stop();
+    }
+  }, 30_000);
+});
+
+test('an interface the card lists that does not answer: one failure that says so, the interface’s other checks skipped', async () => {
+  const app = express();
+  // A 1.0 card naming a JSON-RPC endpoint on a port where nothing listens.
+  app.get('/.well-known/agent-card.json', (_req, res) => {
+    res.json({
+      ...card,
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      supportedInterfaces: [{ url: 'http://127.0.0.1:9/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    });
+  });
+  const report = await checkAgent((await serve(app)).url, { rate: 200 });
+  const jsonRpc = report.results.filter((r) => r.binding === 'JSONRPC');
+  expect(jsonRpc.filter((r) => r.outcome === 'failed')).toHaveLength(1);
+  expect(jsonRpc[0]!.reason).toMatch(/^no answer: /);
+  for (const skipped of jsonRpc.slice(1))
+    expect(skipped).toMatchObject({ outcome: 'skipped', reason: expect.stringContaining('http://127.0.0.1:9/a2a does not answer') });
+});
 
 describe('an agent broken in one way is caught by the check made for it, and by no other', () => {
   const fixtures: [string, string, express.RequestHandler][] = [

@@ -61,8 +61,9 @@ export class Prober {
       exchange.response = { status: response.status, headers: Object.fromEntries(response.headers), body: text };
       if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) exchange.events = await parseSse(text);
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause;
-      exchange.error = cause?.code ?? (error as Error).message;
+      // fetch says "fetch failed"; why is in its cause (a refused connection, a reset, a timeout).
+      const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+      exchange.error = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message;
     }
     return exchange;
   }

@@ -95,6 +95,8 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
   const results: CheckResult[] = [];
   const started: CheckReport['tasks'] = [];
   const selected = CHECKS.filter((check) => !options.only || options.only.some((prefix) => check.id.startsWith(prefix)));
+  /** Interfaces that did not answer at all, and the check that found it: their other checks are skipped. */
+  const silent = new Map<string, string>();
 
   for (const card of discovery.cards) {
     const cardRecord = (card.card ?? {}) as Record<string, unknown>;
@@ -105,20 +107,36 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         endpoint = offered?.url;
       }
       if (!endpoint) continue;
-      results.push(
-        await runOne(check, {
-          url: endpoint,
-          card: cardRecord,
-          cardProblems: card.problems,
-          message: options.message ?? 'hello',
-          prober,
-          cardExchanges: check.binding === 'card' ? cardExchanges.filter((e) => e.request.url === card.url) : [],
-          started: (taskId) => {
-            if (!started.some((t) => t.taskId === taskId))
-              started.push({ taskId, version: check.version, binding: check.binding, cleanup: 'pending' });
-          },
-        }),
-      );
+      const unanswered = silent.get(endpoint);
+      if (unanswered) {
+        const { id, title, version, binding, section, level } = check;
+        results.push({ id, title, version, binding, section, level, outcome: 'skipped', reason: unanswered, exchanges: [], ms: 0 });
+        continue;
+      }
+      const result = await runOne(check, {
+        url: endpoint,
+        card: cardRecord,
+        cardProblems: card.problems,
+        message: options.message ?? 'hello',
+        prober,
+        cardExchanges: check.binding === 'card' ? cardExchanges.filter((e) => e.request.url === card.url) : [],
+        started: (taskId) => {
+          if (!started.some((t) => t.taskId === taskId))
+            started.push({ taskId, version: check.version, binding: check.binding, cleanup: 'pending' });
+        },
+      });
+      results.push(result);
+      // Every request of a failed check without an answer (refused, timed out): the card names an interface that is not there.
+      if (
+        check.binding !== 'card' &&
+        result.outcome === 'failed' &&
+        result.exchanges.length > 0 &&
+        result.exchanges.every((e) => !e.response)
+      )
+        silent.set(
+          endpoint,
+          `the interface the card lists at ${endpoint} does not answer (${result.exchanges[0]!.error}): see ${check.id}`,
+        );
     }
   }
 
