@@ -96,7 +96,7 @@ async function sdkServer(script: string): Promise<{ url: string; stop: () => voi
 }
 
 describe('against the official SDK servers, the report is what they do', () => {
-  test('SDK 1.3 (1.0 over JSON-RPC and HTTP+JSON): every method and error as the spec has it; the bench card has no skill', async () => {
+  test('SDK 1.3 (1.0 over JSON-RPC and HTTP+JSON, 0.3 listed in its 1.0 card): every method and error as the spec has it; the bench card has no skill', async () => {
     const sdk = await sdkServer('sdk10.mjs');
     try {
       const report = await checkAgent(sdk.url, { rate: 200 });
@@ -105,6 +105,14 @@ describe('against the official SDK servers, the report is what they do', () => {
       expect(failedIds(report)).toEqual(['card-1.0-required']);
       expect(report.results.find((r) => r.id === 'card-1.0-required')!.reason).toBe('missing or empty: skills');
       expect(report.results.filter((r) => r.binding === 'HTTP+JSON').every((r) => r.outcome === 'passed')).toBe(true);
+      // Its 0.3, listed in the 1.0 card with no 0.3 card of its own, is checked too: as the spec has it.
+      const over03 = report.results.filter((r) => r.version === '0.3');
+      expect(over03.map((r) => [r.id, r.outcome])).toEqual([
+        ['0.3-jsonrpc-send', 'passed'],
+        ['0.3-jsonrpc-get-unknown', 'passed'],
+        ['0.3-jsonrpc-invalid-params', 'passed'],
+        ['0.3-jsonrpc-method-not-found', 'passed'],
+      ]);
     } finally {
       sdk.stop();
     }

@@ -152,6 +152,17 @@ const unknownTaskId = () => `a2a-check-unknown-${randomUUID()}`;
 // ---------------------------------------------------------------------------------------------
 // Cards
 
+/** A card check's run: the card's problems against its version's published schema, the first five named. */
+async function failOnCardProblems(ctx: CheckContext): Promise<void> {
+  if (ctx.cardProblems.length > 0)
+    fail(
+      ctx.cardProblems
+        .map((p) => `${p.path || '/'} ${p.message}`)
+        .slice(0, 5)
+        .join('; '),
+    );
+}
+
 const cardChecks: CheckDefinition[] = [
   {
     id: 'card-1.0-schema',
@@ -160,15 +171,7 @@ const cardChecks: CheckDefinition[] = [
     binding: 'card',
     section: '1.0 §4.4.1, §8',
     level: 'MUST',
-    async run(ctx) {
-      if (ctx.cardProblems.length > 0)
-        fail(
-          ctx.cardProblems
-            .map((p) => `${p.path || '/'} ${p.message}`)
-            .slice(0, 5)
-            .join('; '),
-        );
-    },
+    run: failOnCardProblems,
   },
   {
     id: 'card-1.0-interfaces',
@@ -228,15 +231,7 @@ const cardChecks: CheckDefinition[] = [
     binding: 'card',
     section: '0.3 §5.5',
     level: 'MUST',
-    async run(ctx) {
-      if (ctx.cardProblems.length > 0)
-        fail(
-          ctx.cardProblems
-            .map((p) => `${p.path || '/'} ${p.message}`)
-            .slice(0, 5)
-            .join('; '),
-        );
-    },
+    run: failOnCardProblems,
   },
   {
     id: 'card-0.1.0-schema',
@@ -245,15 +240,7 @@ const cardChecks: CheckDefinition[] = [
     binding: 'card',
     section: '0.1.0 §5.5',
     level: 'MUST',
-    async run(ctx) {
-      if (ctx.cardProblems.length > 0)
-        fail(
-          ctx.cardProblems
-            .map((p) => `${p.path || '/'} ${p.message}`)
-            .slice(0, 5)
-            .join('; '),
-        );
-    },
+    run: failOnCardProblems,
   },
 ];
 

@@ -3,7 +3,7 @@
 // request is paced and bounded (prober.ts); the tasks the checks start are canceled at the end
 // if they still run. The report says what was sent and what came back for every failure.
 import type { Protocol } from '../cli-agent.js';
-import { discover } from '../inspector/discovery.js';
+import { type Discovery, discover } from '../inspector/discovery.js';
 import { type Binding, CHECKS, CheckFailed, CheckSkipped, cancelRequest, type CheckDefinition, type Level } from './checks.js';
 import { type Exchange, Prober } from './prober.js';
 
@@ -51,7 +51,7 @@ export interface CheckReport {
    * The tasks the checks started, and what the cleanup found: `canceled`, `ended` (it had ended:
    * the agent refused to cancel it), or `left` (the cancel failed otherwise).
    */
-  tasks: { taskId: string; version: Protocol; binding: Binding; cleanup: 'canceled' | 'ended' | 'left' | 'pending' }[];
+  tasks: { taskId: string; version: Protocol; binding: Binding; endpoint: string; cleanup: 'canceled' | 'ended' | 'left' | 'pending' }[];
   counts: Record<Outcome, number>;
   /** Whether a MUST failed (the CLI then exits 1). */
   mustFailed: boolean;
@@ -98,14 +98,9 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
   /** Interfaces that did not answer at all, and the check that found it: their other checks are skipped. */
   const silent = new Map<string, string>();
 
-  for (const card of discovery.cards) {
-    const cardRecord = (card.card ?? {}) as Record<string, unknown>;
-    for (const check of selected.filter((c) => c.version === card.protocol)) {
-      let endpoint: string | undefined = card.url;
-      if (check.binding !== 'card') {
-        const offered = discovery.interfaces.find((i) => i.protocol === card.protocol && i.binding === check.binding && i.supported);
-        endpoint = offered?.url;
-      }
+  for (const target of targetsOf(discovery)) {
+    for (const check of selected.filter((c) => c.version === target.version)) {
+      const endpoint = check.binding === 'card' ? target.cardUrl : target.endpoints.get(check.binding);
       if (!endpoint) continue;
       const unanswered = silent.get(endpoint);
       if (unanswered) {
@@ -115,14 +110,14 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
       }
       const result = await runOne(check, {
         url: endpoint,
-        card: cardRecord,
-        cardProblems: card.problems,
+        card: target.card,
+        cardProblems: target.cardProblems,
         message: options.message ?? 'hello',
         prober,
-        cardExchanges: check.binding === 'card' ? cardExchanges.filter((e) => e.request.url === card.url) : [],
+        cardExchanges: check.binding === 'card' ? cardExchanges.filter((e) => e.request.url === endpoint) : [],
         started: (taskId) => {
           if (!started.some((t) => t.taskId === taskId))
-            started.push({ taskId, version: check.version, binding: check.binding, cleanup: 'pending' });
+            started.push({ taskId, version: check.version, binding: check.binding, endpoint, cleanup: 'pending' });
         },
       });
       results.push(result);
@@ -142,10 +137,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
 
   // The cleanup: a task still running is canceled over the version and binding that started it.
   for (const task of started) {
-    const card = discovery.cards.find((c) => c.protocol === task.version);
-    const endpoint = discovery.interfaces.find((i) => i.protocol === task.version && i.binding === task.binding && i.supported)?.url;
-    if (!card || !endpoint) continue;
-    const { url: cancelUrl, init } = cancelRequest(task.version, task.binding, endpoint, task.taskId);
+    const { url: cancelUrl, init } = cancelRequest(task.version, task.binding, task.endpoint, task.taskId);
     const answer = await prober.send('POST', cancelUrl, init).catch(() => undefined);
     task.cleanup = cleanupOf(answer?.response);
   }
@@ -161,6 +153,55 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     counts,
     mustFailed: results.some((r) => r.outcome === 'failed' && r.level === 'MUST'),
   };
+}
+
+/** What the checks of one version run against: its card (if it has one of its own) and its endpoints by binding. */
+interface Target {
+  version: Protocol;
+  card: Record<string, unknown>;
+  /** Where its own card is; undefined for a version a 1.0 card lists without a card of its own. */
+  cardUrl: string | undefined;
+  cardProblems: readonly { path: string; message: string }[];
+  endpoints: Map<Binding, string>;
+}
+
+/**
+ * A target per card found, with the interfaces it lists that the checks speak; and a 0.3
+ * interface a 1.0 card lists, where no 0.3 card is served (the SDK 1.x serves 0.3 that way):
+ * its calls are checked, against the 1.0 card's capabilities.
+ */
+function targetsOf(discovery: Discovery): Target[] {
+  const targets: Target[] = discovery.cards.map((card) => ({
+    version: card.protocol,
+    card: (card.card ?? {}) as Record<string, unknown>,
+    cardUrl: card.url,
+    cardProblems: card.problems,
+    endpoints: new Map(
+      discovery.interfaces
+        .filter((i) => i.protocol === card.protocol && i.supported && (i.binding === 'JSONRPC' || i.binding === 'HTTP+JSON'))
+        .map((i) => [i.binding as Binding, i.url]),
+    ),
+  }));
+  const card10 = targets.find((t) => t.version === '1.0');
+  if (card10 && !targets.some((t) => t.version === '0.3')) {
+    const listed = (
+      (card10.card.supportedInterfaces ?? []) as { url?: unknown; protocolBinding?: unknown; protocolVersion?: unknown }[]
+    ).find(
+      (i) =>
+        /^0\.3(\.\d+)?$/.test(String(i.protocolVersion)) &&
+        String(i.protocolBinding).toUpperCase() === 'JSONRPC' &&
+        typeof i.url === 'string',
+    );
+    if (listed)
+      targets.push({
+        version: '0.3',
+        card: card10.card,
+        cardUrl: undefined,
+        cardProblems: [],
+        endpoints: new Map([['JSONRPC', listed.url as string]]),
+      });
+  }
+  return targets;
 }
 
 /** What a cancel's answer says of the task: canceled, ended already (TaskNotCancelable: -32002, or 400 over HTTP+JSON), or left. */
