@@ -1,5 +1,5 @@
 // `a2a check`: against the echo agent as `pnpm start` runs it every check passes (or is skipped for
-// what its card does not declare), and each of six agents broken in one way is caught by the check
+// what its card does not declare), and each of seven agents broken in one way is caught by the check
 // made for that way, and by no other. Real servers on loopback; the broken ones are the kit's own
 // router with one thing in front of it done wrong.
 import { execFile, fork } from 'node:child_process';
@@ -37,7 +37,8 @@ const card = {
 async function agentWith(broken?: express.RequestHandler): Promise<string> {
   const app = express();
   if (broken) app.use(broken);
-  app.use(a2aRouter(echo as never, { card: card as never, logger: silent, capabilities: { streaming: true } } as never));
+  // Webhooks on loopback allowed: the push check gives the agent one of its own.
+  app.use(a2aRouter(echo as never, { card: card as never, logger: silent, pushNotifications: { allowlist: ['127.0.0.1'] } } as never));
   return (await serve(app)).url;
 }
 
@@ -70,6 +71,11 @@ test('against the echo agent as it ships: every check passes or is skipped for w
     const json = await run(process.execPath, [cli, 'check', agent.url, '--json', '--only', '1.0-jsonrpc'], { timeout: 30_000 });
     const report = JSON.parse(json.stdout) as CheckReport;
     expect(report.counts.failed).toBe(0);
+    // Its webhook on loopback is refused, as the echo agent refuses private addresses unless allowed (§13.2).
+    expect(report.results.find((r) => r.id === '1.0-jsonrpc-push')).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringContaining('the agent refused the webhook http://127.0.0.1:'),
+    });
     expect(report.results.length).toBeGreaterThan(10);
     for (const result of report.results) {
       expect(result.id).toMatch(/^1\.0-jsonrpc-/);
@@ -153,6 +159,11 @@ test('an interface the card lists that does not answer: one failure that says so
     expect(skipped).toMatchObject({ outcome: 'skipped', reason: expect.stringContaining('http://127.0.0.1:9/a2a does not answer') });
 });
 
+test('with webhooks on loopback allowed, the push check passes: the webhook is called with the token, and the config read back', async () => {
+  const report = await checkAgent(await agentWith(), { rate: 200, only: ['1.0-jsonrpc-push'] });
+  expect(outcomes(report)).toEqual({ '1.0-jsonrpc-push': 'passed', '1.0-jsonrpc-push-not-declared': 'skipped' });
+});
+
 describe('an agent broken in one way is caught by the check made for it, and by no other', () => {
   const fixtures: [string, string, express.RequestHandler][] = [
     [
@@ -215,6 +226,17 @@ describe('an agent broken in one way is caught by the check made for it, and by 
         if (req.path === '/v1' && req.headers['a2a-version'] === '99.0') req.headers['a2a-version'] = '1.0';
         next();
       },
+    ],
+    [
+      'a push notification without the token its config gave',
+      '1.0-jsonrpc-push',
+      (req, res, next) =>
+        jsonBody(req, res, () => {
+          const config = (rpcOf(req).params as { configuration?: { taskPushNotificationConfig?: { token?: string } } } | undefined)
+            ?.configuration?.taskPushNotificationConfig;
+          if (config) delete config.token;
+          next();
+        }),
     ],
     [
       'HTTP+JSON: an unknown task answered 500, not 404',

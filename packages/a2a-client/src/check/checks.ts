@@ -33,6 +33,15 @@ export interface CheckContext {
   started(taskId: string): void;
   /** Problems of the card against its version's published schema. */
   cardProblems: readonly { path: string; message: string }[];
+  /** A webhook on this machine the check may give the agent, started on first use, closed at the end. */
+  webhook(): Promise<Webhook>;
+}
+
+/** The checker's own webhook: what it received, in order. */
+export interface Webhook {
+  url: string;
+  /** The next notification received (waiting up to `ms`), or undefined. */
+  next(ms: number): Promise<{ headers: Record<string, string | string[] | undefined>; body: string } | undefined>;
 }
 
 export interface CheckDefinition {
@@ -424,6 +433,39 @@ const jsonRpc10 = over('1.0', 'JSONRPC', [
         -32003,
         'PushNotificationNotSupportedError',
       );
+    },
+  },
+  {
+    id: '1.0-jsonrpc-push',
+    title:
+      'a webhook given with SendMessage is called with the task’s updates, as Stream Responses, with its token; GetTaskPushNotificationConfig returns it',
+    section: '1.0 §3.1.7, §3.1.8, §4.3.3',
+    level: 'MUST',
+    async run(ctx) {
+      if (!capability(ctx, 'pushNotifications')) skip('the card does not declare push notifications');
+      const hook = await ctx.webhook();
+      const token = `a2a-check-${randomUUID()}`;
+      const configuration = { taskPushNotificationConfig: { id: 'a2a-check', url: hook.url, token } };
+      const answer = await rpc(ctx, 'SendMessage', { message: message10(ctx), configuration }, { version: '1.0' });
+      // An agent may refuse a webhook on a private address (§13.2): then this cannot be checked from here.
+      if (answer.error) skip(`the agent refused the webhook ${hook.url} (${JSON.stringify(answer.error).slice(0, 200)}), as §13.2 lets it`);
+      const task = answer.result?.task as { id?: string } | undefined;
+      if (!task?.id) skip('the agent answered the message with a message, not a task');
+      ctx.started(task.id);
+      const delivery = await hook.next(5_000);
+      if (!delivery) fail(`no notification reached the webhook ${hook.url} within 5 s`);
+      if (delivery.headers['x-a2a-notification-token'] !== token && !String(delivery.headers.authorization ?? '').includes(token))
+        fail('the notification does not carry the config’s token');
+      let payload: unknown;
+      try {
+        payload = JSON.parse(delivery.body);
+      } catch {
+        fail(`the notification's body is not JSON: ${delivery.body.slice(0, 200)}`);
+      }
+      expectValid('the notification', publishedSchemaValidator10('Stream Response'), payload);
+      const got = await rpc(ctx, 'GetTaskPushNotificationConfig', { taskId: task.id, id: 'a2a-check' }, { version: '1.0' });
+      if (got.error) fail(`GetTaskPushNotificationConfig failed: ${JSON.stringify(got.error).slice(0, 300)}`);
+      if (got.result?.url !== hook.url) fail(`GetTaskPushNotificationConfig returned ${JSON.stringify(got.result).slice(0, 200)}`);
     },
   },
   {

@@ -4,8 +4,18 @@
 // if they still run. The report says what was sent and what came back for every failure.
 import type { Protocol } from '../cli-agent.js';
 import { type Discovery, discover } from '../inspector/discovery.js';
-import { type Binding, CHECKS, CheckFailed, CheckSkipped, cancelRequest, type CheckDefinition, type Level } from './checks.js';
+import {
+  type Binding,
+  CHECKS,
+  type Webhook,
+  CheckFailed,
+  CheckSkipped,
+  cancelRequest,
+  type CheckDefinition,
+  type Level,
+} from './checks.js';
 import { type Exchange, Prober } from './prober.js';
+import { CheckWebhook } from './webhook.js';
 
 export interface CheckOptions {
   /** The text of the messages the checks send; default "hello". */
@@ -95,6 +105,9 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
   const results: CheckResult[] = [];
   const started: CheckReport['tasks'] = [];
   const selected = CHECKS.filter((check) => !options.only || options.only.some((prefix) => check.id.startsWith(prefix)));
+  // The push checks' webhook, started when one first asks for it.
+  let webhook: Promise<CheckWebhook> | undefined;
+  const webhookOnce = () => (webhook ??= new CheckWebhook().start());
   /** Interfaces that did not answer at all, and the check that found it: their other checks are skipped. */
   const silent = new Map<string, string>();
 
@@ -114,6 +127,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         cardProblems: target.cardProblems,
         message: options.message ?? 'hello',
         prober,
+        webhook: webhookOnce,
         cardExchanges: check.binding === 'card' ? cardExchanges.filter((e) => e.request.url === endpoint) : [],
         started: (taskId) => {
           if (!started.some((t) => t.taskId === taskId))
@@ -141,6 +155,8 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     const answer = await prober.send('POST', cancelUrl, init).catch(() => undefined);
     task.cleanup = cleanupOf(answer?.response);
   }
+
+  await (await webhook)?.close();
 
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const result of results) counts[result.outcome]++;
@@ -226,6 +242,7 @@ async function runOne(
     cardProblems: readonly { path: string; message: string }[];
     message: string;
     prober: Prober;
+    webhook: () => Promise<Webhook>;
     /** For a card check: the requests that read the card. */
     cardExchanges: Exchange[];
     started: (taskId: string) => void;
@@ -253,6 +270,7 @@ async function runOne(
       cardProblems: context.cardProblems,
       message: context.message,
       started: context.started,
+      webhook: context.webhook,
       send: async (method, url, init) => {
         const exchange = await context.prober.send(method, url, init);
         exchanges.push(exchange);
