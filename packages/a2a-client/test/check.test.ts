@@ -164,6 +164,23 @@ test('with webhooks on loopback allowed, the push check passes: the webhook is c
   expect(outcomes(report)).toEqual({ '1.0-jsonrpc-push': 'passed', '1.0-jsonrpc-push-not-declared': 'skipped' });
 });
 
+test('a MAY that fails is reported and leaves the exit code alone: a task started over 1.0 that 0.3 and 0.1.0 do not know', async () => {
+  const url = await agentWith((req, res, next) =>
+    jsonBody(req, res, () => {
+      const call = rpcOf(req);
+      if (call.method !== 'tasks/get') return next();
+      res.json({ jsonrpc: '2.0', id: call.id, error: { code: -32001, message: 'Task not found' } });
+    }),
+  );
+  const report = await checkAgent(url, { rate: 200 });
+  expect(failedIds(report)).toEqual(['1.0-jsonrpc-across-versions']);
+  expect(report.results.find((r) => r.id === '1.0-jsonrpc-across-versions')).toMatchObject({
+    level: 'MAY',
+    reason: expect.stringMatching(/^over 0\.3 JSONRPC, tasks\/get /),
+  });
+  expect(report.mustFailed).toBe(false);
+});
+
 describe('an agent broken in one way is caught by the check made for it, and by no other', () => {
   const fixtures: [string, string, express.RequestHandler][] = [
     [

@@ -35,6 +35,8 @@ export interface CheckContext {
   cardProblems: readonly { path: string; message: string }[];
   /** A webhook on this machine the check may give the agent, started on first use, closed at the end. */
   webhook(): Promise<Webhook>;
+  /** Every endpoint the checks found, by version and binding (`0.3 JSONRPC`): for the checks across versions. */
+  endpoints: ReadonlyMap<string, string>;
 }
 
 /** The checker's own webhook: what it received, in order. */
@@ -466,6 +468,33 @@ const jsonRpc10 = over('1.0', 'JSONRPC', [
       const got = await rpc(ctx, 'GetTaskPushNotificationConfig', { taskId: task.id, id: 'a2a-check' }, { version: '1.0' });
       if (got.error) fail(`GetTaskPushNotificationConfig failed: ${JSON.stringify(got.error).slice(0, 300)}`);
       if (got.result?.url !== hook.url) fail(`GetTaskPushNotificationConfig returned ${JSON.stringify(got.result).slice(0, 200)}`);
+    },
+  },
+  {
+    id: '1.0-jsonrpc-across-versions',
+    title: 'a task started over 1.0 is the same task read over the other versions the agent serves',
+    // Not required: an agent may serve each version from a store of its own; one that shares them
+    // lets a client move between versions (1.0 §3.6.2: several interfaces, several versions).
+    section: '1.0 §3.6.2',
+    level: 'MAY',
+    async run(ctx) {
+      const others = [...ctx.endpoints].filter(([name]) => name === '0.3 JSONRPC' || name === '0.1.0 JSONRPC');
+      if (others.length === 0) skip('the agent serves no other version over JSON-RPC');
+      const task = await sendMessage10(ctx);
+      if (!task) skip('the agent answered the message with a message, not a task');
+      const state = String((task.status as { state?: string }).state ?? '')
+        .replace(/^TASK_STATE_/, '')
+        .toLowerCase()
+        .replace(/_/g, '-');
+      for (const [name, url] of others) {
+        const answer = await rpc({ ...ctx, url }, 'tasks/get', { id: task.id });
+        if (answer.error) fail(`over ${name}, tasks/get ${JSON.stringify(task.id)}: ${JSON.stringify(answer.error).slice(0, 200)}`);
+        const read = answer.result as { id?: unknown; status?: { state?: unknown } };
+        if (read.id !== task.id || read.status?.state !== state)
+          fail(
+            `over ${name}, the task reads ${JSON.stringify({ id: read.id, state: read.status?.state })}; over 1.0 it was ${JSON.stringify({ id: task.id, state })}`,
+          );
+      }
     },
   },
   {

@@ -111,7 +111,9 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
   /** Interfaces that did not answer at all, and the check that found it: their other checks are skipped. */
   const silent = new Map<string, string>();
 
-  for (const target of targetsOf(discovery)) {
+  const targets = targetsOf(discovery);
+  const endpoints = new Map(targets.flatMap((t) => [...t.endpoints].map(([binding, url]) => [`${t.version} ${binding}`, url] as const)));
+  for (const target of targets) {
     for (const check of selected.filter((c) => c.version === target.version)) {
       const endpoint = check.binding === 'card' ? target.cardUrl : target.endpoints.get(check.binding);
       if (!endpoint) continue;
@@ -128,6 +130,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         message: options.message ?? 'hello',
         prober,
         webhook: webhookOnce,
+        endpoints,
         cardExchanges: check.binding === 'card' ? cardExchanges.filter((e) => e.request.url === endpoint) : [],
         started: (taskId) => {
           if (!started.some((t) => t.taskId === taskId))
@@ -243,6 +246,7 @@ async function runOne(
     message: string;
     prober: Prober;
     webhook: () => Promise<Webhook>;
+    endpoints: ReadonlyMap<string, string>;
     /** For a card check: the requests that read the card. */
     cardExchanges: Exchange[];
     started: (taskId: string) => void;
@@ -271,6 +275,7 @@ async function runOne(
       message: context.message,
       started: context.started,
       webhook: context.webhook,
+      endpoints: context.endpoints,
       send: async (method, url, init) => {
         const exchange = await context.prober.send(method, url, init);
         exchanges.push(exchange);
