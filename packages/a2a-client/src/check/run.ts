@@ -4,16 +4,7 @@
 // if they still run. The report says what was sent and what came back for every failure.
 import type { Protocol } from '../cli-agent.js';
 import { type Discovery, discover } from '../inspector/discovery.js';
-import {
-  type Binding,
-  CHECKS,
-  type Webhook,
-  CheckFailed,
-  CheckSkipped,
-  cancelRequest,
-  type CheckDefinition,
-  type Level,
-} from './checks.js';
+import { type Binding, CHECKS, type Webhook, CheckFailed, CheckSkipped, cancelRequest, type CheckDefinition } from './checks.js';
 import { type Exchange, Prober } from './prober.js';
 import { CheckWebhook } from './webhook.js';
 
@@ -35,13 +26,8 @@ export interface CheckOptions {
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
-export interface CheckResult {
-  id: string;
-  title: string;
-  version: Protocol;
-  binding: Binding;
-  section: string;
-  level: Level;
+/** A check as it ran: what it is (its definition but its run), and what came of it. */
+export interface CheckResult extends Omit<CheckDefinition, 'run'> {
   outcome: Outcome;
   /** Why it failed or was skipped. */
   reason?: string;
