@@ -18,13 +18,12 @@
 // costs the same statement and WAL at the 4,000th chunk of a stream as at the 10th.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { A2AError } from 'a2a-types/model';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { isFinalState } from '../core/model.js';
 import type { StoreMetrics } from '../telemetry/metrics.js';
-import { failSpan, SpanKind, startSpanUnderCall, withSpan } from '../telemetry/tracing.js';
+import { databaseCall } from './database-call.js';
 import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { headOf, planWrite, recordFromLayout, type LayoutWrite } from './task-layout.js';
@@ -469,22 +468,13 @@ export class PostgresTaskStore implements SharedTaskStore {
    * does. Our own refusals and a key missing pass as they are; any other error of the database
    * (a fault of ours) is left for the router to log.
    */
-  private async operation<T>(name: string, run: () => Promise<T>): Promise<T> {
+  private operation<T>(name: string, run: () => Promise<T>): Promise<T> {
     const metrics = this.metrics;
-    const span = startSpanUnderCall(`postgresql ${name}`, { 'db.system.name': 'postgresql', 'db.operation.name': name }, SpanKind.CLIENT);
-    const started = metrics ? performance.now() : 0;
-    let failed = false;
-    try {
-      return span ? await withSpan(span, run) : await run();
-    } catch (error) {
-      failed = true;
-      if (span) failSpan(span, (error as Error).message);
-      if (error instanceof A2AError || error instanceof PushConfigsUnopenable || !isUnavailable(error)) throw error;
-      throw A2AError.resourceUnavailable(`the task store (PostgreSQL) is unavailable: ${(error as Error).message}`);
-    } finally {
-      metrics?.postgresOperation(name, (performance.now() - started) / 1000, failed);
-      span?.end();
-    }
+    return databaseCall(POSTGRESQL, name, run, {
+      ...(metrics && { record: (seconds: number, failed: boolean) => metrics.postgresOperation(name, seconds, failed) }),
+      classify: (error) =>
+        error instanceof A2AError || error instanceof PushConfigsUnopenable || !isUnavailable(error) ? 'other' : 'unavailable',
+    });
   }
 
   private ready(): Promise<void> {
@@ -755,6 +745,8 @@ function changeStatements(tables: { tasks: string; events: string; history: stri
       ON CONFLICT (task_id) DO NOTHING RETURNING rev),${rest}`;
   return { change, create };
 }
+
+const POSTGRESQL = { system: 'postgresql', shownAs: 'PostgreSQL' } as const;
 
 /**
  * Whether an error says the database cannot be reached or is going away (to tell the client to

@@ -16,12 +16,11 @@
 //   history:<id>          list: one message (JSON) per element, oldest first
 //   parts:<id>:<index>    list per artifact: JSON arrays of parts, concatenated in order
 //   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
-import { performance } from 'node:perf_hooks';
 import type { StoreMetrics } from '../telemetry/metrics.js';
-import { failSpan, SpanKind, startSpanUnderCall, withSpan } from '../telemetry/tracing.js';
 import { A2AError } from 'a2a-types/model';
 import { FINAL_STATES, isFinalState } from '../core/model.js';
 import { Redis, type RedisOptions } from 'ioredis';
+import { databaseCall } from './database-call.js';
 import { settleChange } from './fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
 import {
@@ -451,23 +450,13 @@ export class RedisTaskStore implements SharedTaskStore {
    * Runs a Redis command; a failure of Redis becomes -32011 for the client. Timed for the metrics,
    * and a span of the call that caused it (none for the process's own work, such as leases).
    */
-  private async command<T>(name: string, run: () => Promise<T>): Promise<T> {
+  private command<T>(name: string, run: () => Promise<T>): Promise<T> {
     const metrics = this.metrics;
-    const span = startSpanUnderCall(`redis ${name}`, { 'db.system.name': 'redis', 'db.operation.name': name }, SpanKind.CLIENT);
-    const started = metrics ? performance.now() : 0;
-    let failed = false;
-    try {
-      return span ? await withSpan(span, run) : await run();
-    } catch (error) {
+    return databaseCall({ system: 'redis', shownAs: 'Redis' }, name, run, {
+      ...(metrics && { record: (seconds: number, failed: boolean) => metrics.redisCommand(name, seconds, failed) }),
       // Our own refusals (a task id that cannot be a key) pass as they are; Redis failures are -32011.
-      if (error instanceof A2AError) throw error;
-      failed = true;
-      if (span) failSpan(span, (error as Error).message);
-      throw A2AError.resourceUnavailable(`the task store (Redis) is unavailable: ${(error as Error).message}`);
-    } finally {
-      metrics?.redisCommand(name, (performance.now() - started) / 1000, failed);
-      span?.end();
-    }
+      classify: (error) => (error instanceof A2AError ? 'own' : 'unavailable'),
+    });
   }
 
   /**
