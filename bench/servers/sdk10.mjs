@@ -121,7 +121,10 @@ const grpcPort = process.env.BENCH_GRPC === '1' ? await serveSdkGrpc() : undefin
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const { port } = server.address();
   // The card names where it is served, port included, for a client that reads it (a2a check).
-  for (const entry of card.supportedInterfaces) entry.url = entry.url.replace('http://127.0.0.1/', `http://127.0.0.1:${port}/`);
+  for (const entry of card.supportedInterfaces) {
+    entry.url = entry.url.replace('http://127.0.0.1/', `http://127.0.0.1:${port}/`);
+    if (entry.protocolBinding === 'GRPC') entry.url = `127.0.0.1:${grpcPort}`;
+  }
   if (process.send) process.send({ port, grpcPort });
   else console.error(`listening on http://127.0.0.1:${port}/${grpcPort ? ` and gRPC 127.0.0.1:${grpcPort}` : ''}`);
 });

@@ -102,15 +102,16 @@ Options:
 Credentials are typed into the page and kept there; the inspector stores none.`,
   push: `a2a push set <url> <taskId> <webhookUrl> [--token <token>] [--json]
 a2a push get <url> <taskId> [--json]`,
-  check: `a2a check <url> [--message text] [--rate n] [--only id,...] [--json] [--junit file] [--header "Name: value"]
+  check: `a2a check <url> [--message text] [--slow-message text] [--rate n] [--only id,...] [--json] [--junit file] [--header "Name: value"]
 
 Reads every card the agent serves (1.0, 0.3, 0.1.0) and runs the checks that apply to what they
 declare: the cards against each version's published schema, each method's answer, the errors the
-spec names for bad calls, streaming. Each check names its spec section and level; docs/check.md
-lists them. It sends its own messages only (--message, default "hello"), at most --rate requests
+spec names for bad calls, streaming, gRPC where a card lists it. Each check names its spec section
+and level; docs/check.md lists them. It sends its own messages only (--message, default "hello"), at most --rate requests
 a second (default 20) and 300 in all, and cancels the tasks it started that still run.
 
   --message text     the text of the messages it sends (one the agent accepts)
+  --slow-message t   a message the agent takes a second or more over, for subscribing to a running task
   --rate n           most requests a second
   --only id,...      only the checks whose id starts with one of these (1.0-jsonrpc, card-)
   --json             the report as JSON, on stdout
@@ -138,6 +139,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'allow-remote': { type: 'boolean' },
   message: { type: 'string' },
+  'slow-message': { type: 'string' },
   rate: { type: 'string' },
   only: { type: 'string' },
   junit: { type: 'string' },
@@ -623,6 +625,7 @@ async function check(url: string | undefined, values: Options): Promise<number> 
     headers: headersOf(values.header),
     rate,
     ...(values.message !== undefined && { message: values.message }),
+    ...(values['slow-message'] !== undefined && { slowMessage: values['slow-message'] }),
     ...(values.only !== undefined && {
       only: values.only
         .split(',')

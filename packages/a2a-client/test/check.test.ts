@@ -1,5 +1,5 @@
 // `a2a check`: against the echo agent as `pnpm start` runs it every check passes (or is skipped for
-// what its card does not declare), and each of seven agents broken in one way is caught by the check
+// what its card does not declare), and each of nine agents broken in one way is caught by the check
 // made for that way, and by no other. Real servers on loopback; the broken ones are the kit's own
 // router with one thing in front of it done wrong.
 import { execFile, fork } from 'node:child_process';
@@ -88,10 +88,56 @@ test('against the echo agent as it ships: every check passes or is skipped for w
   }
 }, 60_000);
 
+test('the echo agent served over gRPC too, and slow enough to subscribe to: its gRPC checks pass, and so does subscribing to a running task', async () => {
+  const agent = await spawnAgent(process.execPath, [join(here, '../../../apps/echo-agent/dist/server.js')], {
+    env: { PORT: '0', HOST: '127.0.0.1', A2A_GRPC_PORT: '0', ECHO_DELAY_MS: '300' },
+  });
+  try {
+    // Six words: three chunks, 300 ms apart.
+    const report = await checkAgent(agent.url, { rate: 200, slowMessage: 'one two three four five six', only: ['1.0-'] });
+    const grpc = report.results.filter((r) => r.binding === 'GRPC');
+    expect(grpc.map((r) => r.id)).toEqual(CHECKS.filter((c) => c.binding === 'GRPC').map((c) => c.id));
+    expect(grpc.every((r) => r.outcome === 'passed')).toBe(true);
+    expect(outcomes(report)['1.0-jsonrpc-subscribe']).toBe('passed');
+    expect(report.counts.failed).toBe(0);
+    // Its tasks were canceled over the binding that started them: gRPC's over gRPC.
+    expect(report.tasks.filter((t) => t.binding === 'GRPC').length).toBeGreaterThan(0);
+    expect(report.tasks.every((t) => t.cleanup === 'ended' || t.cleanup === 'canceled')).toBe(true);
+  } finally {
+    await agent.stop();
+  }
+}, 60_000);
+
+test('the currency agent, which asks what to convert: every check passes; its tasks wait for input, so the subscription is checked and the cleanup cancels them', async () => {
+  // Its rates come from a stand-in on loopback.
+  const rates = express().get('/:date', (req, res) => {
+    res.json({ amount: 1, base: req.query.from, date: '2025-04-02', rates: { [String(req.query.to)]: 0.5 } });
+  });
+  const agent = await spawnAgent(process.execPath, [join(here, '../../../apps/currency-agent/dist/server.js')], {
+    env: { PORT: '0', HOST: '127.0.0.1', FRANKFURTER_URL: (await serve(rates)).url },
+  });
+  try {
+    const report = await checkAgent(agent.url, { rate: 200 });
+    expect(report.cards.map((c) => c.version)).toEqual(['1.0', '0.3', '0.1.0']);
+    expect(report.counts.failed).toBe(0);
+    // "hello" leaves its task waiting for input (not terminal): subscribed to, then canceled.
+    expect(outcomes(report)['1.0-jsonrpc-subscribe']).toBe('passed');
+    expect(report.tasks.filter((t) => t.cleanup === 'canceled').length).toBeGreaterThan(0);
+    expect(report.tasks.every((t) => t.cleanup === 'ended' || t.cleanup === 'canceled')).toBe(true);
+    // What is skipped is what its card declares otherwise, or its refusal of a webhook on loopback (§13.2).
+    for (const skipped of report.results.filter((r) => r.outcome === 'skipped'))
+      expect(skipped.reason).toMatch(
+        /^the card declares (streaming|push notifications)$|^the agent refused the webhook http:\/\/127\.0\.0\.1:/,
+      );
+  } finally {
+    await agent.stop();
+  }
+}, 60_000);
+
 /** A bench server of the official SDK (bench/servers), forked: it reports its port when it listens. */
-async function sdkServer(script: string): Promise<{ url: string; stop: () => void }> {
+async function sdkServer(script: string, env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
   const child = fork(join(here, '../../../bench/servers', script), [], {
-    env: { ...process.env, PORT: '0' },
+    env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const { port } = await new Promise<{ port: number }>((resolve, reject) => {
@@ -102,15 +148,44 @@ async function sdkServer(script: string): Promise<{ url: string; stop: () => voi
 }
 
 describe('against the official SDK servers, the report is what they do', () => {
-  test('SDK 1.3 (1.0 over JSON-RPC and HTTP+JSON, 0.3 listed in its 1.0 card): every method and error as the spec has it; the bench card has no skill', async () => {
-    const sdk = await sdkServer('sdk10.mjs');
+  test('SDK 1.3 (1.0 over JSON-RPC, HTTP+JSON and gRPC, 0.3 listed in its 1.0 card): every method and error as the spec has it; the bench card has no skill', async () => {
+    // BENCH_GRPC=1: its gRPC service too, listed in its card.
+    const sdk = await sdkServer('sdk10.mjs', { BENCH_GRPC: '1' });
     try {
       const report = await checkAgent(sdk.url, { rate: 200 });
       expect(report.cards.map((c) => c.version)).toEqual(['1.0']);
-      // The bench's card lists no skill; the proto requires at least one (AIP-203).
-      expect(failedIds(report)).toEqual(['card-1.0-required']);
+      // The bench's card lists no skill; the proto requires at least one (AIP-203). A request whose
+      // jsonrpc is "1.0" is answered -32602, where JSON-RPC 2.0 has -32600 Invalid Request. And two
+      // SHOULDs: its card's weak ETag asked back with If-None-Match is answered 200 with the whole
+      // card, not 304; and a part of a media type its card does not list is taken, not
+      // ContentTypeNotSupportedError.
+      expect(failedIds(report)).toEqual([
+        'card-1.0-required',
+        'card-1.0-conditional',
+        '1.0-jsonrpc-content-type-not-supported',
+        '1.0-jsonrpc-invalid-request',
+      ]);
+      expect(report.results.find((r) => r.id === '1.0-jsonrpc-invalid-request')!.reason).toMatch(
+        /^expected Invalid Request \(-32600\); got -32602: /,
+      );
       expect(report.results.find((r) => r.id === 'card-1.0-required')!.reason).toBe('missing or empty: skills');
-      expect(report.results.filter((r) => r.binding === 'HTTP+JSON').every((r) => r.outcome === 'passed')).toBe(true);
+      expect(report.results.find((r) => r.id === 'card-1.0-conditional')).toMatchObject({
+        level: 'SHOULD',
+        reason: expect.stringMatching(/^expected 304 Not Modified for If-None-Match W\/"[^"]+"; got 200$/),
+      });
+      expect(report.results.find((r) => r.id === '1.0-jsonrpc-content-type-not-supported')).toMatchObject({
+        level: 'SHOULD',
+        reason: 'expected ContentTypeNotSupportedError (-32005); the call succeeded',
+      });
+      // Its caching headers are there, and every other 1.0 check over JSON-RPC passes or is skipped for what it does not declare.
+      expect(outcomes(report)['card-1.0-caching']).toBe('passed');
+      for (const binding of ['HTTP+JSON', 'GRPC']) {
+        const over = report.results.filter((r) => r.binding === binding);
+        expect(over.length).toBeGreaterThan(5);
+        expect(over.filter((r) => r.outcome !== 'passed').map((r) => [r.id, r.reason])).toEqual(
+          over.filter((r) => r.outcome === 'skipped').map((r) => [r.id, 'the card declares streaming']),
+        );
+      }
       // Its 0.3, listed in the 1.0 card with no 0.3 card of its own, is checked too: as the spec has it.
       const over03 = report.results.filter((r) => r.version === '0.3');
       expect(over03.map((r) => [r.id, r.outcome])).toEqual([
@@ -118,6 +193,12 @@ describe('against the official SDK servers, the report is what they do', () => {
         ['0.3-jsonrpc-get-unknown', 'passed'],
         ['0.3-jsonrpc-invalid-params', 'passed'],
         ['0.3-jsonrpc-method-not-found', 'passed'],
+        ['0.3-jsonrpc-invalid-request', 'passed'],
+        ['0.3-jsonrpc-get', 'passed'],
+        ['0.3-jsonrpc-cancel-unknown', 'passed'],
+        ['0.3-jsonrpc-stream', 'passed'],
+        ['0.3-jsonrpc-push-not-declared', 'passed'],
+        ['0.3-jsonrpc-resubscribe-unknown', 'passed'],
       ]);
     } finally {
       sdk.stop();
@@ -159,9 +240,13 @@ test('an interface the card lists that does not answer: one failure that says so
     expect(skipped).toMatchObject({ outcome: 'skipped', reason: expect.stringContaining('http://127.0.0.1:9/a2a does not answer') });
 });
 
-test('with webhooks on loopback allowed, the push check passes: the webhook is called with the token, and the config read back', async () => {
+test('with webhooks on loopback allowed, the push checks pass: the webhook is called with the token; a config created, read, listed and deleted', async () => {
   const report = await checkAgent(await agentWith(), { rate: 200, only: ['1.0-jsonrpc-push'] });
-  expect(outcomes(report)).toEqual({ '1.0-jsonrpc-push': 'passed', '1.0-jsonrpc-push-not-declared': 'skipped' });
+  expect(outcomes(report)).toEqual({
+    '1.0-jsonrpc-push': 'passed',
+    '1.0-jsonrpc-push-configs': 'passed',
+    '1.0-jsonrpc-push-not-declared': 'skipped',
+  });
 });
 
 test('a MAY that fails is reported and leaves the exit code alone: a task started over 1.0 that 0.3 and 0.1.0 do not know', async () => {
@@ -172,7 +257,8 @@ test('a MAY that fails is reported and leaves the exit code alone: a task starte
       res.json({ jsonrpc: '2.0', id: call.id, error: { code: -32001, message: 'Task not found' } });
     }),
   );
-  const report = await checkAgent(url, { rate: 200 });
+  // The 1.0 checks: 0.3's own (tasks/get of a task started over 0.3) would fail on this fixture too.
+  const report = await checkAgent(url, { rate: 200, only: ['1.0-jsonrpc'] });
   expect(failedIds(report)).toEqual(['1.0-jsonrpc-across-versions']);
   expect(report.results.find((r) => r.id === '1.0-jsonrpc-across-versions')).toMatchObject({
     level: 'MAY',
@@ -199,10 +285,13 @@ describe('an agent broken in one way is caught by the check made for it, and by 
       'a card missing a required field (name)',
       'card-1.0-required',
       // The router's own card, without its name.
+      // Its caching headers kept, and a conditional request left to the router, so that only the name is wrong.
       async (req, res, next) => {
-        if (req.path !== '/.well-known/agent-card.json' || req.header('a2a-version') !== '1.0' || req.query.whole) return next();
+        const path = '/.well-known/agent-card.json';
+        if (req.path !== path || req.header('a2a-version') !== '1.0' || req.query.whole || req.header('if-none-match')) return next();
         const whole = await fetch(`http://${req.headers.host}${req.path}?whole=1`, { headers: { 'a2a-version': '1.0' } });
         const { name: _dropped, ...rest } = (await whole.json()) as Record<string, unknown>;
+        for (const header of ['cache-control', 'etag']) res.setHeader(header, whole.headers.get(header) ?? '');
         res.json(rest);
       },
     ],
@@ -254,6 +343,25 @@ describe('an agent broken in one way is caught by the check made for it, and by 
           if (config) delete config.token;
           next();
         }),
+    ],
+    [
+      'a push config deleted, and read all the same: the delete answered but not done',
+      '1.0-jsonrpc-push-configs',
+      (req, res, next) =>
+        jsonBody(req, res, () => {
+          const call = rpcOf(req);
+          if (call.method === 'DeleteTaskPushNotificationConfig') return void res.json({ jsonrpc: '2.0', id: call.id, result: {} });
+          next();
+        }),
+    ],
+    [
+      'a call without A2A-Version taken for 1.0, where 1.0 says an empty version is 0.3',
+      '1.0-jsonrpc-empty-version',
+      (req, _res, next) => {
+        // At the JSON-RPC endpoint (/v1) alone: HTTP+JSON's paths are below it.
+        if (req.path === '/v1' && req.headers['a2a-version'] === undefined) req.headers['a2a-version'] = '1.0';
+        next();
+      },
     ],
     [
       'HTTP+JSON: an unknown task answered 500, not 404',

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { a2aRouter, completed } from 'a2a-express';
 import { pino } from 'pino';
+import type { CheckReport } from '../src/check/run.js';
 import { serverPool, spawnAgent } from 'a2a-testing';
 import { curlOf, grpcurlOf, shellQuote } from '../page/src/curl.js';
 import { applyEvent, Conversation, mergeArtifact, newTask, type AssembledArtifact } from '../page/src/model.js';
@@ -259,6 +260,38 @@ describe('the inspector server', () => {
       'the agent must be reached over http or https',
     ]);
   });
+
+  test('runs a2a check for the page: the report, each exchange in the page raw log under the number the report names; one run at a time', async () => {
+    const { url } = await serve(
+      express().use(a2aRouter(echo as never, { card: { name: 'Checked', version: '1', skills: [] } as never, logger: silent })),
+    );
+    const { session } = await newSession();
+    const events = pageEvents(session, 0, (seen) =>
+      seen.some((e) => e.event === 'raw' && e.data.type === 'request' && String(e.data.url).includes(':cancel')),
+    );
+    const [first, second] = await Promise.all([
+      postJson('api/check', { session, url, message: 'hi there' }),
+      // Sent while the first runs: refused, not queued.
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => postJson('api/check', { session, url })),
+    ]);
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as { error: string }).error).toBe('a check is already running for this page');
+    expect(first.status).toBe(200);
+    const report = (await first.json()) as CheckReport;
+    expect(report.cards.map((c) => c.version)).toEqual(['1.0', '0.3', '0.1.0']);
+    // The skill-less card is the one MUST broken (the proto requires a skill).
+    expect(report.results.filter((r) => r.outcome === 'failed').map((r) => r.id)).toEqual(['card-1.0-required']);
+    const sent = report.results.find((r) => r.id === '1.0-jsonrpc-send')!.exchanges[0]!;
+    expect(sent.request.body).toContain('"text":"hi there"');
+    const logged = (await events).filter((e) => e.event === 'raw' && e.data.type === 'request');
+    expect(logged.find((e) => e.data.exchange === sent.logId)?.data.body).toBe(sent.request.body);
+    // What the page sends is held to its shape.
+    const bad = await postJson('api/check', { session, url, message: 42 });
+    expect([bad.status, ((await bad.json()) as { error: string }).error]).toEqual([
+      400,
+      'the message must be a text of 10,000 characters at most',
+    ]);
+  }, 30_000);
 
   test("drives an agent's gRPC interface: send, stream, get, list, cancel, with the page's credentials in the metadata, each call in the raw log", async () => {
     const agent = await spawnAgent(process.execPath, [join(dirname(cli), '../../../apps/echo-agent/dist/server.js')], {

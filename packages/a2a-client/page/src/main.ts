@@ -50,12 +50,33 @@ interface CallError {
 
 type RawEntry = { type: string; exchange: number; time: string } & Record<string, unknown>;
 
+/** What the inspector's `a2a check` answers (`CheckReport` in src/check/run.ts), as far as the page shows it. */
+interface CheckReport {
+  agent: string;
+  results: {
+    id: string;
+    title: string;
+    version: string;
+    binding: string;
+    section: string;
+    level: string;
+    outcome: 'passed' | 'failed' | 'skipped';
+    reason?: string;
+    exchanges: { request: { method: string; url: string }; logId?: number }[];
+  }[];
+  counts: { passed: number; failed: number; skipped: number };
+  tasks: { cleanup: string }[];
+  mustFailed: boolean;
+}
+
 const state = {
   session: '',
   webhookUrl: '',
   discovery: undefined as Discovery | undefined,
   tasks: new Map<string, TaskRecord>(),
   selected: undefined as string | undefined,
+  /** Whether the Check tab's run is under way. */
+  checking: false,
   /** The task an answer continues (it asked for input). */
   continuing: undefined as string | undefined,
   contextId: undefined as string | undefined,
@@ -513,6 +534,7 @@ function updateControls(): void {
   say('list-note', connected && protocol !== '1.0' ? `A2A ${protocol} has no way to list tasks: open one by its id.` : '');
   byId<HTMLButtonElement>('open-task').disabled = !connected;
   byId<HTMLButtonElement>('register-push').disabled = !connected || !state.selected;
+  byId<HTMLButtonElement>('run-check').disabled = !state.discovery || state.discovery.cards.length === 0 || state.checking;
   const stream = byId<HTMLInputElement>('stream');
   stream.disabled = !streams();
 }
@@ -757,6 +779,105 @@ async function copy(text: string): Promise<void> {
   }
 }
 
+// ---- check -------------------------------------------------------------------------------------
+
+async function runChecks(): Promise<void> {
+  if (!state.discovery) return;
+  state.checking = true;
+  updateControls();
+  fill(byId('check-report'));
+  say('check-status', `Checking ${state.discovery.base}…`);
+  try {
+    const report = await post<CheckReport>('api/check', {
+      url: state.discovery.base,
+      headers: credentials(),
+      message: byId<HTMLInputElement>('check-message').value,
+      slowMessage: byId<HTMLInputElement>('check-slow-message').value,
+    });
+    const { passed, failed, skipped } = report.counts;
+    say(
+      'check-status',
+      `${passed} passed, ${failed} failed, ${skipped} skipped${report.mustFailed ? ' (a MUST failed)' : ''}; ${report.tasks.length} tasks started.`,
+      report.mustFailed ? 'error' : undefined,
+    );
+    renderCheckReport(report);
+  } catch (error) {
+    say('check-status', (error as Error).message, 'error');
+  } finally {
+    state.checking = false;
+    updateControls();
+  }
+}
+
+/** The report grouped by version and binding; a failure with its reason and links to its exchanges in the raw log. */
+function renderCheckReport(report: CheckReport): void {
+  const groups = new Map<string, CheckReport['results']>();
+  for (const result of report.results) {
+    const name = result.binding === 'card' ? `A2A ${result.version}, card` : `A2A ${result.version}, ${bindingName(result.binding)}`;
+    groups.set(name, [...(groups.get(name) ?? []), result]);
+  }
+  const mark = { passed: '✓', failed: '✗', skipped: '–' };
+  fill(
+    byId('check-report'),
+    [...groups].map(([name, results]) =>
+      h(
+        'section',
+        { class: 'check-group' },
+        h('h4', null, name),
+        h(
+          'ol',
+          { class: 'check-list' },
+          results.map((result) =>
+            h(
+              'li',
+              { class: `check-result ${result.outcome}`, 'data-check': result.id },
+              h('div', null, h('span', { class: 'mark', 'aria-label': result.outcome }, mark[result.outcome]), ` ${result.title}`),
+              h('div', { class: 'muted' }, `${result.level} · ${result.section} · `, h('code', null, result.id)),
+              result.reason ? h('p', { class: result.outcome === 'failed' ? 'reason bad' : 'reason muted' }, result.reason) : '',
+              result.outcome === 'failed'
+                ? h(
+                    'ul',
+                    { class: 'check-exchanges' },
+                    result.exchanges
+                      .filter((exchange) => exchange.logId !== undefined)
+                      .map((exchange) =>
+                        h(
+                          'li',
+                          null,
+                          h(
+                            'a',
+                            {
+                              href: `#exchange-${exchange.logId}`,
+                              class: 'exchange-link',
+                              onclick: (event: Event) => showExchange(event, exchange.logId!),
+                            },
+                            `Raw exchange #${exchange.logId}: ${exchange.request.method} ${exchange.request.url}`,
+                          ),
+                        ),
+                      ),
+                  )
+                : '',
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Opens the raw log at one exchange, marked until another is shown. */
+function showExchange(event: Event, logId: number): void {
+  event.preventDefault();
+  const entry = document.getElementById(`exchange-${logId}`);
+  if (!entry) return;
+  byId('tab-log').click();
+  for (const marked of document.querySelectorAll('.exchange.shown')) marked.classList.remove('shown');
+  entry.classList.add('shown');
+  entry.tabIndex = -1;
+  entry.scrollIntoView({ block: 'start' });
+  entry.focus();
+}
+
 // ---- push notifications ------------------------------------------------------------------------
 
 async function registerPush(): Promise<void> {
@@ -922,6 +1043,7 @@ async function start(): Promise<void> {
     () => void registerPush().catch((error) => say('push-status', (error as Error).message, 'error')),
   );
   byId('clear-log').addEventListener('click', () => fill(byId('raw-log')));
+  byId('run-check').addEventListener('click', () => void runChecks().catch(report));
   renderTimeline();
   updateControls();
   const config = await getJson<{ agentUrl: string | null }>('api/config');

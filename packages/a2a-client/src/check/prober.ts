@@ -1,14 +1,31 @@
-// The HTTP side of `a2a check`: every request it sends to the agent goes through here, so that
+// The wire side of `a2a check`: every request it sends to the agent goes through here, so that
 // each is bounded (a timeout, a cap on the answer's bytes and on a stream's events), paced (at
-// most `rate` requests a second) and recorded as an exchange the report can show.
+// most `rate` requests a second) and recorded as an exchange the report can show. gRPC calls are
+// exchanges too: their messages in their JSON form, their status as the answer's status.
+import type { GrpcCallStart } from '../grpc.js';
+import { type RawEntry, recordingFetch, recordingGrpc } from '../inspector/recorder.js';
 import { readSse, type SseEvent } from '../sse.js';
 
 /** One request and what came back, as the report shows them. */
 export interface Exchange {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   response?: { status: number; headers: Record<string, string>; body: string };
-  /** Why no answer came (a refused connection, a timeout). */
+  /** Why no answer came, or why it was cut (a refused connection, a timeout). */
   error?: string;
+  /** Where the exchange is in the inspector's raw log, when the check runs there. */
+  logId?: number;
+}
+
+/** A gRPC call's end: its status, and the details its trailers carried (`google.rpc.Status`). */
+export interface GrpcOutcome {
+  code: number;
+  /** The code's name (`NOT_FOUND`). */
+  name: string;
+  message: string;
+  /** The status's details, each in its JSON form with its `@type`. */
+  details: Record<string, unknown>[];
+  /** The answer's messages, in their JSON form: one for a unary call, each of a stream. */
+  messages: unknown[];
 }
 
 export type { SseEvent };
@@ -22,7 +39,12 @@ export interface ProberOptions {
   maxRequests: number;
   timeoutMs: number;
   fetcher: typeof fetch;
+  /** Told of every request, answer and stream event as the inspector's raw log has them. */
+  record?: (entry: RawEntry) => void;
 }
+
+/** @grpc/grpc-js, an optional peer dependency, is not installed: the gRPC checks are skipped. */
+export class GrpcMissing extends Error {}
 
 /** Most bytes of an answer kept; a stream read past it is cut. */
 const MAX_BODY_BYTES = 1 << 20;
@@ -33,8 +55,31 @@ export class Prober {
   /** Every exchange, in order (the report's log). */
   readonly log: Exchange[] = [];
   private nextStart = 0;
+  private readonly fetcher: typeof fetch;
+  /** The raw log's number of the request being sent (set as the recording fetch starts it). */
+  private loggedAs: number | undefined;
+  private readonly observeGrpc: ((call: GrpcCallStart) => ReturnType<ReturnType<typeof recordingGrpc>>) | undefined;
+  /** One gRPC channel per address, opened on its first call. */
+  private readonly channels = new Map<string, Promise<GrpcChannel>>();
 
-  constructor(private readonly options: ProberOptions) {}
+  constructor(private readonly options: ProberOptions) {
+    const { record } = options;
+    this.fetcher = record
+      ? recordingFetch((entry) => {
+          if (entry.type === 'request') this.loggedAs = entry.exchange;
+          record(entry);
+        }, options.fetcher)
+      : options.fetcher;
+    this.observeGrpc = record
+      ? (() => {
+          const observe = recordingGrpc((entry) => {
+            if (entry.type === 'request') this.loggedAs = entry.exchange;
+            record(entry);
+          });
+          return (call: GrpcCallStart) => observe(call);
+        })()
+      : undefined;
+  }
 
   /** Sends one request and reads its whole answer (a stream's too, into `events`). */
   async send(
@@ -42,30 +87,148 @@ export class Prober {
     url: string,
     { headers = {}, body }: { headers?: Record<string, string>; body?: string } = {},
   ): Promise<Exchange & { events?: SseEvent[] }> {
-    if (this.log.length >= this.options.maxRequests)
-      throw new Error(`more than ${this.options.maxRequests} requests: the check stopped itself`);
-    await this.pace();
+    await this.admit();
     const allHeaders = { ...this.options.headers, ...headers };
     const exchange: Exchange & { events?: SseEvent[] } = {
       request: { method, url, headers: allHeaders, ...(body !== undefined && { body }) },
     };
     this.log.push(exchange);
     try {
-      const response = await this.options.fetcher(url, {
+      this.loggedAs = undefined;
+      const answer = this.fetcher(url, {
         method,
         headers: allHeaders,
         ...(body !== undefined && { body }),
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
-      const text = await readCapped(response);
+      // The recording fetch numbers the request before its first await.
+      if (this.loggedAs !== undefined) exchange.logId = this.loggedAs;
+      const response = await answer;
+      const { text, cut } = await readCapped(response);
       exchange.response = { status: response.status, headers: Object.fromEntries(response.headers), body: text };
+      if (cut) exchange.error = cut;
       if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) exchange.events = await parseSse(text);
     } catch (error) {
-      // fetch says "fetch failed"; why is in its cause (a refused connection, a reset, a timeout).
-      const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
-      exchange.error = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message;
+      exchange.error = reasonOf(error);
     }
     return exchange;
+  }
+
+  /**
+   * One gRPC call of `A2AService` (`method` as the proto names it) at `address` (`host:port`),
+   * the request and the answer in their JSON form: what came back, and how the call ended.
+   */
+  async grpc(
+    address: string,
+    method: string,
+    request: unknown,
+    metadata: Record<string, string> = {},
+  ): Promise<Exchange & { grpc?: GrpcOutcome }> {
+    await this.admit();
+    const allMetadata = { ...lowerCased(this.options.headers), ...lowerCased(metadata) };
+    const { definitions, grpc, types, client } = await this.channel(address);
+    const definition = definitions[method.charAt(0).toLowerCase() + method.slice(1)];
+    if (!definition) throw new Error(`A2AService has no method ${method}`);
+    const exchange: Exchange & { grpc?: GrpcOutcome } = {
+      request: { method: 'gRPC', url: `${address}${definition.path}`, headers: allMetadata, body: JSON.stringify(request) },
+    };
+    this.log.push(exchange);
+    const grpcMetadata = new grpc.Metadata();
+    for (const [name, value] of Object.entries(allMetadata)) grpcMetadata.set(name, value);
+    this.loggedAs = undefined;
+    const observer = this.observeGrpc?.({
+      address,
+      path: definition.path,
+      metadata: allMetadata,
+      request,
+      streaming: definition.responseStream,
+    });
+    if (this.loggedAs !== undefined) exchange.logId = this.loggedAs;
+    const messages: unknown[] = [];
+    const deadline = Date.now() + this.options.timeoutMs;
+    const received = (message: unknown) => {
+      messages.push(message);
+      observer?.message?.(message);
+    };
+    const status = await new Promise<import('@grpc/grpc-js').StatusObject>((resolve) => {
+      const options = { deadline };
+      const { path, requestSerialize, responseDeserialize } = definition;
+      try {
+        if (definition.responseStream) {
+          const call = client.makeServerStreamRequest(path, requestSerialize, responseDeserialize, request as never, grpcMetadata, options);
+          call.on('data', (message: unknown) => (messages.length < MAX_EVENTS ? received(message) : call.cancel()));
+          call.on('status', resolve);
+          call.on('error', () => undefined);
+        } else {
+          // A unary call's answer comes to its callback; its status (with the trailers) as an event.
+          const call = client.makeUnaryRequest(
+            path,
+            requestSerialize,
+            responseDeserialize,
+            request as never,
+            grpcMetadata,
+            options,
+            (error, value) => {
+              if (!error) received(value);
+            },
+          );
+          call.on('status', resolve);
+        }
+      } catch (error) {
+        resolve({
+          code: grpc.status.INTERNAL,
+          details: `the request could not be written: ${(error as Error).message}`,
+          metadata: new grpc.Metadata(),
+        });
+      }
+    });
+    const [trailer] = (status.metadata.get('grpc-status-details-bin') ?? []) as Buffer[];
+    let details: Record<string, unknown>[] = [];
+    if (trailer) {
+      try {
+        details = types.statusDetailsFromBinary(trailer).details as Record<string, unknown>[];
+      } catch (error) {
+        details = [{ '@type': 'unreadable', reason: (error as Error).message }];
+      }
+    }
+    const name = grpc.status[status.code] ?? String(status.code);
+    observer?.end?.({ code: status.code, name, details: status.details, metadata: {} });
+    exchange.grpc = { code: status.code, name, message: status.details, details, messages };
+    const body =
+      status.code === 0 ? (definition.responseStream ? messages : messages[0]) : { code: name, message: status.details, details };
+    exchange.response = { status: status.code, headers: {}, body: JSON.stringify(body) ?? '' };
+    return exchange;
+  }
+
+  /** Closes the gRPC channels the checks opened. */
+  async close(): Promise<void> {
+    for (const channel of this.channels.values()) await channel.then(({ client }) => client.close()).catch(() => undefined);
+  }
+
+  /** Holds the request to the bounds: at most `maxRequests` in all, `rate` a second. */
+  private async admit(): Promise<void> {
+    if (this.log.length >= this.options.maxRequests)
+      throw new Error(`more than ${this.options.maxRequests} requests: the check stopped itself`);
+    await this.pace();
+  }
+
+  private channel(address: string): Promise<GrpcChannel> {
+    let channel = this.channels.get(address);
+    if (!channel) {
+      channel = (async () => {
+        let grpc: typeof import('@grpc/grpc-js');
+        try {
+          grpc = await import('@grpc/grpc-js');
+        } catch {
+          throw new GrpcMissing('checking a gRPC interface needs @grpc/grpc-js installed (npm install @grpc/grpc-js)');
+        }
+        const types = await import('a2a-types/v1.0/grpc');
+        const client = new grpc.Client(address, grpc.credentials.createInsecure());
+        return { grpc, types, client, definitions: types.grpcClientDefinition() };
+      })();
+      this.channels.set(address, channel);
+    }
+    return channel;
   }
 
   /** Waits until this request may start: requests start at most `rate` a second. */
@@ -77,9 +240,19 @@ export class Prober {
   }
 }
 
-/** The answer's text, at most MAX_BODY_BYTES of it (a stream of more than MAX_EVENTS events is cut there too). */
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return '';
+interface GrpcChannel {
+  grpc: typeof import('@grpc/grpc-js');
+  types: typeof import('a2a-types/v1.0/grpc');
+  client: import('@grpc/grpc-js').Client;
+  definitions: ReturnType<typeof import('a2a-types/v1.0/grpc').grpcClientDefinition>;
+}
+
+/**
+ * The answer's text, at most MAX_BODY_BYTES of it (a stream of more than MAX_EVENTS events is cut
+ * there too); what was read before a timeout or a reset is kept, with why it was cut.
+ */
+async function readCapped(response: Response): Promise<{ text: string; cut?: string }> {
+  if (!response.body) return { text: '' };
   const decoder = new TextDecoder();
   let text = '';
   let events = 0;
@@ -93,10 +266,24 @@ async function readCapped(response: Response): Promise<string> {
       events += chunk.split('\n\n').length - 1;
       if (text.length > MAX_BODY_BYTES || events > MAX_EVENTS) break;
     }
+  } catch (error) {
+    return { text, cut: reasonOf(error) };
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return text;
+  return { text };
+}
+
+/** Why a request failed: fetch says "fetch failed", why is in its cause (a refused connection, a reset, a timeout). */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+  if (cause) return cause.code ?? cause.errors?.[0]?.code ?? cause.message ?? String(cause);
+  // A timeout's abort surfaces as a DOMException named TimeoutError.
+  return (error as { name?: string }).name === 'TimeoutError' ? 'TimeoutError' : (error as Error).message;
+}
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 /** The events of a whole SSE body, read by the client's own reader (eventsource-parser). */

@@ -4,6 +4,7 @@
 // if they still run. The report says what was sent and what came back for every failure.
 import type { Protocol } from '../cli-agent.js';
 import { type Discovery, discover } from '../inspector/discovery.js';
+import { type RawEntry, recordingFetch } from '../inspector/recorder.js';
 import { type Binding, CHECKS, type Webhook, CheckFailed, CheckSkipped, cancelRequest, type CheckDefinition } from './checks.js';
 import { type Exchange, Prober } from './prober.js';
 import { CheckWebhook } from './webhook.js';
@@ -11,6 +12,12 @@ import { CheckWebhook } from './webhook.js';
 export interface CheckOptions {
   /** The text of the messages the checks send; default "hello". */
   message?: string;
+  /**
+   * A message the agent takes a while over (a second or more): the checks that need a task still
+   * running (subscribing to it) send it. Default: the message, and those checks are skipped
+   * when its task has ended already.
+   */
+  slowMessage?: string;
   /** Headers every request carries (authentication). */
   headers?: Record<string, string>;
   /** Most requests a second; default 20. */
@@ -22,6 +29,8 @@ export interface CheckOptions {
   /** Only the checks whose id starts with one of these. */
   only?: readonly string[];
   fetcher?: typeof fetch;
+  /** Told of every request, answer and stream event as they cross (the inspector's raw log); each exchange then has its `logId`. */
+  record?: (entry: RawEntry) => void;
 }
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
@@ -69,16 +78,27 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     maxRequests: options.maxRequests ?? 300,
     timeoutMs: options.timeoutMs ?? 10_000,
     fetcher,
+    ...(options.record && { record: options.record }),
   });
   // The cards' requests are kept, for a card check to show what it read.
   const cardExchanges: Exchange[] = [];
+  let loggedAs: number | undefined;
+  const cardFetcher = options.record
+    ? recordingFetch((entry) => {
+        if (entry.type === 'request') loggedAs = entry.exchange;
+        options.record!(entry);
+      }, fetcher)
+    : fetcher;
   const recording: typeof fetch = async (input, init) => {
     const exchange: Exchange = {
       request: { method: 'GET', url: String(input), headers: Object.fromEntries(new Headers(init?.headers)) },
     };
     cardExchanges.push(exchange);
     try {
-      const response = await fetcher(input, init);
+      loggedAs = undefined;
+      const answer = cardFetcher(input, init);
+      if (loggedAs !== undefined) exchange.logId = loggedAs;
+      const response = await answer;
       const body = await response.clone().text();
       exchange.response = { status: response.status, headers: Object.fromEntries(response.headers), body };
       return response;
@@ -114,6 +134,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         card: target.card,
         cardProblems: target.cardProblems,
         message: options.message ?? 'hello',
+        slowMessage: options.slowMessage,
         prober,
         webhook: webhookOnce,
         endpoints,
@@ -129,7 +150,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         check.binding !== 'card' &&
         result.outcome === 'failed' &&
         result.exchanges.length > 0 &&
-        result.exchanges.every((e) => !e.response)
+        result.exchanges.every((e) => !e.response || (e as { grpc?: { name: string } }).grpc?.name === 'UNAVAILABLE')
       )
         silent.set(
           endpoint,
@@ -140,12 +161,18 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
 
   // The cleanup: a task still running is canceled over the version and binding that started it.
   for (const task of started) {
+    if (task.binding === 'GRPC') {
+      const answer = await prober.grpc(task.endpoint, 'CancelTask', { id: task.taskId }, { 'a2a-version': '1.0' }).catch(() => undefined);
+      task.cleanup = answer?.grpc?.code === 0 ? 'canceled' : answer?.grpc?.name === 'FAILED_PRECONDITION' ? 'ended' : 'left';
+      continue;
+    }
     const { url: cancelUrl, init } = cancelRequest(task.version, task.binding, task.endpoint, task.taskId);
     const answer = await prober.send('POST', cancelUrl, init).catch(() => undefined);
     task.cleanup = cleanupOf(answer?.response);
   }
 
   await (await webhook)?.close();
+  await prober.close();
 
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const result of results) counts[result.outcome]++;
@@ -159,6 +186,8 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     mustFailed: results.some((r) => r.outcome === 'failed' && r.level === 'MUST'),
   };
 }
+
+const CHECKED_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
 /** What the checks of one version run against: its card (if it has one of its own) and its endpoints by binding. */
 interface Target {
@@ -183,8 +212,12 @@ function targetsOf(discovery: Discovery): Target[] {
     cardProblems: card.problems,
     endpoints: new Map(
       discovery.interfaces
-        .filter((i) => i.protocol === card.protocol && i.supported && (i.binding === 'JSONRPC' || i.binding === 'HTTP+JSON'))
-        .map((i) => [i.binding as Binding, i.url]),
+        .filter((i) => i.protocol === card.protocol && i.supported && CHECKED_BINDINGS.includes(i.binding))
+        // A gRPC interface is dialled at its host:port, whether the card writes a scheme or not.
+        .map((i) => [
+          i.binding as Binding,
+          i.binding === 'GRPC' ? i.url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '') : i.url,
+        ]),
     ),
   }));
   const card10 = targets.find((t) => t.version === '1.0');
@@ -230,6 +263,7 @@ async function runOne(
     card: Record<string, unknown>;
     cardProblems: readonly { path: string; message: string }[];
     message: string;
+    slowMessage: string | undefined;
     prober: Prober;
     webhook: () => Promise<Webhook>;
     endpoints: ReadonlyMap<string, string>;
@@ -259,11 +293,17 @@ async function runOne(
       card: context.card,
       cardProblems: context.cardProblems,
       message: context.message,
+      slowMessage: context.slowMessage,
       started: context.started,
       webhook: context.webhook,
       endpoints: context.endpoints,
       send: async (method, url, init) => {
         const exchange = await context.prober.send(method, url, init);
+        exchanges.push(exchange);
+        return exchange;
+      },
+      grpc: async (method, request, metadata) => {
+        const exchange = await context.prober.grpc(context.url, method, request, metadata);
         exchanges.push(exchange);
         return exchange;
       },

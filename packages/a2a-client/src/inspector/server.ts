@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { BlockList, type AddressInfo } from 'node:net';
 import { createPushNotificationVerifier, PushVerificationError, type PushVerifier } from 'a2a-push-receiver';
 import type { Message } from 'a2a-types';
+import { checkAgent } from '../check/run.js';
 import { agentApi, type AgentApi, type Protocol } from '../cli-agent.js';
 import { agentBase, discover } from './discovery.js';
 import { recordingFetch, recordingGrpc, type RawEntry } from './recorder.js';
@@ -80,6 +81,8 @@ interface Session {
   pushId: string;
   /** Each task's registration: its JWKS and its token, checked per delivery. */
   push: Map<string, { verifier: PushVerifier<unknown>; jwksUrl: string }>;
+  /** Whether `a2a check` is running for this page: one at a time. */
+  checking: boolean;
 }
 
 interface AgentChoice {
@@ -194,6 +197,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       apis: new Map(),
       pushId: randomUUID(),
       push: new Map(),
+      checking: false,
     };
     sessions.set(session.id, session);
     return session;
@@ -272,6 +276,37 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       dropClients(session);
       const record = recordingFetch((entry) => emit(session, 'raw', entry));
       sendJson(res, 200, await discover(url, record, headersOf(body.headers)));
+    },
+    // The Check tab: `a2a check` against the agent, every exchange in the page's raw log (each
+    // result names its exchanges' log numbers). One run at a time per page; the checks' own
+    // bounds (rate, 300 requests, timeouts) hold the run's length.
+    'POST /api/check': async (req, res) => {
+      const session = sessionOf(req.headers[SESSION_HEADER]);
+      const body = (await readJson(req, 64 * 1024)) as { url?: unknown; headers?: unknown; message?: unknown; slowMessage?: unknown };
+      const url = options.pinnedAgent ? options.pinnedAgent(req) : agentUrlOf(body.url);
+      const text = (value: unknown, name: string) => {
+        if (value === undefined || value === null || value === '') return undefined;
+        if (typeof value !== 'string' || value.length > 10_000)
+          throw new RequestError(400, `${name} must be a text of 10,000 characters at most`);
+        return value;
+      };
+      const message = text(body.message, 'the message');
+      const slowMessage = text(body.slowMessage, 'the slow message');
+      const headers = headersOf(body.headers);
+      if (session.checking) throw new RequestError(409, 'a check is already running for this page');
+      session.checking = true;
+      try {
+        const report = await checkAgent(url, {
+          headers,
+          ...(message !== undefined && { message }),
+          ...(slowMessage !== undefined && { slowMessage }),
+          timeoutMs: Math.min(timeoutMs, 10_000),
+          record: (entry) => emit(session, 'raw', entry),
+        });
+        sendJson(res, 200, report);
+      } finally {
+        session.checking = false;
+      }
     },
     'POST /api/call': async (req, res) => {
       const session = sessionOf(req.headers[SESSION_HEADER]);
