@@ -160,8 +160,23 @@ export function createConformanceHandler({ resubscribeWaitMs = 4_000 }: Conforma
   };
 }
 
-/** The conformance agent's router; mount it with `app.use(...)`. */
-export function conformanceRouter(options: ConformanceOptions & Omit<A2ARouterOptions, 'card'> = {}): A2ARouter {
-  const { resubscribeWaitMs, ...routerOptions } = options;
-  return a2aRouter(createConformanceHandler({ resubscribeWaitMs }), { card: conformanceCard, ...routerOptions });
+/** The extension the conformance kit's CORE-CAP-004 looks for in a card, marked required. */
+export const TCK_REQUIRED_EXTENSION = 'urn:a2a:tck:required-extension';
+
+/**
+ * The conformance agent's router; mount it with `app.use(...)`. `requireTckExtension` declares
+ * the kit's extension as required, which every 0.3 and 1.0 call must then ask for: the kit's
+ * CORE-CAP-004 runs against it, and its other tests (which ask for no extension) do not pass.
+ */
+export function conformanceRouter(
+  options: ConformanceOptions & Omit<A2ARouterOptions, 'card'> & { requireTckExtension?: boolean } = {},
+): A2ARouter {
+  const { resubscribeWaitMs, requireTckExtension = false, ...routerOptions } = options;
+  return a2aRouter(createConformanceHandler({ resubscribeWaitMs }), {
+    card: conformanceCard,
+    ...(requireTckExtension && {
+      extensions: [{ uri: TCK_REQUIRED_EXTENSION, description: 'the conformance kit’s required extension (CORE-CAP-004)', required: true }],
+    }),
+    ...routerOptions,
+  });
 }

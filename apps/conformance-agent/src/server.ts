@@ -1,7 +1,8 @@
 // Starts this agent. Configuration by environment variables (all listed in the README):
 //   PORT (default `agent.port` below: the conformance kit's default agent port), HOST (default
 //   127.0.0.1; the container image sets 0.0.0.0), CONFORMANCE_RESUBSCRIBE_WAIT_MS (how long the
-//   resubscribe scenario keeps its task working, default 4000), LOG_LEVEL (default info),
+//   resubscribe scenario keeps its task working, default 4000), CONFORMANCE_REQUIRE_EXTENSION=1
+//   (declare the kit's urn:a2a:tck:required-extension as required, for CORE-CAP-004), LOG_LEVEL (default info),
 //   A2A_PUSH_ALLOWLIST, A2A_PUSH_SIGNING_KEY, A2A_PUSH_VERIFY_OWNERSHIP (push notifications, on),
 //   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis),
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
@@ -24,6 +25,7 @@ try {
   const router = conformanceRouter({
     logger,
     resubscribeWaitMs,
+    requireTckExtension: process.env.CONFORMANCE_REQUIRE_EXTENSION === '1',
     store,
     pushNotifications: pushNotificationOptionsFromEnv(),
     metrics: a2aMetrics({ processMetrics: true }),

@@ -204,3 +204,36 @@ describe("the kit's own ways of calling", () => {
     }
   });
 });
+
+test('with CONFORMANCE_REQUIRE_EXTENSION=1, the kit’s CORE-CAP-004 as it asks: the card requires its extension, a call without it is -32008 (JSON-RPC) and 400 (HTTP+JSON), a call with it is served', async () => {
+  const strict = await spawnAgent('node', ['dist/server.js'], {
+    cwd: appDir,
+    env: { PORT: '0', LOG_LEVEL: 'info', CONFORMANCE_REQUIRE_EXTENSION: '1' },
+  });
+  try {
+    const base = `${strict.url}/v1`;
+    const card = (await (await fetch(`${base}/.well-known/agent-card.json`)).json()) as { capabilities: { extensions?: unknown[] } };
+    expect(card.capabilities.extensions).toEqual([expect.objectContaining({ uri: 'urn:a2a:tck:required-extension', required: true })]);
+    const message = { role: 'ROLE_USER', parts: [{ text: 'extension test' }], messageId: 'tck-cap-ext-004-jsonrpc-1' };
+    const refused = await rpc(base, 'SendMessage', { message }, { headers: V1 });
+    expect(refused.error).toMatchObject({ code: -32008, data: [expect.objectContaining({ reason: 'EXTENSION_SUPPORT_REQUIRED' })] });
+    const rest = await fetch(`${base}/message:send`, {
+      method: 'POST',
+      headers: { ...V1, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: { ...message, messageId: 'tck-cap-ext-004-http-json-1' } }),
+    });
+    expect(rest.status).toBe(400);
+    expect(((await rest.json()) as { error: { details: { reason?: string }[] } }).error.details[0]?.reason).toBe(
+      'EXTENSION_SUPPORT_REQUIRED',
+    );
+    const served = await rpc(
+      base,
+      'SendMessage',
+      { message: { ...message, messageId: 'tck-complete-task-ext' } },
+      { headers: { ...V1, 'A2A-Extensions': 'urn:a2a:tck:required-extension' } },
+    );
+    expect(served.error).toBeUndefined();
+  } finally {
+    expect(await strict.stop()).toBe(0);
+  }
+});

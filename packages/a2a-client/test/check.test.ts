@@ -34,11 +34,13 @@ const card = {
 };
 
 /** The kit's agent, with `broken` mounted in front of it: the one thing it does wrong. */
-async function agentWith(broken?: express.RequestHandler): Promise<string> {
+async function agentWith(broken?: express.RequestHandler, options: Record<string, unknown> = {}): Promise<string> {
   const app = express();
   if (broken) app.use(broken);
   // Webhooks on loopback allowed: the push check gives the agent one of its own.
-  app.use(a2aRouter(echo as never, { card: card as never, logger: silent, pushNotifications: { allowlist: ['127.0.0.1'] } } as never));
+  app.use(
+    a2aRouter(echo as never, { card: card as never, logger: silent, pushNotifications: { allowlist: ['127.0.0.1'] }, ...options } as never),
+  );
   return (await serve(app)).url;
 }
 
@@ -124,10 +126,10 @@ test('the currency agent, which asks what to convert: every check passes; its ta
     expect(outcomes(report)['1.0-jsonrpc-subscribe']).toBe('passed');
     expect(report.tasks.filter((t) => t.cleanup === 'canceled').length).toBeGreaterThan(0);
     expect(report.tasks.every((t) => t.cleanup === 'ended' || t.cleanup === 'canceled')).toBe(true);
-    // What is skipped is what its card declares otherwise, or its refusal of a webhook on loopback (§13.2).
+    // What is skipped is what its card declares otherwise (it requires no extension), or its refusal of a webhook on loopback (§13.2).
     for (const skipped of report.results.filter((r) => r.outcome === 'skipped'))
       expect(skipped.reason).toMatch(
-        /^the card declares (streaming|push notifications)$|^the agent refused the webhook http:\/\/127\.0\.0\.1:/,
+        /^the card declares (streaming|push notifications)$|^the card requires no extension$|^the agent refused the webhook http:\/\/127\.0\.0\.1:/,
       );
   } finally {
     await agent.stop();
@@ -246,6 +248,24 @@ test('with webhooks on loopback allowed, the push checks pass: the webhook is ca
     '1.0-jsonrpc-push': 'passed',
     '1.0-jsonrpc-push-configs': 'passed',
     '1.0-jsonrpc-push-not-declared': 'skipped',
+  });
+});
+
+test('an agent that requires an extension: every check asks for it (and its cleanup), and the refusal of a call that does not is checked', async () => {
+  const required = { extensions: [{ uri: 'urn:example:required', required: true }] };
+  const report = await checkAgent(await agentWith(undefined, required), { rate: 200 });
+  expect(report.counts.failed).toBe(0);
+  expect(outcomes(report)['1.0-jsonrpc-extension-required']).toBe('passed');
+  expect(report.tasks.every((t) => t.cleanup === 'ended' || t.cleanup === 'canceled')).toBe(true);
+  // Declared but not held to: a call without it is served, and the check says so.
+  const lax = await agentWith((req, _res, next) => {
+    if (req.headers['a2a-extensions'] === '') req.headers['a2a-extensions'] = 'urn:example:required';
+    next();
+  }, required);
+  const caught = await checkAgent(lax, { rate: 200, only: ['1.0-jsonrpc-extension'] });
+  expect(caught.results.find((r) => r.id === '1.0-jsonrpc-extension-required')).toMatchObject({
+    outcome: 'failed',
+    reason: 'expected ExtensionSupportRequiredError (-32008); the call succeeded',
   });
 });
 

@@ -110,6 +110,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     streaming: resolved.streaming,
     pushNotifications: push !== undefined,
     authorize: resolved.auth?.authorize,
+    requiredExtensions: resolved.extensions.filter((extension) => extension.required === true).map((extension) => extension.uri),
   });
   const listedElsewhere = new Set<(mountUrl: string) => ListedInterface>();
   let draining = false;
@@ -173,12 +174,13 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
  * -32601 that says where that version is.
  */
 function servedEndpoints(
-  { versions, auth }: ResolvedOptions,
+  { versions, auth, extensions }: ResolvedOptions,
   listedElsewhere: ReadonlySet<(mountUrl: string) => ListedInterface>,
 ): VersionEndpoint[] {
   const endpoints = versions.map((version) =>
     version.endpoint({
       auth,
+      extensions,
       otherInterfaces: (mountUrl) => [
         ...versions.filter((other) => other !== version).flatMap((other) => other.listedInterfaces?.(mountUrl) ?? []),
         ...[...listedElsewhere].map((listed) => listed(mountUrl)),

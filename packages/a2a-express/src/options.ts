@@ -1,6 +1,7 @@
 import { pino, type Logger } from 'pino';
 import type { AgentCardInput } from './core/agent-card.js';
 import type { AuthOptions } from './core/auth.js';
+import { checkedExtensions, type AgentExtensionOption } from './core/extensions.js';
 import type { ConfiguredVersion } from './core/protocol-version.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './transports/sse.js';
@@ -9,7 +10,7 @@ import { A2AMetrics } from './telemetry/metrics.js';
 import type { TaskStore } from './store/task-store.js';
 import { VERSIONS, type VersionOptions } from './versions/index.js';
 
-export type { AgentCardInput };
+export type { AgentCardInput, AgentExtensionOption };
 
 /**
  * Options of {@link a2aRouter}. Only `card` is required. Each protocol version served reads
@@ -25,10 +26,21 @@ export interface A2ARouterOptions extends VersionOptions {
   /** Deepest nesting of objects and arrays accepted in a request. Default 100. */
   maxJsonDepth?: number;
   /**
-   * How long `tasks/send` waits for the turn to end before answering with the task as it
-   * stands (`working`); the handler keeps running. Milliseconds, default 30,000.
+   * How long a blocking send (1.0's `SendMessage`, 0.3's `message/send`, 0.1.0's `tasks/send`)
+   * waits for the turn to end before answering with the task as it stands (`working`); the
+   * handler keeps running. Milliseconds, default 30,000. `'unbounded'` waits as 1.0 §3.2.2 says,
+   * until the task ends or is interrupted (input or auth required), however long that takes; the
+   * wait still ends when the client goes away.
    */
-  sendWaitMs?: number;
+  sendWaitMs?: number | 'unbounded';
+  /**
+   * Extensions the agent declares (`capabilities.extensions` of its 0.3 and 1.0 cards, spec 1.0
+   * 4.6): each with its `uri`, and optionally a `description`, `required` and `params`. A handler
+   * reads those a call asks for in `ctx.extensions.requested` and names those it used with
+   * `ctx.extensions.activate(uri)`. A 0.3 or 1.0 call that does not ask for a `required` one is
+   * refused (1.0: `ExtensionSupportRequiredError`, -32008; 0.3: -32000). Default none.
+   */
+  extensions?: readonly AgentExtensionOption[];
   /** Serve `tasks/sendSubscribe` and `tasks/resubscribe`. Default true. */
   streaming?: boolean;
   /**
@@ -116,8 +128,10 @@ export interface A2ARouterOptions extends VersionOptions {
 export interface ResolvedOptions {
   readonly bodyLimit: number | string;
   readonly maxJsonDepth: number;
+  /** Infinity for `'unbounded'`. */
   readonly sendWaitMs: number;
   readonly streaming: boolean;
+  readonly extensions: readonly AgentExtensionOption[];
   /** Undefined when push notifications are off. */
   readonly pushNotifications: PushNotificationOptions | undefined;
   readonly heartbeatMs: number;
@@ -148,7 +162,8 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
   return {
     bodyLimit: options.bodyLimit ?? '10mb',
     maxJsonDepth: positiveInteger(options.maxJsonDepth ?? 100, 'maxJsonDepth'),
-    sendWaitMs: positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
+    sendWaitMs: options.sendWaitMs === 'unbounded' ? Number.POSITIVE_INFINITY : positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
+    extensions: checkedExtensions(options.extensions),
     streaming: options.streaming ?? true,
     pushNotifications: pushNotificationsOf(options.pushNotifications),
     heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),

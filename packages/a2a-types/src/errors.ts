@@ -18,6 +18,11 @@ export const ErrorCode = {
   InvalidTaskState: -32009,
   RateLimitExceeded: -32010,
   ResourceUnavailable: -32011,
+  /**
+   * The kit's code for a call that does not ask for an extension the agent requires: 1.0 says it
+   * -32008 (`ExtensionSupportRequiredError`), 0.3 (which names no error for it) -32000.
+   */
+  ExtensionSupportRequired: -32012,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -40,6 +45,7 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.InvalidTaskState]: 'Invalid task state for operation',
   [ErrorCode.RateLimitExceeded]: 'Rate limit exceeded',
   [ErrorCode.ResourceUnavailable]: 'A required resource is unavailable',
+  [ErrorCode.ExtensionSupportRequired]: 'Extension support required',
 };
 
 /**
@@ -62,7 +68,8 @@ export type ErrorReason =
   | 'PERMISSION_DENIED'
   | 'INVALID_TASK_STATE'
   | 'RATE_LIMIT_EXCEEDED'
-  | 'RESOURCE_UNAVAILABLE';
+  | 'RESOURCE_UNAVAILABLE'
+  | 'EXTENSION_SUPPORT_REQUIRED';
 
 /** The reason of each of the kit's codes. */
 export const ERROR_REASONS: Readonly<Record<ErrorCode, ErrorReason>> = {
@@ -82,6 +89,7 @@ export const ERROR_REASONS: Readonly<Record<ErrorCode, ErrorReason>> = {
   [ErrorCode.InvalidTaskState]: 'INVALID_TASK_STATE',
   [ErrorCode.RateLimitExceeded]: 'RATE_LIMIT_EXCEEDED',
   [ErrorCode.ResourceUnavailable]: 'RESOURCE_UNAVAILABLE',
+  [ErrorCode.ExtensionSupportRequired]: 'EXTENSION_SUPPORT_REQUIRED',
 };
 
 /**
@@ -170,5 +178,12 @@ export class A2AError extends Error {
   }
   static resourceUnavailable(reason?: string): A2AError {
     return new A2AError(ErrorCode.ResourceUnavailable, undefined, reason && { reason });
+  }
+  /** A call that does not ask for extensions the agent requires: which, comma-separated as the header lists them. */
+  static extensionSupportRequired(uris: readonly string[]): A2AError {
+    return new A2AError(ErrorCode.ExtensionSupportRequired, undefined, {
+      extensions: uris.join(','),
+      reason: `this agent requires the client to use ${uris.join(', ')} (ask for ${uris.length > 1 ? 'them' : 'it'} in A2A-Extensions)`,
+    });
   }
 }

@@ -4,7 +4,8 @@ describe('errors', () => {
   test('every code has the message the specification gives it', () => {
     expect(ERROR_MESSAGES[ErrorCode.TaskNotFound]).toBe('Task not found');
     expect(ERROR_MESSAGES[ErrorCode.InvalidTaskState]).toBe('Invalid task state for operation');
-    expect(Object.keys(ERROR_MESSAGES)).toHaveLength(16);
+    expect(Object.keys(ERROR_MESSAGES)).toHaveLength(17);
+    expect(ERROR_MESSAGES[ErrorCode.ExtensionSupportRequired]).toBe('Extension support required');
   });
 
   test('an A2AError serializes to a JSON-RPC error object, with data only when given', () => {

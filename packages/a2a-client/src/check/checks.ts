@@ -174,6 +174,15 @@ async function endedTask10(ctx: CheckContext): Promise<string> {
 
 const unknownTaskId = () => `a2a-check-unknown-${randomUUID()}`;
 
+/** The URIs of the extensions a card marks required (`capabilities.extensions`, 0.3 and 1.0). */
+export function requiredExtensionsOf(card: Record<string, unknown>): string[] {
+  const listed = (card.capabilities as { extensions?: unknown } | undefined)?.extensions;
+  return (Array.isArray(listed) ? listed : []).flatMap((e) => {
+    const { uri, required } = (e ?? {}) as { uri?: unknown; required?: unknown };
+    return required === true && typeof uri === 'string' ? [uri] : [];
+  });
+}
+
 /** A media type no agent is expected to take: the checks' unsupported content. */
 const UNACCEPTED_MEDIA_TYPE = 'application/x-a2a-check-unaccepted';
 
@@ -695,6 +704,21 @@ const jsonRpc10 = over('1.0', 'JSONRPC', [
       }
       const gone = await rpc(ctx, 'GetTaskPushNotificationConfig', ids, { version: '1.0' });
       if (!gone.error) fail(`the deleted config is still read: ${JSON.stringify(gone.result).slice(0, 200)}`);
+    },
+  },
+  {
+    id: '1.0-jsonrpc-extension-required',
+    title: 'a call that does not ask for an extension the card requires is ExtensionSupportRequiredError',
+    section: '1.0 §3.3.4, §4.6, §5.4',
+    level: 'MUST',
+    async run(ctx) {
+      const required = requiredExtensionsOf(ctx.card);
+      if (required.length === 0) skip('the card requires no extension');
+      // An empty A2A-Extensions: the check's own header, so none of the required ones is added.
+      const answer = await rpc(ctx, 'SendMessage', { message: message10(ctx) }, { version: '1.0', headers: { 'A2A-Extensions': '' } });
+      const task = answer.result?.task as { id?: string } | undefined;
+      if (task?.id) ctx.started(task.id);
+      expectError(answer, -32008, 'ExtensionSupportRequiredError');
     },
   },
   {

@@ -5,7 +5,16 @@
 import type { Protocol } from '../cli-agent.js';
 import { type Discovery, discover } from '../inspector/discovery.js';
 import { type RawEntry, recordingFetch } from '../inspector/recorder.js';
-import { type Binding, CHECKS, type Webhook, CheckFailed, CheckSkipped, cancelRequest, type CheckDefinition } from './checks.js';
+import {
+  type Binding,
+  CHECKS,
+  type Webhook,
+  CheckFailed,
+  CheckSkipped,
+  cancelRequest,
+  type CheckDefinition,
+  requiredExtensionsOf,
+} from './checks.js';
 import { type Exchange, Prober } from './prober.js';
 import { CheckWebhook } from './webhook.js';
 
@@ -135,6 +144,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         cardProblems: target.cardProblems,
         message: options.message ?? 'hello',
         slowMessage: options.slowMessage,
+        requiredExtensions: requiredExtensionsOf(target.card),
         prober,
         webhook: webhookOnce,
         endpoints,
@@ -159,15 +169,19 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     }
   }
 
-  // The cleanup: a task still running is canceled over the version and binding that started it.
+  // The cleanup: a task still running is canceled over the version and binding that started it
+  // (with the extensions its version's card requires).
+  const requiredBy = new Map(targets.map((target) => [target.version, requiredExtensionsOf(target.card)]));
   for (const task of started) {
+    const required = requiredBy.get(task.version) ?? [];
     if (task.binding === 'GRPC') {
-      const answer = await prober.grpc(task.endpoint, 'CancelTask', { id: task.taskId }, { 'a2a-version': '1.0' }).catch(() => undefined);
+      const metadata = { 'a2a-version': '1.0', ...(required.length > 0 && { 'a2a-extensions': required.join(',') }) };
+      const answer = await prober.grpc(task.endpoint, 'CancelTask', { id: task.taskId }, metadata).catch(() => undefined);
       task.cleanup = answer?.grpc?.code === 0 ? 'canceled' : answer?.grpc?.name === 'FAILED_PRECONDITION' ? 'ended' : 'left';
       continue;
     }
     const { url: cancelUrl, init } = cancelRequest(task.version, task.binding, task.endpoint, task.taskId);
-    const answer = await prober.send('POST', cancelUrl, init).catch(() => undefined);
+    const answer = await prober.send('POST', cancelUrl, withRequired(init, required, task.version)).catch(() => undefined);
     task.cleanup = cleanupOf(answer?.response);
   }
 
@@ -242,6 +256,19 @@ function targetsOf(discovery: Discovery): Target[] {
   return targets;
 }
 
+/** A request's headers with the extensions a card requires, in its version's header, unless the request names that header itself. */
+function withRequired(
+  init: { headers?: Record<string, string>; body?: string } | undefined,
+  required: readonly string[],
+  version: Protocol,
+): { headers?: Record<string, string>; body?: string } | undefined {
+  const header = version === '1.0' ? 'A2A-Extensions' : version === '0.3' ? 'X-A2A-Extensions' : undefined;
+  if (!header || required.length === 0) return init;
+  const headers = init?.headers ?? {};
+  if (Object.keys(headers).some((name) => name.toLowerCase() === header.toLowerCase())) return init;
+  return { ...init, headers: { ...headers, [header]: required.join(',') } };
+}
+
 /** What a cancel's answer says of the task: canceled, ended already (TaskNotCancelable: -32002, or 400 over HTTP+JSON), or left. */
 function cleanupOf(response: { status: number; body: string } | undefined): CheckReport['tasks'][number]['cleanup'] {
   if (!response) return 'left';
@@ -264,6 +291,8 @@ async function runOne(
     cardProblems: readonly { path: string; message: string }[];
     message: string;
     slowMessage: string | undefined;
+    /** The extensions the card requires: asked for on every call. */
+    requiredExtensions: readonly string[];
     prober: Prober;
     webhook: () => Promise<Webhook>;
     endpoints: ReadonlyMap<string, string>;
@@ -297,13 +326,18 @@ async function runOne(
       started: context.started,
       webhook: context.webhook,
       endpoints: context.endpoints,
+      // The extensions the card requires go with every call, unless the check names its own.
       send: async (method, url, init) => {
-        const exchange = await context.prober.send(method, url, init);
+        const exchange = await context.prober.send(method, url, withRequired(init, context.requiredExtensions, check.version));
         exchanges.push(exchange);
         return exchange;
       },
-      grpc: async (method, request, metadata) => {
-        const exchange = await context.prober.grpc(context.url, method, request, metadata);
+      grpc: async (method, request, metadata = {}) => {
+        const withExtensions =
+          context.requiredExtensions.length > 0 && !('a2a-extensions' in metadata)
+            ? { ...metadata, 'a2a-extensions': context.requiredExtensions.join(',') }
+            : metadata;
+        const exchange = await context.prober.grpc(context.url, method, request, withExtensions);
         exchanges.push(exchange);
         return exchange;
       },

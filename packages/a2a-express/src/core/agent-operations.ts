@@ -55,6 +55,8 @@ interface OperationSettings {
   readonly streaming: boolean;
   readonly pushNotifications: boolean;
   readonly authorize: AuthorizeHook | undefined;
+  /** The URIs of the extensions the agent requires: a 0.3 or 1.0 call that does not ask for one is refused. */
+  readonly requiredExtensions: readonly string[];
 }
 
 /** 1.0's turn rules: a message names an existing task, and a completed task takes no more (spec 1.0 3.1.1). */
@@ -84,6 +86,13 @@ export class AgentOperations {
   async call<O extends OperationName>(name: O, params: OperationParams[O], context: CallContext): Promise<OperationResults[O]> {
     const refused = this.refusal(name);
     if (refused) throw refused;
+    const { requiredExtensions } = this.settings;
+    // 0.1.0 has no way to ask for an extension: its calls are not held to them (docs/extensions.md).
+    if (requiredExtensions.length > 0 && context.origin.protocol !== '0.1.0') {
+      const asked = context.extensions?.requested ?? [];
+      const missing = requiredExtensions.filter((uri) => !asked.includes(uri));
+      if (missing.length > 0) throw A2AError.extensionSupportRequired(missing);
+    }
     const { authorize } = this.settings;
     if (authorize && context.principal) {
       const operation = { name, params } as Operation;
@@ -112,9 +121,9 @@ const RUN: { readonly [O in OperationName]: Runner<O> } = {
   async SendMessage(params, context, service) {
     const { taskId, rules } = addressOf(params, context);
     if (params.configuration?.returnImmediately === true) {
-      return (await service.startTurn(taskId, params, context.principal, rules)).started.record;
+      return (await service.startTurn(taskId, params, context.principal, rules, context)).started.record;
     }
-    return service.sendAndWait(taskId, params, context.principal, rules, context.caller);
+    return service.sendAndWait(taskId, params, context.principal, rules, context);
   },
 
   async SendStreamingMessage(params, context, service) {

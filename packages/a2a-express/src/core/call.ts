@@ -1,6 +1,7 @@
 // What the core knows of a call beyond its operation: who makes it, what came with it, and how
 // the caller's version shows what streams. Every binding makes one: Express from its request,
 // another binding (gRPC, a queue, a test) from what it has, with nothing to fake.
+import type { CallExtensions } from './extensions.js';
 import { ownerKey, type Principal } from './principal.js';
 import type { Message } from './model.js';
 import type { TurnRules } from './operations.js';
@@ -29,8 +30,8 @@ export interface CallContext {
   readonly origin: CallOrigin;
   /** The tenant the call names (1.0); not yet served: the card declares none. */
   readonly tenant?: string;
-  /** The extensions the client asked for (1.0's `A2A-Extensions`); not yet read. */
-  readonly extensions?: readonly string[];
+  /** The extensions the client asked for (1.0's `A2A-Extensions`, 0.3's `X-A2A-Extensions`), and those the agent used. */
+  readonly extensions?: CallExtensions;
   /** The `Last-Event-ID` a stream is resumed from (the kit's resumption, docs/streaming.md), as it came. */
   readonly lastEventId?: string;
   /** The client's address, read when asked: whose streams a call without a principal opens. */
@@ -115,3 +116,39 @@ export const CORE_VIEW: CallView = {
     return task;
   },
 };
+
+/**
+ * The call a turn came with, as its handler sees it (`ctx.call`): how it came, its headers
+ * without credentials, its tenant.
+ */
+export interface TurnCall {
+  /** The protocol version: `'0.1.0'`, `'0.3'`, `'1.0'`. */
+  readonly protocol: string;
+  /** The binding: `'jsonrpc'`, `'rest'` (HTTP+JSON), `'grpc'`. */
+  readonly binding: string;
+  /** The method as called (`SendMessage`, `message/send`, `tasks/send`, ...). */
+  readonly method: string;
+  /**
+   * The headers (HTTP) or metadata (gRPC), names in lower case, a repeated one's values joined
+   * with `, `; without the credentials (`authorization`, `proxy-authorization`, `cookie`, and the
+   * header each API key strategy reads).
+   */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The tenant the call names (1.0); undefined for the default tenant. */
+  readonly tenant: string | undefined;
+}
+
+/** Headers that carry credentials whatever the agent's strategies. */
+const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
+
+/** The call as a handler is shown it: `credentialHeaders` (lower case) left out with the usual ones. */
+export function turnCallOf(context: CallContext, credentialHeaders: ReadonlySet<string>): TurnCall {
+  const headers: Record<string, string> = {};
+  for (const name in context.headers) {
+    const value = context.headers[name];
+    if (value === undefined || CREDENTIAL_HEADERS.includes(name) || credentialHeaders.has(name)) continue;
+    headers[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  const { protocol, binding, method } = context.origin;
+  return { protocol, binding, method, headers, tenant: context.tenant };
+}

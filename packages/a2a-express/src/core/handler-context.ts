@@ -5,7 +5,9 @@ import type { Message, Metadata } from './model.js';
 import type { SendMessageParams } from './operations.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
-import type { TaskContext, TaskView } from './handler.js';
+import { turnCallOf, type CallContext, type TurnCall } from './call.js';
+import { NO_EXTENSIONS, type CallExtensions } from './extensions.js';
+import type { SendConfiguration, TaskContext, TaskView } from './handler.js';
 import { jsonCopy } from './plain-json.js';
 import { taskSnapshot, type TaskRecord } from '../store/records.js';
 
@@ -22,6 +24,8 @@ export interface TurnOpening {
   readonly isNewTask: boolean;
   readonly params: SendMessageParams;
   readonly principal: Principal | undefined;
+  /** The call that opened it; undefined for a turn the core started itself. */
+  readonly call: CallContext | undefined;
 }
 
 /** A class: V8 builds an object literal with getters on a slow path, and this is made once per turn. */
@@ -34,12 +38,15 @@ export class HandlerContext implements TaskContext {
   readonly #turn: TurnSignal;
   readonly #opening: TurnOpening;
   readonly #baseLogger: Logger;
+  readonly #credentialHeaders: ReadonlySet<string>;
   #task: TaskView | undefined;
+  #call: TurnCall | undefined;
+  #configuration: SendConfiguration | undefined;
   #message: Message | undefined;
   #history: Message[] | undefined;
   #logger: Logger | undefined;
 
-  constructor(turn: TurnSignal, opening: TurnOpening, baseLogger: Logger) {
+  constructor(turn: TurnSignal, opening: TurnOpening, baseLogger: Logger, credentialHeaders: ReadonlySet<string> = new Set()) {
     const { record, params } = opening;
     this.contextId = record.task.contextId;
     this.sessionId = this.contextId;
@@ -49,6 +56,26 @@ export class HandlerContext implements TaskContext {
     this.#turn = turn;
     this.#opening = opening;
     this.#baseLogger = baseLogger;
+    this.#credentialHeaders = credentialHeaders;
+  }
+
+  get call(): TurnCall {
+    const context = this.#opening.call;
+    return (this.#call ??= context
+      ? turnCallOf(context, this.#credentialHeaders)
+      : { protocol: '', binding: '', method: '', headers: {}, tenant: undefined });
+  }
+
+  get extensions(): CallExtensions {
+    return this.#opening.call?.extensions ?? NO_EXTENSIONS;
+  }
+
+  get configuration(): SendConfiguration {
+    return (this.#configuration ??= configurationOf(this.#opening.params));
+  }
+
+  get acceptedOutputModes(): readonly string[] | undefined {
+    return this.configuration.acceptedOutputModes;
   }
 
   get task(): TaskView {
@@ -75,4 +102,24 @@ export class HandlerContext implements TaskContext {
   get logger(): Logger {
     return (this.#logger ??= this.#baseLogger.child({ taskId: this.#turn.taskId }));
   }
+}
+
+/**
+ * The send's configuration as a handler is shown it: a copy, the push config's credentials (its
+ * token, its authentication's credentials) left out.
+ */
+function configurationOf(params: SendMessageParams): SendConfiguration {
+  const { acceptedOutputModes, historyLength, returnImmediately, taskPushNotificationConfig: push } = params.configuration ?? {};
+  const configuration: SendConfiguration = { returnImmediately: returnImmediately === true };
+  if (acceptedOutputModes) configuration.acceptedOutputModes = [...acceptedOutputModes];
+  if (historyLength !== undefined) configuration.historyLength = historyLength;
+  if (push) {
+    // What the client gave: its URL, its id (an empty one is the task's own), the schemes of its
+    // authentication; never the token or the credentials.
+    const shown: NonNullable<SendConfiguration['pushNotificationConfig']> = { url: push.url };
+    if (push.id) shown.id = push.id;
+    if (push.authentication?.schemes) shown.authentication = { schemes: [...push.authentication.schemes] };
+    configuration.pushNotificationConfig = shown;
+  }
+  return configuration;
 }

@@ -4,6 +4,7 @@ import type { DataPart, FileContent, FilePart, TextPart } from 'a2a-types/model'
 import type { Artifact, Message, Metadata, Part, Task, TaskState } from './model.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
+import type { TurnCall } from './call.js';
 
 /** The task as a handler sees it: the kit's task, with its context id under 0.1.0's name too. */
 export interface TaskView extends Task {
@@ -25,14 +26,46 @@ export interface TaskContext {
   readonly sessionId: string;
   /** True on the first turn of a task; false when it resumes after input or reopens. */
   readonly isNewTask: boolean;
-  /** `metadata` of the `tasks/send` request, if any. */
+  /** The request's `metadata` (1.0's `SendMessageRequest.metadata`, 0.3's `MessageSendParams.metadata`, 0.1.0's `tasks/send`), if any. */
   readonly requestMetadata: Metadata | undefined;
+  /** How the request asked to be answered, on every version in one form: see {@link SendConfiguration}. */
+  readonly configuration: SendConfiguration;
+  /** The media types the client takes in the answer's parts, when it said (`configuration.acceptedOutputModes`). */
+  readonly acceptedOutputModes: readonly string[] | undefined;
+  /**
+   * The call this turn came with: its version, binding and method, its headers (gRPC: metadata)
+   * without credentials, and the tenant it names.
+   */
+  readonly call: TurnCall;
+  /**
+   * The extensions the client asked for (`A2A-Extensions`; 0.3: `X-A2A-Extensions`), and a way
+   * to say which the agent used: `activate(uri)` names it in the response's header of the same
+   * name (for a stream, when activated before the first update), and returns false for one the
+   * client did not ask for.
+   */
+  readonly extensions: {
+    readonly requested: readonly string[];
+    readonly activated: readonly string[];
+    activate(uri: string): boolean;
+  };
   /** Aborts when the task is canceled (`tasks/cancel`) or the router closes. */
   readonly signal: AbortSignal;
   /** A pino logger bound to this task (`taskId`), with secrets and file bytes redacted. */
   readonly logger: Logger;
   /** Who sent this turn's message, when the router authenticates requests. */
   readonly principal: Principal | undefined;
+}
+
+/** A send's configuration as the handler sees it, whichever version the request came over. */
+export interface SendConfiguration {
+  /** The media types the client takes in the answer's parts (agents SHOULD tailor their output to them). */
+  acceptedOutputModes?: string[];
+  /** How many of the task's newest messages the answer shows. */
+  historyLength?: number;
+  /** Whether the client asked for an answer at once (1.0's `returnImmediately`, 0.3's `blocking: false`). */
+  returnImmediately: boolean;
+  /** The webhook the client gave with the message, without its token and credentials. */
+  pushNotificationConfig?: { url: string; id?: string; authentication?: { schemes: string[] } };
 }
 
 /** The states a handler may move its task to. */

@@ -44,6 +44,8 @@ export interface SendMessageParams {
    */
   task?: { id: string; contextId?: string };
   configuration?: {
+    /** The media types the client takes in the answer's parts (1.0 and 0.3; 0.1.0 has no way to say). */
+    acceptedOutputModes?: string[];
     taskPushNotificationConfig?: PushConfigInput;
     /** How many of the task's newest messages the answer shows. */
     historyLength?: number;

@@ -6,6 +6,7 @@
 import type { A2AError, AgentCard } from 'a2a-types/model';
 import type { PushBody, PushFormat } from '../push/push-notifier.js';
 import type { AuthOptions, Principal } from './auth.js';
+import type { AgentExtensionOption } from './extensions.js';
 import type { Method } from './method.js';
 
 /**
@@ -48,6 +49,8 @@ export interface ListedInterface {
 /** What a version's endpoint is made with, besides its own options. */
 export interface AgentSettings {
   readonly auth: AuthOptions | undefined;
+  /** The extensions the agent declares (`capabilities.extensions` of the 0.3 and 1.0 cards). */
+  readonly extensions: readonly AgentExtensionOption[];
   /** The interfaces the other versions served list, at a mount's URL, and those served outside the router (gRPC). */
   otherInterfaces(mountUrl: string): readonly ListedInterface[];
 }

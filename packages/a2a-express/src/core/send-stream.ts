@@ -22,7 +22,7 @@ export async function openSendStream(
   const feed = await service.openFeed(taskId, streamHolder(context));
   let started: TurnStart;
   try {
-    ({ started } = await service.startTurn(taskId, send, context.principal, rules));
+    ({ started } = await service.startTurn(taskId, send, context.principal, rules, context));
   } catch (error) {
     feed.close();
     throw error;

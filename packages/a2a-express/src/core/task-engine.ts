@@ -7,7 +7,8 @@ import { A2A_ATTRIBUTES, failSpan, startChildSpan, withSpan } from '../telemetry
 import { randomUUID } from 'node:crypto';
 import { A2AError } from 'a2a-types/model';
 import type { Logger } from 'pino';
-import type { Principal } from './auth.js';
+import type { AuthOptions, Principal } from './auth.js';
+import type { CallContext } from './call.js';
 import { agentMessage, type TaskHandler } from './handler.js';
 import { isFinalState, isTerminalState, MAX_PUSH_CONFIGS_PER_TASK, type StoredPushConfig, type TaskEvent } from './model.js';
 import type { SendMessageParams, TurnRules } from './operations.js';
@@ -83,6 +84,8 @@ class TaskTooLargeError extends Error {}
 
 /** How large one task may grow; the router's options. */
 interface TaskLimits {
+  /** The agent's authentication: the headers its API key strategies read are kept from handlers. */
+  readonly auth?: AuthOptions | undefined;
   /** Most parts in one message from a client. */
   readonly maxPartsPerMessage: number;
   /** Most bytes (`partsSize` estimate) of one task's history and artifacts together. */
@@ -104,6 +107,8 @@ export class TaskEngine {
   private readonly checkSize: TaskChange['check'];
   /** Whether the agent takes a part of this media type. */
   private readonly acceptsMediaType: ((mediaType: string) => boolean) | undefined;
+  /** Headers a handler is not shown (lower case): those the API key strategies read. */
+  private readonly credentialHeaders: ReadonlySet<string>;
 
   /**
    * @param onCommit called after each change this engine makes, with the stored events: the
@@ -119,6 +124,11 @@ export class TaskEngine {
   ) {
     const { maxTaskBytes, acceptedInputModes } = limits;
     this.acceptsMediaType = acceptedInputModes && acceptsMediaType(acceptedInputModes);
+    this.credentialHeaders = new Set(
+      (limits.auth?.strategies ?? []).flatMap(({ cardCredentials }) =>
+        cardCredentials?.in === 'header' && typeof cardCredentials.name === 'string' ? [cardCredentials.name.toLowerCase()] : [],
+      ),
+    );
     this.checkSize = (after) => {
       if ((after.bytes ?? 0) > maxTaskBytes) throw new TaskTooLargeError();
     };
@@ -167,7 +177,13 @@ export class TaskEngine {
    * continues it when it waits for input or is completed (reopened). A task that is working,
    * failed or canceled refuses with -32009. The message has passed {@link checkMessage}.
    */
-  async startTurn(taskId: string, sentParams: SendMessageParams, principal?: Principal, rules: TurnRules = {}): Promise<TurnStart> {
+  async startTurn(
+    taskId: string,
+    sentParams: SendMessageParams,
+    principal?: Principal,
+    rules: TurnRules = {},
+    call?: CallContext,
+  ): Promise<TurnStart> {
     const { maxTaskBytes } = this.limits;
     // Given outside the update, which a shared store may run more than once: one id per message.
     const message = withMessageId(sentParams.message);
@@ -201,7 +217,7 @@ export class TaskEngine {
       withMessage.replied = undefined;
       return { record: withMessage, events: [statusEvent(taskId, 'working')] };
     });
-    return { record, events, isNewTask, params, principal };
+    return { record, events, isNewTask, params, principal, call };
   }
 
   /** Runs the handler for a started turn, in the background. */
@@ -367,7 +383,7 @@ export class TaskEngine {
     const writer = new TurnWriter((events) => this.write(run, events));
     let handlerError: { error: unknown } | undefined;
     try {
-      const updates = await updatesOf(this.handler(new HandlerContext(run, start, this.logger)));
+      const updates = await updatesOf(this.handler(new HandlerContext(run, start, this.logger, this.credentialHeaders)));
       let sinceYield = 0;
       let sinceStart = 0;
       // Leaving the loop early calls a generator's return(), so its finally blocks run.

@@ -3,7 +3,7 @@
 // see the engine or the store, so every path goes through the same ownership and config checks,
 // and every record a method gets is its own copy.
 import { A2AError } from 'a2a-types/model';
-import type { CallerPresence } from './call.js';
+import type { CallContext } from './call.js';
 import type { Principal } from './principal.js';
 import { EventFeed } from './event-feed.js';
 import type { StoredPushConfig } from './model.js';
@@ -92,11 +92,17 @@ export class TaskService {
   }
 
   /** Starts or continues the task with the message, and runs the turn's handler in the background. */
-  async startTurn(taskId: string, params: SendMessageParams, principal: Principal | undefined, rules?: TurnRules): Promise<RunningTurn> {
+  async startTurn(
+    taskId: string,
+    params: SendMessageParams,
+    principal: Principal | undefined,
+    rules?: TurnRules,
+    call?: CallContext,
+  ): Promise<RunningTurn> {
     // The cheap refusals first: no request is made for the URL of a message that is refused.
     this.engine.checkMessage(params);
     await this.acceptPushConfig(params.configuration?.taskPushNotificationConfig);
-    return this.engine.run(await this.engine.startTurn(taskId, params, principal, rules));
+    return this.engine.run(await this.engine.startTurn(taskId, params, principal, rules, call));
   }
 
   /**
@@ -108,9 +114,10 @@ export class TaskService {
     params: SendMessageParams,
     principal: Principal | undefined,
     rules?: TurnRules,
-    caller?: CallerPresence,
+    call?: CallContext,
   ): Promise<TaskRecord> {
-    const run = await this.startTurn(taskId, params, principal, rules);
+    const run = await this.startTurn(taskId, params, principal, rules, call);
+    const caller = call?.caller;
     await settledWithin(run.ended, this.limits.sendWaitMs, caller?.whenGone);
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or
@@ -161,9 +168,12 @@ function decrement(counts: Map<string, number>, key: string): void {
 /** Settles when `promise` does, `ms` later, or once `stop` settles, whichever comes first. */
 async function settledWithin(promise: Promise<void>, ms: number, stop?: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  // No timer for an unbounded wait (setTimeout would take Infinity for 1 ms).
+  const waits = [promise];
+  if (Number.isFinite(ms)) waits.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))));
+  if (stop !== undefined) waits.push(stop);
   try {
-    await Promise.race(stop === undefined ? [promise, timeout] : [promise, timeout, stop]);
+    await Promise.race(waits);
   } finally {
     clearTimeout(timer);
   }

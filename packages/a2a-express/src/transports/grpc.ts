@@ -123,6 +123,7 @@ async function serveUnary(
     const outcome = await settings.runner.run(method.method, read.params, read.context);
     if (outcome.kind === 'error') return callback(grpcError(settings, outcome.error));
     if (outcome.kind === 'stream') throw new Error(`${method.method} streamed its answer on a unary method`);
+    read.echo.send(call);
     callback(null, method.answer(outcome.result));
   } catch (error) {
     settings.logger.error({ err: error, method: method.method }, 'unexpected error in the gRPC endpoint');
@@ -148,7 +149,7 @@ async function serveStream(
       return;
     }
     if (outcome.kind !== 'stream') throw new Error(`${method.method} answered once on a streaming method`);
-    writeEvents(settings, method, call, outcome.events, outcome.finished);
+    writeEvents(settings, method, call, outcome.events, outcome.finished, read.echo);
   } catch (error) {
     settings.logger.error({ err: error, method: method.method }, 'unexpected error in the gRPC endpoint');
     failStream(call, grpcError(settings, A2AError.internalError()));
@@ -166,6 +167,7 @@ function writeEvents(
   call: ServerWritableStream<Buffer, Buffer>,
   events: TaskEventStream,
   finished: (details: Record<string, unknown>) => void,
+  echo: ExtensionsEcho,
 ): void {
   let sent = 0;
   let over = false;
@@ -179,6 +181,7 @@ function writeEvents(
   settings.metrics?.streamOpened(settings.protocol);
   call.on('cancelled', () => end('client-closed'));
   const write = (value: unknown) => {
+    echo.send(call);
     call.write(method.answer(value));
     sent++;
   };
@@ -202,7 +205,25 @@ function writeEvents(
   );
 }
 
-type ReadCall = { params: unknown; context: RequestContext } | { refused: GrpcError };
+type ReadCall = { params: unknown; context: RequestContext; echo: ExtensionsEcho } | { refused: GrpcError };
+
+/**
+ * The extensions the agent activated for a call, sent as the response's `a2a-extensions`
+ * metadata with its first message (a stream's: those activated before it).
+ */
+class ExtensionsEcho {
+  activated: readonly string[] = [];
+  #sent = false;
+
+  /** Sends the metadata, once, if there is something to say. */
+  send(call: { sendMetadata(metadata: Metadata): void }): void {
+    if (this.#sent || this.activated.length === 0) return;
+    this.#sent = true;
+    const metadata = new Metadata();
+    metadata.set('a2a-extensions', this.activated.join(','));
+    call.sendMetadata(metadata);
+  }
+}
 
 /** The call's params and context, or the status it is refused with: credentials first, then the version, then the request. */
 async function readCall(
@@ -238,9 +259,14 @@ async function readCall(
   const principal = auth?.ok ? auth.principal : undefined;
   const { extendedCardFor } = settings;
   const lastEventId = headers['last-event-id'];
+  const echo = new ExtensionsEcho();
   return {
     params,
+    echo,
     context: {
+      echoExtensions: (activated) => {
+        echo.activated = activated;
+      },
       principal,
       headers,
       lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,

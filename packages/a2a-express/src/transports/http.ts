@@ -6,6 +6,8 @@ import { A2AError, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
+import { CallerPresence } from '../core/call.js';
+import { extensionsHeaderOf } from '../core/extensions.js';
 import { createBodyReader, TransportError, type BodyReader } from './body.js';
 import { errorResponse, idOf, type Dispatch, type RequestContext, type StreamAnswer } from './json-rpc.js';
 import { asksForEventStream, serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
@@ -168,16 +170,51 @@ export function requestContextOf(
   span: Span,
 ): RequestContext {
   const { extendedCardFor } = settings;
+  const res = req.res;
+  const echoHeader = extensionsHeaderOf(settings.protocol);
   return {
     principal,
     headers: req.headers,
+    // The extensions the agent used, named in the response while its headers are not sent yet.
+    ...(echoHeader &&
+      res && {
+        echoExtensions: (activated: readonly string[]) => {
+          if (!res.headersSent) res.setHeader(echoHeader, activated.join(','));
+        },
+      }),
     lastEventId: req.get('last-event-id'),
     extendedCard: extendedCardFor && principal && (() => extendedCardFor(req, principal)),
     // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
     clientAddress: () => req.ip,
     binding,
     span,
+    ...(res && { caller: new ResponsePresence(res) }),
   };
+}
+
+/**
+ * The HTTP client is there until its connection closes before the answer is sent. The 'close'
+ * listener is added when a blocking send first asks (most calls never do).
+ */
+class ResponsePresence extends CallerPresence {
+  #watching = false;
+
+  constructor(private readonly res: Response) {
+    super();
+  }
+
+  override get whenGone(): Promise<void> {
+    if (!this.#watching) {
+      this.#watching = true;
+      const { res } = this;
+      if (res.destroyed && !res.writableFinished) this.leave();
+      else
+        res.once('close', () => {
+          if (!res.writableFinished) this.leave();
+        });
+    }
+    return super.whenGone;
+  }
 }
 
 function refuseUnauthenticated(settings: HttpEndpointSettings, res: Response, id: JSONRPCId, auth: AuthRefusal, started: number): void {

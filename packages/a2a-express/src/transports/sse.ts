@@ -101,6 +101,8 @@ export class SseStream {
   private queuedBytes = 0;
   private writeScheduled = false;
   private headersWritten = false;
+  /** The head `open` asked for, written with the first frames (headers set meanwhile join it). */
+  private head: Record<string, string> = {};
   private waitingForDrain = false;
   private endRequested = false;
   private closeListeners: ((reason: SseCloseReason) => void)[] = [];
@@ -122,14 +124,14 @@ export class SseStream {
       this.finish('client-closed');
       return;
     }
-    this.res.writeHead(200, {
+    this.head = {
       'Content-Type': 'text/event-stream',
       'Cache-Control': 'no-cache',
       Connection: 'keep-alive',
       // Tells nginx-style proxies not to buffer the stream.
       'X-Accel-Buffering': 'no',
       ...extraHeaders,
-    });
+    };
     this.res.on('close', () => this.finish(this.res.writableFinished ? 'ended' : 'client-closed'));
     // A socket error (a reset, a write the socket refused) ends the stream here rather than as an
     // unhandled 'error' event, which would end the process.
@@ -138,6 +140,7 @@ export class SseStream {
     // The headers wait for the first events until the event loop turns (setImmediate: after
     // every callback and promise of this turn), and go out with them in one write; on their own
     // when there are none yet (a quiet task's resubscription, a handler awaiting its model).
+    // Until then a header may still join them (the extensions a handler activated at its start).
     // A turn's first updates usually come a tick or two after the stream opens, and each write
     // to a socket is a system call that wakes the client: one write fewer a stream.
     this.writeScheduled = true;
@@ -210,6 +213,7 @@ export class SseStream {
     this.unwritten = '';
     const headersWritten = this.headersWritten;
     this.headersWritten = true;
+    if (!headersWritten) this.res.writeHead(200, this.head);
     if (frames === '') {
       if (!headersWritten) this.res.flushHeaders();
     } else if (!this.res.write(frames)) {

@@ -3,6 +3,7 @@
 // authentication strategies as 0.3 security schemes.
 import { formatIssues, type AgentCard } from 'a2a-types/model';
 import { validateAgentCard03, type AgentCard as AgentCard03, type AgentSkill as AgentSkill03 } from 'a2a-types/v0.3';
+import type { AgentExtensionOption } from '../../core/extensions.js';
 import type { AuthOptions } from '../../core/auth.js';
 import { PROTOCOL_VERSION_03 } from './mapping.js';
 
@@ -15,7 +16,13 @@ export type AgentCard03Input = Partial<AgentCard03>;
  * `description` from the name, a skill's `tags` empty. A provider without a URL is left out
  * (0.3 requires one). `overrides` are applied last.
  */
-export function agentCard03(card: AgentCard, url: string, auth: AuthOptions | undefined, overrides: AgentCard03Input = {}): AgentCard03 {
+export function agentCard03(
+  card: AgentCard,
+  url: string,
+  auth: AuthOptions | undefined,
+  overrides: AgentCard03Input = {},
+  extensions: readonly AgentExtensionOption[] = [],
+): AgentCard03 {
   const card03: AgentCard03 = {
     protocolVersion: PROTOCOL_VERSION_03,
     name: card.name,
@@ -28,6 +35,7 @@ export function agentCard03(card: AgentCard, url: string, auth: AuthOptions | un
       streaming: card.capabilities.streaming === true,
       pushNotifications: card.capabilities.pushNotifications === true,
       stateTransitionHistory: false,
+      ...(extensions.length > 0 && { extensions: extensions.map((extension) => ({ ...extension })) }),
     },
     defaultInputModes: card.defaultInputModes ?? ['text/plain'],
     defaultOutputModes: card.defaultOutputModes ?? ['text/plain'],

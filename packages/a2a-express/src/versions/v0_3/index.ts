@@ -62,7 +62,7 @@ export const version03: ServableVersion<Options03> = {
       path,
       inputModes: inputModesOfCard(overrides),
       listedInterfaces: (mountUrl) => [{ url: urlBelow(mountUrl, path), protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_NAME_03 }],
-      endpoint: ({ auth }) => ({
+      endpoint: ({ auth, extensions }) => ({
         version: protocol03,
         path,
         cardPaths: [`${path}/.well-known/agent-card.json`],
@@ -71,7 +71,7 @@ export const version03: ServableVersion<Options03> = {
           rank: (requested) => (requested === undefined || OF_0_X.test(requested) ? 2 : 0),
         },
         cardCaching: true,
-        card: (agentCard) => agentCard03(agentCard, urlBelow(agentCard.url, path), auth, overrides),
+        card: (agentCard) => agentCard03(agentCard, urlBelow(agentCard.url, path), auth, overrides, extensions),
         checkCard: (card) => checkAgentCard03(card as AgentCard03),
       }),
     };

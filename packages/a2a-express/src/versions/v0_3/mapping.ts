@@ -43,7 +43,8 @@ export function sendFrom03(params: v03.MessageSendParams): SendMessageParams {
   const send: SendMessageParams = { message: messageFrom03(message) };
   if (configuration) {
     send.configuration = {};
-    const { pushNotificationConfig, historyLength, blocking } = configuration;
+    const { pushNotificationConfig, historyLength, blocking, acceptedOutputModes } = configuration;
+    if (acceptedOutputModes) send.configuration.acceptedOutputModes = [...acceptedOutputModes];
     if (pushNotificationConfig) send.configuration.taskPushNotificationConfig = pushConfigFrom03(pushNotificationConfig);
     if (historyLength != null) send.configuration.historyLength = historyLength;
     if (blocking === false) send.configuration.returnImmediately = true;
@@ -197,6 +198,8 @@ export function errorTo03(error: A2AError): A2AError {
     case 'STREAMING_NOT_SUPPORTED':
       return new A2AError03(ErrorCode.UnsupportedOperation, 'Streaming is not supported', { reason: 'this agent does not stream' });
     case 'UNAUTHENTICATED':
+    // 0.3 names no error for a required extension a call does not ask for.
+    case 'EXTENSION_SUPPORT_REQUIRED':
       return new A2AError03(SERVER_ERROR as ErrorCode, error.message, error.data);
     default:
       // Every other reason has the same code in 0.3 as the kit gives it.

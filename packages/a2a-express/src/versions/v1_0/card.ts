@@ -3,6 +3,7 @@
 // authentication strategies as 1.0 security schemes.
 import { formatIssues, type AgentCard } from 'a2a-types/model';
 import { validateAgentCard10, type AgentCard as AgentCard10, type AgentInterface, type SecurityScheme } from 'a2a-types/v1.0';
+import type { AgentExtensionOption } from '../../core/extensions.js';
 import type { AuthOptions } from '../../core/auth.js';
 
 /** Fields to add to, or replace in, the 1.0 card the router makes (`protocol10.card`). */
@@ -19,6 +20,7 @@ export function agentCard10(
   interfaces: AgentInterface[],
   auth: AuthOptions | undefined,
   overrides: AgentCard10Input = {},
+  extensions: readonly AgentExtensionOption[] = [],
 ): AgentCard10 {
   const card10: AgentCard10 = {
     name: card.name,
@@ -28,6 +30,7 @@ export function agentCard10(
     capabilities: {
       streaming: card.capabilities.streaming === true,
       pushNotifications: card.capabilities.pushNotifications === true,
+      ...(extensions.length > 0 && { extensions: extensions.map((extension) => ({ ...extension })) }),
     },
     defaultInputModes: card.defaultInputModes ?? ['text/plain'],
     defaultOutputModes: card.defaultOutputModes ?? ['text/plain'],

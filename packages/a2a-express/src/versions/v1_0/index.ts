@@ -82,9 +82,9 @@ export const version10: ServableVersion<Options10> = {
       path,
       inputModes: inputModesOfCard(overrides),
       listedInterfaces: interfaces,
-      endpoint: ({ auth, otherInterfaces }) =>
+      endpoint: ({ auth, extensions, otherInterfaces }) =>
         endpoint10(path, extended, (agentCard) =>
-          agentCard10(agentCard, [...interfaces(agentCard.url), ...otherInterfaces(agentCard.url)], auth, overrides),
+          agentCard10(agentCard, [...interfaces(agentCard.url), ...otherInterfaces(agentCard.url)], auth, overrides, extensions),
         ),
     };
   },

@@ -128,9 +128,11 @@ export function sendFrom10(params: v10.SendMessageRequest): SendMessageParams {
   const { message, configuration, metadata } = params;
   const send: SendMessageParams = { message: messageFrom10(message) };
   const config = configuration?.taskPushNotificationConfig;
-  const { historyLength, returnImmediately } = configuration ?? {};
-  if (config || historyLength !== undefined || returnImmediately !== undefined) {
+  const { historyLength, returnImmediately, acceptedOutputModes } = configuration ?? {};
+  if (config || historyLength !== undefined || returnImmediately !== undefined || acceptedOutputModes?.length) {
     send.configuration = {};
+    // Proto3 has no absent list: an empty one is "not said".
+    if (acceptedOutputModes?.length) send.configuration.acceptedOutputModes = [...acceptedOutputModes];
     // Without an id, the task's own config (see `PushConfigInput`).
     if (config)
       send.configuration.taskPushNotificationConfig = pushConfigFrom10(config, () => '', '/configuration/taskPushNotificationConfig');
