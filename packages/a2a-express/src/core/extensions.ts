@@ -51,17 +51,22 @@ export function requestedExtensions(headers: CallHeaderValues, protocol: string)
   return requested;
 }
 
+/** Where a binding names the extensions the agent used in its response (a header, gRPC metadata). */
+export interface ExtensionsEcho {
+  /** Told all the activated extensions each time one is added. */
+  echoExtensions(activated: readonly string[]): void;
+}
+
 /**
  * A call's extensions: those its client asked for, and those the agent activated (only one the
- * client asked for can be). `echo` is told the activated ones each time one is added, for the
- * response's header.
+ * client asked for can be), told to `echo` for the response.
  */
 export class CallExtensions {
   readonly #activated: string[] = [];
 
   constructor(
     readonly requested: readonly string[],
-    private readonly echo?: (activated: readonly string[]) => void,
+    private readonly echo?: ExtensionsEcho,
   ) {}
 
   get activated(): readonly string[] {
@@ -73,7 +78,7 @@ export class CallExtensions {
     if (!this.requested.includes(uri)) return false;
     if (!this.#activated.includes(uri)) {
       this.#activated.push(uri);
-      this.echo?.(this.#activated);
+      this.echo?.echoExtensions(this.#activated);
     }
     return true;
   }

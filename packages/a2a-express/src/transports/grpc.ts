@@ -24,6 +24,7 @@ import type { StoredEvent } from '../store/records.js';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, grpcCallTracer, type Span } from '../telemetry/tracing.js';
 import { nestingExceeds } from './nesting.js';
+import type { ExtensionsEcho } from '../core/extensions.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
 
 export interface GrpcEndpointSettings {
@@ -123,7 +124,7 @@ async function serveUnary(
     const outcome = await settings.runner.run(method.method, read.params, read.context);
     if (outcome.kind === 'error') return callback(grpcError(settings, outcome.error));
     if (outcome.kind === 'stream') throw new Error(`${method.method} streamed its answer on a unary method`);
-    read.echo.send(call);
+    read.echo?.send(call);
     callback(null, method.answer(outcome.result));
   } catch (error) {
     settings.logger.error({ err: error, method: method.method }, 'unexpected error in the gRPC endpoint');
@@ -167,7 +168,7 @@ function writeEvents(
   call: ServerWritableStream<Buffer, Buffer>,
   events: TaskEventStream,
   finished: (details: Record<string, unknown>) => void,
-  echo: ExtensionsEcho,
+  echo: GrpcExtensionsEcho | undefined,
 ): void {
   let sent = 0;
   let over = false;
@@ -181,7 +182,7 @@ function writeEvents(
   settings.metrics?.streamOpened(settings.protocol);
   call.on('cancelled', () => end('client-closed'));
   const write = (value: unknown) => {
-    echo.send(call);
+    echo?.send(call);
     call.write(method.answer(value));
     sent++;
   };
@@ -205,14 +206,18 @@ function writeEvents(
   );
 }
 
-type ReadCall = { params: unknown; context: RequestContext; echo: ExtensionsEcho } | { refused: GrpcError };
+type ReadCall = { params: unknown; context: RequestContext; echo: GrpcExtensionsEcho | undefined } | { refused: GrpcError };
 
 /**
  * The extensions the agent activated for a call, sent as the response's `a2a-extensions`
  * metadata with its first message (a stream's: those activated before it).
  */
-class ExtensionsEcho {
+class GrpcExtensionsEcho implements ExtensionsEcho {
   activated: readonly string[] = [];
+
+  echoExtensions(activated: readonly string[]): void {
+    this.activated = activated;
+  }
   #sent = false;
 
   /** Sends the metadata, once, if there is something to say. */
@@ -259,14 +264,13 @@ async function readCall(
   const principal = auth?.ok ? auth.principal : undefined;
   const { extendedCardFor } = settings;
   const lastEventId = headers['last-event-id'];
-  const echo = new ExtensionsEcho();
+  // A call that asks for no extension has none activated: nothing to echo (most calls).
+  const echo = headers['a2a-extensions'] === undefined ? undefined : new GrpcExtensionsEcho();
   return {
     params,
     echo,
     context: {
-      echoExtensions: (activated) => {
-        echo.activated = activated;
-      },
+      ...(echo && { extensionsEcho: echo }),
       principal,
       headers,
       lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,

@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
 import { CallerPresence } from '../core/call.js';
-import { extensionsHeaderOf } from '../core/extensions.js';
+import { extensionsHeaderOf, type ExtensionsEcho } from '../core/extensions.js';
 import { createBodyReader, TransportError, type BodyReader } from './body.js';
 import { errorResponse, idOf, type Dispatch, type RequestContext, type StreamAnswer } from './json-rpc.js';
 import { asksForEventStream, serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
@@ -170,37 +170,39 @@ export function requestContextOf(
   span: Span,
 ): RequestContext {
   const { extendedCardFor } = settings;
-  const res = req.res;
-  const echoHeader = extensionsHeaderOf(settings.protocol);
+  // Express sets `res` on every request it routes.
+  const presence = new ResponsePresence(req.res!, extensionsHeaderOf(settings.protocol));
   return {
     principal,
     headers: req.headers,
-    // The extensions the agent used, named in the response while its headers are not sent yet.
-    ...(echoHeader &&
-      res && {
-        echoExtensions: (activated: readonly string[]) => {
-          if (!res.headersSent) res.setHeader(echoHeader, activated.join(','));
-        },
-      }),
+    extensionsEcho: presence,
+    caller: presence,
     lastEventId: req.get('last-event-id'),
     extendedCard: extendedCardFor && principal && (() => extendedCardFor(req, principal)),
     // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
     clientAddress: () => req.ip,
     binding,
     span,
-    ...(res && { caller: new ResponsePresence(res) }),
   };
 }
 
 /**
- * The HTTP client is there until its connection closes before the answer is sent. The 'close'
- * listener is added when a blocking send first asks (most calls never do).
+ * The HTTP response, seen from the call: its client is there until its connection closes before
+ * the answer is sent (the 'close' listener is added when a blocking send first asks: most calls
+ * never do), and the extensions the agent used go in its header while the headers are not sent.
  */
-class ResponsePresence extends CallerPresence {
+class ResponsePresence extends CallerPresence implements ExtensionsEcho {
   #watching = false;
 
-  constructor(private readonly res: Response) {
+  constructor(
+    private readonly res: Response,
+    private readonly extensionsHeader: string | undefined,
+  ) {
     super();
+  }
+
+  echoExtensions(activated: readonly string[]): void {
+    if (this.extensionsHeader && !this.res.headersSent) this.res.setHeader(this.extensionsHeader, activated.join(','));
   }
 
   override get whenGone(): Promise<void> {

@@ -3,7 +3,7 @@
 // and run, the answer put back into the version's words, and one log line, one metric and one
 // span for it. JSON-RPC (json-rpc.ts) and HTTP+JSON (rest.ts) are codecs around it; neither
 // builds the other's envelope.
-import { CallExtensions, NO_EXTENSIONS, requestedExtensions } from '../core/extensions.js';
+import { CallExtensions, type ExtensionsEcho, NO_EXTENSIONS, requestedExtensions } from '../core/extensions.js';
 import { performance } from 'node:perf_hooks';
 import { A2AError, ErrorCode, type JSONRPCId, type ValidationIssue } from 'a2a-types';
 import type { Logger } from 'pino';
@@ -36,11 +36,8 @@ export interface RequestContext {
   readonly span?: Span;
   /** See `CallContext.caller`. */
   readonly caller?: CallerPresence;
-  /**
-   * Told the extensions the agent activated for a call each time one is added (all of them so
-   * far): the binding names them in its response (the header, or gRPC metadata) while it can.
-   */
-  readonly echoExtensions?: (activated: readonly string[]) => void;
+  /** Where the binding names the extensions the agent activated in its response (the header, or gRPC metadata). */
+  readonly extensionsEcho?: ExtensionsEcho;
 }
 
 /** How one method call went. */
@@ -232,7 +229,7 @@ function callContextOf(runner: Runner, log: CallLog, method: Method, name: strin
 /** The call's extensions: most calls ask for none, and share one object for it. */
 function extensionsOf(context: RequestContext, protocol: string): CallExtensions {
   const requested = requestedExtensions(context.headers, protocol);
-  return requested.length === 0 ? NO_EXTENSIONS : new CallExtensions(requested, context.echoExtensions);
+  return requested.length === 0 ? NO_EXTENSIONS : new CallExtensions(requested, context.extensionsEcho);
 }
 
 function toA2AError(runner: Runner, error: unknown, log: CallLog): A2AError {
