@@ -30,6 +30,12 @@ export interface A2AClient10Options extends A2AClientOptions {
   preferredBinding?: Binding10;
   /** What a gRPC call adds to its metadata, and who is told of each call (the inspector records them so). */
   grpc?: GrpcHooks;
+  /**
+   * The tenant to call (spec 1.0: `tenant`): the card's interface for it is chosen, or where the
+   * card lists none for it, its first one, with the tenant named all the same. Default: the
+   * tenant of the interface chosen (spec 1.0 8.3.2: every request names the selected interface's).
+   */
+  tenant?: string;
 }
 
 /** One event of a 1.0 stream, with its SSE id. */
@@ -122,10 +128,15 @@ export class A2AClient10 {
     const usable = ((await this.getCard(call)).supportedInterfaces ?? []).filter(
       (i) => BINDINGS.includes(i.protocolBinding.toUpperCase()) && /^1\.0(\.\d+)?$/.test(i.protocolVersion),
     );
+    // The tenant asked for narrows the choice to its interfaces, where the card lists any; no tenant, to those of none.
+    const { tenant } = this.options;
+    const ofTenant = usable.filter((i) => (i.tenant || undefined) === tenant);
+    const candidates = ofTenant.length > 0 ? ofTenant : usable;
     const preferred =
-      this.options.preferredBinding && usable.find((i) => i.protocolBinding.toUpperCase() === this.options.preferredBinding);
-    this.chosen = preferred ?? usable[0];
-    if (!this.chosen) throw new InvalidResponseError('the agent card lists no A2A 1.0 interface over JSONRPC, HTTP+JSON or GRPC');
+      this.options.preferredBinding && candidates.find((i) => i.protocolBinding.toUpperCase() === this.options.preferredBinding);
+    const chosen = preferred ?? candidates[0];
+    if (!chosen) throw new InvalidResponseError('the agent card lists no A2A 1.0 interface over JSONRPC, HTTP+JSON or GRPC');
+    this.chosen = tenant === undefined || chosen.tenant === tenant ? chosen : { ...chosen, tenant };
     return this.chosen;
   }
 
@@ -231,11 +242,13 @@ export class A2AClient10 {
     call: CallOptions = {},
     restBody?: unknown,
   ): Promise<unknown> {
-    const { url, protocolBinding } = await this.agentInterface(call);
-    if (protocolBinding.toUpperCase() === 'JSONRPC') return this.http.call(url, method, params, resultCheck, call);
-    if (protocolBinding.toUpperCase() === 'GRPC') return this.grpcCalls(url).unary(method, params, resultCheck, call);
+    const chosen = await this.agentInterface(call);
+    const { url, protocolBinding } = chosen;
+    const withTenant = inTenant(params, chosen.tenant);
+    if (protocolBinding.toUpperCase() === 'JSONRPC') return this.http.call(url, method, withTenant, resultCheck, call);
+    if (protocolBinding.toUpperCase() === 'GRPC') return this.grpcCalls(url).unary(method, withTenant, resultCheck, call);
     const body = verb === 'POST' ? (restBody ?? params) : undefined;
-    return this.http.rest(verb, `${url.replace(/\/+$/, '')}${path}`, body, resultCheck, codeOfReason, call);
+    return this.http.rest(verb, restUrl(url, chosen.tenant, path), body, resultCheck, codeOfReason, call);
   }
 
   private async *events(
@@ -246,16 +259,17 @@ export class A2AClient10 {
     restBody: unknown,
     call: CallOptions,
   ): AsyncGenerator<StreamEvent10> {
-    const { url, protocolBinding } = await this.agentInterface(call);
+    const chosen = await this.agentInterface(call);
+    const { url, protocolBinding, tenant } = chosen;
     if (protocolBinding.toUpperCase() === 'JSONRPC') {
       // A dropped JSON-RPC stream is picked up with SubscribeToTask and Last-Event-ID.
       let taskId = (params as { id?: string; message?: { taskId?: string } }).id ?? (params as SendMessageRequest).message?.taskId;
       const plan: StreamPlan = {
         method,
-        params,
+        params: inTenant(params, tenant),
         check: STREAM_ENVELOPE,
         isFinal: endsStream10,
-        resume: () => ({ method: 'SubscribeToTask', params: { id: taskId } }),
+        resume: () => ({ method: 'SubscribeToTask', params: inTenant({ id: taskId }, tenant) }),
       };
       for await (const { id, result } of this.http.stream(url, plan, undefined, call)) {
         const event = result as StreamResponse;
@@ -265,19 +279,22 @@ export class A2AClient10 {
       return;
     }
     if (protocolBinding.toUpperCase() === 'GRPC') {
-      for await (const event of this.grpcCalls(url).stream(method, params, STREAM_RESPONSE, call))
+      for await (const event of this.grpcCalls(url).stream(method, inTenant(params, tenant), STREAM_RESPONSE, call))
         yield { id: undefined, event: event as StreamResponse };
       return;
     }
-    const stream = this.http.restStream(
-      verb,
-      `${url.replace(/\/+$/, '')}${path}`,
-      restBody,
-      STREAM_RESPONSE,
-      endsStream10,
-      codeOfReason,
-      call,
-    );
+    const stream = this.http.restStream(verb, restUrl(url, tenant, path), restBody, STREAM_RESPONSE, endsStream10, codeOfReason, call);
     for await (const { id, result } of stream) yield { id, event: result as StreamResponse };
   }
+}
+
+/** A request's params naming the tenant (spec 1.0 8.3.2), unless it names one itself. */
+function inTenant(params: unknown, tenant: string | undefined): unknown {
+  if (!tenant || params === null || typeof params !== 'object' || (params as { tenant?: unknown }).tenant) return params;
+  return { ...params, tenant };
+}
+
+/** An HTTP+JSON route below the interface's URL, and below the tenant's segment where there is one (the proto's `/{tenant}/…`). */
+function restUrl(url: string, tenant: string | undefined, path: string): string {
+  return `${url.replace(/\/+$/, '')}${tenant ? `/${encodeURIComponent(tenant)}` : ''}${path}`;
 }

@@ -4,7 +4,7 @@
 import express from 'express';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { a2aRouter, apiKey } from 'a2a-express';
+import { a2aRouter, apiKey, artifact, completed } from 'a2a-express';
 import { pino } from 'pino';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import type { Message, Part } from 'a2a-types/v1.0';
@@ -168,4 +168,38 @@ test('a card without a 1.0 interface this client speaks is an InvalidResponseErr
   const client = new A2AClient10(grpcOnly.url, { timeoutMs: 5_000 });
   await expect(client.getTask({ id: 't' })).rejects.toBeInstanceOf(NetworkError);
   client.close();
+});
+
+describe.each<Binding10>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('A2AClient10 over %s, in a tenant', (binding) => {
+  test('with `tenant`, every call names it (HTTP+JSON: below its path segment): the task is the tenant’s, the default tenant does not know it; a card listing the tenant’s interfaces has it chosen', async () => {
+    const { serveGrpc } = await import('a2a-express/grpc');
+    for (const listTenantsInCard of [false, true]) {
+      const router = a2aRouter(
+        async function* (ctx) {
+          yield artifact(`in ${ctx.call.tenant}`);
+          yield completed();
+        },
+        { card: { name: 'Tenanted', version: '1.0.0' }, logger: pino({ level: 'silent' }), tenants: ['acme'], listTenantsInCard },
+      );
+      const http = await serve(express().use(router));
+      const grpcServer = await serveGrpc(router, { port: 0, agentUrl: http.url });
+      const client = new A2AClient10(http.url, { preferredBinding: binding, tenant: 'acme' });
+      try {
+        const chosen = await client.agentInterface();
+        expect(chosen).toMatchObject({ protocolBinding: binding, tenant: 'acme' });
+        const { task } = (await client.sendMessage({ message: user('hi') })) as { task: { id: string; artifacts: { parts: Part[] }[] } };
+        expect(textOf(task.artifacts[0]!.parts)).toBe('in acme');
+        expect((await client.getTask({ id: task.id })).id).toBe(task.id);
+        const events: StreamEvent10[] = [];
+        for await (const event of client.streamMessage({ message: user('streamed') })) events.push(event);
+        expect(streamed(events)).toBe('in acme');
+        expect((await fetch(`${http.url}/v1/tasks/${task.id}`, { headers: { 'A2A-Version': '1.0' } })).status).toBe(404);
+        expect((await fetch(`${http.url}/v1/acme/tasks/${task.id}`, { headers: { 'A2A-Version': '1.0' } })).status).toBe(200);
+      } finally {
+        client.close();
+        await grpcServer.close({ graceMs: 100 });
+        await router.close();
+      }
+    }
+  });
 });

@@ -111,6 +111,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
     pushNotifications: push !== undefined,
     authorize: resolved.auth?.authorize,
     requiredExtensions: resolved.extensions.filter((extension) => extension.required === true).map((extension) => extension.uri),
+    tenants: resolved.tenants,
   });
   const listedElsewhere = new Set<(mountUrl: string) => ListedInterface>();
   let draining = false;
@@ -174,13 +175,14 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
  * -32601 that says where that version is.
  */
 function servedEndpoints(
-  { versions, auth, extensions }: ResolvedOptions,
+  { versions, auth, extensions, tenants }: ResolvedOptions,
   listedElsewhere: ReadonlySet<(mountUrl: string) => ListedInterface>,
 ): VersionEndpoint[] {
   const endpoints = versions.map((version) =>
     version.endpoint({
       auth,
       extensions,
+      listedTenants: tenants?.listed ?? [],
       otherInterfaces: (mountUrl) => [
         ...versions.filter((other) => other !== version).flatMap((other) => other.listedInterfaces?.(mountUrl) ?? []),
         ...[...listedElsewhere].map((listed) => listed(mountUrl)),

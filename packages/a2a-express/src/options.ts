@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import type { AgentCardInput } from './core/agent-card.js';
 import type { AuthOptions } from './core/auth.js';
 import { checkedExtensions, type AgentExtensionOption } from './core/extensions.js';
+import { checkedTenants, type ServedTenants } from './core/tenants.js';
 import type { ConfiguredVersion } from './core/protocol-version.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './transports/sse.js';
@@ -41,6 +42,21 @@ export interface A2ARouterOptions extends VersionOptions {
    * refused (1.0: `ExtensionSupportRequiredError`, -32008; 0.3: -32000). Default none.
    */
   extensions?: readonly AgentExtensionOption[];
+  /**
+   * The tenants the agent serves besides the default one (spec 1.0: `tenant` on every request,
+   * `AgentInterface.tenant`, HTTP+JSON's `/{tenant}/…` paths; docs/tenants.md): a list of names,
+   * or a function that says yes to those served. Each tenant's tasks and push configs are its
+   * own: another tenant's are not found, whoever asks. A call naming a tenant not served is
+   * refused (-32602). 0.3 and 0.1.0 have no tenants: they reach the default tenant. Default: the
+   * default tenant only.
+   */
+  tenants?: readonly string[] | ((tenant: string) => boolean);
+  /**
+   * List each tenant of `tenants` (a list) in the 1.0 card, with every 1.0 interface again, its
+   * `tenant` set. Default false: a client that picks one interface per binding from a card (the
+   * SDK 1.x takes the last one listed) would otherwise land in a tenant.
+   */
+  listTenantsInCard?: boolean;
   /** Serve `tasks/sendSubscribe` and `tasks/resubscribe`. Default true. */
   streaming?: boolean;
   /**
@@ -132,6 +148,8 @@ export interface ResolvedOptions {
   readonly sendWaitMs: number;
   readonly streaming: boolean;
   readonly extensions: readonly AgentExtensionOption[];
+  /** The tenants served besides the default one; undefined: none. */
+  readonly tenants: ServedTenants | undefined;
   /** Undefined when push notifications are off. */
   readonly pushNotifications: PushNotificationOptions | undefined;
   readonly heartbeatMs: number;
@@ -164,6 +182,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     maxJsonDepth: positiveInteger(options.maxJsonDepth ?? 100, 'maxJsonDepth'),
     sendWaitMs: options.sendWaitMs === 'unbounded' ? Number.POSITIVE_INFINITY : positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
     extensions: checkedExtensions(options.extensions),
+    tenants: checkedTenants(options.tenants, options.listTenantsInCard === true),
     streaming: options.streaming ?? true,
     pushNotifications: pushNotificationsOf(options.pushNotifications),
     heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),

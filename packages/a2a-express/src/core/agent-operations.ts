@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { A2AError, ErrorCode } from 'a2a-types/model';
 import type { AuthorizeHook, AuthorizeRequest } from './auth.js';
-import { CORE_VIEW, streamHolder, type CallContext, type CallView } from './call.js';
+import { tenantNotServed, type ServedTenants } from './tenants.js';
+import { CORE_VIEW, ownerIn, streamHolder, type CallContext, type CallView } from './call.js';
 import { TaskEventStream } from './event-feed.js';
 import { isTerminalState, type StoredPushConfig } from './model.js';
 import {
@@ -57,6 +58,8 @@ interface OperationSettings {
   readonly authorize: AuthorizeHook | undefined;
   /** The URIs of the extensions the agent requires: a 0.3 or 1.0 call that does not ask for one is refused. */
   readonly requiredExtensions: readonly string[];
+  /** The tenants served besides the default one; a call naming another is refused. */
+  readonly tenants: ServedTenants | undefined;
 }
 
 /** 1.0's turn rules: a message names an existing task, and a completed task takes no more (spec 1.0 3.1.1). */
@@ -86,6 +89,8 @@ export class AgentOperations {
   async call<O extends OperationName>(name: O, params: OperationParams[O], context: CallContext): Promise<OperationResults[O]> {
     const refused = this.refusal(name);
     if (refused) throw refused;
+    const { tenant } = context;
+    if (tenant !== undefined && !this.settings.tenants?.serves(tenant)) throw tenantNotServed(tenant);
     const { requiredExtensions } = this.settings;
     // 0.1.0 has no way to ask for an extension: its calls are not held to them (docs/extensions.md).
     if (requiredExtensions.length > 0 && context.origin.protocol !== '0.1.0') {
@@ -103,6 +108,7 @@ export class AgentOperations {
         taskId: taskIdOfOperation(operation),
         origin: context.origin,
         headers: context.headers,
+        tenant,
       } as AuthorizeRequest;
       if (!(await authorize(request))) throw A2AError.authorizationFailed();
     }
@@ -121,9 +127,9 @@ const RUN: { readonly [O in OperationName]: Runner<O> } = {
   async SendMessage(params, context, service) {
     const { taskId, rules } = addressOf(params, context);
     if (params.configuration?.returnImmediately === true) {
-      return (await service.startTurn(taskId, params, context.principal, rules, context)).started.record;
+      return (await service.startTurn(taskId, params, ownerIn(context), rules, context)).started.record;
     }
-    return service.sendAndWait(taskId, params, context.principal, rules, context);
+    return service.sendAndWait(taskId, params, ownerIn(context), rules, context);
   },
 
   async SendStreamingMessage(params, context, service) {
@@ -131,11 +137,11 @@ const RUN: { readonly [O in OperationName]: Runner<O> } = {
     return openSendStream(service, taskId, params, context, rules);
   },
 
-  GetTask: (params, context, service) => service.readTask(params.id, context.principal),
+  GetTask: (params, context, service) => service.readTask(params.id, ownerIn(context)),
 
   ListTasks: listTasks,
 
-  CancelTask: (params, context, service) => service.cancel(params.id, context.principal),
+  CancelTask: (params, context, service) => service.cancel(params.id, ownerIn(context)),
 
   async SubscribeToTask({ id }, context, service) {
     const view = context.view ?? CORE_VIEW;
@@ -147,27 +153,27 @@ const RUN: { readonly [O in OperationName]: Runner<O> } = {
 
   /** A config without an id replaces the task's own config, else its oldest; with none, it becomes the task's own. */
   async CreateTaskPushNotificationConfig({ taskId, config }, context, service) {
-    const id = config.id ?? addressedConfig(await service.readTask(taskId, context.principal), undefined)?.id ?? taskId;
+    const id = config.id ?? addressedConfig(await service.readTask(taskId, ownerIn(context)), undefined)?.id ?? taskId;
     const stored = { ...config, id } as StoredPushConfig;
-    await service.setPushConfig(taskId, stored, context.principal);
+    await service.setPushConfig(taskId, stored, ownerIn(context));
     return stored;
   },
 
   async GetTaskPushNotificationConfig({ taskId, id }, context, service) {
-    const config = addressedConfig(await service.readTask(taskId, context.principal), id);
+    const config = addressedConfig(await service.readTask(taskId, ownerIn(context)), id);
     if (!config) throw configNotFound(taskId, id);
     return config;
   },
 
   async ListTaskPushNotificationConfigs({ taskId }, context, service) {
-    return (await service.readTask(taskId, context.principal)).pushConfigs ?? [];
+    return (await service.readTask(taskId, ownerIn(context))).pushConfigs ?? [];
   },
 
   /** Deleting a config the task does not have succeeds: what the client wanted is so (spec 1.0 3.1.10). */
   async DeleteTaskPushNotificationConfig({ taskId, id }, context, service) {
-    const configId = id ?? addressedConfig(await service.readTask(taskId, context.principal), undefined)?.id;
-    if (configId !== undefined) await service.deletePushConfig(taskId, configId, context.principal);
-    else await service.readTask(taskId, context.principal);
+    const configId = id ?? addressedConfig(await service.readTask(taskId, ownerIn(context)), undefined)?.id;
+    if (configId !== undefined) await service.deletePushConfig(taskId, configId, ownerIn(context));
+    else await service.readTask(taskId, ownerIn(context));
     return undefined;
   },
 
@@ -223,7 +229,7 @@ async function openTaskSubscription(
   // The feed is open before the task is read, so that no update falls between the two.
   const feed = await service.openFeed(taskId, streamHolder(context));
   try {
-    const record = await service.readTask(taskId, context.principal);
+    const record = await service.readTask(taskId, ownerIn(context));
     const { state } = record.task.status;
     if (isTerminalState(state)) throw A2AError.unsupportedOperation(`task ${taskId} is ${state}: it has no more updates`);
     // The task stands for every event so far; it does not end the stream, even when its turn is over.
@@ -270,7 +276,7 @@ async function listTasks(params: ListTasksParams, context: CallContext, service:
         return true;
       },
     },
-    context.principal,
+    ownerIn(context),
   );
   return { tasks, next: page.next, total: page.total };
 }

@@ -66,6 +66,8 @@ export type AuthorizeRequest = {
   readonly origin: CallOrigin;
   /** The call's headers (HTTP) or metadata (gRPC), names in lower case. */
   readonly headers: CallHeaders;
+  /** The tenant the call names (1.0); undefined for the default tenant. */
+  readonly tenant: string | undefined;
 };
 
 /** May this principal make this call? `false` refuses it: HTTP 403 on every version and binding, gRPC PERMISSION_DENIED. */

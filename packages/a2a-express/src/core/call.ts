@@ -28,8 +28,13 @@ export interface CallContext {
   /** The call's headers (HTTP) or metadata (gRPC). */
   readonly headers: CallHeaders;
   readonly origin: CallOrigin;
-  /** The tenant the call names (1.0); not yet served: the card declares none. */
+  /** The tenant the call names (1.0's `tenant`); undefined for the default tenant. */
   readonly tenant?: string;
+  /**
+   * Who owns what the call creates, and whose tasks it may see: its principal, or in a tenant the
+   * tenant with its principal (`tenantOwner`). Default: the principal.
+   */
+  readonly owner?: Principal;
   /** The extensions the client asked for (1.0's `A2A-Extensions`, 0.3's `X-A2A-Extensions`), and those the agent used. */
   readonly extensions?: CallExtensions;
   /** The `Last-Event-ID` a stream is resumed from (the kit's resumption, docs/streaming.md), as it came. */
@@ -116,6 +121,11 @@ export const CORE_VIEW: CallView = {
     return task;
   },
 };
+
+/** Who owns what a call creates and may see (see `CallContext.owner`). */
+export function ownerIn(context: CallContext): Principal | undefined {
+  return context.owner ?? context.principal;
+}
 
 /**
  * The call a turn came with, as its handler sees it (`ctx.call`): how it came, its headers

@@ -52,7 +52,8 @@ export class HandlerContext implements TaskContext {
     this.sessionId = this.contextId;
     this.isNewTask = opening.isNewTask;
     this.requestMetadata = params.metadata ?? undefined;
-    this.principal = opening.principal;
+    // The caller's own principal (the turn's owner may be its tenant with it).
+    this.principal = opening.call ? opening.call.principal : opening.principal;
     this.#turn = turn;
     this.#opening = opening;
     this.#baseLogger = baseLogger;

@@ -4,15 +4,23 @@ import { A2AError } from 'a2a-types/model';
 import { ownerKey, type Principal } from './auth.js';
 import { upgradeRecord, type TaskRecord } from '../store/records.js';
 import type { TaskStore } from '../store/task-store.js';
+import { TENANT_SCHEME } from './tenants.js';
 
 /** The owner a new task gets from the principal that creates it. */
 export function ownerOf(principal: Principal | undefined): string | undefined {
   return principal ? ownerKey(principal) : undefined;
 }
 
-/** Throws -32001 unless `principal` may see the task. */
+/**
+ * Throws -32001 unless `principal` may see the task. A task without an owner (made without
+ * authentication) is seen by every caller of the default tenant, and by no tenant's.
+ */
 export function assertOwner(record: TaskRecord, principal: Principal | undefined): void {
-  if (record.owner !== undefined && (!principal || record.owner !== ownerKey(principal))) throw A2AError.taskNotFound(record.task.id);
+  if (record.owner === undefined) {
+    if (principal?.scheme === TENANT_SCHEME) throw A2AError.taskNotFound(record.task.id);
+    return;
+  }
+  if (!principal || record.owner !== ownerKey(principal)) throw A2AError.taskNotFound(record.task.id);
 }
 
 /** The task, if it exists and the caller may see it; -32001 otherwise. */

@@ -51,6 +51,8 @@ export interface AgentSettings {
   readonly auth: AuthOptions | undefined;
   /** The extensions the agent declares (`capabilities.extensions` of the 0.3 and 1.0 cards). */
   readonly extensions: readonly AgentExtensionOption[];
+  /** The tenants the 1.0 card lists, each with every 1.0 interface again, its `tenant` set. */
+  readonly listedTenants: readonly string[];
   /** The interfaces the other versions served list, at a mount's URL, and those served outside the router (gRPC). */
   otherInterfaces(mountUrl: string): readonly ListedInterface[];
 }

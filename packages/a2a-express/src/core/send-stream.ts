@@ -2,7 +2,7 @@
 // the turn's updates until its final one; the Task is sent with the handler's first update, so
 // that a turn whose first update is a `reply` streams that message alone. Without (0.1.0): every
 // event of the turn, from its opening `working` status on.
-import { CORE_VIEW, streamHolder, type CallContext } from './call.js';
+import { CORE_VIEW, ownerIn, streamHolder, type CallContext } from './call.js';
 import { SeveralEvents, TaskEventStream } from './event-feed.js';
 import type { SendMessageParams } from './operations.js';
 import type { TurnRules } from './operations.js';
@@ -22,7 +22,7 @@ export async function openSendStream(
   const feed = await service.openFeed(taskId, streamHolder(context));
   let started: TurnStart;
   try {
-    ({ started } = await service.startTurn(taskId, send, context.principal, rules, context));
+    ({ started } = await service.startTurn(taskId, send, ownerIn(context), rules, context));
   } catch (error) {
     feed.close();
     throw error;

@@ -3,6 +3,7 @@
 // and run, the answer put back into the version's words, and one log line, one metric and one
 // span for it. JSON-RPC (json-rpc.ts) and HTTP+JSON (rest.ts) are codecs around it; neither
 // builds the other's envelope.
+import { tenantOfParams, tenantOwner } from '../core/tenants.js';
 import { CallExtensions, type ExtensionsEcho, NO_EXTENSIONS, requestedExtensions } from '../core/extensions.js';
 import { performance } from 'node:perf_hooks';
 import { A2AError, ErrorCode, type JSONRPCId, type ValidationIssue } from 'a2a-types';
@@ -223,7 +224,15 @@ function callContextOf(runner: Runner, log: CallLog, method: Method, name: strin
     view: method.view?.(params),
     caller: context.caller,
     extensions: extensionsOf(context, runner.protocol),
+    // Tenants are 1.0's: its requests name theirs in `tenant` (HTTP+JSON: in the path, put there).
+    ...(runner.protocol === '1.0' && tenantParam(params, context.principal)),
   };
+}
+
+/** A call in a tenant: the tenant, and the owner of what it makes (the tenant with the principal). */
+function tenantParam(params: unknown, principal: Principal | undefined): { tenant: string; owner: Principal } | undefined {
+  const tenant = tenantOfParams(params);
+  return tenant === undefined ? undefined : { tenant, owner: tenantOwner(tenant, principal) };
 }
 
 /** The call's extensions: most calls ask for none, and share one object for it. */

@@ -29,6 +29,8 @@ interface RestEndpoint {
 interface RouteCall {
   readonly route: RestRoute;
   readonly pathParams: string[];
+  /** The tenant the path names (`/{tenant}/…`, spec 1.0's HTTP bindings of the proto), if any. */
+  readonly tenant?: string;
   readonly started: number;
 }
 
@@ -43,14 +45,16 @@ export function createRestEndpoint(settings: RestEndpointSettings): RequestHandl
   return (req, res) =>
     traceRequest(req, res, settings.route, spanAttributes, (span) => {
       const started = performance.now();
-      const found = routeOf(binding.routes, req);
-      // Everything below the interface is the binding's: a path that is none of its routes (a
-      // tenant's, say, which the card does not declare) is answered in its words, not the host's.
+      const found = routeOf(binding.routes, req.method, req.path) ?? tenantRouteOf(binding.routes, req.method, req.path);
+      // Everything below the interface is the binding's: a path that is none of its routes is
+      // answered in its words, not the host's.
       if (found === undefined) return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 404);
       if (found === 'bad-path')
         return refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }), 400);
       if (found === 'other-verb') {
-        res.setHeader('Allow', allowedVerbs(binding.routes, req.path).join(', '));
+        // A tenant's path is a route's below its first segment.
+        const verbs = allowedVerbs(binding.routes, req.path);
+        res.setHeader('Allow', (verbs.length > 0 ? verbs : allowedVerbs(binding.routes, req.path.replace(/^\/[^/]+/, ''))).join(', '));
         return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 405);
       }
       void serveRoute(endpoint, req, res, { ...found, started }, span).catch((error: unknown) => {
@@ -66,6 +70,9 @@ async function serveRoute(endpoint: RestEndpoint, req: Request, res: Response, c
   const read = await readRouteCall(endpoint, req, res, call);
   if (!read) return;
   const params = call.route.params(call.pathParams, req.query as Record<string, unknown>, read.body);
+  const tenantClash = call.tenant === undefined ? undefined : tenantClashOf(params, call.tenant);
+  if (tenantClash) return refuse(settings, req, res, call.started, tenantClash, 400);
+  if (call.tenant !== undefined) (params as { tenant?: string }).tenant = call.tenant;
   const outcome = await settings.runner.run(call.route.method, params, requestContextOf(req, read.principal, settings, 'rest', span));
   switch (outcome.kind) {
     case 'stream':
@@ -197,14 +204,15 @@ function withCode(body: unknown, status: number): unknown {
 /** The route of the request and its path parameters; 'other-verb' for a path served with other verbs. */
 function routeOf(
   routes: readonly RestRoute[],
-  req: Request,
+  verb: string,
+  path: string,
 ): { route: RestRoute; pathParams: string[] } | 'other-verb' | 'bad-path' | undefined {
   let pathMatched = false;
   for (const route of routes) {
-    const match = route.path.exec(req.path);
+    const match = route.path.exec(path);
     if (!match) continue;
     pathMatched = true;
-    if (route.verb !== req.method) continue;
+    if (route.verb !== verb) continue;
     try {
       return { route, pathParams: match.slice(1).map((segment) => decodeURIComponent(segment)) };
     } catch {
@@ -212,6 +220,40 @@ function routeOf(
     }
   }
   return pathMatched ? 'other-verb' : undefined;
+}
+
+/**
+ * A route below a tenant's segment (`/{tenant}/message:send`, the proto's `additional_bindings`),
+ * for a path that is no route of its own: the route, and the tenant.
+ */
+function tenantRouteOf(
+  routes: readonly RestRoute[],
+  verb: string,
+  path: string,
+): { route: RestRoute; pathParams: string[]; tenant: string } | 'other-verb' | 'bad-path' | undefined {
+  const match = /^\/([^/]+)(\/.+)$/.exec(path);
+  if (!match) return undefined;
+  const found = routeOf(routes, verb, match[2]!);
+  if (typeof found !== 'object') return found;
+  try {
+    return { ...found, tenant: decodeURIComponent(match[1]!) };
+  } catch {
+    return 'bad-path';
+  }
+}
+
+/** The refusal of a body that names a tenant other than its path's (the two must agree), if it does. */
+function tenantClashOf(params: unknown, tenant: string): A2AError | undefined {
+  const said = (params as { tenant?: unknown } | null)?.tenant;
+  if (said === undefined || said === '' || said === tenant) return undefined;
+  return A2AError.invalidParams([
+    {
+      path: '/tenant',
+      message: `the path names tenant ${JSON.stringify(tenant)}, the body ${JSON.stringify(said)}`,
+      keyword: 'tenant',
+      params: {},
+    },
+  ]);
 }
 
 function allowedVerbs(routes: readonly RestRoute[], path: string): string[] {

@@ -1,6 +1,6 @@
 // A2A 1.0 as a plug-in: its options, operations, errors, push body and card.
 import { A2AError, type AgentCard, type ErrorCode } from 'a2a-types/model';
-import { ErrorCode10, errorInfo, type AgentCard as AgentCard10 } from 'a2a-types/v1.0';
+import { ErrorCode10, errorInfo, type AgentCard as AgentCard10, type AgentInterface } from 'a2a-types/v1.0';
 import type { AuthOptions, Principal } from '../../core/auth.js';
 import type { ListedInterface, ProtocolVersion, ServableVersion, VersionEndpoint } from '../../core/protocol-version.js';
 import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
@@ -82,10 +82,15 @@ export const version10: ServableVersion<Options10> = {
       path,
       inputModes: inputModesOfCard(overrides),
       listedInterfaces: interfaces,
-      endpoint: ({ auth, extensions, otherInterfaces }) =>
-        endpoint10(path, extended, (agentCard) =>
-          agentCard10(agentCard, [...interfaces(agentCard.url), ...otherInterfaces(agentCard.url)], auth, overrides, extensions),
-        ),
+      endpoint: ({ auth, extensions, otherInterfaces, listedTenants }) =>
+        endpoint10(path, extended, (agentCard) => {
+          const listed: AgentInterface[] = [...interfaces(agentCard.url), ...otherInterfaces(agentCard.url)];
+          // Each tenant listed reaches the same 1.0 interfaces, its name in every request (spec 1.0 8.3.2).
+          const ofTenants = listedTenants.flatMap((tenant) =>
+            listed.filter((entry) => entry.protocolVersion === PROTOCOL_VERSION_10).map((entry) => ({ ...entry, tenant })),
+          );
+          return agentCard10(agentCard, [...listed, ...ofTenants], auth, overrides, extensions);
+        }),
     };
   },
 };

@@ -1,8 +1,8 @@
 // The A2A 1.0 HTTP+JSON binding (spec 1.0 11): each route and the 1.0 operation it calls, and
 // errors as the `google.rpc.Status` body of 11.6 with the HTTP statuses of 5.4. The routes are
 // those of the proto's `google.api.http` annotations, below the interface's URL; subscribing is
-// served on GET (the proto) and POST (the specification text). Tenants are not served: the card
-// declares none, so no client sends one.
+// served on GET (the proto) and POST (the specification text). Each route is also served below a
+// tenant's segment (`/{tenant}/message:send`, the proto's `additional_bindings`): transports/rest.ts.
 import type { ErrorBody10 } from 'a2a-types/v1.0';
 import { bindingOfError10 } from './mapping.js';
 import type { RestBinding, RestRoute } from '../../core/protocol-version.js';
