@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import type { AgentCard, Artifact, FileContent, Message, Part, Task } from 'a2a-types';
 import { isStatusUpdateEvent } from 'a2a-types';
 import { agentApi, detectProtocol, type AgentApi, type Event, type Protocol } from './cli-agent.js';
+import { verifyCardSignature } from './card-signature.js';
 import { checkAgent, plan } from './check/run.js';
 import { junitReport, textReport } from './check/report.js';
 import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError } from './errors.js';
@@ -53,12 +54,15 @@ Common options:
   --strict                            an answer that departs from the A2A spec is an error (exit 1);
                                       by default it is shown, with a warning on stderr per departure
   -h, --help                          help for a command (a2a send --help)`,
-  card: `a2a card <url> [--json] [--header "Name: value"]
+  card: `a2a card <url> [--json] [--header "Name: value"] [--verify [--jwks url]]
 
 Fetches the agent card of the version spoken (1.0 and 0.3: <url>/.well-known/agent-card.json; 0.1.0: agent.json), checks it against
 the A2A schema and shows the agent's skills, capabilities and authentication. Each way the card
 departs from the schema is a warning on stderr, and then the exit code is 1: checking is this
-command's job.`,
+command's job.
+
+  --verify     check the card's signatures (spec 1.0 8.4): exit 1 when it is unsigned or none verifies
+  --jwks url   the keys to check them with (default: the agent's <url>/.well-known/jwks.json)`,
   send: `a2a send <url> <text...> [options]
 
 Sends one message (tasks/send) and prints the answer: text parts as text, data parts as JSON,
@@ -143,6 +147,8 @@ const OPTIONS = {
   rate: { type: 'string' },
   only: { type: 'string' },
   junit: { type: 'string' },
+  verify: { type: 'boolean' },
+  jwks: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -194,7 +200,7 @@ async function main(argv: string[]): Promise<number> {
   });
   switch (command) {
     case 'card':
-      return showCard(agent, values);
+      return showCard(agent, values, base);
     case 'send':
       if (args.length === 0 && !values.file?.length) throw new UsageError('send: nothing to send');
       return send(agent, args.join(' '), values);
@@ -315,10 +321,18 @@ function headersOf(list: string[] | undefined): Record<string, string> {
 
 // ---------------------------------------------------------------------------------------------
 
-async function showCard(agent: AgentApi, values: Options): Promise<number> {
+async function showCard(agent: AgentApi, values: Options, base: string): Promise<number> {
   const { raw, view } = await agent.card();
   console.log(values.json ? JSON.stringify(raw) : cardText(view, agent.protocol));
-  return departures > 0 ? 1 : 0;
+  if (!values.verify) return departures > 0 ? 1 : 0;
+  if (agent.protocol === '0.1.0') throw new UsageError('--verify: A2A 0.1.0 cards have no signatures');
+  const jwks = values.jwks ?? `${base.replace(/\/+$/, '')}/.well-known/jwks.json`;
+  const check = await verifyCardSignature(raw, { keys: jwks, protocol: agent.protocol });
+  const said = check.valid
+    ? green(`signed, valid (kid ${check.kid ?? '?'}, keys from ${jwks})`)
+    : red(check.signed ? `signed, not valid: ${check.reason}${check.kid ? ` (kid ${check.kid})` : ''}` : 'unsigned');
+  console.error(said);
+  return departures > 0 || !check.valid ? 1 : 0;
 }
 
 /** The card for a person; read leniently, since an invalid card is shown too (with warnings). */

@@ -2,6 +2,7 @@
 // notifications, the replica duties, the operations every binding calls, and each version served
 // with its method runner and JSON-RPC dispatch. The Express router is one transport on top of it
 // (router.ts); a test, or another binding, calls `operations` (or a version's `dispatch`) directly.
+import type { CardSigner } from './core/card-signer.js';
 import type { Logger } from 'pino';
 import { createDispatcher, type Dispatch } from './transports/json-rpc.js';
 import { createMethodRunner, type MethodRunner } from './transports/method-runner.js';
@@ -175,7 +176,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions)
  * -32601 that says where that version is.
  */
 function servedEndpoints(
-  { versions, auth, extensions, tenants }: ResolvedOptions,
+  { versions, auth, extensions, tenants, cardSigner }: ResolvedOptions,
   listedElsewhere: ReadonlySet<(mountUrl: string) => ListedInterface>,
 ): VersionEndpoint[] {
   const endpoints = versions.map((version) =>
@@ -189,7 +190,17 @@ function servedEndpoints(
       ],
     }),
   );
-  return endpoints.map((endpoint) => ({ ...endpoint, version: pointingElsewhere(endpoint.version, endpoints) }));
+  return endpoints.map((endpoint) => ({
+    ...endpoint,
+    version: pointingElsewhere(endpoint.version, endpoints),
+    ...(endpoint.extendedCard && cardSigner && { extendedCard: signedExtendedCard(endpoint, cardSigner) }),
+  }));
+}
+
+/** The endpoint's extended card, signed as its public card is (spec 1.0 8.4). */
+function signedExtendedCard(endpoint: VersionEndpoint, signer: CardSigner): NonNullable<VersionEndpoint['extendedCard']> {
+  const extendedCard = endpoint.extendedCard!;
+  return async (agentCard, principal) => signer.sign(await extendedCard(agentCard, principal), endpoint.version.name);
 }
 
 /** `version`, whose -32601 names the other version served that has the method, if one does. */

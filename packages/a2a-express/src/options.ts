@@ -3,6 +3,7 @@ import type { AgentCardInput } from './core/agent-card.js';
 import type { AuthOptions } from './core/auth.js';
 import { checkedExtensions, type AgentExtensionOption } from './core/extensions.js';
 import { checkedTenants, type ServedTenants } from './core/tenants.js';
+import { CardSigner, type CardSigningOptions } from './core/card-signer.js';
 import type { ConfiguredVersion } from './core/protocol-version.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './transports/sse.js';
@@ -11,7 +12,7 @@ import { A2AMetrics } from './telemetry/metrics.js';
 import type { TaskStore } from './store/task-store.js';
 import { VERSIONS, type VersionOptions } from './versions/index.js';
 
-export type { AgentCardInput, AgentExtensionOption };
+export type { AgentCardInput, AgentExtensionOption, CardSigningOptions };
 
 /**
  * Options of {@link a2aRouter}. Only `card` is required. Each protocol version served reads
@@ -57,6 +58,13 @@ export interface A2ARouterOptions extends VersionOptions {
    * SDK 1.x takes the last one listed) would otherwise land in a tenant.
    */
   listTenantsInCard?: boolean;
+  /**
+   * Sign every 1.0 and 0.3 card the router serves (spec 1.0 8.4), the extended card too: a
+   * private key with its `kid` (and `alg`), or `{ keys: [...], jku? }` to sign with several (key
+   * rotation: each signs). The public keys are served at `/.well-known/jwks.json`; `jku` names
+   * another place in each signature's header. docs/signed-cards.md. Default: unsigned.
+   */
+  cardSigning?: CardSigningOptions;
   /** Serve `tasks/sendSubscribe` and `tasks/resubscribe`. Default true. */
   streaming?: boolean;
   /**
@@ -150,6 +158,8 @@ export interface ResolvedOptions {
   readonly extensions: readonly AgentExtensionOption[];
   /** The tenants served besides the default one; undefined: none. */
   readonly tenants: ServedTenants | undefined;
+  /** Undefined when cards are not signed. */
+  readonly cardSigner: CardSigner | undefined;
   /** Undefined when push notifications are off. */
   readonly pushNotifications: PushNotificationOptions | undefined;
   readonly heartbeatMs: number;
@@ -183,6 +193,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     sendWaitMs: options.sendWaitMs === 'unbounded' ? Number.POSITIVE_INFINITY : positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
     extensions: checkedExtensions(options.extensions),
     tenants: checkedTenants(options.tenants, options.listTenantsInCard === true),
+    cardSigner: options.cardSigning && new CardSigner(options.cardSigning),
     streaming: options.streaming ?? true,
     pushNotifications: pushNotificationsOf(options.pushNotifications),
     heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),

@@ -1,3 +1,4 @@
+import type { CardSigner } from './core/card-signer.js';
 import { A2AError } from 'a2a-types';
 import { createHash } from 'node:crypto';
 import { inspectorRoute } from './inspector.js';
@@ -128,12 +129,17 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     router.use(inspector.path, inspector.handler);
     logger.warn({ path: inspector.path }, 'the A2A inspector is served: for development only, whoever reaches it can call this agent');
   }
-  if (push) router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, push.signer.jwks));
+  // The keys that verify the agent's push notifications and its signed cards.
+  const { cardSigner } = resolved;
+  if (push || cardSigner) {
+    const keys = [...(push?.signer.jwks.keys ?? []), ...(cardSigner?.publicKeys ?? [])];
+    router.get('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, { keys }));
+  }
   const mount: VersionMount = {
     router,
     resolved,
     core,
-    cards: cardServer(resolved.auth),
+    cards: cardServer(resolved.auth, resolved.cardSigner),
     cardFor,
     postEndpoints,
     isDraining: () => core.draining,
@@ -217,7 +223,7 @@ function mountVersion(mount: VersionMount, endpoint: ServedEndpoint): void {
   const extendedCard = extendedCardOf && ((req: Request, principal: Principal) => extendedCardOf(cardFor(req), principal));
   router.get(
     [...endpoint.cardPaths],
-    mount.cards.serve((req) => ({ card: card(req), caching: endpoint.cardCaching === true }), wireError),
+    mount.cards.serve((req) => ({ card: card(req), caching: endpoint.cardCaching === true, protocol: version.name }), wireError),
   );
 
   const refuseDraining = refuseWhileDraining(mount, version.name, 'jsonrpc', (error) => errorResponse(null, wireError(error)));
@@ -285,7 +291,12 @@ function mountSharedCards(mount: VersionMount, endpoints: readonly ServedEndpoin
         const { endpoint, rank } = choose(requested);
         const refusing = rank === 0 && requested !== undefined ? sharing.find((other) => other.refusedCard) : undefined;
         if (refusing) return { refused: refusing.refusedCard!(requested!, served) };
-        return { card: endpoint.card(mount.cardFor(req)), caching: endpoint.cardCaching === true, varies: true };
+        return {
+          card: endpoint.card(mount.cardFor(req)),
+          caching: endpoint.cardCaching === true,
+          varies: true,
+          protocol: endpoint.version.name,
+        };
       }, wireError),
     );
   }
@@ -299,6 +310,8 @@ type CardAnswer =
       readonly caching: boolean;
       /** The card depends on the `A2A-Version` asked for. */
       readonly varies?: boolean;
+      /** Its protocol version's name: 1.0 and 0.3 cards are signed when the router signs cards. */
+      readonly protocol: string;
     }
   | { readonly refused: { status: number; body: unknown } };
 
@@ -307,7 +320,10 @@ interface CardServer {
   serve(answer: (req: Request) => CardAnswer, wireError?: (error: A2AError) => A2AError): express.RequestHandler;
 }
 
-function cardServer(auth: AuthOptions | undefined): CardServer {
+/** The versions whose cards have `signatures` (0.1.0's has none). */
+const SIGNED_VERSIONS: ReadonlySet<string> = new Set(['1.0', '0.3']);
+
+function cardServer(auth: AuthOptions | undefined, signer: CardSigner | undefined): CardServer {
   // HTTP dates have whole seconds. The cards change when the agent is redeployed: the router's
   // start is when they last did.
   const sinceMs = Math.floor(Date.now() / 1000) * 1000;
@@ -345,12 +361,27 @@ function cardServer(auth: AuthOptions | undefined): CardServer {
     res.end(body);
   };
 
+  /** The answer, its card signed where the router signs the card's version. */
+  const signed = async (answer: CardAnswer): Promise<CardAnswer> =>
+    signer && 'card' in answer && SIGNED_VERSIONS.has(answer.protocol)
+      ? { ...answer, card: await signer.sign(answer.card, answer.protocol) }
+      : answer;
+  const serveSigned = (req: Request, res: Response, answer: CardAnswer, next: express.NextFunction): void => {
+    if (!signer) {
+      send(req, res, answer);
+      return;
+    }
+    signed(answer)
+      .then((ready) => send(req, res, ready))
+      .catch(next);
+  };
+
   return {
     serve: (answer, wireError) => (req, res, next) => {
-      if (!auth?.protectCard) return send(req, res, answer(req));
+      if (!auth?.protectCard) return serveSigned(req, res, answer(req), next);
       authenticate(req, auth)
         .then((outcome) => {
-          if (outcome.ok) send(req, res, answer(req));
+          if (outcome.ok) serveSigned(req, res, answer(req), next);
           else sendUnauthenticated(res, null, outcome, wireError);
         })
         .catch(next);

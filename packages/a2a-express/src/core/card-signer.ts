@@ -1,0 +1,113 @@
+// Signed agent cards (spec 1.0 8.4; 0.3's cards carry `signatures` too): each card the router
+// serves is signed as it is served (its URLs are the request's), with every key given, each
+// signature a JWS (RFC 7515) over the card's canonical form (RFC 8785), its payload detached.
+// The public keys are served on the router's `/.well-known/jwks.json`, or wherever `jku` says.
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { canonicalAgentCard03, canonicalAgentCard10 } from 'a2a-types/card-signing';
+import { FlattenedSign, type JWK } from 'jose';
+
+/** One key cards are signed with. */
+export interface CardSigningKey {
+  /** A private key: a JWK, a `KeyObject`, or PEM text. */
+  privateKey: JWK | KeyObject | string;
+  /** Its key id: the JWS header's `kid`, and the public JWK's. */
+  kid: string;
+  /** Its algorithm. Default: from the key (ES256, ES384, ES512, EdDSA, RS256, PS256 for RSA-PSS). */
+  alg?: string;
+}
+
+/** The `cardSigning` option: one key, or several (rotation: every key listed signs, each its own signature). */
+export type CardSigningOptions = CardSigningKey | { keys: readonly CardSigningKey[]; jku?: string };
+
+/** A card's `signatures` entry (1.0's `AgentCardSignature`, 0.3's the same). */
+interface CardSignature {
+  protected: string;
+  signature: string;
+}
+
+/** Most payloads whose signatures are kept: a card differs per request only by its URLs. */
+const MAX_CACHED = 64;
+
+export class CardSigner {
+  readonly #keys: { key: KeyObject; kid: string; alg: string; publicJwk: JWK }[];
+  readonly #jku: string | undefined;
+  /** Signatures by payload: the same card keeps the same signatures (and ETag), ECDSA's being random. */
+  readonly #cache = new Map<string, Promise<CardSignature[]>>();
+
+  constructor(option: CardSigningOptions) {
+    const keys = 'keys' in option ? option.keys : [option];
+    if (!Array.isArray(keys) || keys.length === 0) throw new TypeError('a2aRouter: cardSigning needs at least one key');
+    const seen = new Set<string>();
+    this.#keys = keys.map(({ privateKey, kid, alg }, i) => {
+      if (typeof kid !== 'string' || kid === '') throw new TypeError(`a2aRouter: cardSigning key ${i} needs a kid`);
+      if (seen.has(kid)) throw new TypeError(`a2aRouter: cardSigning: the kid ${kid} is given twice`);
+      seen.add(kid);
+      const key = privateKeyOf(privateKey, i);
+      const chosen = alg ?? algorithmOf(key, i);
+      const publicJwk = { ...(createPublicKey(key).export({ format: 'jwk' }) as JWK), kid, alg: chosen, use: 'sig' };
+      return { key, kid, alg: chosen, publicJwk };
+    });
+    this.#jku = 'keys' in option ? option.jku : undefined;
+  }
+
+  /** The public keys, as the JWKS document serves them. */
+  get publicKeys(): JWK[] {
+    return this.#keys.map(({ publicJwk }) => publicJwk);
+  }
+
+  /** The card with its signatures (any it came with replaced), for the protocol version it is in. */
+  async sign<T>(card: T, protocol: string): Promise<T> {
+    const payload = protocol === '1.0' ? canonicalAgentCard10(card) : canonicalAgentCard03(card);
+    const cacheKey = `${protocol}\n${payload}`;
+    let signatures = this.#cache.get(cacheKey);
+    if (!signatures) {
+      signatures = this.signPayload(payload);
+      if (this.#cache.size >= MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
+      this.#cache.set(cacheKey, signatures);
+      signatures.catch(() => this.#cache.delete(cacheKey));
+    }
+    return { ...card, signatures: await signatures };
+  }
+
+  private signPayload(payload: string): Promise<CardSignature[]> {
+    const bytes = new TextEncoder().encode(payload);
+    return Promise.all(
+      this.#keys.map(async ({ key, kid, alg }) => {
+        const jws = await new FlattenedSign(bytes)
+          .setProtectedHeader({ alg, kid, typ: 'JOSE', ...(this.#jku && { jku: this.#jku }) })
+          .sign(key);
+        // Detached: the payload is the card itself.
+        return { protected: jws.protected!, signature: jws.signature };
+      }),
+    );
+  }
+}
+
+function privateKeyOf(value: JWK | KeyObject | string, i: number): KeyObject {
+  try {
+    if (typeof value === 'string') return createPrivateKey(value);
+    if ((value as KeyObject).type === 'private') return value as KeyObject;
+    return createPrivateKey({ key: value as JWK as never, format: 'jwk' });
+  } catch (error) {
+    throw new TypeError(`a2aRouter: cardSigning key ${i} is not a private key: ${(error as Error).message}`);
+  }
+}
+
+function algorithmOf(key: KeyObject, i: number): string {
+  switch (key.asymmetricKeyType) {
+    case 'ec': {
+      const curve = key.asymmetricKeyDetails?.namedCurve;
+      if (curve === 'prime256v1') return 'ES256';
+      if (curve === 'secp384r1') return 'ES384';
+      if (curve === 'secp521r1') return 'ES512';
+      break;
+    }
+    case 'ed25519':
+      return 'EdDSA';
+    case 'rsa':
+      return 'RS256';
+    case 'rsa-pss':
+      return 'PS256';
+  }
+  throw new TypeError(`a2aRouter: cardSigning key ${i}: give its alg (a ${key.asymmetricKeyType} key)`);
+}

@@ -1,0 +1,215 @@
+// Signed agent cards (spec 1.0 8.4): the router signs each 1.0 and 0.3 card it serves (its
+// per-request URLs included, the extended card too) and serves the public keys; a2a-client checks
+// them; and both agree with the official SDK 1.x: a card the kit signs verifies with the SDK's
+// verifier, a card the SDK's signer signs verifies with ours, and a card with one byte changed
+// fails both. Real servers on loopback.
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { get } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import express from 'express';
+import { pino } from 'pino';
+import { AgentCard as SdkAgentCard, generateAgentCardSignature, verifyAgentCardSignature } from 'a2a-sdk-1';
+import { verifyCardSignature } from 'a2a-client';
+import { a2aRouter, apiKey, completed, type A2ARouterOptions } from 'a2a-express';
+import { canonicalAgentCard10 } from 'a2a-types/card-signing';
+import { serverPool } from 'a2a-testing';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '../packages/a2a-client/dist/cli.js');
+const run = promisify(execFile);
+const { serve, closeAll } = serverPool();
+const routers: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(routers.map((router) => router.close()));
+  await closeAll();
+});
+
+type Json = Record<string, unknown>;
+const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const ed = generateKeyPairSync('ed25519');
+const card = {
+  name: 'Signed Agent',
+  description: 'signs its cards',
+  version: '1.0.0',
+  skills: [{ id: 'echo', name: 'Echo', description: 'says it back', tags: ['echo'] }],
+};
+
+async function agent(options: Partial<A2ARouterOptions> = {}): Promise<string> {
+  const router = a2aRouter(
+    async function* () {
+      yield completed();
+    },
+    { card, logger: pino({ level: 'silent' }), ...options } as A2ARouterOptions,
+  );
+  routers.push(router);
+  return (await serve(express().use(router))).url;
+}
+
+const card10 = async (url: string, host?: string): Promise<Json> => {
+  if (!host) return (await (await fetch(`${url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as Json;
+  // Another Host than the address dialled (fetch will not send one of its own).
+  return new Promise((resolve, reject) => {
+    get(`${url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0', Host: host } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk));
+      res.on('end', () => resolve(JSON.parse(body) as Json));
+    }).on('error', reject);
+  });
+};
+const headerOf = (signature: { protected: string }) => JSON.parse(Buffer.from(signature.protected, 'base64url').toString()) as Json;
+type JWK = Record<string, unknown> & { kid?: string; d?: string };
+const jwkOf = (key: KeyObject): JWK => key.export({ format: 'jwk' }) as JWK;
+const publicJwk = async (key: KeyObject, kid: string): Promise<JWK> => ({ ...jwkOf(key), kid });
+
+describe('the router signs its cards', () => {
+  test('1.0 and 0.3 cards: a JWS per key over the canonical card, its protected header alg, kid and typ; each verifies against the JWKS the router serves', async () => {
+    const url = await agent({ cardSigning: { privateKey: ec.privateKey, kid: 'card-key-1' } });
+    const signed = await card10(url);
+    const signatures = signed.signatures as { protected: string; signature: string }[];
+    expect(signatures).toHaveLength(1);
+    expect(headerOf(signatures[0]!)).toEqual({ alg: 'ES256', kid: 'card-key-1', typ: 'JOSE' });
+    const jwks = `${url}/.well-known/jwks.json`;
+    expect(await verifyCardSignature(signed, { keys: jwks })).toEqual({ signed: true, valid: true, kid: 'card-key-1' });
+    const card03 = (await (await fetch(`${url}/v0.3/.well-known/agent-card.json`)).json()) as Json;
+    expect(card03.signatures).toHaveLength(1);
+    expect(await verifyCardSignature(card03, { keys: jwks })).toMatchObject({ valid: true, kid: 'card-key-1' });
+    // The same card keeps its signature (and so its ETag): a client's conditional request is a 304.
+    const first = await fetch(`${url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } });
+    const again = await fetch(`${url}/.well-known/agent-card.json`, {
+      headers: { 'A2A-Version': '1.0', 'If-None-Match': first.headers.get('etag')! },
+    });
+    expect(again.status).toBe(304);
+  });
+
+  test('per-request URLs: the card for another host is signed as served, and verifies', async () => {
+    const url = await agent({ cardSigning: { privateKey: ec.privateKey, kid: 'k' } });
+    const port = new URL(url).port;
+    const [byIp, byName] = [await card10(url, `127.0.0.1:${port}`), await card10(url, `localhost:${port}`)];
+    expect((byName.supportedInterfaces as Json[])[0]!.url).toBe(`http://localhost:${port}/v1`);
+    expect(byIp.signatures).not.toEqual(byName.signatures);
+    for (const served of [byIp, byName])
+      expect((await verifyCardSignature(served, { keys: `${url}/.well-known/jwks.json` })).valid).toBe(true);
+  });
+
+  test('key rotation: every key listed signs; a client that knows either key verifies; the JWKS lists both', async () => {
+    const url = await agent({
+      cardSigning: {
+        keys: [
+          { privateKey: ed.privateKey, kid: 'new' },
+          { privateKey: ec.privateKey, kid: 'old' },
+        ],
+        jku: 'https://keys.example/jwks.json',
+      },
+    });
+    const signed = await card10(url);
+    const headers = (signed.signatures as { protected: string }[]).map(headerOf);
+    expect(headers).toEqual([
+      { alg: 'EdDSA', kid: 'new', typ: 'JOSE', jku: 'https://keys.example/jwks.json' },
+      { alg: 'ES256', kid: 'old', typ: 'JOSE', jku: 'https://keys.example/jwks.json' },
+    ]);
+    const jwks = (await (await fetch(`${url}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
+    expect(jwks.keys.map((key) => key.kid)).toEqual(['new', 'old']);
+    expect(jwks.keys.every((key) => key.d === undefined)).toBe(true);
+    expect(await verifyCardSignature(signed, { keys: { keys: [await publicJwk(ec.publicKey, 'old')] } })).toMatchObject({
+      valid: true,
+      kid: 'old',
+    });
+    expect(await verifyCardSignature(signed, { keys: { keys: [await publicJwk(ed.publicKey, 'new')] } })).toMatchObject({
+      valid: true,
+      kid: 'new',
+    });
+  });
+
+  test('the extended card is signed too', async () => {
+    const url = await agent({
+      auth: { strategies: [apiKey({ keys: { 'key-1': 'alice' } })] },
+      extendedCard: { description: 'the fuller card' },
+      cardSigning: { privateKey: ec.privateKey, kid: 'k' },
+    });
+    const answer = (await (
+      await fetch(`${url}/v1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'X-API-Key': 'key-1' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} }),
+      })
+    ).json()) as { result: Json };
+    expect(answer.result.description).toBe('the fuller card');
+    expect(await verifyCardSignature(answer.result, { keys: `${url}/.well-known/jwks.json` })).toMatchObject({ valid: true });
+  });
+
+  test('a card with one byte changed, or checked against other keys, or unsigned, is not valid, and says why', async () => {
+    const url = await agent({ cardSigning: { privateKey: ec.privateKey, kid: 'k' } });
+    const signed = await card10(url);
+    const keys = `${url}/.well-known/jwks.json`;
+    expect(await verifyCardSignature({ ...signed, name: 'Signed Agenu' }, { keys })).toEqual({
+      signed: true,
+      valid: false,
+      kid: 'k',
+      reason: 'the signature does not match the card',
+    });
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    expect(await verifyCardSignature(signed, { keys: { keys: [await publicJwk(other.publicKey, 'k')] } })).toMatchObject({ valid: false });
+    expect(await verifyCardSignature(await card10(await agent()), { keys })).toEqual({
+      signed: false,
+      valid: false,
+      reason: 'the card is not signed',
+    });
+  });
+
+  test('a bad signing option is a TypeError when the router is made', () => {
+    expect(() => a2aRouter(async () => undefined, { card, cardSigning: { privateKey: 'not a key', kid: 'k' } } as never)).toThrow(
+      /is not a private key/,
+    );
+    expect(() => a2aRouter(async () => undefined, { card, cardSigning: { privateKey: ec.privateKey, kid: '' } } as never)).toThrow(
+      /needs a kid/,
+    );
+    expect(() => a2aRouter(async () => undefined, { card, cardSigning: { keys: [] } } as never)).toThrow(/at least one key/);
+  });
+});
+
+describe('with the official SDK 1.x', () => {
+  test('a card the kit signs verifies with the SDK’s verifier; with one byte changed it does not', async () => {
+    const url = await agent({ cardSigning: { privateKey: ec.privateKey, kid: 'kit-key' } });
+    const signed = await card10(url);
+    const key = await publicJwk(ec.publicKey, 'kit-key');
+    const sdkVerify = verifyAgentCardSignature(async (kid) => {
+      expect(kid).toBe('kit-key');
+      return key as never;
+    });
+    await expect(sdkVerify(SdkAgentCard.fromJSON(signed))).resolves.toBeUndefined();
+    await expect(sdkVerify(SdkAgentCard.fromJSON({ ...signed, version: '1.0.1' }))).rejects.toThrow();
+  });
+
+  test('a card the SDK’s signer signs verifies with ours; with one byte changed it does not', async () => {
+    const url = await agent();
+    const served = await card10(url);
+    const sign = generateAgentCardSignature(jwkOf(ec.privateKey) as never, { alg: 'ES256', kid: 'sdk-key', typ: 'JOSE' });
+    const signedBySdk = SdkAgentCard.toJSON(await sign(SdkAgentCard.fromJSON(served))) as Json;
+    const keys = { keys: [await publicJwk(ec.publicKey, 'sdk-key')] };
+    expect(await verifyCardSignature(signedBySdk, { keys })).toEqual({ signed: true, valid: true, kid: 'sdk-key' });
+    expect((await verifyCardSignature({ ...signedBySdk, description: 'signs its cardz' }, { keys })).valid).toBe(false);
+    // Both sides canonicalize the card the same way.
+    expect(canonicalAgentCard10(served)).toBe(canonicalAgentCard10(signedBySdk));
+  });
+});
+
+test('a2a card --verify: exit 0 and who signed for a valid signature; exit 1 for an unsigned card, or keys that do not verify it', async () => {
+  const signedUrl = await agent({ cardSigning: { privateKey: ec.privateKey, kid: 'cli-key' } });
+  const ok = await run(process.execPath, [cli, 'card', signedUrl, '--protocol', '1.0', '--verify'], { timeout: 20_000 });
+  expect(ok.stderr).toContain('signed, valid (kid cli-key');
+  const unsigned = await run(process.execPath, [cli, 'card', await agent(), '--protocol', '1.0', '--verify'], { timeout: 20_000 }).catch(
+    (error: { code: number; stderr: string }) => error,
+  );
+  expect(unsigned).toMatchObject({ code: 1, stderr: expect.stringContaining('unsigned') });
+  const otherKeys = await run(
+    process.execPath,
+    [cli, 'card', signedUrl, '--protocol', '1.0', '--verify', '--jwks', `${await agent()}/.well-known/jwks.json`],
+    {
+      timeout: 20_000,
+    },
+  ).catch((error: { code: number; stderr: string }) => error);
+  expect(otherKeys).toMatchObject({ code: 1, stderr: expect.stringContaining('signed, not valid') });
+});
