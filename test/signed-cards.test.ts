@@ -11,7 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import express from 'express';
 import { pino } from 'pino';
-import { AgentCard as SdkAgentCard, generateAgentCardSignature, verifyAgentCardSignature } from 'a2a-sdk-1';
+import {
+  AgentCard as SdkAgentCard,
+  generateAgentCardSignature,
+  Role,
+  type SendMessageRequest,
+  TaskState,
+  verifyAgentCardSignature,
+} from 'a2a-sdk-1';
+import { ClientFactory } from 'a2a-sdk-1/client';
 import { verifyCardSignature } from 'a2a-client';
 import { a2aRouter, apiKey, completed, type A2ARouterOptions } from 'a2a-express';
 import { canonicalAgentCard10 } from 'a2a-types/card-signing';
@@ -171,6 +179,21 @@ describe('the router signs its cards', () => {
 });
 
 describe('with the official SDK 1.x', () => {
+  test('its client reads a signed card, verifies it with its own verifier against the agent’s JWKS, and calls the agent', async () => {
+    const url = await agent({ cardSigning: { privateKey: ec.privateKey, kid: 'kit-key' } });
+    const client = await new ClientFactory().createFromUrl(url);
+    const sdkCard = await client.getAgentCard();
+    expect(sdkCard.signatures).toHaveLength(1);
+    const jwks = (await (await fetch(`${url}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
+    await expect(
+      verifyAgentCardSignature(async (kid) => jwks.keys.find((key) => key.kid === kid) as never)(sdkCard),
+    ).resolves.toBeUndefined();
+    const sent = (await client.sendMessage({
+      message: { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: 'hi' } }] },
+    } as unknown as SendMessageRequest)) as unknown as { status: { state: number } };
+    expect(sent.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
   test('a card the kit signs verifies with the SDK’s verifier; with one byte changed it does not', async () => {
     const url = await agent({ cardSigning: { privateKey: ec.privateKey, kid: 'kit-key' } });
     const signed = await card10(url);
