@@ -132,7 +132,8 @@ test('a2a inspect serves the page on loopback, with nothing from elsewhere, and 
   await expect(page.textContent('#connection-status')).resolves.toBe('Connected: 3 cards (A2A 1.0, 0.3, 0.1.0), no problems.');
   const options = await page.$$eval('#interface option', (all) => all.map((o) => o.textContent));
   expect(options).toEqual(['A2A 1.0 · JSON-RPC', 'A2A 1.0 · HTTP+JSON (REST)', 'A2A 0.3 · JSON-RPC', 'A2A 0.1.0 · JSON-RPC']);
-  expect(await page.$$eval('.card .badge', (all) => all.map((b) => b.textContent))).toEqual(['valid', 'valid', 'valid']);
+  // Each card valid; the 1.0 and 0.3 ones, which can be signed, say they are not.
+  expect(await page.$$eval('.card .badge', (all) => all.map((b) => b.textContent))).toEqual(['valid', 'unsigned', 'valid', 'unsigned', 'valid']);
   // The page allows itself nothing from elsewhere.
   const policy = (await page.goto(inspector.url))!.headers()['content-security-policy'];
   expect(policy).toContain("default-src 'none'");
@@ -285,6 +286,51 @@ test('the Check tab on an agent that breaks a MUST: the failure says why and lin
   expect(errorsOf(page)).toEqual([]);
   await page.close();
 }, 90_000);
+
+test('signed cards: a badge says signed and valid with its key, not valid with why, or unsigned', async () => {
+  const { generateKeyPairSync } = await import('node:crypto');
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const signing = a2aRouter(
+    async function* () {
+      yield completed();
+    },
+    { card: { name: 'Signed', version: '1.0.0' }, logger: pino({ level: 'silent' }), cardSigning: { privateKey, kid: 'card-key-1' } },
+  );
+  const signedUrl = (await serve(express().use(signing))).url;
+  // The same card with its name changed after it was signed, beside the same keys.
+  const tampered = express()
+    .get('/.well-known/jwks.json', async (_req, res) => res.json(await (await fetch(`${signedUrl}/.well-known/jwks.json`)).json()))
+    .get('/.well-known/agent-card.json', async (req, res) => {
+      const card = (await (
+        await fetch(`${signedUrl}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })
+      ).json()) as Record<string, unknown>;
+      if (req.get('a2a-version') !== '1.0') return void res.status(404).end();
+      res.json({ ...card, name: 'Signed, then changed' });
+    });
+  const tamperedUrl = (await serve(tampered)).url;
+  const page = await open(signedUrl);
+  const badge = page.locator('#cards details[data-protocol="1.0"] summary .signature');
+  await expect(badge.textContent()).resolves.toBe('signed, valid · card-key-1');
+  await expect(page.locator('#cards details[data-protocol="0.3"] summary .signature').textContent()).resolves.toBe(
+    'signed, valid · card-key-1',
+  );
+  await page.screenshot({ path: join(shots, 'inspector-signed-card.png') });
+  await page.fill('#agent-url', tamperedUrl);
+  await page.click('#connect-form button[type="submit"]');
+  await page.waitForSelector('#cards details[data-protocol="1.0"] summary .signature.bad');
+  await expect(page.locator('#cards details[data-protocol="1.0"] summary .signature').textContent()).resolves.toBe(
+    'signed, not valid · card-key-1',
+  );
+  await expect(page.locator('#cards details[data-protocol="1.0"] .signature-reason').textContent()).resolves.toBe(
+    'the signature does not match the card',
+  );
+  await page.fill('#agent-url', echo.url);
+  await page.click('#connect-form button[type="submit"]');
+  await page.waitForSelector('#cards details[data-protocol="1.0"] summary .signature:text("unsigned")');
+  expect(errorsOf(page)).toEqual([]);
+  await page.close();
+  await signing.close();
+});
 
 test('a message that is not streamed comes back whole; files and data parts travel too', async () => {
   const page = await open(echo.url);

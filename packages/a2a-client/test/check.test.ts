@@ -1,8 +1,9 @@
 // `a2a check`: against the echo agent as `pnpm start` runs it every check passes (or is skipped for
-// what its card does not declare), and each of nine agents broken in one way is caught by the check
+// what its card does not declare), and each of ten agents broken in one way is caught by the check
 // made for that way, and by no other. Real servers on loopback; the broken ones are the kit's own
 // router with one thing in front of it done wrong.
 import { execFile, fork } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,6 +23,7 @@ const { serve, closeAll } = serverPool();
 afterAll(closeAll);
 
 const silent = pino({ level: 'silent' });
+const { privateKey: signingKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const echo = async function* (ctx: { message: { parts: { text?: string }[] } }) {
   yield artifact(ctx.message.parts.map((p) => p.text ?? '').join(''));
   yield completed();
@@ -38,8 +40,18 @@ async function agentWith(broken?: express.RequestHandler, options: Record<string
   const app = express();
   if (broken) app.use(broken);
   // Webhooks on loopback allowed: the push check gives the agent one of its own.
+  // Its cards signed, so that the signature checks run on every fixture.
   app.use(
-    a2aRouter(echo as never, { card: card as never, logger: silent, pushNotifications: { allowlist: ['127.0.0.1'] }, ...options } as never),
+    a2aRouter(
+      echo as never,
+      {
+        card: card as never,
+        logger: silent,
+        pushNotifications: { allowlist: ['127.0.0.1'] },
+        cardSigning: { privateKey: signingKey, kid: 'fixture-key' },
+        ...options,
+      } as never,
+    ),
   );
   return (await serve(app)).url;
 }
@@ -126,10 +138,10 @@ test('the currency agent, which asks what to convert: every check passes; its ta
     expect(outcomes(report)['1.0-jsonrpc-subscribe']).toBe('passed');
     expect(report.tasks.filter((t) => t.cleanup === 'canceled').length).toBeGreaterThan(0);
     expect(report.tasks.every((t) => t.cleanup === 'ended' || t.cleanup === 'canceled')).toBe(true);
-    // What is skipped is what its card declares otherwise (it requires no extension), or its refusal of a webhook on loopback (§13.2).
+    // What is skipped is what its card declares otherwise (it requires no extension, it is not signed), or its refusal of a webhook on loopback (§13.2).
     for (const skipped of report.results.filter((r) => r.outcome === 'skipped'))
       expect(skipped.reason).toMatch(
-        /^the card declares (streaming|push notifications)$|^the card requires no extension$|^the agent refused the webhook http:\/\/127\.0\.0\.1:/,
+        /^the card declares (streaming|push notifications)$|^the card requires no extension$|^the card is not signed$|^the agent refused the webhook http:\/\/127\.0\.0\.1:/,
       );
   } finally {
     await agent.stop();
@@ -310,7 +322,8 @@ describe('an agent broken in one way is caught by the check made for it, and by 
         const path = '/.well-known/agent-card.json';
         if (req.path !== path || req.header('a2a-version') !== '1.0' || req.query.whole || req.header('if-none-match')) return next();
         const whole = await fetch(`http://${req.headers.host}${req.path}?whole=1`, { headers: { 'a2a-version': '1.0' } });
-        const { name: _dropped, ...rest } = (await whole.json()) as Record<string, unknown>;
+        // Unsigned too: a card that is not signed has no signature to break.
+        const { name: _dropped, signatures: _unsigned, ...rest } = (await whole.json()) as Record<string, unknown>;
         for (const header of ['cache-control', 'etag']) res.setHeader(header, whole.headers.get(header) ?? '');
         res.json(rest);
       },
@@ -381,6 +394,23 @@ describe('an agent broken in one way is caught by the check made for it, and by 
         // At the JSON-RPC endpoint (/v1) alone: HTTP+JSON's paths are below it.
         if (req.path === '/v1' && req.headers['a2a-version'] === undefined) req.headers['a2a-version'] = '1.0';
         next();
+      },
+    ],
+    [
+      'a signed card changed after it was signed (its name)',
+      'card-1.0-signature',
+      async (req, res, next) => {
+        if (
+          req.path !== '/.well-known/agent-card.json' ||
+          req.header('a2a-version') !== '1.0' ||
+          req.query.whole ||
+          req.header('if-none-match')
+        )
+          return next();
+        const whole = await fetch(`http://${req.headers.host}${req.path}?whole=1`, { headers: { 'a2a-version': '1.0' } });
+        const signed = (await whole.json()) as Record<string, unknown>;
+        for (const header of ['cache-control', 'etag']) res.setHeader(header, whole.headers.get(header) ?? '');
+        res.json({ ...signed, name: `${signed.name} (changed)` });
       },
     ],
     [

@@ -32,6 +32,8 @@ interface CardReport {
   url: string;
   card: Record<string, unknown>;
   problems: Problem[];
+  /** Its signatures, checked against the agent's own JWKS (src/inspector/discovery.ts). */
+  signature?: { signed: boolean; valid: boolean; kid?: string; reason?: string };
 }
 
 interface Discovery {
@@ -189,6 +191,19 @@ function bindingName(binding: string): string {
   return binding === 'HTTP+JSON' ? 'HTTP+JSON (REST)' : binding === 'JSONRPC' ? 'JSON-RPC' : binding === 'GRPC' ? 'gRPC' : binding;
 }
 
+/** Whether the card is signed, and by which key, or why its signature is not valid (spec 1.0 8.4). */
+function signatureBadge(check: CardReport['signature']): Node | null {
+  if (!check) return null;
+  if (!check.signed) return h('span', { class: 'badge signature', title: 'the card carries no signature' }, 'unsigned');
+  if (check.valid)
+    return h(
+      'span',
+      { class: 'badge good signature', title: 'checked against the agent’s /.well-known/jwks.json' },
+      `signed, valid · ${check.kid ?? '?'}`,
+    );
+  return h('span', { class: 'badge bad signature', title: check.reason ?? '' }, `signed, not valid${check.kid ? ` · ${check.kid}` : ''}`);
+}
+
 function renderCards(): void {
   const container = byId('cards');
   const discovery = state.discovery;
@@ -214,7 +229,11 @@ function renderCards(): void {
           report.problems.length
             ? h('span', { class: 'badge bad' }, `${report.problems.length} problem${report.problems.length === 1 ? '' : 's'}`)
             : h('span', { class: 'badge good' }, 'valid'),
+          signatureBadge(report.signature),
         ),
+        report.signature?.signed && !report.signature.valid
+          ? h('p', { class: 'bad signature-reason' }, report.signature.reason ?? '')
+          : null,
         h('p', { class: 'muted' }, report.url),
         h('h3', null, String(card.name ?? '(no name)'), card.version ? h('span', { class: 'muted' }, ` v${String(card.version)}`) : null),
         card.description ? h('p', null, String(card.description)) : null,

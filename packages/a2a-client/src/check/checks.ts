@@ -4,6 +4,7 @@
 // when the agent does not declare what it needs. docs/check.md lists them all.
 import { randomUUID } from 'node:crypto';
 import { allIssues } from 'a2a-types';
+import { verifyCardSignature } from '../card-signature.js';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import { publishedSchemaValidator10 } from 'a2a-types/v1.0';
 import type { Protocol } from '../cli-agent.js';
@@ -238,6 +239,35 @@ async function readCard(ctx: CheckContext): Promise<{ headers: Record<string, st
   return { headers: exchange.response.headers };
 }
 
+/** A card's signatures against the keys they name: the first one's `jku`, else the agent's own JWKS beside its card. */
+async function checkSignatures(ctx: CheckContext, protocol: '1.0' | '0.3'): Promise<void> {
+  const signatures = ctx.card.signatures;
+  if (!Array.isArray(signatures) || signatures.length === 0) skip('the card is not signed');
+  let jku: unknown;
+  try {
+    jku = JSON.parse(Buffer.from(String((signatures[0] as { protected?: unknown }).protected), 'base64url').toString()).jku;
+  } catch {
+    fail('the first signature’s protected header is not base64url JSON');
+  }
+  // The keys beside the card: its path's `.well-known/agent-card.json` (or agent.json) becomes
+  // `jwks.json`; or the signature's jku, at the card's own origin only (the checker fetches
+  // nothing a card names elsewhere).
+  const keysUrl = typeof jku === 'string' ? jku : ctx.url.replace(/\/\.well-known\/agent(-card)?\.json$/, '/.well-known/jwks.json');
+  if (URL.canParse(keysUrl) && new URL(keysUrl).origin !== new URL(ctx.url).origin)
+    skip(`the signature's keys are at another origin (${keysUrl}): check them with a2a card --verify --jwks`);
+  const exchange = await ctx.send('GET', keysUrl, { headers: { accept: 'application/json' } });
+  if (!exchange.response || exchange.response.status !== 200)
+    skip(`the keys at ${keysUrl} could not be read (${exchange.response?.status ?? exchange.error})`);
+  let keys: { keys: unknown[] };
+  try {
+    keys = JSON.parse(exchange.response.body) as { keys: unknown[] };
+  } catch {
+    fail(`the keys at ${keysUrl} are not JSON`);
+  }
+  const check = await verifyCardSignature(ctx.card, { keys: keys as never, protocol });
+  if (!check.valid) fail(`${check.reason ?? 'no signature verifies'}${check.kid ? ` (kid ${check.kid})` : ''}, against ${keysUrl}`);
+}
+
 const cardChecks: CheckDefinition[] = [
   {
     id: 'card-1.0-schema',
@@ -338,6 +368,15 @@ const cardChecks: CheckDefinition[] = [
     },
   },
   {
+    id: 'card-1.0-signature',
+    title: 'a signed 1.0 card verifies against the keys its signature names (its jku, or the agent’s /.well-known/jwks.json)',
+    version: '1.0',
+    binding: 'card',
+    section: '1.0 §8.4',
+    level: 'MUST',
+    run: (ctx) => checkSignatures(ctx, '1.0'),
+  },
+  {
     id: 'card-0.3-schema',
     title: 'the 0.3 card passes the published 0.3 schema',
     version: '0.3',
@@ -345,6 +384,15 @@ const cardChecks: CheckDefinition[] = [
     section: '0.3 §5.5',
     level: 'MUST',
     run: failOnCardProblems,
+  },
+  {
+    id: 'card-0.3-signature',
+    title: 'a signed 0.3 card verifies against the keys its signature names (its jku, or the agent’s /.well-known/jwks.json)',
+    version: '0.3',
+    binding: 'card',
+    section: '0.3 §5.5 (AgentCardSignature); 1.0 §8.4',
+    level: 'MUST',
+    run: (ctx) => checkSignatures(ctx, '0.3'),
   },
   {
     id: 'card-0.1.0-schema',

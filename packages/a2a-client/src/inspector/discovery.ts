@@ -3,6 +3,8 @@
 // (`agent.json`). Each card is held to the published schema of its own version, every problem
 // reported with the JSON Pointer of where it is, and the interfaces the cards list are gathered
 // into one choice.
+import type { JWK } from 'jose';
+import { type CardSignatureCheck, verifyCardSignature } from '../card-signature.js';
 import { allIssues, type ValidationIssue } from 'a2a-types';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import { publishedSchemaValidator10 } from 'a2a-types/v1.0';
@@ -16,6 +18,11 @@ export interface CardReport {
   card: unknown;
   /** Every way it departs from its version's published schema. */
   problems: ValidationIssue[];
+  /**
+   * Its signatures checked against the agent's own `/.well-known/jwks.json` (1.0 and 0.3 cards):
+   * whether it is signed, whether one verifies and by which key, or why not.
+   */
+  signature?: CardSignatureCheck;
 }
 
 export interface OfferedInterface {
@@ -87,7 +94,39 @@ export async function discover(url: string, fetcher: typeof fetch, headers: Reco
   for (const found of [asked10, plain]) if (found) add(versionOfCard(found.card), CARD_10, found.card);
   // agent.json is 0.1.0's path, and where 0.2 agents (and some 0.3 ones) serve a card of 0.3's shape.
   if (card01) add(hasProtocolVersion(card01.card) ? '0.3' : '0.1.0', CARD_01, card01.card);
+  await checkSignatures(cards, base, fetcher, headers);
   return { base, cards, interfaces: interfacesOf(cards, base), failures };
+}
+
+/**
+ * Each signed card's signatures, checked against the keys the agent serves itself (read once,
+ * through `fetcher`, so that the inspector's log shows the request). Keys from the agent prove the
+ * card is the one it serves, not who signed it: docs/signed-cards.md.
+ */
+async function checkSignatures(cards: CardReport[], base: string, fetcher: typeof fetch, headers: Record<string, string>): Promise<void> {
+  const signable = cards.filter((card) => card.protocol !== '0.1.0');
+  if (signable.length === 0) return;
+  const signed = signable.filter((card) => Array.isArray((card.card as { signatures?: unknown } | null)?.signatures));
+  let keys: { keys: JWK[] } | undefined;
+  let unreadable: string | undefined;
+  if (signed.length > 0) {
+    try {
+      const response = await fetcher(`${base}/.well-known/jwks.json`, {
+        headers: { accept: 'application/json', ...headers },
+        signal: AbortSignal.timeout(10_000),
+      });
+      const document = (await response.json()) as { keys?: unknown };
+      if (!response.ok || !Array.isArray(document.keys)) throw new Error(`HTTP ${response.status}`);
+      keys = document as { keys: JWK[] };
+    } catch (error) {
+      unreadable = `the agent's keys (${base}/.well-known/jwks.json) could not be read: ${(error as Error).message}`;
+    }
+  }
+  for (const card of signable) {
+    if (keys) card.signature = await verifyCardSignature(card.card, { keys, protocol: card.protocol as '1.0' | '0.3' });
+    else if (signed.includes(card)) card.signature = { signed: true, valid: false, reason: unreadable! };
+    else card.signature = { signed: false, valid: false, reason: 'the card is not signed' };
+  }
 }
 
 /** A card at `agent-card.json` is 1.0's when it lists `supportedInterfaces`, else 0.3's. */
