@@ -133,7 +133,13 @@ test('a2a inspect serves the page on loopback, with nothing from elsewhere, and 
   const options = await page.$$eval('#interface option', (all) => all.map((o) => o.textContent));
   expect(options).toEqual(['A2A 1.0 · JSON-RPC', 'A2A 1.0 · HTTP+JSON (REST)', 'A2A 0.3 · JSON-RPC', 'A2A 0.1.0 · JSON-RPC']);
   // Each card valid; the 1.0 and 0.3 ones, which can be signed, say they are not.
-  expect(await page.$$eval('.card .badge', (all) => all.map((b) => b.textContent))).toEqual(['valid', 'unsigned', 'valid', 'unsigned', 'valid']);
+  expect(await page.$$eval('.card .badge', (all) => all.map((b) => b.textContent))).toEqual([
+    'valid',
+    'unsigned',
+    'valid',
+    'unsigned',
+    'valid',
+  ]);
   // The page allows itself nothing from elsewhere.
   const policy = (await page.goto(inspector.url))!.headers()['content-security-policy'];
   expect(policy).toContain("default-src 'none'");

@@ -25,8 +25,11 @@ export {
   type AuthRequest,
   type AuthStrategy,
   type BearerJwtOptions,
+  type DeclaredScheme,
+  type OAuthFlowsOption,
   type Principal,
 } from './core/auth.js';
+export { oauth2Bearer, oidcBearer, requireScopes, scopesOf, type OAuth2BearerOptions, type OidcBearerOptions } from './core/oauth.js';
 export type { CallHeaders, CallOrigin } from './core/call.js';
 export type {
   CreatePushConfigParams,

@@ -256,8 +256,7 @@ async function checkSignatures(ctx: CheckContext, protocol: '1.0' | '0.3'): Prom
   if (URL.canParse(keysUrl) && new URL(keysUrl).origin !== new URL(ctx.url).origin)
     skip(`the signature's keys are at another origin (${keysUrl}): check them with a2a card --verify --jwks`);
   const exchange = await ctx.send('GET', keysUrl, { headers: { accept: 'application/json' } });
-  if (!exchange.response || exchange.response.status !== 200)
-    skip(`the keys at ${keysUrl} could not be read (${exchange.response?.status ?? exchange.error})`);
+  if (exchange.response?.status !== 200) skip(`the keys at ${keysUrl} could not be read (${exchange.response?.status ?? exchange.error})`);
   let keys: { keys: unknown[] };
   try {
     keys = JSON.parse(exchange.response.body) as { keys: unknown[] };

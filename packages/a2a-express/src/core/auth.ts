@@ -28,6 +28,24 @@ export class AuthenticationError extends Error {
   override readonly name = 'AuthenticationError';
 }
 
+/** The OAuth 2.0 flows a client may use to get a token (1.0's `OAuthFlows`, one scheme each in the 1.0 card). */
+export interface OAuthFlowsOption {
+  authorizationCode?: {
+    authorizationUrl: string;
+    tokenUrl: string;
+    refreshUrl?: string;
+    scopes: Record<string, string>;
+    pkceRequired?: boolean;
+  };
+  clientCredentials?: { tokenUrl: string; refreshUrl?: string; scopes: Record<string, string> };
+  deviceCode?: { deviceAuthorizationUrl: string; tokenUrl: string; refreshUrl?: string; scopes: Record<string, string> };
+}
+
+/** How a strategy is declared in the cards, beyond its HTTP scheme. */
+export type DeclaredScheme =
+  | { readonly kind: 'oauth2'; readonly flows: OAuthFlowsOption; readonly metadataUrl?: string; readonly description?: string }
+  | { readonly kind: 'openIdConnect'; readonly url: string; readonly description?: string };
+
 /** One way of authenticating requests. */
 export interface AuthStrategy {
   /** The scheme name for the card's `authentication.schemes` (`Bearer`, `ApiKey`, ...). */
@@ -36,6 +54,10 @@ export interface AuthStrategy {
   readonly cardCredentials?: Record<string, unknown>;
   /** The `WWW-Authenticate` challenge sent with a 401. */
   readonly challenge: string;
+  /** How the cards declare it beyond its HTTP scheme (an OAuth 2.0 or OpenID Connect scheme). */
+  readonly declared?: DeclaredScheme;
+  /** The scopes the card's security requirement for it names. */
+  readonly requiredScopes?: readonly string[];
   /**
    * The principal, or `undefined` when the request carries no credentials of this kind (the
    * next strategy is tried). Throws {@link AuthenticationError} for credentials that are present

@@ -64,15 +64,40 @@ export function agentCard03(
  */
 function securityOf(auth: AuthOptions): Pick<AgentCard03, 'securitySchemes' | 'security'> {
   const securitySchemes: Record<string, Record<string, unknown>> = {};
-  for (const { scheme, cardCredentials } of auth.strategies) {
+  const scopes: Record<string, readonly string[]> = {};
+  for (const { scheme, cardCredentials, declared, requiredScopes = [] } of auth.strategies) {
     const name = scheme.toLowerCase();
-    if (typeof cardCredentials?.in === 'string' && typeof cardCredentials.name === 'string') {
+    if (declared?.kind === 'openIdConnect') {
+      securitySchemes.openid = {
+        type: 'openIdConnect',
+        openIdConnectUrl: declared.url,
+        ...(declared.description && { description: declared.description }),
+      };
+      scopes.openid = requiredScopes;
+    } else if (declared?.kind === 'oauth2') {
+      // 0.3's flows are OpenAPI's, in one scheme; it has no device code flow.
+      const { authorizationCode, clientCredentials } = declared.flows;
+      if (!authorizationCode && !clientCredentials) continue;
+      const flows: Record<string, unknown> = {};
+      if (authorizationCode) {
+        const { pkceRequired: _pkce, ...flow } = authorizationCode;
+        flows.authorizationCode = flow;
+      }
+      if (clientCredentials) flows.clientCredentials = clientCredentials;
+      securitySchemes.oauth2 = {
+        type: 'oauth2',
+        flows,
+        ...(declared.metadataUrl && { oauth2MetadataUrl: declared.metadataUrl }),
+        ...(declared.description && { description: declared.description }),
+      };
+      scopes.oauth2 = requiredScopes;
+    } else if (typeof cardCredentials?.in === 'string' && typeof cardCredentials.name === 'string') {
       securitySchemes[name] = { type: 'apiKey', in: cardCredentials.in, name: cardCredentials.name };
     } else {
       securitySchemes[name] = name === 'bearer' ? { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } : { type: 'http', scheme: name };
     }
   }
-  return { securitySchemes, security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })) };
+  return { securitySchemes, security: Object.keys(securitySchemes).map((name) => ({ [name]: [...(scopes[name] ?? [])] })) };
 }
 
 /**

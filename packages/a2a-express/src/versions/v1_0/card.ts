@@ -57,9 +57,29 @@ export function agentCard10(
  */
 function securityOf(auth: AuthOptions): Pick<AgentCard10, 'securitySchemes' | 'securityRequirements'> {
   const securitySchemes: Record<string, SecurityScheme> = {};
-  for (const { scheme, cardCredentials } of auth.strategies) {
+  const scopes: Record<string, readonly string[]> = {};
+  for (const { scheme, cardCredentials, declared, requiredScopes = [] } of auth.strategies) {
     const name = scheme.toLowerCase();
-    if (typeof cardCredentials?.in === 'string' && typeof cardCredentials.name === 'string') {
+    if (declared?.kind === 'openIdConnect') {
+      securitySchemes.openid = {
+        openIdConnectSecurityScheme: { openIdConnectUrl: declared.url, ...(declared.description && { description: declared.description }) },
+      };
+      scopes.openid = requiredScopes;
+    } else if (declared?.kind === 'oauth2') {
+      // 1.0's OAuthFlows holds one flow: a scheme per flow, any one of which is enough.
+      const flows = Object.entries(declared.flows).filter(([, flow]) => flow !== undefined);
+      for (const [flow, settings] of flows) {
+        const flowName = flows.length === 1 ? 'oauth2' : `oauth2-${flow.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+        securitySchemes[flowName] = {
+          oauth2SecurityScheme: {
+            flows: { [flow]: settings },
+            ...(declared.metadataUrl && { oauth2MetadataUrl: declared.metadataUrl }),
+            ...(declared.description && { description: declared.description }),
+          },
+        };
+        scopes[flowName] = requiredScopes;
+      }
+    } else if (typeof cardCredentials?.in === 'string' && typeof cardCredentials.name === 'string') {
       securitySchemes[name] = { apiKeySecurityScheme: { location: cardCredentials.in, name: cardCredentials.name } };
     } else {
       securitySchemes[name] = {
@@ -67,7 +87,10 @@ function securityOf(auth: AuthOptions): Pick<AgentCard10, 'securitySchemes' | 's
       };
     }
   }
-  return { securitySchemes, securityRequirements: Object.keys(securitySchemes).map((name) => ({ schemes: { [name]: { list: [] } } })) };
+  return {
+    securitySchemes,
+    securityRequirements: Object.keys(securitySchemes).map((name) => ({ schemes: { [name]: { list: [...(scopes[name] ?? [])] } } })),
+  };
 }
 
 /** Throws a TypeError, when the router is made, if the 1.0 card would not pass the published 1.0 schema. */
