@@ -284,7 +284,9 @@ describe.each([
 
   const request = (text: string, extra: Record<string, unknown> = {}) =>
     ({
-      // As the SDK's types have a message: every field there (its gRPC transport writes each).
+      // As the SDK's types have a request: every field there (its gRPC transport writes each; a
+      // request without `tenant` goes out naming the tenant "undefined").
+      tenant: '',
       message: {
         messageId: crypto.randomUUID(),
         contextId: '',
@@ -311,7 +313,9 @@ describe.each([
     const sent = (await client.sendMessage(request('hello from 1.0'))) as unknown as SdkTask;
     expect(sent.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(textOfParts(sent.artifacts[0]!.parts)).toBe('hello from 1.0');
-    const got = (await client.getTask({ id: sent.id, historyLength: 1 } as never)) as unknown as SdkTask & { history: unknown[] };
+    const got = (await client.getTask({ tenant: '', id: sent.id, historyLength: 1 } as never)) as unknown as SdkTask & {
+      history: unknown[];
+    };
     expect(got).toMatchObject({ id: sent.id, contextId: sent.contextId, status: { state: TaskState.TASK_STATE_COMPLETED } });
     expect(got.history).toHaveLength(1);
 
@@ -337,7 +341,7 @@ describe.each([
     } as never)) as unknown as SdkTask;
     expect(running.status.state).toBe(TaskState.TASK_STATE_WORKING);
     const subscribed: string[] = [];
-    for await (const event of client.resubscribeTask({ id: running.id } as never)) subscribed.push(event.payload!.$case);
+    for await (const event of client.resubscribeTask({ tenant: '', id: running.id } as never)) subscribed.push(event.payload!.$case);
     expect(subscribed[0]).toBe('task');
     expect(subscribed.at(-1)).toBe('statusUpdate');
 
@@ -347,9 +351,9 @@ describe.each([
     expect(answered).toMatchObject({ id: asked.id, status: { state: TaskState.TASK_STATE_COMPLETED } });
 
     const waiting = (await client.sendMessage(request(' '))) as unknown as SdkTask;
-    const canceled = (await client.cancelTask({ id: waiting.id } as never)) as unknown as SdkTask;
+    const canceled = (await client.cancelTask({ tenant: '', id: waiting.id } as never)) as unknown as SdkTask;
     expect(canceled.status.state).toBe(TaskState.TASK_STATE_CANCELED);
-    await expect(client.cancelTask({ id: waiting.id } as never)).rejects.toBeInstanceOf(TaskNotCancelableError1);
+    await expect(client.cancelTask({ tenant: '', id: waiting.id } as never)).rejects.toBeInstanceOf(TaskNotCancelableError1);
   });
 
   test('currency: a conversion, and a multi-turn one continued by task id', async () => {
@@ -388,11 +392,11 @@ describe.each([
     const config = { taskId: asked.id, id: 'sdk1-hook', url: 'http://127.0.0.1:9/hook', token: 'tok', tenant: '' };
     const created = await client.createTaskPushNotificationConfig(config as never);
     expect(created).toMatchObject({ taskId: asked.id, id: 'sdk1-hook', url: config.url, token: '********' });
-    expect(await client.getTaskPushNotificationConfig({ taskId: asked.id, id: 'sdk1-hook' } as never)).toEqual(created);
+    expect(await client.getTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'sdk1-hook' } as never)).toEqual(created);
     expect(
       (await client.listTaskPushNotificationConfig({ taskId: asked.id, pageSize: 0, pageToken: '', tenant: '' } as never)).configs,
     ).toEqual([created]);
-    await client.deleteTaskPushNotificationConfig({ taskId: asked.id, id: 'sdk1-hook' } as never);
+    await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'sdk1-hook' } as never);
     expect(
       (await client.listTaskPushNotificationConfig({ taskId: asked.id, pageSize: 0, pageToken: '', tenant: '' } as never)).configs,
     ).toEqual([]);
@@ -400,7 +404,7 @@ describe.each([
 
   test('errors reach the SDK as its own error types', async () => {
     const client = await connect(echo.url);
-    await expect(client.getTask({ id: 'no-such-task' } as never)).rejects.toBeInstanceOf(TaskNotFoundError1);
+    await expect(client.getTask({ tenant: '', id: 'no-such-task' } as never)).rejects.toBeInstanceOf(TaskNotFoundError1);
     const done = (await client.sendMessage(request('done'))) as unknown as SdkTask;
     await expect(client.sendMessage(request('again', { taskId: done.id }))).rejects.toBeInstanceOf(UnsupportedOperationError1);
   });

@@ -56,14 +56,21 @@ export interface CallContext {
    * itself goes on, as it does when any client goes away (another call reads, continues or
    * cancels it).
    */
-  readonly caller?: CallerPresence;
+  readonly caller?: CallerPresenceView;
+}
+
+/** Whether a caller is still there for its answer, as the core reads it. */
+export interface CallerPresenceView {
+  readonly gone: boolean;
+  /** Settles once the caller is gone (asked by a blocking send only). */
+  readonly whenGone: Promise<void>;
 }
 
 /**
  * Whether a caller is still there for its answer. Not an AbortSignal: this is made for every
  * unary gRPC call, and an AbortController with its listener costs several times what this does.
  */
-export class CallerPresence {
+export class CallerPresence implements CallerPresenceView {
   #gone = false;
   #whenGone: Promise<void> | undefined;
   #settle: (() => void) | undefined;

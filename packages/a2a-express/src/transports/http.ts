@@ -6,7 +6,7 @@ import { A2AError, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
-import { CallerPresence } from '../core/call.js';
+import type { CallerPresenceView } from '../core/call.js';
 import { extensionsHeaderOf, type ExtensionsEcho } from '../core/extensions.js';
 import { createBodyReader, TransportError, type BodyReader } from './body.js';
 import { errorResponse, idOf, type Dispatch, type RequestContext, type StreamAnswer } from './json-rpc.js';
@@ -191,31 +191,32 @@ export function requestContextOf(
  * the answer is sent (the 'close' listener is added when a blocking send first asks: most calls
  * never do), and the extensions the agent used go in its header while the headers are not sent.
  */
-class ResponsePresence extends CallerPresence implements ExtensionsEcho {
-  #watching = false;
+class ResponsePresence implements CallerPresenceView, ExtensionsEcho {
+  #whenGone: Promise<void> | undefined;
 
   constructor(
     private readonly res: Response,
     private readonly extensionsHeader: string | undefined,
-  ) {
-    super();
+  ) {}
+
+  /** Gone: its connection closed before the answer was sent. */
+  get gone(): boolean {
+    return this.res.destroyed && !this.res.writableFinished;
   }
 
   echoExtensions(activated: readonly string[]): void {
     if (this.extensionsHeader && !this.res.headersSent) this.res.setHeader(this.extensionsHeader, activated.join(','));
   }
 
-  override get whenGone(): Promise<void> {
-    if (!this.#watching) {
-      this.#watching = true;
+  get whenGone(): Promise<void> {
+    this.#whenGone ??= new Promise<void>((resolve) => {
       const { res } = this;
-      if (res.destroyed && !res.writableFinished) this.leave();
-      else
-        res.once('close', () => {
-          if (!res.writableFinished) this.leave();
-        });
-    }
-    return super.whenGone;
+      if (this.gone) return resolve();
+      res.once('close', () => {
+        if (!res.writableFinished) resolve();
+      });
+    });
+    return this.#whenGone;
   }
 }
 

@@ -10,7 +10,7 @@ import { A2AError, ErrorCode, type JSONRPCId, type ValidationIssue } from 'a2a-t
 import type { Logger } from 'pino';
 import type { AgentOperations } from '../core/agent-operations.js';
 import type { Principal } from '../core/auth.js';
-import type { CallContext, CallerPresence, CallHeaders } from '../core/call.js';
+import type { CallContext, CallerPresenceView, CallHeaders } from '../core/call.js';
 import type { TaskEventStream } from '../core/event-feed.js';
 import { taskIdAt, type Method } from '../core/method.js';
 import type { Operation } from '../core/operations.js';
@@ -36,7 +36,7 @@ export interface RequestContext {
   /** The request's server span: a call names it; a call of a batch gets a child of it. */
   readonly span?: Span;
   /** See `CallContext.caller`. */
-  readonly caller?: CallerPresence;
+  readonly caller?: CallerPresenceView;
   /** Where the binding names the extensions the agent activated in its response (the header, or gRPC metadata). */
   readonly extensionsEcho?: ExtensionsEcho;
 }
