@@ -6,22 +6,16 @@ import { generateKeyPairSync } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 import { SignJWT } from 'jose';
-import { rpc, serverPool } from 'a2a-testing';
+import { rpc } from 'a2a-testing';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import { publishedSchemaValidator10 } from 'a2a-types/v1.0';
-import { grpcClientDefinition } from 'a2a-types/v1.0/grpc';
 import { completed, oauth2Bearer, oidcBearer, requireScopes, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
-import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
-import { appWith, message10 } from './helpers.js';
+import { grpcAgents } from './grpc-agents.js';
+import { message10 } from './helpers.js';
 
-const { serve, closeAll } = serverPool();
-const grpcServers: A2AGrpcServer[] = [];
-const clients: grpc.Client[] = [];
-afterAll(async () => {
-  for (const client of clients) client.close();
-  await Promise.all(grpcServers.map((server) => server.close({ graceMs: 100 })));
-  await closeAll();
-});
+const agents = grpcAgents();
+afterAll(() => agents.close());
+const { serve } = agents;
 
 type Json = Record<string, unknown>;
 const V1 = { 'A2A-Version': '1.0' };
@@ -62,17 +56,8 @@ const done: TaskHandler = async function* () {
   yield completed();
 };
 
-async function agent(options: Partial<A2ARouterOptions>) {
-  const { app, router } = appWith(done, options);
-  const http = await serve(app);
-  const grpcServer = await serveGrpc(router, { port: 0, agentUrl: http.url });
-  grpcServers.push(grpcServer);
-  const Client = grpc.makeGenericClientConstructor(grpcClientDefinition() as grpc.ServiceDefinition, 'A2AService');
-  const client = new Client(grpcServer.address, grpc.credentials.createInsecure()) as grpc.Client &
-    Record<string, (...args: unknown[]) => unknown>;
-  clients.push(client);
-  return { url: http.url, client };
-}
+/** The agent over HTTP and gRPC, whose every turn completes at once. */
+const agent = (options: Partial<A2ARouterOptions>) => agents.agent(done, options);
 
 const send = (url: string, bearer?: string) =>
   rpc(

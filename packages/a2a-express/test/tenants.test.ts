@@ -12,47 +12,27 @@ import {
   requirePostgres,
   requireRedis,
   rpc,
-  serverPool,
   uniquePrefix,
   uniqueSchema,
 } from 'a2a-testing';
-import { grpcClientDefinition } from 'a2a-types/v1.0/grpc';
 import { apiKey, completed, inputRequired, type A2ARouterOptions, type TaskHandler, type TaskStore } from '../src/index.js';
-import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
 import { PostgresTaskStore } from '../src/postgres.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore } from '../src/store/index.js';
+import { grpcAgents, unary } from './grpc-agents.js';
 import { appWith, message03, message10 } from './helpers.js';
 
-const { serve, closeAll } = serverPool();
-const grpcServers: A2AGrpcServer[] = [];
-const clients: grpc.Client[] = [];
+const agents = grpcAgents();
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
-  for (const client of clients) client.close();
-  await Promise.all(grpcServers.map((server) => server.close({ graceMs: 100 })));
-  await closeAll();
+  await agents.close();
   for (const close of closers) await close();
 });
+const { serve } = agents;
 
 type Json = Record<string, unknown>;
 const V1 = { 'A2A-Version': '1.0' };
 const KEYS = { 'X-API-Key': 'key-alice' };
-const A2AClientConstructor = grpc.makeGenericClientConstructor(grpcClientDefinition() as grpc.ServiceDefinition, 'A2AService');
-type GrpcClient = grpc.Client & Record<string, (...args: unknown[]) => unknown>;
-
-function unary(
-  client: GrpcClient,
-  method: string,
-  request: Json,
-  metadata: Record<string, string>,
-): Promise<{ value?: Json; error?: grpc.ServiceError }> {
-  return new Promise((resolve) => {
-    const md = new grpc.Metadata();
-    for (const [key, value] of Object.entries(metadata)) md.set(key, value);
-    client[method]!(request, md, (error: grpc.ServiceError | null, value: Json) => resolve(error ? { error } : { value }));
-  });
-}
 
 const redis = redisUrl();
 const database = postgresUrl();
@@ -91,20 +71,14 @@ const waiting: TaskHandler = async function* () {
   yield inputRequired('and then?');
 };
 
-async function agent(store: TaskStore, options: Partial<A2ARouterOptions> = {}) {
-  const { app, router } = appWith(waiting, {
+function agent(store: TaskStore, options: Partial<A2ARouterOptions> = {}) {
+  return agents.agent(waiting, {
     store,
     tenants: ['acme', 'globex'],
     auth: { strategies: [apiKey({ keys: { 'key-alice': 'alice' } })] },
     pushNotifications: { allowlist: ['127.0.0.1'] },
     ...options,
   });
-  const http = await serve(app);
-  const grpcServer = await serveGrpc(router, { port: 0, agentUrl: http.url });
-  grpcServers.push(grpcServer);
-  const client = new A2AClientConstructor(grpcServer.address, grpc.credentials.createInsecure()) as GrpcClient;
-  clients.push(client);
-  return { url: http.url, client };
 }
 
 describe.each(stores)('on the $name, a tenant’s tasks are its own', ({ open }) => {

@@ -3,58 +3,16 @@
 // extensions asked for); extensions declared, asked for, activated and echoed, and required; and
 // a blocking send that waits as 1.0 says (`sendWaitMs: 'unbounded'`). Real servers on loopback.
 import * as grpc from '@grpc/grpc-js';
-import { postJson, rpc, serverPool } from 'a2a-testing';
-import { grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
+import { postJson, rpc } from 'a2a-testing';
 import { apiKey, artifact, completed, inputRequired, type TaskContext, type TaskHandler } from '../src/index.js';
-import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
+import { errorInfoOf, grpcAgents, unary } from './grpc-agents.js';
 import { appWith, eventually, gate, memoryLogger, message03, message10 } from './helpers.js';
 
-const { serve, closeAll } = serverPool();
-const grpcServers: A2AGrpcServer[] = [];
-const clients: grpc.Client[] = [];
-afterAll(async () => {
-  for (const client of clients) client.close();
-  await Promise.all(grpcServers.map((server) => server.close({ graceMs: 100 })));
-  await closeAll();
-});
+const agents = grpcAgents();
+afterAll(() => agents.close());
+const { agent } = agents;
 
 type Json = Record<string, unknown>;
-const A2AClientConstructor = grpc.makeGenericClientConstructor(grpcClientDefinition() as grpc.ServiceDefinition, 'A2AService');
-type GrpcClient = grpc.Client & Record<string, (...args: unknown[]) => unknown>;
-
-/** A unary gRPC call: the answer or the error, and the response's initial metadata. */
-function unary(
-  client: GrpcClient,
-  method: string,
-  request: Json,
-  metadata: Record<string, string>,
-): Promise<{ value?: Json; error?: grpc.ServiceError; headers: grpc.Metadata }> {
-  return new Promise((resolve) => {
-    const md = new grpc.Metadata();
-    for (const [key, value] of Object.entries(metadata)) md.set(key, value);
-    let headers = new grpc.Metadata();
-    const call = client[method]!(request, md, (error: grpc.ServiceError | null, value: Json) =>
-      resolve(error ? { error, headers } : { value, headers }),
-    ) as grpc.ClientUnaryCall;
-    call.on('metadata', (received: grpc.Metadata) => (headers = received));
-  });
-}
-
-function errorInfoOf(error: grpc.ServiceError): Json | undefined {
-  const [bytes] = error.metadata.get('grpc-status-details-bin') as Buffer[];
-  return bytes && (statusDetailsFromBinary(bytes).details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo') as Json);
-}
-
-/** The agent over HTTP (every version) and gRPC, its handler given by the test. */
-async function agent(handler: TaskHandler, options: Parameters<typeof appWith>[1] = {}) {
-  const { app, router } = appWith(handler, options);
-  const http = await serve(app);
-  const grpcServer = await serveGrpc(router, { port: 0, agentUrl: http.url });
-  grpcServers.push(grpcServer);
-  const client = new A2AClientConstructor(grpcServer.address, grpc.credentials.createInsecure()) as GrpcClient;
-  clients.push(client);
-  return { url: http.url, client };
-}
 
 /** A handler that keeps what each turn's context showed it, and completes. */
 function recording(): { handler: TaskHandler; seen: Json[] } {

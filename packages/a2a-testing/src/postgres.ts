@@ -98,8 +98,8 @@ export async function startOwnPostgres(settings: Record<string, string> = {}): P
   const [initCommand, initArgs] = as(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
-  const port = await freePort();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let port = await freePort();
+  let url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let child: ChildProcess | undefined;
   const stop = async () => {
     const running = child;
@@ -125,16 +125,25 @@ export async function startOwnPostgres(settings: Record<string, string> = {}): P
         ...settings,
       }).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ]);
-    child = spawn(command, args, { stdio: 'ignore' });
+    const spawned = spawn(command, args, { stdio: 'ignore' });
+    child = spawned;
     for (let attempt = 0; attempt < 100; attempt++) {
-      if (await postgresAnswers(url, 500)) return;
+      // A server that exited could not have the port: another test's took it since freePort().
+      if (spawned.exitCode !== null) return false;
+      // One answering is this server only while it runs (the port may be another's otherwise).
+      if ((await postgresAnswers(url, 500)) && spawned.exitCode === null) return true;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    child.kill('SIGKILL');
+    spawned.kill('SIGKILL');
     throw new Error(`PostgreSQL on port ${port} did not answer`);
   };
   try {
-    await start();
+    // A port taken between freePort() and the server's start (tests run side by side): another.
+    for (let tries = 1; !(await start()); tries++) {
+      if (tries === 5) throw new Error(`PostgreSQL could not take a free port in ${tries} tries`);
+      port = await freePort();
+      url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -142,7 +151,9 @@ export async function startOwnPostgres(settings: Record<string, string> = {}): P
   return {
     url,
     stop,
-    start,
+    async start() {
+      if (!(await start())) throw new Error(`PostgreSQL could not start again on port ${port}: another server took it`);
+    },
     async dispose() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -509,35 +509,8 @@ const jsonRpc10 = over('1.0', 'JSONRPC', [
     level: 'MUST',
     async run(ctx) {
       if (!capability(ctx, 'streaming')) skip('the card does not declare streaming');
-      const answer = await rpc(ctx, 'SendStreamingMessage', { message: message10(ctx) }, { version: '1.0' });
-      const { exchange } = answer;
-      const type = exchange.response?.headers['content-type'] ?? '';
-      if (!type.startsWith('text/event-stream')) fail(`content type ${JSON.stringify(type)}, not text/event-stream`);
-      const events = exchange.events ?? [];
-      if (events.length === 0) fail('the stream has no events');
-      const validate = publishedSchemaValidator10('Stream Response');
-      let last: Record<string, unknown> | undefined;
-      for (const [i, event] of events.entries()) {
-        let parsed: { result?: Record<string, unknown>; error?: unknown };
-        try {
-          parsed = JSON.parse(event.data);
-        } catch {
-          fail(`event ${i + 1} is not JSON: ${event.data.slice(0, 200)}`);
-        }
-        if (parsed.error) fail(`event ${i + 1} is an error: ${JSON.stringify(parsed.error).slice(0, 200)}`);
-        expectValid(`event ${i + 1}'s result`, validate, parsed.result);
-        // The stream ends with the task: nothing may follow the event that ended it.
-        const ended = stateOf(last);
-        if (last && (last.message || TERMINAL_10.includes(ended) || INTERRUPTED_10.includes(ended)))
-          fail(`event ${i + 1} follows event ${i}, which ended the stream (${last.message ? 'a message' : ended})`);
-        last = parsed.result;
-        const task = (last?.task ?? last?.statusUpdate) as { id?: string; taskId?: string } | undefined;
-        if (i === 0 && (task?.id ?? task?.taskId)) ctx.started(String(task?.id ?? task?.taskId));
-      }
-      if (last?.message) return;
-      const state = stateOf(last);
-      if (!TERMINAL_10.includes(state) && !INTERRUPTED_10.includes(state))
-        fail(`the stream ended with the task ${state || 'in no state'}: it must end when the task ends or is interrupted`);
+      const { exchange } = await rpc(ctx, 'SendStreamingMessage', { message: message10(ctx) }, { version: '1.0' });
+      streamResponsesOf(ctx, exchange, resultOfEvent);
     },
   },
   {
@@ -623,15 +596,7 @@ const jsonRpc10 = over('1.0', 'JSONRPC', [
           skip(`the task was ${ended} before the subscription reached it; give a message the agent takes a while over (--slow-message)`);
       }
       if (error) fail(`SubscribeToTask failed: ${JSON.stringify(error).slice(0, 300)}`);
-      const responses = streamResponsesOf(
-        ctx,
-        exchange,
-        (data, i) => {
-          if (data.error) fail(`event ${i + 1} is an error: ${JSON.stringify(data.error).slice(0, 200)}`);
-          return (data.result ?? {}) as Record<string, unknown>;
-        },
-        { endsWhenInterrupted: false },
-      );
+      const responses = streamResponsesOf(ctx, exchange, resultOfEvent, { endsWhenInterrupted: false });
       const first = responses[0]!.task as { id?: string } | undefined;
       if (first?.id !== task.id) fail(`the first event is not the task ${task.id} (§3.1.6: a Task object first)`);
     },
@@ -931,6 +896,12 @@ function expectA2aStatus(response: { status: number; body: string }, status: num
 }
 
 /** The SSE events of an HTTP+JSON stream, each a Stream Response (§11.7): checked, the task remembered, the last returned. */
+/** A JSON-RPC stream event's result, the Stream Response; an error event fails the check. */
+function resultOfEvent(data: Record<string, unknown>, i: number): Record<string, unknown> {
+  if (data.error) fail(`event ${i + 1} is an error: ${JSON.stringify(data.error).slice(0, 200)}`);
+  return (data.result ?? {}) as Record<string, unknown>;
+}
+
 function streamResponsesOf(
   ctx: CheckContext,
   exchange: Exchange & { events?: SseEvent[] },
@@ -950,34 +921,48 @@ function streamResponsesOf(
     fail(
       `expected text/event-stream; got HTTP ${exchange.response.status} ${exchange.response.headers['content-type'] ?? ''}: ${exchange.response.body.slice(0, 200)}`,
     );
-  if (exchange.events.length === 0) fail('the stream carried no event');
-  const validate = publishedSchemaValidator10('Stream Response');
-  const responses: Record<string, unknown>[] = [];
-  let ended = '';
-  for (const [i, event] of exchange.events.entries()) {
+  const responses = exchange.events.map((event, i) => {
     let data: Record<string, unknown>;
     try {
       data = JSON.parse(event.data) as Record<string, unknown>;
     } catch {
-      fail(`event ${i + 1} is not JSON: ${event.data.slice(0, 200)}`);
+      return fail(`event ${i + 1} is not JSON: ${event.data.slice(0, 200)}`);
     }
-    const response = unwrap(data, i);
-    expectValid(`event ${i + 1}`, validate, response);
-    if (ended) fail(`event ${i + 1} comes after the task ${ended}: a stream ends there (§3.5.2, §11.7)`);
-    if (i === 0 && !response.task && !response.message) fail('the first event is neither the task nor a message (§11.7)');
+    return unwrap(data, i);
+  });
+  if (exchange.error) fail(`the stream was cut: ${exchange.error}`);
+  holdStreamOrder(ctx, responses, { endsWhenInterrupted });
+  return responses;
+}
+
+/**
+ * A stream's Stream Responses, in order (§3.1.2, §3.5.2, §11.7): each as the schema has it, the
+ * first the task or a message (its task remembered for the cleanup), nothing after the one that
+ * ends the stream, and the stream ended by one: a message, a terminal state, or (unless it is a
+ * subscription) an interrupted one.
+ */
+function holdStreamOrder(
+  ctx: CheckContext,
+  responses: readonly Record<string, unknown>[],
+  { endsWhenInterrupted = true, item = 'event' }: { endsWhenInterrupted?: boolean; item?: string } = {},
+): void {
+  if (responses.length === 0) fail(`the stream carried no ${item}`);
+  const validate = publishedSchemaValidator10('Stream Response');
+  let ended = '';
+  for (const [i, response] of responses.entries()) {
+    expectValid(`${item} ${i + 1}`, validate, response);
+    if (ended) fail(`${item} ${i + 1} comes after the task ${ended}: a stream ends there (§3.5.2, §11.7)`);
+    if (i === 0 && !response.task && !response.message) fail(`the first ${item} is neither the task nor a message (§11.7)`);
     const task = response.task as { id?: string } | undefined;
     if (i === 0 && task?.id) ctx.started(task.id);
     const state = stateOf(response);
     if (response.message || TERMINAL_10.includes(state) || (endsWhenInterrupted && INTERRUPTED_10.includes(state)))
       ended = state || 'answered with a message';
-    responses.push(response);
   }
-  if (exchange.error) fail(`the stream was cut: ${exchange.error}`);
   if (!ended)
     fail(
       `the stream ended with the task ${stateOf(responses.at(-1)) || 'in no state'}: it must end when the task ends${endsWhenInterrupted ? ' or is interrupted' : ''}`,
     );
-  return responses;
 }
 
 const rest10 = over('1.0', 'HTTP+JSON', [
@@ -1269,23 +1254,7 @@ const grpc10 = over('1.0', 'GRPC', [
     async run(ctx) {
       const outcome = await grpcCall(ctx, 'SendStreamingMessage', { message: message10(ctx) });
       if (!capability(ctx, 'streaming')) return expectGrpcError(outcome, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION');
-      const messages = expectGrpcOk(outcome, 'SendStreamingMessage') as Record<string, unknown>[];
-      if (messages.length === 0) fail('the stream carried no message');
-      const validate = publishedSchemaValidator10('Stream Response');
-      let ended = '';
-      for (const [i, response] of messages.entries()) {
-        expectValid(`message ${i + 1}`, validate, response);
-        if (ended) fail(`message ${i + 1} comes after the task ${ended}: a stream ends there (§3.5.2)`);
-        if (i === 0 && !response.task && !response.message) fail('the first message is neither the task nor a message');
-        const task = response.task as { id?: string } | undefined;
-        if (i === 0 && task?.id) ctx.started(task.id);
-        const state = stateOf(response);
-        if (response.message || TERMINAL_10.includes(state) || INTERRUPTED_10.includes(state)) ended = state || 'answered with a message';
-      }
-      if (!ended)
-        fail(
-          `the stream ended with the task ${stateOf(messages.at(-1)) || 'in no state'}: it must end when the task ends or is interrupted`,
-        );
+      holdStreamOrder(ctx, expectGrpcOk(outcome, 'SendStreamingMessage') as Record<string, unknown>[], { item: 'message' });
     },
   },
   {

@@ -1,0 +1,62 @@
+// Agents served over HTTP (every version) and gRPC at once, and a client of their gRPC service, for
+// the tests that check one behaviour over every binding. Loopback only; `close` lets go of all.
+import * as grpc from '@grpc/grpc-js';
+import { serverPool } from 'a2a-testing';
+import { grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
+import type { TaskHandler } from '../src/index.js';
+import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
+import { appWith } from './helpers.js';
+
+type Json = Record<string, unknown>;
+export type GrpcClient = grpc.Client & Record<string, (...args: unknown[]) => unknown>;
+
+const A2AClientConstructor = grpc.makeGenericClientConstructor(grpcClientDefinition() as grpc.ServiceDefinition, 'A2AService');
+
+/** Starts agents and remembers what to close: call `close` in `afterAll`. */
+export function grpcAgents() {
+  const { serve, closeAll } = serverPool();
+  const servers: A2AGrpcServer[] = [];
+  const clients: grpc.Client[] = [];
+  return {
+    serve,
+    /** The agent of `handler`, over HTTP at `url` and over gRPC through `client`. */
+    async agent(handler: TaskHandler, options: Parameters<typeof appWith>[1] = {}) {
+      const { app, router } = appWith(handler, options);
+      const http = await serve(app);
+      const server = await serveGrpc(router, { port: 0, agentUrl: http.url });
+      servers.push(server);
+      const client = new A2AClientConstructor(server.address, grpc.credentials.createInsecure()) as GrpcClient;
+      clients.push(client);
+      return { url: http.url, client, router };
+    },
+    async close() {
+      for (const client of clients) client.close();
+      await Promise.all(servers.map((server) => server.close({ graceMs: 100 })));
+      await closeAll();
+    },
+  };
+}
+
+/** A unary gRPC call with `metadata`: the answer or the error, and the response's initial metadata. */
+export function unary(
+  client: GrpcClient,
+  method: string,
+  request: Json,
+  metadata: Record<string, string>,
+): Promise<{ value?: Json; error?: grpc.ServiceError; headers: grpc.Metadata }> {
+  return new Promise((resolve) => {
+    const md = new grpc.Metadata();
+    for (const [key, value] of Object.entries(metadata)) md.set(key, value);
+    let headers = new grpc.Metadata();
+    const call = client[method]!(request, md, (error: grpc.ServiceError | null, value: Json) =>
+      resolve(error ? { error, headers } : { value, headers }),
+    ) as grpc.ClientUnaryCall;
+    call.on('metadata', (received: grpc.Metadata) => (headers = received));
+  });
+}
+
+/** The `google.rpc.ErrorInfo` of a gRPC error's status details. */
+export function errorInfoOf(error: grpc.ServiceError): Json | undefined {
+  const [bytes] = error.metadata.get('grpc-status-details-bin') as Buffer[];
+  return bytes && (statusDetailsFromBinary(bytes).details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo') as Json);
+}
