@@ -196,31 +196,49 @@ export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
   }
   if (algorithms.some((a) => a.toLowerCase() === 'none')) throw new TypeError('bearerJwt: alg "none" is never accepted');
   const realm = options.realm ?? 'a2a';
-  const claim = options.principalClaim ?? 'sub';
   return {
     scheme: 'Bearer',
     challenge: `Bearer realm="${realm}"`,
     async authenticate(request) {
-      const authorization = headerOf(request, 'authorization');
-      if (!authorization || !/^bearer\s/i.test(authorization)) return undefined;
-      const token = authorization.slice(7).trim();
-      let claims: JWTPayload;
-      try {
-        ({ payload: claims } = await jwtVerify(token, key as never, {
-          algorithms,
-          issuer: options.issuer,
-          audience: options.audience,
-          clockTolerance: options.clockToleranceSeconds ?? 30,
-          requiredClaims: options.requireExpiry === false ? [] : ['exp'],
-        }));
-      } catch (error) {
-        throw new AuthenticationError(`invalid token (${(error as { code?: string }).code ?? 'ERR_JWT_INVALID'})`);
-      }
-      const id = claims[claim];
-      if (typeof id !== 'string' || id === '') throw new AuthenticationError(`the token has no ${claim} claim`);
-      return { id, scheme: 'Bearer', claims };
+      const token = bearerTokenOf(request);
+      return token === undefined ? undefined : principalOfToken(token, key as never, { ...options, algorithms });
     },
   };
+}
+
+/** The token of an `Authorization: Bearer` header; undefined without one. */
+export function bearerTokenOf(request: AuthRequest): string | undefined {
+  const authorization = headerOf(request, 'authorization');
+  return authorization && /^bearer\s/i.test(authorization) ? authorization.slice(7).trim() : undefined;
+}
+
+/**
+ * The principal a bearer JWT stands for, once verified with `key` (its signature, algorithm,
+ * issuer, audience and expiry); an AuthenticationError that says why not.
+ */
+export async function principalOfToken(
+  token: string,
+  key: Parameters<typeof jwtVerify>[1],
+  options: Pick<BearerJwtOptions, 'issuer' | 'audience' | 'clockToleranceSeconds' | 'requireExpiry' | 'principalClaim'> & {
+    algorithms: string[];
+  },
+): Promise<Principal> {
+  let claims: JWTPayload;
+  try {
+    ({ payload: claims } = await jwtVerify(token, key as never, {
+      algorithms: options.algorithms,
+      issuer: options.issuer,
+      audience: options.audience,
+      clockTolerance: options.clockToleranceSeconds ?? 30,
+      requiredClaims: options.requireExpiry === false ? [] : ['exp'],
+    }));
+  } catch (error) {
+    throw new AuthenticationError(`invalid token (${(error as { code?: string }).code ?? 'ERR_JWT_INVALID'})`);
+  }
+  const claim = options.principalClaim ?? 'sub';
+  const id = claims[claim];
+  if (typeof id !== 'string' || id === '') throw new AuthenticationError(`the token has no ${claim} claim`);
+  return { id, scheme: 'Bearer', claims };
 }
 
 // ---------------------------------------------------------------------------------------------

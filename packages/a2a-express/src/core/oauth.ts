@@ -3,11 +3,12 @@
 // discovery URL) schemes, and scopes held per operation. The tokens are JWTs checked as
 // `bearerJwt` checks them; an OpenID issuer is configured from its URL alone (its discovery
 // document names its keys).
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, type JWTPayload } from 'jose';
 import {
   AuthenticationError,
   bearerJwt,
-  headerOf,
+  bearerTokenOf,
+  principalOfToken,
   type AuthorizeHook,
   type AuthStrategy,
   type BearerJwtOptions,
@@ -92,15 +93,14 @@ export function oidcBearer(options: OidcBearerOptions): AuthStrategy {
     })());
   const algorithms = rest.algorithms ?? ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
   if (algorithms.some((a) => a.toLowerCase() === 'none')) throw new TypeError('oidcBearer: alg "none" is never accepted');
-  const claim = rest.principalClaim ?? 'sub';
   return {
     scheme: 'Bearer',
     challenge: `Bearer realm="${rest.realm ?? 'a2a'}"`,
     declared: { kind: 'openIdConnect', url: discoveryUrl, ...(description && { description }) },
     requiredScopes: [...(requiredScopes ?? [])],
     async authenticate(request) {
-      const authorization = headerOf(request, 'authorization');
-      if (!authorization || !/^bearer\s/i.test(authorization)) return undefined;
+      const token = bearerTokenOf(request);
+      if (token === undefined) return undefined;
       let keySet: ReturnType<typeof createRemoteJWKSet>;
       try {
         keySet = await keysOf();
@@ -108,21 +108,8 @@ export function oidcBearer(options: OidcBearerOptions): AuthStrategy {
         keys = undefined;
         throw new AuthenticationError(`the issuer's discovery document (${discoveryUrl}) could not be read: ${(error as Error).message}`);
       }
-      let claims: JWTPayload;
-      try {
-        ({ payload: claims } = await jwtVerify(authorization.slice(7).trim(), keySet, {
-          algorithms,
-          issuer,
-          audience: rest.audience,
-          clockTolerance: rest.clockToleranceSeconds ?? 30,
-          requiredClaims: rest.requireExpiry === false ? [] : ['exp'],
-        }));
-      } catch (error) {
-        throw new AuthenticationError(`invalid token (${(error as { code?: string }).code ?? 'ERR_JWT_INVALID'})`);
-      }
-      const id = claims[claim];
-      if (typeof id !== 'string' || id === '') throw new AuthenticationError(`the token has no ${claim} claim`);
-      return { id, scheme: 'Bearer', claims, scopes: scopesOf(claims) };
+      const principal = await principalOfToken(token, keySet, { ...rest, issuer, algorithms });
+      return { ...principal, scopes: scopesOf(principal.claims ?? {}) };
     },
   };
 }
