@@ -29,12 +29,12 @@ export interface CallContext {
   readonly headers: CallHeaders;
   readonly origin: CallOrigin;
   /** The tenant the call names (1.0's `tenant`); undefined for the default tenant. */
-  readonly tenant?: string;
+  readonly tenant?: string | undefined;
   /**
    * Who owns what the call creates, and whose tasks it may see: its principal, or in a tenant the
    * tenant with its principal (`tenantOwner`). Default: the principal.
    */
-  readonly owner?: Principal;
+  readonly owner?: Principal | undefined;
   /** The extensions the client asked for (1.0's `A2A-Extensions`, 0.3's `X-A2A-Extensions`), and those the agent used. */
   readonly extensions?: CallExtensions;
   /** The `Last-Event-ID` a stream is resumed from (the kit's resumption, docs/streaming.md), as it came. */

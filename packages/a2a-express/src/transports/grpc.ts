@@ -270,7 +270,7 @@ async function readCall(
     params,
     echo,
     context: {
-      ...(echo && { extensionsEcho: echo }),
+      extensionsEcho: echo,
       principal,
       headers,
       lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,

@@ -38,7 +38,7 @@ export interface RequestContext {
   /** See `CallContext.caller`. */
   readonly caller?: CallerPresenceView;
   /** Where the binding names the extensions the agent activated in its response (the header, or gRPC metadata). */
-  readonly extensionsEcho?: ExtensionsEcho;
+  readonly extensionsEcho?: ExtensionsEcho | undefined;
 }
 
 /** How one method call went. */
@@ -213,6 +213,8 @@ function checkedOperation(runner: Runner, method: Method, name: string, params: 
 
 /** What the core is told of the call: the request's context, how it came, and the method's rules and view. */
 function callContextOf(runner: Runner, log: CallLog, method: Method, name: string, params: unknown, context: RequestContext): CallContext {
+  // Tenants are 1.0's: its requests name theirs in `tenant` (HTTP+JSON: in the path, put there).
+  const tenant = runner.protocol === '1.0' ? tenantOfParams(params) : undefined;
   return {
     principal: context.principal,
     headers: context.headers,
@@ -224,15 +226,10 @@ function callContextOf(runner: Runner, log: CallLog, method: Method, name: strin
     view: method.view?.(params),
     caller: context.caller,
     extensions: extensionsOf(context, runner.protocol),
-    // Tenants are 1.0's: its requests name theirs in `tenant` (HTTP+JSON: in the path, put there).
-    ...(runner.protocol === '1.0' && tenantParam(params, context.principal)),
+    tenant,
+    // In a tenant, what the call makes is the tenant's with the principal.
+    owner: tenant === undefined ? context.principal : tenantOwner(tenant, context.principal),
   };
-}
-
-/** A call in a tenant: the tenant, and the owner of what it makes (the tenant with the principal). */
-function tenantParam(params: unknown, principal: Principal | undefined): { tenant: string; owner: Principal } | undefined {
-  const tenant = tenantOfParams(params);
-  return tenant === undefined ? undefined : { tenant, owner: tenantOwner(tenant, principal) };
 }
 
 /** The call's extensions: most calls ask for none, and share one object for it. */
