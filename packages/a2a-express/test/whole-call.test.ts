@@ -92,11 +92,13 @@ describe('the handler sees the whole call, on every version and binding', () => 
       { headers: { 'X-A2A-Extensions': 'urn:old', Cookie: 'session=not-shown' } },
     );
     expect(over03.error).toBeUndefined();
-    const over01 = await rpc(url, 'tasks/send', {
-      id: 'task-01',
-      message: { role: 'user', parts: [{ type: 'text', text: 'oldest' }] },
-      metadata: { via: '0.1.0' },
-    });
+    // 0.1.0 has no extensions: a header naming some is not read on it.
+    const over01 = await rpc(
+      url,
+      'tasks/send',
+      { id: 'task-01', message: { role: 'user', parts: [{ type: 'text', text: 'oldest' }] }, metadata: { via: '0.1.0' } },
+      { headers: { 'A2A-Extensions': 'urn:not-on-0.1.0' } },
+    );
     expect(over01.error).toBeUndefined();
     await eventually(async () => (seen.length === 4 ? true : undefined));
     const byVia = Object.fromEntries(seen.map((s) => [(s.requestMetadata as { via: string }).via, s])) as Record<

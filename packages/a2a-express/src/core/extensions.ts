@@ -36,6 +36,8 @@ const MAX_REQUESTED = 64;
  * entries joined), each trimmed, each once, in the order given. 0.3 calls may use 1.0's header too.
  */
 export function requestedExtensions(headers: CallHeaderValues, protocol: string): readonly string[] {
+  // A version without extensions (0.1.0) asks for none, whatever headers come with it.
+  if (extensionsHeaderOf(protocol) === undefined) return NONE;
   const values = [headers['a2a-extensions'], protocol === '0.3' ? headers['x-a2a-extensions'] : undefined];
   if (values[0] === undefined && values[1] === undefined) return NONE;
   const requested: string[] = [];
