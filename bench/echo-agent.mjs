@@ -82,6 +82,14 @@ export function onCpu1() {
 }
 
 /**
+ * Keeps this process (the load) on CPU 0, where this machine has taskset: otherwise the scheduler
+ * moves it onto CPU 1 at times, and the agent measured then shares its CPU with its own load.
+ */
+export function loadOnCpu0() {
+  if (onCpu1().length > 0) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+}
+
+/**
  * Starts a bench server script (bench/servers/*.mjs, which reports its port to its parent), with
  * `env` added to this process's; resolves once it listens. It answers 0.1.0's tasks/send at its
  * root (`atRoot`).

@@ -1,5 +1,6 @@
 // The echo agent as `pnpm start` runs it, this checkout against another, request/response on each
-// version: paired rounds that alternate which side goes first, 32 connections, and beside req/s
+// version: paired rounds that alternate which side goes first, each on two agents started for it
+// and warmed up (2 s; streams: three rounds' worth), 32 connections, and beside req/s
 // the CPU time the agent's process used per request (read from /proc), which moves less than
 // req/s on a shared machine. Where `taskset` exists the agents share one CPU and the load comes
 // from the other, so that neither side's GC threads borrow the load generator's core.
@@ -8,7 +9,7 @@
 //        [--versions 0.1.0,0.3,1.0,1.0-rest] [--rounds 10] [--seconds 2]
 //   node bench/shipped-ab.mjs --against bench/servers/bare.mjs --versions 0.1.0
 //   node bench/shipped-ab.mjs --against without:call-logs --versions 0.1.0
-//   node bench/shipped-ab.mjs --against <other checkout> --streams 100 [--streams-count 200]
+//   node bench/shipped-ab.mjs --against <other checkout> --streams 100 [--streams-count 1000]
 // `--against` may also name a bench server (a .mjs file that reports its port to its parent),
 // answering 0.1.0's tasks/send at `/`: bare Express (servers/bare.mjs), the kit's HTTP endpoint
 // alone (servers/endpoint-only.mjs), Node's http module alone (servers/node-http.mjs). Set beside
@@ -22,7 +23,16 @@
 // the floor under a 0.3 stream on Express (the same events written, no task kept, nothing checked).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cpuMicros, loadWith, onCpu1, startBenchServer, startEchoAgent, VERSION_HEADERS_10, versionStreams } from './echo-agent.mjs';
+import {
+  cpuMicros,
+  loadOnCpu0,
+  loadWith,
+  onCpu1,
+  startBenchServer,
+  startEchoAgent,
+  VERSION_HEADERS_10,
+  versionStreams,
+} from './echo-agent.mjs';
 import { median } from './median.mjs';
 
 const args = process.argv.slice(2);
@@ -38,7 +48,7 @@ if (!against || (without === undefined && !existsSync(againstServer ? against : 
   process.exit(2);
 }
 const streamChunks = args.includes('--streams') ? Number(option('--streams')) : undefined;
-const streamsPerRound = Number(option('--streams-count', 200));
+const streamsPerRound = Number(option('--streams-count', 1000));
 /**
  * The bench servers --streams may be set against, by script name, and where each version's stream
  * goes on them: the SDK servers, and bare Express's floor under a 0.3 stream (the events written,
@@ -60,6 +70,7 @@ const versions = option('--versions', '0.1.0,0.3,1.0,1.0-rest').split(',');
 const rounds = Number(option('--rounds', 10));
 const seconds = Number(option('--seconds', 2));
 const pinned = onCpu1().length > 0;
+loadOnCpu0();
 const here = fileURLToPath(new URL('..', import.meta.url));
 
 /** This tool's names for the versions, and the names `sends` gives them. */
@@ -68,8 +79,16 @@ const VERSIONS = { '0.1.0': '0.1.0', 0.3: '0.3', '1.0': '1.0 JSON-RPC', '1.0-res
 /** Where each version's stream goes on the kit's stream server. */
 const STREAM_PATHS = { '0.1.0': '', 0.3: '/v0.3', '1.0': '/v1', '1.0-rest': '/v1/message:stream' };
 
+/**
+ * How many rounds' worth of streams warm a stream server up. A fresh one spends the first few
+ * thousand streams getting its JIT and its heap's generations into shape (its CPU an event falls
+ * from about twice its settled figure), and builds differ more there than once settled.
+ */
+const STREAM_WARM_UP_ROUNDS = 3;
+
 async function load(agent, version, duration) {
-  if (streamChunks !== undefined) return loadStreams(agent, version, duration === 'warm-up' ? 5 * streamsPerRound : streamsPerRound);
+  if (streamChunks !== undefined)
+    return loadStreams(agent, version, duration === 'warm-up' ? STREAM_WARM_UP_ROUNDS * streamsPerRound : streamsPerRound);
   const before = cpuMicros(agent.child.pid);
   const result = await loadWith(agent, VERSIONS[version], duration);
   return { rps: result.requests.average, cpu: (cpuMicros(agent.child.pid) - before) / result.requests.total };
@@ -90,7 +109,7 @@ async function loadStreams(server, version, count) {
   return { rps, cpu: (cpuMicros(server.child.pid) - before) / events };
 }
 
-const started = [];
+const started = new Set();
 // Whatever happens, the agents do not outlive the bench.
 process.on('exit', () => {
   for (const { child } of started) child.kill();
@@ -98,51 +117,72 @@ process.on('exit', () => {
 // An event costs a few µs: one decimal there; a request costs hundreds.
 const cpuFigure = (micros) => micros.toFixed(streamChunks === undefined ? 0 : 1);
 const streamServer = (root) => startBenchServer(`${root}/bench/servers/a2a.mjs`, { prefix: onCpu1() });
-const ours = streamChunks !== undefined ? await streamServer(here) : await startEchoAgent(here, { prefix: onCpu1() });
-started.push(ours);
-const theirs =
-  streamChunks !== undefined
-    ? benchServerStreamPaths
-      ? { ...(await startBenchServer(against, { prefix: onCpu1() })), benchServer: true }
-      : await streamServer(against)
-    : againstServer
-      ? await startBenchServer(against, { prefix: onCpu1() })
-      : without !== undefined
-        ? await startEchoAgent(here, {
-            prefix: onCpu1(),
-            script: `${here}/bench/servers/echo-without.mjs`,
-            env: { BENCH_WITHOUT: without },
-          })
-        : await startEchoAgent(against, { prefix: onCpu1() });
-started.push(theirs);
+/**
+ * This checkout's agent (or stream server) and the one it is set against, started afresh. Each
+ * round has a pair of its own: one process's JIT and heap layout can make it a few per cent faster
+ * or slower than another of the same build, for as long as it runs, and one pair for the whole
+ * bench read that as a difference between the builds (A/A 0.95× to 1.09× CPU a request).
+ */
+async function startPair(oursFirst) {
+  const startOurs = async () => (streamChunks !== undefined ? await streamServer(here) : await startEchoAgent(here, { prefix: onCpu1() }));
+  const startTheirs = async () =>
+    streamChunks !== undefined
+      ? benchServerStreamPaths
+        ? { ...(await startBenchServer(against, { prefix: onCpu1() })), benchServer: true }
+        : await streamServer(against)
+      : againstServer
+        ? await startBenchServer(against, { prefix: onCpu1() })
+        : without !== undefined
+          ? await startEchoAgent(here, {
+              prefix: onCpu1(),
+              script: `${here}/bench/servers/echo-without.mjs`,
+              env: { BENCH_WITHOUT: without },
+            })
+          : await startEchoAgent(against, { prefix: onCpu1() });
+  const pair = {};
+  for (const side of oursFirst ? ['ours', 'theirs'] : ['theirs', 'ours']) {
+    pair[side] = await (side === 'ours' ? startOurs() : startTheirs());
+    started.add(pair[side]);
+  }
+  return pair;
+}
+
+async function stop(server) {
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+  started.delete(server);
+}
+
 const what = streamChunks === undefined ? 'the echo agent as shipped' : `${streamsPerRound} streams of ${streamChunks} chunks a round`;
 const roundLength = streamChunks === undefined ? ` of ${seconds} s` : '';
 console.log(`${what}, ${here} against ${against}; ${rounds} paired rounds${roundLength}${pinned ? ', servers on CPU 1' : ''}`);
 const unit = streamChunks === undefined ? ['req/s', 'a request'] : ['events/s', 'an event'];
 for (const version of versions) {
-  for (const agent of [ours, theirs]) await load(agent, version, streamChunks === undefined ? 2 : 'warm-up');
   const a = [];
   const b = [];
   for (let round = 0; round < rounds; round++) {
-    const order =
-      round % 2 === 0
-        ? [
-            [ours, a],
-            [theirs, b],
-          ]
-        : [
-            [theirs, b],
-            [ours, a],
-          ];
+    // Each side goes first in every other round: started, warmed up and measured first.
+    const oursFirst = round % 2 === 0;
+    const { ours, theirs } = await startPair(oursFirst);
+    const order = oursFirst
+      ? [
+          [ours, a],
+          [theirs, b],
+        ]
+      : [
+          [theirs, b],
+          [ours, a],
+        ];
+    for (const [agent] of order) await load(agent, version, streamChunks === undefined ? 2 : 'warm-up');
     for (const [agent, figures] of order) figures.push(await load(agent, version, seconds));
+    await Promise.all([stop(ours), stop(theirs)]);
   }
   const rpsRatio = median(a.map((x, i) => x.rps / b[i].rps));
-  const cpuRatio = median(a.map((x) => x.cpu)) / median(b.map((x) => x.cpu));
+  const cpuRatio = median(a.map((x, i) => x.cpu / b[i].cpu));
   console.log(
     `${version.padEnd(9)} ${median(a.map((x) => x.rps)).toFixed(0)} ${unit[0]}, ${cpuFigure(median(a.map((x) => x.cpu)))} µs of CPU ${unit[1]}; ` +
       `against ${median(b.map((x) => x.rps)).toFixed(0)} ${unit[0]}, ${cpuFigure(median(b.map((x) => x.cpu)))} µs: ` +
       `${rpsRatio.toFixed(2)}× ${unit[0]}, ${cpuRatio.toFixed(2)}× CPU`,
   );
 }
-ours.child.kill('SIGTERM');
-theirs.child.kill('SIGTERM');
