@@ -3,8 +3,15 @@
 // signature a JWS (RFC 7515) over the card's canonical form (RFC 8785), its payload detached.
 // The public keys are served on the router's `/.well-known/jwks.json`, or wherever `jku` says.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { canonicalAgentCard03, canonicalAgentCard10 } from 'a2a-types/card-signing';
 import { FlattenedSign, type JWK } from 'jose';
+
+/**
+ * The canonical forms, loaded when a card is first signed. They read a 1.0 card through the
+ * proto's message types, and loading those (protobuf-es and the generated A2A file) into every
+ * agent, signing or not, cost about 10 per cent more CPU an event in the stream bench, for code
+ * it never runs.
+ */
+let canonicalForms: Promise<typeof import('a2a-types/card-signing')> | undefined;
 
 /** One key cards are signed with. */
 export interface CardSigningKey {
@@ -57,6 +64,7 @@ export class CardSigner {
 
   /** The card with its signatures (any it came with replaced), for the protocol version it is in. */
   async sign<T>(card: T, protocol: string): Promise<T> {
+    const { canonicalAgentCard10, canonicalAgentCard03 } = await (canonicalForms ??= import('a2a-types/card-signing'));
     const payload = protocol === '1.0' ? canonicalAgentCard10(card) : canonicalAgentCard03(card);
     const cacheKey = `${protocol}\n${payload}`;
     let signatures = this.#cache.get(cacheKey);
