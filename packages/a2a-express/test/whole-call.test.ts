@@ -2,11 +2,14 @@
 // form (the call, its headers without credentials, the request's configuration and metadata, the
 // extensions asked for); extensions declared, asked for, activated and echoed, and required; and
 // a blocking send that waits as 1.0 says (`sendWaitMs: 'unbounded'`). Real servers on loopback.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import * as grpc from '@grpc/grpc-js';
-import { postJson, rpc } from 'a2a-testing';
-import { apiKey, artifact, completed, inputRequired, type TaskContext, type TaskHandler } from '../src/index.js';
+import express from 'express';
+import { listen, postJson, rpc } from 'a2a-testing';
+import { a2aRouter, apiKey, artifact, completed, inputRequired, type TaskContext, type TaskHandler } from '../src/index.js';
 import { errorInfoOf, grpcAgents, unary } from './grpc-agents.js';
-import { appWith, eventually, gate, memoryLogger, message03, message10 } from './helpers.js';
+import { appWith, eventually, gate, memoryLogger, message03, message10, silent, testCard } from './helpers.js';
 
 const agents = grpcAgents();
 afterAll(() => agents.close());
@@ -315,7 +318,12 @@ describe("a blocking send that waits as 1.0 says (sendWaitMs: 'unbounded')", () 
     expect(answer.result?.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   });
 
-  test('unbounded, a client that goes away ends the wait (its call is logged), and the task goes on', async () => {
+  // The kit watches for the client's leaving once the wait has lasted a second: a client that
+  // left before is let go at that mark, one that leaves after it when it leaves.
+  test.each([
+    ['at once', 0],
+    ['after the first second', 1_200],
+  ])('unbounded, a client that goes away (%s) ends the wait (its call is logged), and the task goes on', async (_when, leaveAfterMs) => {
     const { handler, started, release } = held();
     const { logger, lines } = memoryLogger();
     const { url } = await agent(handler, { sendWaitMs: 'unbounded', logger });
@@ -327,6 +335,7 @@ describe("a blocking send that waits as 1.0 says (sendWaitMs: 'unbounded')", () 
       signal: aborted.signal,
     }).catch(() => undefined);
     await started.promise;
+    await new Promise((resolve) => setTimeout(resolve, leaveAfterMs));
     aborted.abort();
     await call;
     // The call ends (and is logged) while the turn is still held.
@@ -347,5 +356,57 @@ describe("a blocking send that waits as 1.0 says (sendWaitMs: 'unbounded')", () 
 
   test("a sendWaitMs that is neither a positive integer nor 'unbounded' is a TypeError", () => {
     expect(() => appWith(held().handler, { sendWaitMs: 'forever' as never })).toThrow(/sendWaitMs must be a positive integer/);
+  });
+});
+
+describe('what a turn keeps of its call', () => {
+  test('a turn that outlives its call (answered working after sendWaitMs) does not keep the call’s response alive', async () => {
+    // The garbage collector, asked for by the test: the response is gone once nothing holds it.
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const release = gate();
+    const handler: TaskHandler = async function* (ctx) {
+      // The handler still reads the call once the answer has gone: what it needs of it is kept.
+      await release.promise;
+      yield artifact(ctx.call.method);
+      yield completed();
+    };
+    let response: WeakRef<object> | undefined;
+    const app = express();
+    app.use((_req, res, next) => {
+      response ??= new WeakRef(res);
+      next();
+    });
+    app.use(a2aRouter(handler, { card: testCard, logger: silent, sendWaitMs: 20 }));
+    const { url, close } = await listen(app);
+    try {
+      const answer = await rpc<{ task: { id: string; status: { state: string } } }>(
+        `${url}/v1`,
+        'SendMessage',
+        { message: message10('hold') },
+        { headers: { 'A2A-Version': '1.0', connection: 'close' } },
+      );
+      expect(answer.result?.task.status.state).toBe('TASK_STATE_WORKING');
+      // The turn is still running, its handler holding: the response it came with is collected.
+      const gone = await eventually(async () => {
+        collect();
+        await new Promise((resolve) => setImmediate(resolve));
+        return response?.deref() === undefined ? true : undefined;
+      });
+      expect(gone).toBe(true);
+      release.open();
+      const done = await eventually(async () => {
+        const read = await rpc<{ status: { state: string }; artifacts?: { parts: { text?: string }[] }[] }>(
+          `${url}/v1`,
+          'GetTask',
+          { id: answer.result!.task.id },
+          { headers: { 'A2A-Version': '1.0' } },
+        );
+        return read.result?.status.state === 'TASK_STATE_COMPLETED' ? read.result : undefined;
+      });
+      expect(done.artifacts?.[0]?.parts[0]?.text).toBe('SendMessage');
+    } finally {
+      await close();
+    }
   });
 });

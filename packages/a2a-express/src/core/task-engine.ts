@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { A2AError } from 'a2a-types/model';
 import type { Logger } from 'pino';
 import type { AuthOptions, Principal } from './auth.js';
-import type { CallContext } from './call.js';
+import { turnCallSourceOf, type CallContext } from './call.js';
 import { agentMessage, type TaskHandler } from './handler.js';
 import { isFinalState, isTerminalState, MAX_PUSH_CONFIGS_PER_TASK, type StoredPushConfig, type TaskEvent } from './model.js';
 import type { SendMessageParams, TurnRules } from './operations.js';
@@ -38,6 +38,8 @@ export interface RunningTurn {
   readonly turn: number;
   /** Settles once the turn is in a final state (completed, failed, canceled, rejected, input-required, auth-required). */
   readonly ended: Promise<void>;
+  /** Whether it has ended: true from the moment `ended` settles. */
+  readonly over: boolean;
   /** The A2AError the handler threw, if it threw one. */
   readonly error: A2AError | undefined;
   /**
@@ -217,7 +219,7 @@ export class TaskEngine {
       withMessage.replied = undefined;
       return { record: withMessage, events: [statusEvent(taskId, 'working')] };
     });
-    return { record, events, isNewTask, params, principal, call };
+    return { record, events, isNewTask, params, principal, call: call && turnCallSourceOf(call) };
   }
 
   /** Runs the handler for a started turn, in the background. */
