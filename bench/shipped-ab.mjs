@@ -1,9 +1,10 @@
 // The echo agent as `pnpm start` runs it, this checkout against another, request/response on each
-// version: paired rounds that alternate which side goes first, each on two agents started for it
-// and warmed up (2 s; streams: three rounds' worth), 32 connections, and beside req/s
-// the CPU time the agent's process used per request (read from /proc), which moves less than
-// req/s on a shared machine. Where `taskset` exists the agents share one CPU and the load comes
-// from the other, so that neither side's GC threads borrow the load generator's core.
+// version: paired rounds that alternate which side goes first, each side's agent started for the
+// round, warmed up (2 s; streams: three rounds' worth), measured and stopped before the other's
+// starts; 32 connections, and beside req/s the CPU time the agent's process used per request
+// (read from /proc), which moves less than req/s on a shared machine. Where `taskset` exists the
+// agent runs on CPU 1 and the load on CPU 0, so that the agent's GC threads do not borrow the
+// load generator's core.
 //
 //   node bench/shipped-ab.mjs --against <other checkout, installed and built>
 //        [--versions 0.1.0,0.3,1.0,1.0-rest] [--rounds 10] [--seconds 2]
@@ -118,33 +119,29 @@ process.on('exit', () => {
 const cpuFigure = (micros) => micros.toFixed(streamChunks === undefined ? 0 : 1);
 const streamServer = (root) => startBenchServer(`${root}/bench/servers/a2a.mjs`, { prefix: onCpu1() });
 /**
- * This checkout's agent (or stream server) and the one it is set against, started afresh. Each
- * round has a pair of its own: one process's JIT and heap layout can make it a few per cent faster
- * or slower than another of the same build, for as long as it runs, and one pair for the whole
- * bench read that as a difference between the builds (A/A 0.95× to 1.09× CPU a request).
+ * One side's agent (or stream server), started afresh. Each round starts its own, one at a time:
+ * one process's JIT and heap layout can make it a few per cent faster or slower than another of
+ * the same build for as long as it runs (one pair for the whole bench: A/A 0.95x to 1.09x CPU a
+ * request), and a server started beside another, left idle while that one was loaded, then
+ * measured up to a fifth more CPU an event.
  */
-async function startPair(oursFirst) {
-  const startOurs = async () => (streamChunks !== undefined ? await streamServer(here) : await startEchoAgent(here, { prefix: onCpu1() }));
-  const startTheirs = async () =>
-    streamChunks !== undefined
-      ? benchServerStreamPaths
-        ? { ...(await startBenchServer(against, { prefix: onCpu1() })), benchServer: true }
-        : await streamServer(against)
-      : againstServer
-        ? await startBenchServer(against, { prefix: onCpu1() })
-        : without !== undefined
-          ? await startEchoAgent(here, {
-              prefix: onCpu1(),
-              script: `${here}/bench/servers/echo-without.mjs`,
-              env: { BENCH_WITHOUT: without },
-            })
-          : await startEchoAgent(against, { prefix: onCpu1() });
-  const pair = {};
-  for (const side of oursFirst ? ['ours', 'theirs'] : ['theirs', 'ours']) {
-    pair[side] = await (side === 'ours' ? startOurs() : startTheirs());
-    started.add(pair[side]);
-  }
-  return pair;
+async function startSide(side) {
+  let server;
+  if (side === 'ours') server = streamChunks !== undefined ? await streamServer(here) : await startEchoAgent(here, { prefix: onCpu1() });
+  else if (streamChunks !== undefined)
+    server = benchServerStreamPaths
+      ? { ...(await startBenchServer(against, { prefix: onCpu1() })), benchServer: true }
+      : await streamServer(against);
+  else if (againstServer) server = await startBenchServer(against, { prefix: onCpu1() });
+  else if (without !== undefined)
+    server = await startEchoAgent(here, {
+      prefix: onCpu1(),
+      script: `${here}/bench/servers/echo-without.mjs`,
+      env: { BENCH_WITHOUT: without },
+    });
+  else server = await startEchoAgent(against, { prefix: onCpu1() });
+  started.add(server);
+  return server;
 }
 
 async function stop(server) {
@@ -162,21 +159,21 @@ for (const version of versions) {
   const a = [];
   const b = [];
   for (let round = 0; round < rounds; round++) {
-    // Each side goes first in every other round: started, warmed up and measured first.
-    const oursFirst = round % 2 === 0;
-    const { ours, theirs } = await startPair(oursFirst);
-    const order = oursFirst
+    // Each side goes first in every other round: started, warmed up, measured and stopped.
+    for (const [side, figures] of round % 2 === 0
       ? [
-          [ours, a],
-          [theirs, b],
+          ['ours', a],
+          ['theirs', b],
         ]
       : [
-          [theirs, b],
-          [ours, a],
-        ];
-    for (const [agent] of order) await load(agent, version, streamChunks === undefined ? 2 : 'warm-up');
-    for (const [agent, figures] of order) figures.push(await load(agent, version, seconds));
-    await Promise.all([stop(ours), stop(theirs)]);
+          ['theirs', b],
+          ['ours', a],
+        ]) {
+      const server = await startSide(side);
+      await load(server, version, streamChunks === undefined ? 2 : 'warm-up');
+      figures.push(await load(server, version, seconds));
+      await stop(server);
+    }
   }
   const rpsRatio = median(a.map((x, i) => x.rps / b[i].rps));
   const cpuRatio = median(a.map((x, i) => x.cpu / b[i].cpu));
