@@ -189,7 +189,8 @@ export function requestContextOf(
 /**
  * The HTTP response, seen from the call: its client is there until its connection closes before
  * the answer is sent (the 'close' listener is added when a blocking send first asks, once it has
- * waited a second: most calls never do), and the extensions the agent used go in its header while the headers are not sent.
+ * waited a second: most calls never do), and the extensions the agent used go in its header
+ * while the headers are not sent.
  */
 class ResponsePresence implements CallerPresenceView, ExtensionsEcho {
   #whenGone: Promise<void> | undefined;
