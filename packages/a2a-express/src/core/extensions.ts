@@ -38,10 +38,12 @@ const MAX_REQUESTED = 64;
 export function requestedExtensions(headers: CallHeaderValues, protocol: string): readonly string[] {
   // A version without extensions (0.1.0) asks for none, whatever headers come with it.
   if (extensionsHeaderOf(protocol) === undefined) return NONE;
-  const values = [headers['a2a-extensions'], protocol === '0.3' ? headers['x-a2a-extensions'] : undefined];
-  if (values[0] === undefined && values[1] === undefined) return NONE;
+  const named = headers['a2a-extensions'];
+  const named03 = protocol === '0.3' ? headers['x-a2a-extensions'] : undefined;
+  // Most calls name none: nothing is made for them.
+  if (named === undefined && named03 === undefined) return NONE;
   const requested: string[] = [];
-  for (const value of values) {
+  for (const value of [named, named03]) {
     if (value === undefined) continue;
     for (const line of typeof value === 'string' ? [value] : value) {
       for (const entry of line.split(',')) {
