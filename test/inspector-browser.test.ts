@@ -296,13 +296,20 @@ test('the Check tab on an agent that breaks a MUST: the failure says why and lin
 test('signed cards: a badge says signed and valid with its key, not valid with why, or unsigned', async () => {
   const { generateKeyPairSync } = await import('node:crypto');
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  // A signing router names card.url in its cards: mounted once its app listens, so that it is known.
+  const signingApp = express();
+  const signedUrl = (await serve(signingApp)).url;
   const signing = a2aRouter(
     async function* () {
       yield completed();
     },
-    { card: { name: 'Signed', version: '1.0.0' }, logger: pino({ level: 'silent' }), cardSigning: { privateKey, kid: 'card-key-1' } },
+    {
+      card: { name: 'Signed', version: '1.0.0', url: `${signedUrl}/` },
+      logger: pino({ level: 'silent' }),
+      cardSigning: { privateKey, kid: 'card-key-1' },
+    },
   );
-  const signedUrl = (await serve(express().use(signing))).url;
+  signingApp.use(signing);
   // The same card with its name changed after it was signed, beside the same keys.
   const tampered = express()
     .get('/.well-known/jwks.json', async (_req, res) => res.json(await (await fetch(`${signedUrl}/.well-known/jwks.json`)).json()))

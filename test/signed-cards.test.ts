@@ -1,11 +1,11 @@
-// Signed agent cards (spec 1.0 8.4): the router signs each 1.0 and 0.3 card it serves (its
-// per-request URLs included, the extended card too) and serves the public keys; a2a-client checks
-// them; and both agree with the official SDK 1.x: a card the kit signs verifies with the SDK's
-// verifier, a card the SDK's signer signs verifies with ours, and a card with one byte changed
-// fails both. Real servers on loopback.
+// Signed agent cards (spec 1.0 8.4): the router signs each 1.0 and 0.3 card it serves (the
+// extended card too), naming the URL its operator gave whatever Host a client sends, and serves
+// the public keys; a2a-client checks them; and both agree with the official SDK 1.x: a card the
+// kit signs verifies with the SDK's verifier, a card the SDK's signer signs verifies with ours,
+// and a card with one byte changed fails both. Real servers on loopback.
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { get } from 'node:http';
+import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -45,28 +45,37 @@ const card = {
   skills: [{ id: 'echo', name: 'Echo', description: 'says it back', tags: ['echo'] }],
 };
 
-async function agent(options: Partial<A2ARouterOptions> = {}): Promise<string> {
+/**
+ * A signing agent's cards name `card.url` (the router refuses to sign without it): the app listens
+ * first, so that its URL is known, and the router is mounted then.
+ */
+async function agent(options: Partial<A2ARouterOptions> = {}, { trustProxy = false } = {}): Promise<string> {
+  const app = express();
+  if (trustProxy) app.set('trust proxy', true);
+  const { url } = await serve(app);
   const router = a2aRouter(
     async function* () {
       yield completed();
     },
-    { card, logger: pino({ level: 'silent' }), ...options } as A2ARouterOptions,
+    { card: { ...card, url: `${url}/` }, logger: pino({ level: 'silent' }), ...options } as A2ARouterOptions,
   );
   routers.push(router);
-  return (await serve(express().use(router))).url;
+  app.use(router);
+  return url;
 }
 
-const card10 = async (url: string, host?: string): Promise<Json> => {
-  if (!host) return (await (await fetch(`${url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as Json;
-  // Another Host than the address dialled (fetch will not send one of its own).
-  return new Promise((resolve, reject) => {
-    get(`${url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0', Host: host } }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk));
-      res.on('end', () => resolve(JSON.parse(body) as Json));
+/** A JSON answer to a request sent with `headers`, which may name another Host than the address dialled (fetch will not). */
+const requestJson = (url: string, headers: Record<string, string>, body?: unknown): Promise<Json> =>
+  new Promise((resolve, reject) => {
+    const sent = request(url, { method: body === undefined ? 'GET' : 'POST', headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk));
+      res.on('end', () => resolve(JSON.parse(text) as Json));
     }).on('error', reject);
+    sent.end(body === undefined ? undefined : JSON.stringify(body));
   });
-};
+const card10 = (url: string, headers: Record<string, string> = {}): Promise<Json> =>
+  requestJson(`${url}/.well-known/agent-card.json`, { 'A2A-Version': '1.0', ...headers });
 const headerOf = (signature: { protected: string }) => JSON.parse(Buffer.from(signature.protected, 'base64url').toString()) as Json;
 type JWK = Record<string, unknown> & { kid?: string; d?: string };
 const jwkOf = (key: KeyObject): JWK => key.export({ format: 'jwk' }) as JWK;
@@ -92,14 +101,58 @@ describe('the router signs its cards', () => {
     expect(again.status).toBe(304);
   });
 
-  test('per-request URLs: the card for another host is signed as served, and verifies', async () => {
-    const url = await agent({ cardSigning: { privateKey: ec.privateKey, kid: 'k' } });
-    const port = new URL(url).port;
-    const [byIp, byName] = [await card10(url, `127.0.0.1:${port}`), await card10(url, `localhost:${port}`)];
-    expect((byName.supportedInterfaces as Json[])[0]!.url).toBe(`http://localhost:${port}/v1`);
-    expect(byIp.signatures).not.toEqual(byName.signatures);
-    for (const served of [byIp, byName])
-      expect((await verifyCardSignature(served, { keys: `${url}/.well-known/jwks.json` })).valid).toBe(true);
+  test('a card is signed naming only card.url: a hostile Host, or X-Forwarded-Host/Proto behind `trust proxy`, changes neither its URLs nor its signature; without card.url the router refuses to sign', async () => {
+    expect(() => a2aRouter(async () => undefined, { card, cardSigning: { privateKey: ec.privateKey, kid: 'k' } })).toThrow(
+      'a2aRouter: cardSigning needs card.url, the public URL the router is mounted at',
+    );
+    const url = await agent(
+      {
+        cardSigning: { privateKey: ec.privateKey, kid: 'k' },
+        auth: { strategies: [apiKey({ keys: { 'key-1': 'alice' } })] },
+        extendedCard: { description: 'the fuller card' },
+      },
+      { trustProxy: true },
+    );
+    const jwks = `${url}/.well-known/jwks.json`;
+    const asked: Record<string, string>[] = [
+      {},
+      { Host: 'evil.example:8443' },
+      { Host: 'evil.example:8443', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' },
+      ...Array.from({ length: 8 }, (_, i) => ({ Host: `host-${i}.evil.example` })),
+    ];
+    const served = await Promise.all(asked.map((headers) => card10(url, headers)));
+    for (const signed of served) {
+      expect((signed.supportedInterfaces as Json[]).map((listed) => listed.url)).toEqual([`${url}/v1`, `${url}/v1`, `${url}/v0.3`]);
+      expect(await verifyCardSignature(signed, { keys: jwks })).toMatchObject({ valid: true });
+    }
+    // ECDSA signatures differ each time they are made: one signature is one card, signed once.
+    expect(new Set(served.map((signed) => JSON.stringify(signed.signatures))).size).toBe(1);
+    const evil = { Host: 'evil.example:8443', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' };
+    const card03 = await requestJson(`${url}/v0.3/.well-known/agent-card.json`, evil);
+    expect(card03.url).toBe(`${url}/v0.3`);
+    expect(await verifyCardSignature(card03, { keys: jwks })).toMatchObject({ valid: true });
+    const extended = await requestJson(
+      `${url}/v1`,
+      { ...evil, 'content-type': 'application/json', 'A2A-Version': '1.0', 'X-API-Key': 'key-1' },
+      { jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} },
+    );
+    expect(((extended.result as Json).supportedInterfaces as Json[])[0]!.url).toBe(`${url}/v1`);
+    expect(await verifyCardSignature(extended.result as Json, { keys: jwks })).toMatchObject({ valid: true });
+  });
+
+  test('an unsigned card still names the host the client used (no card.url): only a signed card is pinned', async () => {
+    const app = express().use(
+      a2aRouter(
+        async function* () {
+          yield completed();
+        },
+        { card, logger: pino({ level: 'silent' }) },
+      ),
+    );
+    const { url } = await serve(app);
+    const unsigned = await card10(url, { Host: 'localhost:8443' });
+    expect(unsigned.signatures).toBeUndefined();
+    expect((unsigned.supportedInterfaces as Json[])[0]!.url).toBe('http://localhost:8443/v1');
   });
 
   test('key rotation: every key listed signs; a client that knows either key verifies; the JWKS lists both', async () => {
@@ -167,14 +220,27 @@ describe('the router signs its cards', () => {
     });
   });
 
-  test('a bad signing option is a TypeError when the router is made', () => {
-    expect(() => a2aRouter(async () => undefined, { card, cardSigning: { privateKey: 'not a key', kid: 'k' } } as never)).toThrow(
-      /is not a private key/,
+  test('a bad signing option is a TypeError when the router is made, saying what was expected', () => {
+    const at = { ...card, url: 'http://127.0.0.1:1/' };
+    const made = (cardSigning: unknown) => () => a2aRouter(async () => undefined, { card: at, cardSigning } as never);
+    expect(made({ privateKey: 'not a key', kid: 'k' })).toThrow(/is not a private key/);
+    expect(made({ privateKey: ec.privateKey, kid: '' })).toThrow(/needs a kid/);
+    expect(made({ keys: [] })).toThrow(/at least one key/);
+    // A JWK where { privateKey, kid } is meant, listed or alone.
+    const jwk = { ...jwkOf(ec.privateKey), kid: 'k' };
+    expect(made({ keys: [jwk] })).toThrow(
+      "a2aRouter: cardSigning.keys[0] must be { privateKey, kid, alg? }, and is a JWK itself: give { privateKey: theJwk, kid: '...' }",
     );
-    expect(() => a2aRouter(async () => undefined, { card, cardSigning: { privateKey: ec.privateKey, kid: '' } } as never)).toThrow(
-      /needs a kid/,
+    expect(made(jwk)).toThrow(
+      /^a2aRouter: cardSigning must be \{ privateKey, kid, alg\? \} or \{ keys: \[\.\.\.\] \}, and is a JWK itself/,
     );
-    expect(() => a2aRouter(async () => undefined, { card, cardSigning: { keys: [] } } as never)).toThrow(/at least one key/);
+    expect(made({ keys: [{ kid: 'k' }] })).toThrow(
+      'a2aRouter: cardSigning.keys[0] must be { privateKey, kid, alg? }: it has no privateKey',
+    );
+    expect(made({ keys: ['pem text'] })).toThrow('a2aRouter: cardSigning.keys[0] must be { privateKey, kid, alg? }, got string');
+    expect(made('pem text')).toThrow(/^a2aRouter: cardSigning must be/);
+    // The right shape still signs.
+    expect(made({ keys: [{ privateKey: jwkOf(ec.privateKey), kid: 'k' }] })).not.toThrow();
   });
 });
 

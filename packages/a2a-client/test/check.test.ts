@@ -39,13 +39,15 @@ const card = {
 async function agentWith(broken?: express.RequestHandler, options: Record<string, unknown> = {}): Promise<string> {
   const app = express();
   if (broken) app.use(broken);
+  // Listening first: a signing router's cards name its URL (card.url).
+  const { url } = await serve(app);
   // Webhooks on loopback allowed: the push check gives the agent one of its own.
   // Its cards signed, so that the signature checks run on every fixture.
   app.use(
     a2aRouter(
       echo as never,
       {
-        card: card as never,
+        card: { ...card, url: `${url}/` } as never,
         logger: silent,
         pushNotifications: { allowlist: ['127.0.0.1'] },
         cardSigning: { privateKey: signingKey, kid: 'fixture-key' },
@@ -53,7 +55,7 @@ async function agentWith(broken?: express.RequestHandler, options: Record<string
       } as never,
     ),
   );
-  return (await serve(app)).url;
+  return url;
 }
 
 /** A JSON-RPC call's parsed body, for a fixture that answers some calls itself. */

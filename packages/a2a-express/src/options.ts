@@ -62,7 +62,8 @@ export interface A2ARouterOptions extends VersionOptions {
    * Sign every 1.0 and 0.3 card the router serves (spec 1.0 8.4), the extended card too: a
    * private key with its `kid` (and `alg`), or `{ keys: [...], jku? }` to sign with several (key
    * rotation: each signs). The public keys are served at `/.well-known/jwks.json`; `jku` names
-   * another place in each signature's header. docs/signed-cards.md. Default: unsigned.
+   * another place in each signature's header. Needs `card.url`: a signed card names the URL the
+   * operator gave, never one built from the request's `Host`. docs/signed-cards.md. Default: unsigned.
    */
   cardSigning?: CardSigningOptions;
   /** Serve `tasks/sendSubscribe` and `tasks/resubscribe`. Default true. */
@@ -193,7 +194,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     sendWaitMs: options.sendWaitMs === 'unbounded' ? Number.POSITIVE_INFINITY : positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
     extensions: checkedExtensions(options.extensions),
     tenants: checkedTenants(options.tenants, options.listTenantsInCard === true),
-    cardSigner: options.cardSigning && new CardSigner(options.cardSigning),
+    cardSigner: options.cardSigning && new CardSigner(options.cardSigning, options.card.url),
     streaming: options.streaming ?? true,
     pushNotifications: pushNotificationsOf(options.pushNotifications),
     heartbeatMs: positiveInteger(options.heartbeatMs ?? 15_000, 'heartbeatMs'),

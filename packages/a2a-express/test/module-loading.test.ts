@@ -54,11 +54,13 @@ const router = a2aRouter(async function* () {}, { card: ${card} });
     expect(plain.some((url) => url.endsWith('/dist/index.js'))).toBe(true);
     expect(plain.filter(isProtobuf)).toEqual([]);
 
+    // A signing router names the URL it is given in its cards (any will do here).
+    const signedCard = JSON.stringify({ name: 'Echo', version: '1.0.0', url: 'http://127.0.0.1/' });
     const signing = await modulesLoadedBy(`
 import('node:crypto').then(async ({ generateKeyPairSync }) => {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const express = (await import('express')).default;
-  const app = express().use(a2aRouter(async function* () {}, { card: ${card}, cardSigning: { privateKey, kid: 'k1' } }));
+  const app = express().use(a2aRouter(async function* () {}, { card: ${signedCard}, cardSigning: { privateKey, kid: 'k1' } }));
   const server = app.listen(0, '127.0.0.1', async () => {
     const response = await fetch('http://127.0.0.1:' + server.address().port + '/.well-known/agent-card.json', { headers: { 'A2A-Version': '1.0' } });
     const signed = await response.json();

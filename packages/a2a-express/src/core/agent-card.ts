@@ -11,7 +11,7 @@ import {
 
 /**
  * The agent card as the author gives it. `url` defaults to where the router is mounted (from
- * each request), `capabilities` to what the router really serves, `skills` to none and the
+ * each request; a router that signs its cards needs it given), `capabilities` to what the router really serves, `skills` to none and the
  * default input/output modes to `["text/plain"]`.
  */
 export type AgentCardInput = Omit<AgentCard, 'url' | 'capabilities' | 'skills'> & {

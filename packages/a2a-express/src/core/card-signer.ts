@@ -1,6 +1,8 @@
 // Signed agent cards (spec 1.0 8.4; 0.3's cards carry `signatures` too): each card the router
-// serves is signed as it is served (its URLs are the request's), with every key given, each
-// signature a JWS (RFC 7515) over the card's canonical form (RFC 8785), its payload detached.
+// serves is signed as it is served, with every key given, each signature a JWS (RFC 7515) over
+// the card's canonical form (RFC 8785), its payload detached. Its URLs are the operator's
+// (`card.url`), never the request's: a card signed for whatever `Host` a client sends would let
+// a proxy obtain a genuine signature on a card that sends clients to it.
 // The public keys are served on the router's `/.well-known/jwks.json`, or wherever `jku` says.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { FlattenedSign, type JWK } from 'jose';
@@ -41,11 +43,22 @@ export class CardSigner {
   /** Signatures by payload: the same card keeps the same signatures (and ETag), ECDSA's being random. */
   readonly #cache = new Map<string, Promise<CardSignature[]>>();
 
-  constructor(option: CardSigningOptions) {
+  /** @param cardUrl the card's `url` as the author gave it: what every signed card's URLs are built from. */
+  constructor(option: CardSigningOptions, cardUrl: string | undefined) {
+    if (option === null || typeof option !== 'object')
+      throw new TypeError(
+        `a2aRouter: cardSigning must be { privateKey, kid } or { keys: [{ privateKey, kid }, ...] }, got ${typeof option}`,
+      );
+    if (cardUrl === undefined)
+      throw new TypeError(
+        'a2aRouter: cardSigning needs card.url, the public URL the router is mounted at (https://agent.example.com/): ' +
+          'the signed cards name it, rather than whatever Host a client sends',
+      );
     const keys = 'keys' in option ? option.keys : [option];
     if (!Array.isArray(keys) || keys.length === 0) throw new TypeError('a2aRouter: cardSigning needs at least one key');
     const seen = new Set<string>();
-    this.#keys = keys.map(({ privateKey, kid, alg }, i) => {
+    this.#keys = keys.map((entry: unknown, i) => {
+      const { privateKey, kid, alg } = signingKeyOf(entry, i, 'keys' in option);
       if (typeof kid !== 'string' || kid === '') throw new TypeError(`a2aRouter: cardSigning key ${i} needs a kid`);
       if (seen.has(kid)) throw new TypeError(`a2aRouter: cardSigning: the kid ${kid} is given twice`);
       seen.add(kid);
@@ -89,6 +102,22 @@ export class CardSigner {
       }),
     );
   }
+}
+
+/** A key entry as given, or a TypeError that says what was expected (a bare JWK is the usual slip). */
+function signingKeyOf(entry: unknown, i: number, listed: boolean): CardSigningKey {
+  const where = listed ? `cardSigning.keys[${i}]` : 'cardSigning';
+  const expected = listed ? '{ privateKey, kid, alg? }' : '{ privateKey, kid, alg? } or { keys: [...] }';
+  if (entry === null || typeof entry !== 'object')
+    throw new TypeError(`a2aRouter: ${where} must be ${expected}, got ${entry === null ? 'null' : typeof entry}`);
+  if ((entry as { privateKey?: unknown }).privateKey == null) {
+    const bareJwk = typeof (entry as { kty?: unknown }).kty === 'string';
+    throw new TypeError(
+      `a2aRouter: ${where} must be ${expected}` +
+        (bareJwk ? `, and is a JWK itself: give { privateKey: theJwk, kid: '...' }` : ': it has no privateKey'),
+    );
+  }
+  return entry as CardSigningKey;
 }
 
 function privateKeyOf(value: JWK | KeyObject | string, i: number): KeyObject {
