@@ -22,21 +22,29 @@ const V1 = { 'A2A-Version': '1.0' };
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const publicJwk = { ...(publicKey.export({ format: 'jwk' }) as Json), kid: 'issuer-key', alg: 'ES256', use: 'sig' };
 
-/** An OpenID Provider's public side, on loopback: its discovery document and its keys. `issuer` may be made to lie. */
+/**
+ * An OpenID Provider's public side, on loopback: its discovery document and its keys. `issuer`
+ * may be made to lie; `state` makes the document answer 503 (`down`) or never (`hang`).
+ * `discoveries` counts the documents served, `asked` every request for one.
+ */
 async function issuerStandIn(
-  options: { claimedIssuer?: (url: string) => string; up?: () => boolean } = {},
-): Promise<{ url: string; discoveries: () => number }> {
+  options: { claimedIssuer?: (url: string) => string; state?: () => 'up' | 'down' | 'hang' } = {},
+): Promise<{ url: string; discoveries: () => number; asked: () => number }> {
   let discoveries = 0;
+  let asked = 0;
   let url = '';
   const app = express()
     .get('/.well-known/openid-configuration', (_req, res) => {
-      if (options.up && !options.up()) return void res.status(503).end();
+      asked++;
+      const state = options.state?.() ?? 'up';
+      if (state === 'hang') return;
+      if (state === 'down') return void res.status(503).end();
       discoveries++;
       res.json({ issuer: options.claimedIssuer?.(url) ?? url, jwks_uri: `${url}/keys`, token_endpoint: `${url}/token` });
     })
     .get('/keys', (_req, res) => res.json({ keys: [publicJwk] }));
   url = (await serve(app)).url;
-  return { url, discoveries: () => discoveries };
+  return { url, discoveries: () => discoveries, asked: () => asked };
 }
 
 const token = (
@@ -119,14 +127,14 @@ describe('an OpenID Provider, configured from its issuer URL alone', () => {
     }
   });
 
-  test('a discovery document naming another issuer, or an issuer that cannot be reached: 401 saying so; reached again later, it is used', async () => {
+  test('a discovery document naming another issuer, or an issuer that cannot be reached: 401 saying so', async () => {
     const lying = await issuerStandIn({ claimedIssuer: () => 'https://someone-else.example' });
     const { url } = await agent({ auth: { strategies: [oidcBearer({ issuer: lying.url, audience: 'https://agent.example' })] } });
     const refused = await send(url, await token({}, { issuer: lying.url }));
     expect(refused.httpStatus).toBe(401);
     expect(JSON.stringify(refused.error)).toContain('its issuer is \\"https://someone-else.example\\"');
 
-    // An issuer that cannot be reached: refused; reached again, it is used (the document is asked for again).
+    // An issuer that cannot be reached: refused.
     const gone = await serve(express());
     await gone.close();
     const down = await agent({
@@ -135,14 +143,79 @@ describe('an OpenID Provider, configured from its issuer URL alone', () => {
     const whileDown = await send(down.url, await token({}, { issuer: gone.url }));
     expect(whileDown.httpStatus).toBe(401);
     expect(JSON.stringify(whileDown.error)).toContain('could not be read');
-    let up = false;
-    const flaky = await issuerStandIn({ up: () => up });
-    const recovering = await agent({ auth: { strategies: [oidcBearer({ issuer: flaky.url, audience: 'https://agent.example' })] } });
-    const bearer = await token({}, { issuer: flaky.url });
-    expect((await send(recovering.url, bearer)).httpStatus).toBe(401);
-    up = true;
-    expect((await send(recovering.url, bearer)).error).toBeUndefined();
-    expect(flaky.discoveries()).toBe(1);
+  });
+
+  test('tokens that cannot be the provider’s (not a JWT, an algorithm not accepted, another issuer) are refused without asking it', async () => {
+    const issuer = await issuerStandIn({ state: () => 'down' });
+    const { url } = await agent({ auth: { strategies: [oidcBearer({ issuer: issuer.url, audience: 'https://agent.example' })] } });
+    const hmac = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(issuer.url)
+      .setExpirationTime('5m')
+      .sign(new Uint8Array(32));
+    const tokens = ['garbage', 'a.b.c', 'e30.e30.', hmac, await token({}, { issuer: 'https://someone-else.example' })];
+    for (let round = 0; round < 20; round++) {
+      for (const bearer of tokens) {
+        const answer = await send(url, bearer);
+        expect(answer.httpStatus).toBe(401);
+        expect(JSON.stringify(answer.error)).toContain('invalid token');
+      }
+    }
+    expect(issuer.asked()).toBe(0);
+    // A token that could be its own asks it.
+    expect(JSON.stringify((await send(url, await token({}, { issuer: issuer.url }))).error)).toContain('provider unavailable');
+    expect(issuer.asked()).toBe(1);
+  });
+
+  test('a provider answering 503: asked once for the calls of discoveryCooldownMs (each refused at once, "provider unavailable"), again after it; back up, it is used', async () => {
+    let state: 'up' | 'down' = 'down';
+    const issuer = await issuerStandIn({ state: () => state });
+    const cooldown = 1_500;
+    const { url } = await agent({
+      auth: { strategies: [oidcBearer({ issuer: issuer.url, audience: 'https://agent.example', discoveryCooldownMs: cooldown })] },
+    });
+    const bearer = await token({}, { issuer: issuer.url });
+    const unavailable = `provider unavailable: the issuer's discovery document (${issuer.url}/.well-known/openid-configuration) could not be read: HTTP 503`;
+    // Calls at once share the one discovery in flight; the calls after it are refused without asking.
+    const first = await Promise.all(Array.from({ length: 10 }, () => send(url, bearer)));
+    for (let i = 0; i < 20; i++) first.push(await send(url, bearer));
+    for (const answer of first) {
+      expect(answer.httpStatus).toBe(401);
+      expect(JSON.stringify(answer.error)).toContain(unavailable);
+    }
+    expect(issuer.asked()).toBe(1);
+    // Past the cooldown it is asked again: still down, held down for another cooldown.
+    await new Promise((resolve) => setTimeout(resolve, cooldown + 200));
+    expect((await send(url, bearer)).httpStatus).toBe(401);
+    expect(issuer.asked()).toBe(2);
+    state = 'up';
+    expect((await send(url, bearer)).httpStatus).toBe(401);
+    expect(issuer.asked()).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, cooldown + 200));
+    expect((await send(url, bearer)).error).toBeUndefined();
+    expect((await send(url, bearer)).error).toBeUndefined();
+    expect([issuer.asked(), issuer.discoveries()]).toEqual([3, 1]);
+  });
+
+  test('a provider that hangs: the calls waiting on the discovery in flight share it; once it timed out, the next call is refused without waiting or asking', async () => {
+    const issuer = await issuerStandIn({ state: () => 'hang' });
+    const discoveryTimeoutMs = 2_000;
+    const { url } = await agent({
+      auth: { strategies: [oidcBearer({ issuer: issuer.url, audience: 'https://agent.example', discoveryTimeoutMs })] },
+    });
+    const bearer = await token({}, { issuer: issuer.url });
+    const waited = await Promise.all(Array.from({ length: 5 }, () => send(url, bearer)));
+    for (const answer of waited) {
+      expect(answer.httpStatus).toBe(401);
+      expect(JSON.stringify(answer.error)).toContain('provider unavailable');
+    }
+    expect(issuer.asked()).toBe(1);
+    const started = Date.now();
+    const next = await send(url, bearer);
+    expect(Date.now() - started).toBeLessThan(discoveryTimeoutMs);
+    expect(next.httpStatus).toBe(401);
+    expect(JSON.stringify(next.error)).toContain('provider unavailable');
+    expect(issuer.asked()).toBe(1);
   });
 });
 

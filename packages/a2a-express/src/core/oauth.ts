@@ -3,7 +3,7 @@
 // discovery URL) schemes, and scopes held per operation. The tokens are JWTs checked as
 // `bearerJwt` checks them; an OpenID issuer is configured from its URL alone (its discovery
 // document names its keys).
-import { createRemoteJWKSet, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import {
   AuthenticationError,
   bearerJwt,
@@ -56,17 +56,24 @@ export interface OidcBearerOptions extends Omit<BearerJwtOptions, 'jwksUrl' | 'p
   requiredScopes?: readonly string[];
   /** Time allowed to fetch the discovery document and the keys, milliseconds. Default 5,000. */
   discoveryTimeoutMs?: number;
+  /**
+   * After the discovery document could not be read, how long the provider is held to be down
+   * (bearer calls refused at once, 401 "provider unavailable") before it is asked again,
+   * milliseconds. Default 30,000, as `jwksCooldownMs`.
+   */
+  discoveryCooldownMs?: number;
   description?: string;
 }
 
 /**
  * Bearer JWTs from an OpenID Provider, configured from its issuer URL alone: its discovery
- * document (read on the first token, again after a failure) names its keys (`jwks_uri`) and its
- * issuer, which must be the one given. Declared in the cards as an `openIdConnect` scheme. A
- * provider that cannot be reached refuses the call (401, saying so) and is asked again next time.
+ * document (read on the first token that could be the provider's) names its keys (`jwks_uri`)
+ * and its issuer, which must be the one given. Declared in the cards as an `openIdConnect`
+ * scheme. A provider that cannot be reached refuses the call (401, saying so) and is held to be
+ * down for `discoveryCooldownMs`: the calls meanwhile are refused at once, without asking it.
  */
 export function oidcBearer(options: OidcBearerOptions): AuthStrategy {
-  const { issuer, requiredScopes, discoveryTimeoutMs = 5_000, description, ...rest } = options;
+  const { issuer, requiredScopes, discoveryTimeoutMs = 5_000, discoveryCooldownMs = 30_000, description, ...rest } = options;
   let issuerUrl: URL;
   try {
     issuerUrl = new URL(issuer);
@@ -74,23 +81,45 @@ export function oidcBearer(options: OidcBearerOptions): AuthStrategy {
     throw new TypeError(`oidcBearer: issuer must be a URL, got ${JSON.stringify(issuer)}`);
   }
   const discoveryUrl = `${issuerUrl.toString().replace(/\/+$/, '')}/.well-known/openid-configuration`;
-  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
-  const keysOf = () =>
-    (keys ??= (async () => {
-      const response = await fetch(discoveryUrl, {
-        signal: AbortSignal.timeout(discoveryTimeoutMs),
-        headers: { accept: 'application/json' },
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
-      // OpenID Connect Discovery 1.0 §4.3: the document's issuer is the one it was asked of.
-      if (document.issuer !== issuer) throw new Error(`its issuer is ${JSON.stringify(document.issuer)}, not ${JSON.stringify(issuer)}`);
-      if (typeof document.jwks_uri !== 'string') throw new Error('it names no jwks_uri');
-      return createRemoteJWKSet(new URL(document.jwks_uri), {
-        timeoutDuration: discoveryTimeoutMs,
-        cooldownDuration: rest.jwksCooldownMs ?? 30_000,
-      });
-    })());
+  type KeySet = ReturnType<typeof createRemoteJWKSet>;
+  const discover = async (): Promise<KeySet> => {
+    const response = await fetch(discoveryUrl, {
+      signal: AbortSignal.timeout(discoveryTimeoutMs),
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+    // OpenID Connect Discovery 1.0 §4.3: the document's issuer is the one it was asked of.
+    if (document.issuer !== issuer) throw new Error(`its issuer is ${JSON.stringify(document.issuer)}, not ${JSON.stringify(issuer)}`);
+    if (typeof document.jwks_uri !== 'string') throw new Error('it names no jwks_uri');
+    return createRemoteJWKSet(new URL(document.jwks_uri), {
+      timeoutDuration: discoveryTimeoutMs,
+      cooldownDuration: rest.jwksCooldownMs ?? 30_000,
+    });
+  };
+  /** The keys, once the document was read. */
+  let keys: KeySet | undefined;
+  /** The one discovery in flight: the calls that arrive meanwhile wait for it rather than asking again. */
+  let discovering: Promise<KeySet> | undefined;
+  /** Why the provider is held to be down, and until when (after a failed discovery). */
+  let down: { until: number; refusal: AuthenticationError } | undefined;
+  const keysOf = (): KeySet | Promise<KeySet> => {
+    if (keys) return keys;
+    if (down && Date.now() < down.until) throw down.refusal;
+    return (discovering ??= discover().then(
+      (found) => {
+        keys = found;
+        down = discovering = undefined;
+        return found;
+      },
+      (error: unknown) => {
+        const reason = `provider unavailable: the issuer's discovery document (${discoveryUrl}) could not be read: ${(error as Error).message}`;
+        down = { until: Date.now() + discoveryCooldownMs, refusal: new AuthenticationError(reason) };
+        discovering = undefined;
+        throw down.refusal;
+      },
+    ));
+  };
   const algorithms = rest.algorithms ?? ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
   if (algorithms.some((a) => a.toLowerCase() === 'none')) throw new TypeError('oidcBearer: alg "none" is never accepted');
   return {
@@ -101,17 +130,30 @@ export function oidcBearer(options: OidcBearerOptions): AuthStrategy {
     async authenticate(request) {
       const token = bearerTokenOf(request);
       if (token === undefined) return undefined;
-      let keySet: ReturnType<typeof createRemoteJWKSet>;
-      try {
-        keySet = await keysOf();
-      } catch (error) {
-        keys = undefined;
-        throw new AuthenticationError(`the issuer's discovery document (${discoveryUrl}) could not be read: ${(error as Error).message}`);
-      }
-      const principal = await principalOfToken(token, keySet, { ...rest, issuer, algorithms });
+      // Until the document is read, a token that cannot be this provider's asks it nothing.
+      if (!keys) refuseUnlessFrom(token, issuer, algorithms);
+      const principal = await principalOfToken(token, await keysOf(), { ...rest, issuer, algorithms });
       return { ...principal, scopes: scopesOf(principal.claims ?? {}) };
     },
   };
+}
+
+/**
+ * Refuses, as verifying it would, a token that is not a JWT, whose algorithm is not accepted, or
+ * that names another issuer: read without its keys, so that no such token makes the provider be
+ * asked for them.
+ */
+function refuseUnlessFrom(token: string, issuer: string, algorithms: readonly string[]): void {
+  let alg: unknown;
+  let iss: unknown;
+  try {
+    ({ alg } = decodeProtectedHeader(token));
+    ({ iss } = decodeJwt(token));
+  } catch (error) {
+    throw new AuthenticationError(`invalid token (${(error as { code?: string }).code ?? 'ERR_JWT_INVALID'})`);
+  }
+  if (typeof alg !== 'string' || !algorithms.includes(alg)) throw new AuthenticationError('invalid token (ERR_JOSE_ALG_NOT_ALLOWED)');
+  if (iss !== issuer) throw new AuthenticationError('invalid token (ERR_JWT_CLAIM_VALIDATION_FAILED)');
 }
 
 /** A bearer strategy whose principals carry the token's scopes. */
