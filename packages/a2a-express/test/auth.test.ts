@@ -120,6 +120,34 @@ describe('bearer JWTs (jose, against a JWKS on loopback)', () => {
     expect((await post(target, sendRequest('rot-3', 'x'), { Authorization: rotated })).status).toBe(200);
   });
 
+  test('a JWKS that cannot be read is asked once for the calls of jwksCooldownMs, each refused at once ("provider unavailable"), and again after it', async () => {
+    let answering = false;
+    let asked = 0;
+    const keysServer = await serve(
+      express().get('/jwks.json', (_req, res) => {
+        asked++;
+        if (answering) res.json({ keys: published });
+        else res.status(503).end();
+      }),
+    );
+    const cooldown = 1_000;
+    const target = app({ strategies: [bearerJwt({ jwksUrl: `${keysServer.url}/jwks.json`, issuer: ISSUER, audience: AUDIENCE, jwksCooldownMs: cooldown })] });
+    const authorization = { Authorization: `Bearer ${await token()}` };
+    for (let i = 0; i < 20; i++) {
+      const res = await post(target, sendRequest(`jwks-down-${i}`, 'x'), authorization);
+      expect(res.status).toBe(401);
+      expect(JSON.stringify(res.body.error)).toContain(`provider unavailable: the key set (${keysServer.url}/jwks.json) could not be read`);
+    }
+    expect(asked).toBe(1);
+    // A token that is not a JWT never asks it.
+    expect((await post(target, sendRequest('jwks-garbage', 'x'), { Authorization: 'Bearer garbage' })).status).toBe(401);
+    expect(asked).toBe(1);
+    answering = true;
+    await new Promise((resolve) => setTimeout(resolve, cooldown + 200));
+    expect((await post(target, sendRequest('jwks-back', 'x'), authorization)).status).toBe(200);
+    expect(asked).toBe(2);
+  });
+
   test('a public key or a shared secret can stand in for the JWKS', async () => {
     const withKey = app({ strategies: [bearerJwt({ publicKey: first.publicJwk, issuer: ISSUER })] });
     expect((await post(withKey, sendRequest('pk', 'x'), { Authorization: `Bearer ${await token()}` })).status).toBe(200);

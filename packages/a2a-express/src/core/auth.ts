@@ -2,7 +2,7 @@
 // binding it came over (spec 1.0 7; 0.1.0 4.4): strategies turn a call's headers into a
 // principal or refuse them; the authorize hook is asked about the call as a 1.0 operation.
 import { createHash, createPublicKey, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, errors, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { CallHeaders, CallOrigin } from './call.js';
 import type { OperationName, OperationParams } from './operations.js';
 import type { Principal } from './principal.js';
@@ -159,7 +159,10 @@ export interface BearerJwtOptions {
   requireExpiry?: boolean;
   /** The claim that names the principal. Default `sub`. */
   principalClaim?: string;
-  /** Minimum time between two JWKS fetches caused by unknown `kid`s, milliseconds. Default 30,000. */
+  /**
+   * Minimum time between two JWKS fetches caused by unknown `kid`s, and how long a JWKS that
+   * could not be read is held to be down (bearer calls refused at once), milliseconds. Default 30,000.
+   */
   jwksCooldownMs?: number;
   /** Time allowed to fetch the JWKS, milliseconds. Default 5,000. */
   jwksTimeoutMs?: number;
@@ -174,13 +177,10 @@ const HMAC = ['HS256', 'HS384', 'HS512'];
 export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
   const sources = [options.jwksUrl, options.publicKey, options.secret].filter((s) => s !== undefined);
   if (sources.length !== 1) throw new TypeError('bearerJwt: give exactly one of jwksUrl, publicKey, secret');
-  let key: KeyObject | ReturnType<typeof createRemoteJWKSet>;
+  let key: KeyObject | JWTVerifyGetKey;
   let algorithms: string[];
   if (options.jwksUrl !== undefined) {
-    key = createRemoteJWKSet(new URL(options.jwksUrl), {
-      cooldownDuration: options.jwksCooldownMs ?? 30_000,
-      timeoutDuration: options.jwksTimeoutMs ?? 5_000,
-    });
+    key = remoteKeySet(new URL(options.jwksUrl), { timeoutMs: options.jwksTimeoutMs ?? 5_000, cooldownMs: options.jwksCooldownMs ?? 30_000 });
     algorithms = options.algorithms ?? ASYMMETRIC;
   } else if (options.publicKey !== undefined) {
     key =
@@ -204,6 +204,37 @@ export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
       return token === undefined ? undefined : principalOfToken(token, key as never, { ...options, algorithms });
     },
   };
+}
+
+/**
+ * A JWKS fetched from `url` (jose's remote key set: cached, fetched again for an unknown `kid` at
+ * most once a `cooldownMs`) that, once it could not be read, is held to be down for `cooldownMs`:
+ * the calls meanwhile are refused at once ("provider unavailable") rather than each asking it
+ * again, or each waiting out the timeout while it hangs.
+ */
+export function remoteKeySet(url: URL, { timeoutMs, cooldownMs }: { timeoutMs: number; cooldownMs: number }): JWTVerifyGetKey {
+  const keySet = createRemoteJWKSet(url, { timeoutDuration: timeoutMs, cooldownDuration: cooldownMs });
+  let down: { until: number; refusal: AuthenticationError } | undefined;
+  return async (header, token) => {
+    if (down && Date.now() < down.until) throw down.refusal;
+    try {
+      return await keySet(header, token);
+    } catch (error) {
+      if (!keySetUnreadable(error)) throw error;
+      const why = error instanceof errors.JWKSTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+      down = { until: Date.now() + cooldownMs, refusal: new AuthenticationError(`provider unavailable: the key set (${url}) could not be read: ${why}`) };
+      throw down.refusal;
+    }
+  };
+}
+
+/**
+ * Whether jose's remote key set failed to read the key set (no answer, not 200, not a key set, the
+ * network), as opposed to a token it cannot verify (no key of its `kid`, a key of another kind).
+ */
+function keySetUnreadable(error: unknown): boolean {
+  if (!(error instanceof errors.JOSEError)) return true;
+  return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error.code === 'ERR_JOSE_GENERIC';
 }
 
 /** The token of an `Authorization: Bearer` header; undefined without one. */
@@ -233,6 +264,7 @@ export async function principalOfToken(
       requiredClaims: options.requireExpiry === false ? [] : ['exp'],
     }));
   } catch (error) {
+    if (error instanceof AuthenticationError) throw error;
     throw new AuthenticationError(`invalid token (${(error as { code?: string }).code ?? 'ERR_JWT_INVALID'})`);
   }
   const claim = options.principalClaim ?? 'sub';

@@ -3,12 +3,13 @@
 // discovery URL) schemes, and scopes held per operation. The tokens are JWTs checked as
 // `bearerJwt` checks them; an OpenID issuer is configured from its URL alone (its discovery
 // document names its keys).
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import {
   AuthenticationError,
   bearerJwt,
   bearerTokenOf,
   principalOfToken,
+  remoteKeySet,
   type AuthorizeHook,
   type AuthStrategy,
   type BearerJwtOptions,
@@ -81,8 +82,7 @@ export function oidcBearer(options: OidcBearerOptions): AuthStrategy {
     throw new TypeError(`oidcBearer: issuer must be a URL, got ${JSON.stringify(issuer)}`);
   }
   const discoveryUrl = `${issuerUrl.toString().replace(/\/+$/, '')}/.well-known/openid-configuration`;
-  type KeySet = ReturnType<typeof createRemoteJWKSet>;
-  const discover = async (): Promise<KeySet> => {
+  const discover = async (): Promise<JWTVerifyGetKey> => {
     const response = await fetch(discoveryUrl, {
       signal: AbortSignal.timeout(discoveryTimeoutMs),
       headers: { accept: 'application/json' },
@@ -92,18 +92,15 @@ export function oidcBearer(options: OidcBearerOptions): AuthStrategy {
     // OpenID Connect Discovery 1.0 §4.3: the document's issuer is the one it was asked of.
     if (document.issuer !== issuer) throw new Error(`its issuer is ${JSON.stringify(document.issuer)}, not ${JSON.stringify(issuer)}`);
     if (typeof document.jwks_uri !== 'string') throw new Error('it names no jwks_uri');
-    return createRemoteJWKSet(new URL(document.jwks_uri), {
-      timeoutDuration: discoveryTimeoutMs,
-      cooldownDuration: rest.jwksCooldownMs ?? 30_000,
-    });
+    return remoteKeySet(new URL(document.jwks_uri), { timeoutMs: discoveryTimeoutMs, cooldownMs: rest.jwksCooldownMs ?? 30_000 });
   };
   /** The keys, once the document was read. */
-  let keys: KeySet | undefined;
+  let keys: JWTVerifyGetKey | undefined;
   /** The one discovery in flight: the calls that arrive meanwhile wait for it rather than asking again. */
-  let discovering: Promise<KeySet> | undefined;
+  let discovering: Promise<JWTVerifyGetKey> | undefined;
   /** Why the provider is held to be down, and until when (after a failed discovery). */
   let down: { until: number; refusal: AuthenticationError } | undefined;
-  const keysOf = (): KeySet | Promise<KeySet> => {
+  const keysOf = (): JWTVerifyGetKey | Promise<JWTVerifyGetKey> => {
     if (keys) return keys;
     if (down && Date.now() < down.until) throw down.refusal;
     return (discovering ??= discover().then(
