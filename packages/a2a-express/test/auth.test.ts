@@ -131,7 +131,9 @@ describe('bearer JWTs (jose, against a JWKS on loopback)', () => {
       }),
     );
     const cooldown = 1_000;
-    const target = app({ strategies: [bearerJwt({ jwksUrl: `${keysServer.url}/jwks.json`, issuer: ISSUER, audience: AUDIENCE, jwksCooldownMs: cooldown })] });
+    const target = app({
+      strategies: [bearerJwt({ jwksUrl: `${keysServer.url}/jwks.json`, issuer: ISSUER, audience: AUDIENCE, jwksCooldownMs: cooldown })],
+    });
     const authorization = { Authorization: `Bearer ${await token()}` };
     for (let i = 0; i < 20; i++) {
       const res = await post(target, sendRequest(`jwks-down-${i}`, 'x'), authorization);

@@ -180,7 +180,10 @@ export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
   let key: KeyObject | JWTVerifyGetKey;
   let algorithms: string[];
   if (options.jwksUrl !== undefined) {
-    key = remoteKeySet(new URL(options.jwksUrl), { timeoutMs: options.jwksTimeoutMs ?? 5_000, cooldownMs: options.jwksCooldownMs ?? 30_000 });
+    key = remoteKeySet(new URL(options.jwksUrl), {
+      timeoutMs: options.jwksTimeoutMs ?? 5_000,
+      cooldownMs: options.jwksCooldownMs ?? 30_000,
+    });
     algorithms = options.algorithms ?? ASYMMETRIC;
   } else if (options.publicKey !== undefined) {
     key =
@@ -222,7 +225,10 @@ export function remoteKeySet(url: URL, { timeoutMs, cooldownMs }: { timeoutMs: n
     } catch (error) {
       if (!keySetUnreadable(error)) throw error;
       const why = error instanceof errors.JWKSTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message;
-      down = { until: Date.now() + cooldownMs, refusal: new AuthenticationError(`provider unavailable: the key set (${url}) could not be read: ${why}`) };
+      down = {
+        until: Date.now() + cooldownMs,
+        refusal: new AuthenticationError(`provider unavailable: the key set (${url}) could not be read: ${why}`),
+      };
       throw down.refusal;
     }
   };
