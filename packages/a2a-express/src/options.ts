@@ -46,9 +46,10 @@ export interface A2ARouterOptions extends VersionOptions {
   /**
    * The tenants the agent serves besides the default one (spec 1.0: `tenant` on every request,
    * `AgentInterface.tenant`, HTTP+JSON's `/{tenant}/…` paths; docs/tenants.md): a list of names,
-   * or a function that says yes to those served. Each tenant's tasks and push configs are its
-   * own: another tenant's are not found, whoever asks. A call naming a tenant not served is
-   * refused (-32602). 0.3 and 0.1.0 have no tenants: they reach the default tenant. Default: the
+   * or a function that says yes to those served (asked only of tenants of at most 256 characters:
+   * a longer one is refused on every store). Each tenant's tasks and push configs are its own:
+   * another tenant's are not found, whoever asks. A call naming a tenant not served is refused
+   * (-32602). 0.3 and 0.1.0 have no tenants: they reach the default tenant. Default: the
    * default tenant only.
    */
   tenants?: readonly string[] | ((tenant: string) => boolean);

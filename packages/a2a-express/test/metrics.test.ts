@@ -192,12 +192,28 @@ describe('with the PostgreSQL store', () => {
   });
   afterAll(() => postgres.dispose());
 
-  test("its operations' latency, and the operations that fail (-32011 for the client) while PostgreSQL is down", async () => {
+  test("its operations' latency, and the operations that fail (-32011 for the client) while PostgreSQL is down; never what it refuses of a client", async () => {
     const store = new PostgresTaskStore({ connectionString: postgres.url, schema: 'metrics' });
-    const agent = await agentWithMetrics(echo, { store });
+    const agent = await agentWithMetrics(echo, { store, pushNotifications: { allowlist: ['127.0.0.1'] } });
     try {
       const sent = (await (await post(agent.url, sendRequest('p-1', 'hello'))).json()) as { result?: { status: { state: string } } };
       expect(sent.result?.status.state).toBe('completed');
+      // Ids PostgreSQL cannot keep (U+0000), on each version; a config the task does not have, deleted.
+      const refusals: [string, unknown][] = [
+        ['/', sendRequest('p\u0000nul', 'hello')],
+        ['/', request('tasks/cancel', { id: 'p\u0000nul' })],
+        ['/v0.3', request('message/send', { message: message03('hello', { contextId: 'c\u0000nul' }) })],
+        ['/v1', request('SendMessage', { message: message10('hello', { contextId: 'c\u0000nul' }) })],
+        ['/v1', request('CancelTask', { id: 'p\u0000nul' })],
+      ];
+      for (const [path, body] of refusals) {
+        const answer = (await (await post(`${agent.url}${path}`, body, { 'A2A-Version': '1.0' })).json()) as { error?: { code: number } };
+        expect({ path, code: answer.error?.code }).toEqual({ path, code: -32602 });
+      }
+      const deleted = await post(`${agent.url}/v1`, request('DeleteTaskPushNotificationConfig', { taskId: 'p-1', id: 'none' }), {
+        'A2A-Version': '1.0',
+      });
+      expect(((await deleted.json()) as { error?: unknown }).error).toBeUndefined();
       const up = await agent.scrape();
       expect(up.count('a2a_postgres_operation_duration_seconds', { operation: 'update' })).toBeGreaterThan(0);
       expect(up.value('a2a_postgres_errors_total')).toBe(0);

@@ -2,14 +2,14 @@
 // input that stresses a database, and subscribers that share one connection. On a real
 // PostgreSQL (test/services-global-setup.mjs), each test in a schema of its own.
 import { randomBytes } from 'node:crypto';
-import { dropSchema, postgresUrl, requirePostgres, serverPool, startOwnPostgres, uniqueSchema } from 'a2a-testing';
+import { dropSchema, postgresUrl, requirePostgres, rpc, serverPool, startOwnPostgres, uniqueSchema } from 'a2a-testing';
 import express from 'express';
 import pg from 'pg';
 import { statusEvent } from '../src/core/task-events.js';
 import { type A2ARouter, completed } from '../src/index.js';
 import { migratePostgres, PostgresTaskStore, postgresStoreFromEnv } from '../src/postgres.js';
 import type { StoredPushConfig, TaskChange, TaskRecord } from '../src/store/index.js';
-import { appWith, eventually, message10 } from './helpers.js';
+import { appWith, eventually, memoryLogger, message10 } from './helpers.js';
 
 const url = postgresUrl();
 const schemas: string[] = [];
@@ -185,6 +185,41 @@ describe('PostgresTaskStore', () => {
     expect((await store.listTasks({ owner: undefined, contextId: nulContext, pageSize: 5 })).total).toBe(0);
     const unsubscribe = await store.subscribe(nul, () => undefined);
     unsubscribe();
+  });
+
+  test('through the router, client input it cannot take is -32602 (400 over HTTP+JSON), never an internal error: a forged page token holding U+0000, ids too long together for an index', async () => {
+    const store = await freshStore();
+    const { logger, lines } = memoryLogger();
+    const { app, router } = appWith(
+      async function* () {
+        yield completed('done');
+      },
+      { store, logger },
+    );
+    routers.push(router);
+    const agent = await serve(app);
+    const V1 = { 'A2A-Version': '1.0' };
+    // Made as the agent makes its tokens (`statusMs:taskId`, base64url), naming a task id no page of this store can end at.
+    const forged = Buffer.from(`${Date.now()}:task\u0000id`).toString('base64url');
+    expect((await rpc(`${agent.url}/v1`, 'ListTasks', { pageToken: forged }, { headers: V1 })).error).toMatchObject({ code: -32602 });
+    expect((await fetch(`${agent.url}/v1/tasks?pageToken=${forged}`, { headers: V1 })).status).toBe(400);
+    // 1,024 characters (the kit's bound) of 3 bytes each, no two alike: an index entry of 3 KB, which nothing compresses.
+    const wide = Array.from({ length: 1_024 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7_919) % 20_000))).join('');
+    // Each version says it in its own terms: the reason is in the error's data.
+    const tooLong = async (path: string, method: string, params: unknown) => {
+      const { error } = await rpc(`${agent.url}${path}`, method, params, { headers: V1 });
+      return { code: error?.code, saysWhy: JSON.stringify(error?.data).includes('too long together for the PostgreSQL store') };
+    };
+    expect(await tooLong('/v1', 'SendMessage', { message: message10('x', { contextId: wide }) })).toEqual({ code: -32602, saysWhy: true });
+    // 0.1.0's client names the task: its id is a key of its own.
+    const message01 = { role: 'user', parts: [{ type: 'text', text: 'x' }] };
+    expect(await tooLong('/', 'tasks/send', { id: wide, message: message01 })).toEqual({ code: -32602, saysWhy: true });
+    expect(lines().filter((line) => (line.level as number) >= 50)).toEqual([]);
+    // Nothing was kept, and the agent goes on serving.
+    expect((await rpc(`${agent.url}/v1`, 'ListTasks', {}, { headers: V1 })).result).toMatchObject({ tasks: [], totalSize: 0 });
+    expect(
+      (await rpc(`${agent.url}/v1`, 'SendMessage', { message: message10('x', { contextId: wide.slice(0, 300) }) }, { headers: V1 })).error,
+    ).toBeUndefined();
   });
 
   test('ListTasks pages of every size walk all tasks once, in order', async () => {

@@ -177,6 +177,46 @@ describe.each(stores)('on the $name, a tenant’s tasks are its own', ({ open })
     ).toBe(-32001);
     expect((await fetch(`${url}/v1/globex/tasks/${taskId}/pushNotificationConfigs`, { headers: { ...V1, ...KEYS } })).status).toBe(404);
   });
+
+  test('a tenant of 3,000 characters with `tenants` a function: -32602 over JSON-RPC, 400 over HTTP+JSON, INVALID_ARGUMENT over gRPC, the function never asked', async () => {
+    const asked: string[] = [];
+    const { url, client } = await agent(await open(), {
+      tenants: (tenant) => {
+        asked.push(tenant);
+        return true;
+      },
+    });
+    // Not Latin, and no two characters alike: nothing PostgreSQL could compress into an index entry.
+    const long = Array.from({ length: 3_000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7_919) % 20_000))).join('');
+    const limit = { path: '/tenant', message: 'must NOT have more than 256 characters' };
+    const refused = await rpc(`${url}/v1`, 'SendMessage', { tenant: long, message: message10('x') }, { headers: { ...V1, ...KEYS } });
+    expect(refused.error).toMatchObject({ code: -32602 });
+    expect(JSON.stringify(refused.error)).toContain(limit.message);
+    const rest = await postJson(`${url}/v1/${'t'.repeat(3_000)}/message:send`, { message: message10('x') }, { ...V1, ...KEYS });
+    expect(rest.status).toBe(400);
+    expect(await rest.text()).toContain(limit.message);
+    const overGrpc = await unary(
+      client,
+      'sendMessage',
+      { tenant: long, message: message10('x') },
+      { 'a2a-version': '1.0', 'x-api-key': 'key-alice' },
+    );
+    expect(overGrpc.error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(asked).toEqual([]);
+    // At the bound, served and kept.
+    const atBound = long.slice(0, 256);
+    const sent = await rpc<{ task: { id: string } }>(
+      `${url}/v1`,
+      'SendMessage',
+      { tenant: atBound, message: message10('x') },
+      { headers: { ...V1, ...KEYS } },
+    );
+    expect(sent.error).toBeUndefined();
+    expect(
+      (await rpc(`${url}/v1`, 'GetTask', { tenant: atBound, id: sent.result!.task.id }, { headers: { ...V1, ...KEYS } })).error,
+    ).toBeUndefined();
+    expect(asked).toEqual([atBound, atBound]);
+  });
 });
 
 describe('tenants served, listed, refused', () => {

@@ -13,7 +13,10 @@ export interface ServedTenants {
   serves(tenant: string): boolean;
 }
 
-/** Longest tenant: a path segment and a key, not a document. */
+/**
+ * Longest tenant: a path segment and a key, not a document. It is part of every task's owner,
+ * which the PostgreSQL store indexes: a bound of the store's would differ from the others'.
+ */
 const MAX_TENANT_CHARS = 256;
 
 /** The `tenants` option, checked when the router is made; a list's tenants `listed` in the card when asked. */
@@ -21,7 +24,8 @@ export function checkedTenants(option: unknown, listInCard = false): ServedTenan
   if (option === undefined) return undefined;
   if (typeof option === 'function') {
     const serves = option as (tenant: string) => unknown;
-    return { listed: [], serves: (tenant) => serves(tenant) === true };
+    // The function is asked only of tenants a list could name, by length: a longer one is refused on every store.
+    return { listed: [], serves: (tenant) => tenant.length <= MAX_TENANT_CHARS && serves(tenant) === true };
   }
   if (!Array.isArray(option)) throw new TypeError('a2aRouter: tenants must be an array of tenant names, or a function (tenant) => boolean');
   const listed: string[] = [];
@@ -43,10 +47,20 @@ export function tenantOfParams(params: unknown): string | undefined {
 
 /** The refusal of a tenant the agent does not serve. */
 export function tenantNotServed(tenant: string): A2AError {
+  if (tenant.length > MAX_TENANT_CHARS) {
+    return A2AError.invalidParams([
+      {
+        path: '/tenant',
+        message: `must NOT have more than ${MAX_TENANT_CHARS} characters`,
+        keyword: 'maxLength',
+        params: { limit: MAX_TENANT_CHARS },
+      },
+    ]);
+  }
   return A2AError.invalidParams([
     {
       path: '/tenant',
-      message: `tenant ${JSON.stringify(tenant.slice(0, MAX_TENANT_CHARS))} is not served by this agent`,
+      message: `tenant ${JSON.stringify(tenant)} is not served by this agent`,
       keyword: 'tenant',
       params: { tenant },
     },

@@ -267,7 +267,10 @@ export class PostgresTaskStore implements SharedTaskStore {
   }
 
   async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
-    return this.operation('update', async () => {
+    // What the change threw, passed on as it is: the caller's word on the task (a refusal, or that
+    // nothing is to be written), never a failure of the database, whatever was thrown.
+    let refused: { error: unknown } | undefined;
+    const run = async (): Promise<TaskUpdateResult> => {
       await this.ready();
       // As the router does: an id longer than 1,024 characters is refused, so a notice naming it fits a notification.
       checkTaskId(taskId);
@@ -287,7 +290,10 @@ export class PostgresTaskStore implements SharedTaskStore {
             settled = settleChange(known.record, taskChange, mergeGrowingArtifact);
             layout = planWrite(known.record, known.laidOut, taskChange, settled.record);
           } catch (error) {
-            if (known !== TAKEN_FOR_NEW) throw error;
+            if (known !== TAKEN_FOR_NEW) {
+              refused = { error };
+              throw error;
+            }
             known = await this.read(taskId);
             continue;
           }
@@ -305,7 +311,8 @@ export class PostgresTaskStore implements SharedTaskStore {
           known = await this.read(taskId);
         }
       });
-    });
+    };
+    return this.operation('update', run, (error) => error === refused?.error);
   }
 
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
@@ -360,6 +367,10 @@ export class PostgresTaskStore implements SharedTaskStore {
       await this.ready();
       // No context id holding U+0000 is kept (see refuseNul).
       if (query.contextId?.includes('\0')) return { records: [], total: 0 };
+      // Nor any task id: no page this store gave ends at one, so the client made the token up.
+      if (query.after?.taskId.includes('\0')) {
+        throw A2AError.invalidParams({ reason: 'the page token names a task id holding U+0000: it is not one this agent gave' });
+      }
       const filters = ['owner = $1', 'listed', "(finished_at IS NULL OR finished_at > now() - $2 * interval '1 millisecond')"];
       const values: unknown[] = [query.owner ?? '', this.retentionMs];
       const add = (sql: (at: string) => string, value: unknown) => {
@@ -465,15 +476,21 @@ export class PostgresTaskStore implements SharedTaskStore {
   /**
    * Runs one of the store's operations: timed for the metrics, a span of the call that caused it,
    * and the database being away (or going away) made -32011 for the client, as the Redis store
-   * does. Our own refusals and a key missing pass as they are; any other error of the database
-   * (a fault of ours) is left for the router to log.
+   * does. Refusals, ours (an id PostgreSQL cannot keep) or those `isRefusal` tells (what a change
+   * threw), pass as they are, not counted as failures: a client could otherwise raise the error
+   * metric at will. Push configs that cannot be opened, and any other error of the database (a
+   * fault of ours), are failures, left for the router to log.
    */
-  private operation<T>(name: string, run: () => Promise<T>): Promise<T> {
+  private operation<T>(name: string, run: () => Promise<T>, isRefusal?: (error: unknown) => boolean): Promise<T> {
     const metrics = this.metrics;
     return databaseCall(POSTGRESQL, name, run, {
       ...(metrics && { record: (seconds: number, failed: boolean) => metrics.postgresOperation(name, seconds, failed) }),
       classify: (error) =>
-        error instanceof A2AError || error instanceof PushConfigsUnopenable || !isUnavailable(error) ? 'other' : 'unavailable',
+        error instanceof A2AError || isRefusal?.(error)
+          ? 'own'
+          : error instanceof PushConfigsUnopenable || !isUnavailable(error)
+            ? 'other'
+            : 'unavailable',
     });
   }
 
@@ -523,35 +540,40 @@ export class PostgresTaskStore implements SharedTaskStore {
     }
     const rows = layoutRows(layout);
     const ended = turnEndedBy(taskId, known.record, record);
-    const found = await this.pool.query({
-      ...(known.record === undefined ? this.statements.create : this.statements.change),
-      values: [
-        taskId,
-        record.owner ?? '',
-        task.contextId,
-        task.status.state,
-        statusMsOf(record),
-        !record.replied,
-        record.lastEventId,
-        headOf(kept),
-        isFinalState(task.status.state),
-        this.leaseMs,
-        sealed,
-        known.rev,
-        layout.rewrite && known.record !== undefined,
-        rows.emptied,
-        rows.messages,
-        rows.partIndexes,
-        rows.parts,
-        events.map((e) => e.id),
-        events.map((e) => JSON.stringify(e.event)),
-        record.lastEventId - this.maxEventsPerTask,
-        this.channel,
-        digestOf(taskId),
-        this.turnsChannel,
-        ended ? JSON.stringify(ended) : null,
-      ],
-    });
+    let found: pg.QueryResult;
+    try {
+      found = await this.pool.query({
+        ...(known.record === undefined ? this.statements.create : this.statements.change),
+        values: [
+          taskId,
+          record.owner ?? '',
+          task.contextId,
+          task.status.state,
+          statusMsOf(record),
+          !record.replied,
+          record.lastEventId,
+          headOf(kept),
+          isFinalState(task.status.state),
+          this.leaseMs,
+          sealed,
+          known.rev,
+          layout.rewrite && known.record !== undefined,
+          rows.emptied,
+          rows.messages,
+          rows.partIndexes,
+          rows.parts,
+          events.map((e) => e.id),
+          events.map((e) => JSON.stringify(e.event)),
+          record.lastEventId - this.maxEventsPerTask,
+          this.channel,
+          digestOf(taskId),
+          this.turnsChannel,
+          ended ? JSON.stringify(ended) : null,
+        ],
+      });
+    } catch (error) {
+      throw tooLongToIndex(error) ?? error;
+    }
     return found.rows[0]?.rev as number | undefined;
   }
 
@@ -760,6 +782,23 @@ function isUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return /^(08|53|57P)/.test(code);
   if (typeof code === 'string' && code.startsWith('E')) return true;
   return typeof message === 'string' && /connection|terminated|timeout|Client was closed/i.test(message);
+}
+
+/**
+ * -32602 for a change whose ids do not fit PostgreSQL's indexes, else undefined. An index entry
+ * holds about 2,700 bytes: the task id, the context id and the owner (the principal, and the
+ * tenant) together, in UTF-8, unless they compress. Ids within the kit's bound (1,024 characters)
+ * can pass that when they are not Latin (up to 3 bytes a character), and the sum cannot be told
+ * before PostgreSQL compresses it: so the refusal is read from the error (54000, a limit exceeded:
+ * by the change's statement, which writes nothing else unbounded outside TOAST, only an index row).
+ */
+function tooLongToIndex(error: unknown): A2AError | undefined {
+  if ((error as { code?: unknown } | null)?.code !== '54000') return undefined;
+  return A2AError.invalidParams({
+    reason:
+      'the task id, context id and owner (principal and tenant) are too long together for the PostgreSQL store: ' +
+      'an index entry holds about 2,700 bytes of them in UTF-8',
+  });
 }
 
 /** What a notification names a task by: short, whatever the id's length. */
