@@ -20,6 +20,11 @@ export interface GrpcServerOptions {
   agentUrl?: string;
   /** Largest message received or sent, bytes. Default 10 MiB (the router's default body limit). */
   maxMessageBytes?: number;
+  /**
+   * Most calls (streams and unary calls alike) one connection has under way at once, as HTTP/2's
+   * SETTINGS_MAX_CONCURRENT_STREAMS: a client's further calls wait for one to end. Default 100.
+   */
+  maxConcurrentStreams?: number;
   /** Keepalive pings on idle connections, milliseconds between them and to wait for the answer. Default 2 hours and 20 seconds (gRPC's). */
   keepalive?: { timeMs?: number; timeoutMs?: number };
   /**

@@ -23,6 +23,7 @@ export interface A2AGrpcServer extends GrpcServerHandle {
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_CONCURRENT_STREAMS = 100;
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
 
 /**
@@ -44,12 +45,23 @@ function hostPort(host: string, port: number): string {
 /** Starts serving `router`'s agent over gRPC; resolves once it listens. */
 export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = {}): Promise<A2AGrpcServer> {
   const core = agentCoreOf(router);
-  const { host = '127.0.0.1', port = 50051, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
+  const {
+    host = '127.0.0.1',
+    port = 50051,
+    maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+    maxConcurrentStreams = DEFAULT_MAX_CONCURRENT_STREAMS,
+  } = options;
+  if (!Number.isSafeInteger(maxConcurrentStreams) || maxConcurrentStreams < 1) {
+    throw new TypeError(`serveGrpc: maxConcurrentStreams must be a positive whole number, got ${String(maxConcurrentStreams)}`);
+  }
   const server = new Server({
     'grpc.max_receive_message_length': maxMessageBytes,
     'grpc.max_send_message_length': maxMessageBytes,
     'grpc.keepalive_time_ms': options.keepalive?.timeMs ?? 2 * 60 * 60 * 1000,
     'grpc.keepalive_timeout_ms': options.keepalive?.timeoutMs ?? 20_000,
+    // HTTP/2 lets a client open as many streams on a connection as the server allows, and
+    // without this setting that is unlimited: each holds its call's memory.
+    'grpc.max_concurrent_streams': maxConcurrentStreams,
     // grpc-js counts every call and socket for channelz unless told not to: work on each call for a
     // channelz service this server does not serve.
     'grpc.enable_channelz': options.channelz ? 1 : 0,
@@ -76,6 +88,8 @@ export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = 
       metrics: core.options.metrics,
       isDraining: () => core.draining,
       maxJsonDepth: core.options.maxJsonDepth,
+      maxStreamQueueBytes: core.options.maxStreamQueueBytes,
+      heartbeatMs: core.options.heartbeatMs,
     });
     server.addService(definition, implementation);
     reflected[binding.serviceName] = { fileDescriptorProtos: binding.fileDescriptors() };

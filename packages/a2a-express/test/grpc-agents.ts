@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import { serverPool } from 'a2a-testing';
 import { grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
 import type { TaskHandler } from '../src/index.js';
-import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
+import { serveGrpc, type A2AGrpcServer, type GrpcServerOptions } from '../src/grpc.js';
 import { appWith } from './helpers.js';
 
 type Json = Record<string, unknown>;
@@ -17,18 +17,25 @@ export function grpcAgents() {
   const { serve, closeAll } = serverPool();
   const servers: A2AGrpcServer[] = [];
   const clients: grpc.Client[] = [];
+  /** A client of the gRPC server at `address` on a connection of its own (grpc-js would share one between clients). */
+  const client = (address: string): GrpcClient => {
+    const made = new A2AClientConstructor(address, grpc.credentials.createInsecure(), {
+      'grpc.use_local_subchannel_pool': 1,
+    }) as GrpcClient;
+    clients.push(made);
+    return made;
+  };
   return {
     serve,
-    /** The agent of `handler`, over HTTP at `url` and over gRPC through `client`. */
-    async agent(handler: TaskHandler, options: Parameters<typeof appWith>[1] = {}) {
+    /** The agent of `handler`, over HTTP at `url` and over gRPC at `address` through `client`. */
+    async agent(handler: TaskHandler, options: Parameters<typeof appWith>[1] = {}, grpcOptions: GrpcServerOptions = {}) {
       const { app, router } = appWith(handler, options);
       const http = await serve(app);
-      const server = await serveGrpc(router, { port: 0, agentUrl: http.url });
+      const server = await serveGrpc(router, { port: 0, agentUrl: http.url, ...grpcOptions });
       servers.push(server);
-      const client = new A2AClientConstructor(server.address, grpc.credentials.createInsecure()) as GrpcClient;
-      clients.push(client);
-      return { url: http.url, client, router };
+      return { url: http.url, client: client(server.address), router, address: server.address };
     },
+    client,
     async close() {
       for (const client of clients) client.close();
       await Promise.all(servers.map((server) => server.close({ graceMs: 100 })));

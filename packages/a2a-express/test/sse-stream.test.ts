@@ -95,3 +95,28 @@ test('with no event by the time the event loop turns, the headers go alone (a qu
   expect(res.calls).toEqual(['headers alone', 'write data: "late"\n\n']);
   stream.end();
 });
+
+test('the write that filled the socket counts: a first event larger than maxQueuedBytes, never read, is cut at the second heartbeat', async () => {
+  const res = new FullSocketResponse();
+  const stream = new SseStream(res as unknown as ServerResponse, { heartbeatMs: 10, maxQueuedBytes: 10_000, eventIds: false });
+  const closed: SseCloseReason[] = [];
+  stream.onClose((reason) => closed.push(reason));
+  stream.open();
+  // A subscription's first event is the whole task: one frame, past the bound, and nothing after it.
+  stream.send(1, JSON.stringify('x'.repeat(50_000)));
+  for (let i = 0; i < 100 && closed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(res.writes).toHaveLength(1);
+  expect(closed).toEqual(['overflow']);
+});
+
+test('a socket full for a while with less than maxQueuedBytes held keeps its stream', async () => {
+  const res = new FullSocketResponse();
+  const stream = new SseStream(res as unknown as ServerResponse, { heartbeatMs: 10, maxQueuedBytes: 10_000, eventIds: false });
+  const closed: SseCloseReason[] = [];
+  stream.onClose((reason) => closed.push(reason));
+  stream.open();
+  stream.send(1, JSON.stringify('x'.repeat(5_000)));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(closed).toEqual([]);
+  stream.end();
+});

@@ -1,12 +1,22 @@
 // Streams are bounded per task and per principal (or client address): each holds a connection and
 // a file descriptor, and nothing else stops a client from opening as many as the process has.
 // A refused stream is -32011 in each version's terms; a stream that closes frees its place, so
-// the replay from Last-Event-ID keeps working.
+// the replay from Last-Event-ID keeps working, whichever way the stream ended. SSE and gRPC streams
+// count against one holder.
+import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import * as grpc from '@grpc/grpc-js';
 import { serverPool } from 'a2a-testing';
+import { grpcClientDefinition } from 'a2a-types/v1.0/grpc';
+import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
+import { errorInfoOf, grpcAgents, unary, type GrpcClient } from './grpc-agents.js';
 import { appWith, gate, message03, message10, twoChunkEcho } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
-afterAll(closeAll);
+const agents = grpcAgents();
+afterAll(async () => {
+  await agents.close();
+  await closeAll();
+});
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field.
 type Json = Record<string, any>;
@@ -136,4 +146,225 @@ test('the stream bounds are options with positive whole numbers', () => {
       { maxStreamsPerPrincipal: -1 },
     ),
   ).toThrow(/maxStreamsPerPrincipal/);
+});
+
+/** An in-memory store whose subscriptions wait, while held, until released: a stream held between its request and its start. */
+class HeldSubscriptions extends InMemoryTaskStore {
+  waiting = 0;
+  private held: ReturnType<typeof gate> | undefined;
+
+  hold(): void {
+    this.held = gate();
+  }
+
+  release(): void {
+    this.held?.open(undefined);
+    this.held = undefined;
+  }
+
+  override async subscribe(...args: Parameters<TaskStore['subscribe']>) {
+    if (this.held) {
+      this.waiting++;
+      await this.held.promise;
+      this.waiting--;
+    }
+    return super.subscribe(...args);
+  }
+}
+
+/** A gRPC SubscribeToTask: its first message, or the error it ended with; and the call, to cancel it. */
+function grpcSubscribe(
+  client: GrpcClient,
+  taskId: string,
+): { call: grpc.ClientReadableStream<Json>; first: Promise<Json | grpc.ServiceError> } {
+  const metadata = new grpc.Metadata();
+  metadata.set('a2a-version', '1.0');
+  const call = client.subscribeToTask!({ id: taskId }, metadata) as grpc.ClientReadableStream<Json>;
+  const first = new Promise<Json | grpc.ServiceError>((resolve) => {
+    call.once('data', resolve);
+    call.on('error', resolve);
+  });
+  return { call, first };
+}
+
+/** A task waiting for input: it has no final event to come, so its streams stay open until their clients leave. */
+async function inputRequiredTask(client: GrpcClient): Promise<string> {
+  const sent = await unary(client, 'sendMessage', { message: message10('?') }, V1);
+  return (sent.value as Json).task.id as string;
+}
+
+/** `attempt` again every 20 ms until it gives a stream, 50 times at most; the last answer. */
+async function untilStreamed<T>(attempt: () => Promise<T>, streamed: (answer: T) => boolean): Promise<T> {
+  let answer = await attempt();
+  for (let i = 0; i < 50 && !streamed(answer); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    answer = await attempt();
+  }
+  return answer;
+}
+
+test('a gRPC stream cancelled before it starts frees its place: after many, a new subscriber gets its stream over gRPC and over SSE', async () => {
+  const store = new HeldSubscriptions();
+  const { url, client, address } = await agents.agent(
+    twoChunkEcho(async () => undefined),
+    { store, maxStreamsPerTask: 3 },
+  );
+  const taskId = await inputRequiredTask(client);
+
+  // As the probe did: calls reset (RST_STREAM) right after their request, over raw HTTP/2.
+  const session = connect(`http://${address}`);
+  const request = Buffer.from(grpcClientDefinition().subscribeToTask!.requestSerialize({ id: taskId }));
+  const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), request]);
+  framed.writeUInt32BE(request.length, 1);
+  const resets = Array.from({ length: 200 }, () => {
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': '/lf.a2a.v1.A2AService/SubscribeToTask',
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      'a2a-version': '1.0',
+    });
+    stream.end(framed);
+    stream.close(constants.NGHTTP2_CANCEL);
+    return new Promise((resolve) => stream.on('close', resolve));
+  });
+  await Promise.all(resets);
+  session.close();
+  // Then calls cancelled while the server prepares their stream (the store's subscription), each
+  // surely past the point where the server has taken its place.
+  for (let round = 0; round < 3; round++) {
+    store.hold();
+    const calls = [0, 1, 2].map(() => grpcSubscribe(client, taskId));
+    for (let i = 0; i < 100 && store.waiting < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(store.waiting).toBe(3);
+    for (const { call } of calls) call.cancel();
+    // A call on the same connection after the cancels: its answer comes after the server read them.
+    await unary(client, 'getTask', { id: taskId }, V1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    store.release();
+    for (const { first } of calls) expect((await first) as grpc.ServiceError).toMatchObject({ code: grpc.status.CANCELLED });
+  }
+
+  const overGrpc = await untilStreamed(
+    async () => grpcSubscribe(client, taskId),
+    () => true,
+  );
+  expect(await overGrpc.first).toHaveProperty('task.id', taskId);
+  const overSse = await untilStreamed(
+    () => subscribe10(url, taskId),
+    (answer) => 'first' in answer,
+  );
+  expect('first' in overSse && overSse.first).toContain(taskId);
+  overGrpc.call.cancel();
+  if ('first' in overSse) overSse.close();
+});
+
+test('an SSE client that leaves before its stream starts frees its place', async () => {
+  const store = new HeldSubscriptions();
+  const { url, client } = await agents.agent(
+    twoChunkEcho(async () => undefined),
+    { store, maxStreamsPerTask: 2 },
+  );
+  const taskId = await inputRequiredTask(client);
+  store.hold();
+  const leaving = [0, 1].map(() => {
+    const controller = new AbortController();
+    const answer = fetch(`${url}/v1/tasks/${taskId}:subscribe`, {
+      headers: { ...V1, accept: 'text/event-stream' },
+      signal: controller.signal,
+    }).catch((error: Error) => error);
+    return { controller, answer };
+  });
+  for (let i = 0; i < 100 && store.waiting < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(store.waiting).toBe(2);
+  for (const { controller } of leaving) controller.abort();
+  for (const { answer } of leaving) expect(await answer).toHaveProperty('name', 'AbortError');
+  store.release();
+
+  const streams: OpenStream[] = [];
+  for (let i = 0; i < 50 && streams.length < 2; i++) {
+    const answer = await subscribe10(url, taskId);
+    if ('first' in answer) streams.push(answer);
+    else await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(streams).toHaveLength(2);
+  for (const stream of streams) stream.close();
+});
+
+test('without auth, a client address holds so many streams over SSE and every gRPC connection together', async () => {
+  const { url, client, address } = await agents.agent(
+    twoChunkEcho(async () => undefined),
+    { maxStreamsPerPrincipal: 4 },
+  );
+  const taskId = await inputRequiredTask(client);
+  // Four streams from 127.0.0.1: two on one gRPC connection, one on another, one over SSE.
+  const [second, third] = [agents.client(address), agents.client(address)];
+  const held = [grpcSubscribe(client, taskId), grpcSubscribe(client, taskId), grpcSubscribe(second, taskId)];
+  for (const { first } of held) expect(await first).toHaveProperty('task.id', taskId);
+  const sse = await subscribe10(url, taskId);
+  expect('first' in sse).toBe(true);
+
+  // A fifth, on a gRPC connection of its own or over SSE: refused, as the client's fifth.
+  const overGrpc = grpcSubscribe(third, taskId);
+  const refused = (await overGrpc.first) as grpc.ServiceError;
+  expect(refused.code).toBe(grpc.status.UNAVAILABLE);
+  expect(JSON.stringify(errorInfoOf(refused))).toContain('maxStreamsPerPrincipal');
+  const overSse = await subscribe10(url, taskId);
+  expect(overSse).toMatchObject({ status: 503 });
+  expect(JSON.stringify(overSse)).toContain('maxStreamsPerPrincipal');
+
+  // One gRPC stream ends: its place is the SSE client's (the same address) again.
+  held[0]!.call.cancel();
+  const again = await untilStreamed(
+    () => subscribe10(url, taskId),
+    (answer) => 'first' in answer,
+  );
+  expect('first' in again).toBe(true);
+  for (const { call } of held.slice(1)) call.cancel();
+  for (const stream of [sse, again]) if ('first' in stream) stream.close();
+});
+
+/** The HTTP/2 settings the gRPC server at `address` announces to a client. */
+async function announcedSettings(address: string): Promise<ClientHttp2Session['remoteSettings']> {
+  const session = connect(`http://${address}`);
+  try {
+    return await new Promise((resolve, reject) => {
+      session.once('remoteSettings', resolve);
+      session.once('error', reject);
+    });
+  } finally {
+    session.close();
+  }
+}
+
+test('a gRPC connection takes so many calls at once (maxConcurrentStreams, default 100); a further one waits for one to end', async () => {
+  const byDefault = await agents.agent(twoChunkEcho(async () => undefined));
+  expect((await announcedSettings(byDefault.address)).maxConcurrentStreams).toBe(100);
+
+  const { client, address } = await agents.agent(
+    twoChunkEcho(async () => undefined),
+    {},
+    { maxConcurrentStreams: 2 },
+  );
+  expect((await announcedSettings(address)).maxConcurrentStreams).toBe(2);
+  const taskId = await inputRequiredTask(client);
+  const open = [grpcSubscribe(client, taskId), grpcSubscribe(client, taskId)];
+  for (const { first } of open) expect(await first).toHaveProperty('task.id', taskId);
+  const waiting = grpcSubscribe(client, taskId);
+  let answered = false;
+  void waiting.first.then(() => (answered = true));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(answered).toBe(false);
+  open[0]!.call.cancel();
+  expect(await waiting.first).toHaveProperty('task.id', taskId);
+  open[1]!.call.cancel();
+  waiting.call.cancel();
+
+  await expect(
+    agents.agent(
+      twoChunkEcho(async () => undefined),
+      {},
+      { maxConcurrentStreams: 0 },
+    ),
+  ).rejects.toThrow(/maxConcurrentStreams/);
 });

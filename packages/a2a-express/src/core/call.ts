@@ -111,11 +111,14 @@ export interface CallView {
 
 /**
  * Who holds the streams a call opens: its principal, or without authentication the client's
- * address. What the bound on streams per principal counts by. Asked only by calls that open a
- * stream: the address is derived on each read (Express's `trust proxy`).
+ * address (without a port: every binding gives it so), an IPv4 client seen by an IPv6 socket as
+ * its IPv4 address. What the bound on streams per principal counts by, over SSE and gRPC alike.
+ * Asked only by calls that open a stream: the address is derived on each read (Express's `trust proxy`).
  */
 export function streamHolder(context: CallContext): string {
-  return context.principal ? `principal:${ownerKey(context.principal)}` : `address:${context.clientAddress?.() ?? 'unknown'}`;
+  if (context.principal) return `principal:${ownerKey(context.principal)}`;
+  const address = context.clientAddress?.() ?? 'unknown';
+  return `address:${address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address}`;
 }
 
 /** What a caller that gives no view sees: the core's model. */

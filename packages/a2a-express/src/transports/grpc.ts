@@ -3,6 +3,7 @@
 // span), with the call's metadata as its headers. What differs is only on the wire: a status
 // code says how a call went, its details in the `grpc-status-details-bin` trailer, and a stream's
 // events are the messages of a server stream. Imported by the `a2a-express/grpc` entry alone.
+import { constants as http2Constants, type Http2Stream } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import {
   Metadata,
@@ -24,6 +25,7 @@ import type { StoredEvent } from '../store/records.js';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, grpcCallTracer, type Span } from '../telemetry/tracing.js';
 import { nestingExceeds } from './nesting.js';
+import { startHeartbeat, stopHeartbeat, type Beating } from './sse.js';
 import type { ExtensionsEcho } from '../core/extensions.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
 
@@ -45,6 +47,10 @@ export interface GrpcEndpointSettings {
   readonly isDraining?: () => boolean;
   /** The deepest nesting of objects and arrays accepted in a request's JSON form (the router's `maxJsonDepth`). */
   readonly maxJsonDepth: number;
+  /** Most bytes a stream holds for a client that does not read (the router's `maxStreamQueueBytes`); see {@link StreamWrites}. */
+  readonly maxStreamQueueBytes: number;
+  /** How often a stream whose client is behind is looked at (the router's `heartbeatMs`). */
+  readonly heartbeatMs: number;
 }
 
 /** The service as grpc-js serves it: its definition (requests as bytes, answers already encoded) and its handlers. */
@@ -158,9 +164,11 @@ async function serveStream(
 }
 
 /**
- * Writes a stream's events as the call's messages until the final one, or until the client
- * cancels (or its deadline passes), which closes the stream and lets go of the task's feed. An
- * event that cannot be written ends the call with its error.
+ * Writes a stream's events as the call's messages until the final one, or until the call is over
+ * otherwise: the client cancels (or its deadline passes, or its connection drops), which closes
+ * the stream and lets go of the task's feed, also when that came before the stream started; or
+ * the client reads too slowly (see {@link StreamWrites}). An event that cannot be written ends
+ * the call with its error.
  */
 function writeEvents(
   settings: GrpcEndpointSettings,
@@ -175,15 +183,31 @@ function writeEvents(
   const end = (reason: string) => {
     if (over) return;
     over = true;
+    writes.stop();
     events.close();
     settings.metrics?.streamClosed(settings.protocol, sent);
     finished({ events: sent, stream: reason });
   };
+  const writes = new StreamWrites(call, settings, () => {
+    settings.logger.info(
+      { method: method.method, maxStreamQueueBytes: settings.maxStreamQueueBytes },
+      'a gRPC stream cut: its client reads too slowly',
+    );
+    end('overflow');
+    resetStream(call);
+  });
   settings.metrics?.streamOpened(settings.protocol);
   call.on('cancelled', () => end('client-closed'));
+  // grpc-js says 'cancelled' once: a call cancelled while the stream was being prepared (its
+  // credentials, the store) has said it already, and would keep its place among the task's and
+  // the client's streams until the task's final event.
+  if (call.cancelled) {
+    end('client-closed');
+    return;
+  }
   const write = (value: unknown) => {
     echo?.send(call);
-    call.write(method.answer(value));
+    writes.write(method.answer(value));
     sent++;
   };
   events.start(
@@ -204,6 +228,101 @@ function writeEvents(
       call.end();
     },
   );
+}
+
+/**
+ * The messages a stream has handed to its call, bounded by `maxStreamQueueBytes` as an SSE
+ * stream's queue is (SseStream): grpc-js takes every message it is given, and holds what HTTP/2
+ * flow control does not let it send yet, so a client that does not read would hold every event
+ * of the task. Two ways past the bound: messages written while the call's buffer is full
+ * (`write` returned false, until 'drain') are counted as they come, and the stream is cut as soon
+ * as they pass it; and every byte not yet sent counts (a subscription's first message is the
+ * whole task), so that a stream still holding more than the bound at two heartbeats in a row is
+ * cut then. A client that reads takes even a task larger than the bound.
+ */
+class StreamWrites implements Beating {
+  /** Bytes handed to the call and not yet sent, and each message's size, oldest first (grpc-js sends them in order). */
+  private unsentBytes = 0;
+  private readonly unsentSizes: number[] = [];
+  /** Bytes written since the call's buffer was full; undefined while it is not. */
+  private queuedWhileFull: number | undefined;
+  private beatsBehind = 0;
+  private watched = false;
+  private stopped = false;
+
+  constructor(
+    private readonly call: ServerWritableStream<Buffer, Buffer>,
+    private readonly limits: Pick<GrpcEndpointSettings, 'maxStreamQueueBytes' | 'heartbeatMs'>,
+    private readonly overflow: () => void,
+  ) {}
+
+  write(message: Buffer): void {
+    if (this.stopped) return;
+    const { length } = message;
+    this.unsentSizes.push(length);
+    this.unsentBytes += length;
+    if (this.queuedWhileFull !== undefined) {
+      this.queuedWhileFull += length;
+      if (this.queuedWhileFull > this.limits.maxStreamQueueBytes) {
+        this.overflow();
+        return;
+      }
+    }
+    if (!this.call.write(message, this.sentOne) && this.queuedWhileFull === undefined) {
+      this.queuedWhileFull = 0;
+      this.call.once('drain', this.drained);
+    }
+    if (!this.watched && this.unsentBytes > this.limits.maxStreamQueueBytes) {
+      this.watched = true;
+      this.beatsBehind = 0;
+      startHeartbeat(this, this.limits.heartbeatMs);
+    }
+  }
+
+  /** Looked at once a heartbeat while it holds more than the bound: still so at the next one, it is cut. */
+  beat(): void {
+    if (this.unsentBytes <= this.limits.maxStreamQueueBytes) this.unwatch();
+    else if (++this.beatsBehind >= 2) this.overflow();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unwatch();
+  }
+
+  private readonly sentOne = () => {
+    this.unsentBytes -= this.unsentSizes.shift()!;
+  };
+
+  private readonly drained = () => {
+    this.queuedWhileFull = undefined;
+  };
+
+  private unwatch(): void {
+    if (!this.watched) return;
+    this.watched = false;
+    stopHeartbeat(this, this.limits.heartbeatMs);
+  }
+}
+
+/**
+ * Resets a stream's HTTP/2 stream with ENHANCE_YOUR_CALM, which clients read as
+ * RESOURCE_EXHAUSTED: the one end a client that does not read sees, and what lets go of the
+ * messages HTTP/2 still holds for it. A status would wait behind those messages. grpc-js has no
+ * public way to reset a call's stream, so this reaches for the one it keeps; should a release of
+ * grpc-js keep it elsewhere, the call ends with RESOURCE_EXHAUSTED as a status instead.
+ */
+function resetStream(call: ServerWritableStream<Buffer, Buffer>): void {
+  const stream = (call as unknown as { call?: { stream?: Partial<Http2Stream> } }).call?.stream;
+  if (typeof stream?.close === 'function') {
+    if (!stream.closed) stream.close(http2Constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    return;
+  }
+  const error = Object.assign(new Error('the client reads too slowly'), {
+    code: GrpcStatus.RESOURCE_EXHAUSTED,
+    details: 'the client reads too slowly',
+  });
+  failStream(call, error);
 }
 
 type ReadCall = { params: unknown; context: RequestContext; echo: GrpcExtensionsEcho | undefined } | { refused: GrpcError };
@@ -275,12 +394,22 @@ async function readCall(
       headers,
       lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,
       extendedCard: extendedCardFor && principal && (() => extendedCardFor(principal)),
-      clientAddress: () => call.getPeer(),
+      clientAddress: () => addressOfPeer(call.getPeer()),
       binding: 'grpc',
       span,
       caller,
     },
   };
+}
+
+/**
+ * The client's address without its port: grpc-js names a peer `address:port`, and the port differs
+ * for each connection, where the streams a client holds are counted by its address (as `req.ip`
+ * over HTTP).
+ */
+function addressOfPeer(peer: string): string {
+  const colon = peer.lastIndexOf(':');
+  return colon === -1 ? peer : peer.slice(0, colon);
 }
 
 /** The call's metadata as headers: text entries by their lower-case names (binary `-bin` entries are not headers). */

@@ -5,8 +5,9 @@ interface SseStreamOptions {
   /** Interval of `: keep-alive` comments that keep proxies from closing an idle stream. */
   heartbeatMs: number;
   /**
-   * Most bytes queued while the client does not read. Past it the stream is cut: the client
+   * Most bytes held for a client that does not read. Past it the stream is cut: the client
    * can resubscribe with `Last-Event-ID` and miss nothing, and the task never waits on it.
+   * See {@link SseStream} for what counts, and when.
    */
   maxQueuedBytes: number;
   /**
@@ -42,16 +43,21 @@ function prefers(header: string | string[] | undefined, token: string): boolean 
   return list.split(',').some((preference) => preference.split(/[=;]/, 1)[0]!.trim().toLowerCase() === token);
 }
 
+/** What a heartbeat calls, once an interval: an SSE stream, or a gRPC stream whose reader is behind. */
+export interface Beating {
+  beat(): void;
+}
+
 /**
  * One timer per heartbeat interval for all open streams, rather than one per stream: with
  * thousands of idle streams, their timers and closures were a good part of each one's cost.
  */
-const heartbeats = new Map<number, { timer: NodeJS.Timeout; streams: Set<SseStream> }>();
+const heartbeats = new Map<number, { timer: NodeJS.Timeout; streams: Set<Beating> }>();
 
-function startHeartbeat(stream: SseStream, intervalMs: number): void {
+export function startHeartbeat(stream: Beating, intervalMs: number): void {
   let group = heartbeats.get(intervalMs);
   if (!group) {
-    const streams = new Set<SseStream>();
+    const streams = new Set<Beating>();
     const timer = setInterval(() => {
       for (const stream of streams) stream.beat();
     }, intervalMs);
@@ -61,7 +67,7 @@ function startHeartbeat(stream: SseStream, intervalMs: number): void {
   group.streams.add(stream);
 }
 
-function stopHeartbeat(stream: SseStream, intervalMs: number): void {
+export function stopHeartbeat(stream: Beating, intervalMs: number): void {
   const group = heartbeats.get(intervalMs);
   if (!group) return;
   group.streams.delete(stream);
@@ -93,12 +99,23 @@ const WRITE_AT_BYTES = 64 * 1024;
  * as they reach 64 KiB): a stream's events often come in bursts (a handler yielding chunks in
  * a loop), and each `res.write` costs far more than joining strings. While the socket is full
  * (`write` returned false), frames wait until `drain`.
+ *
+ * What a client that does not read costs is bounded by `maxQueuedBytes`, two ways. Frames queued
+ * behind the full socket are counted as they come, and the stream is cut as soon as they pass the
+ * bound. And the write that filled the socket counts too (a subscription's first event is the
+ * whole task, which may alone be larger than the bound): a stream still waiting for `drain` at
+ * two heartbeats in a row, holding more than the bound with it, is cut then. A client that reads
+ * takes even a task larger than the bound, as long as it catches up within a heartbeat interval.
  */
 export class SseStream {
   /** Frames not yet handed to the socket, oldest first. */
   private unwritten = '';
   /** UTF-8 bytes of `unwritten` while the socket is full: what `maxQueuedBytes` bounds. */
   private queuedBytes = 0;
+  /** The frames of the write that filled the socket, while it is full; their bytes counted when a heartbeat asks. */
+  private stalledFrames = '';
+  /** Heartbeats seen while waiting for this `drain`. */
+  private beatsBehind = 0;
   private writeScheduled = false;
   private headersWritten = false;
   /** The head `open` asked for, written with the first frames (headers set meanwhile join it). */
@@ -150,9 +167,19 @@ export class SseStream {
     });
   }
 
-  /** Writes a keep-alive comment, unless events are waiting (then they will be written anyway). */
+  /**
+   * Writes a keep-alive comment, unless events are waiting (then they will be written anyway).
+   * Waiting for `drain` since the heartbeat before, the stream is cut if it holds more than its
+   * bound, the write that filled the socket included.
+   */
   beat(): void {
-    if (!this.closed && !this.waitingForDrain && this.unwritten === '' && this.writable()) {
+    if (this.waitingForDrain) {
+      if (++this.beatsBehind >= 2 && Buffer.byteLength(this.stalledFrames) + this.queuedBytes > this.options.maxQueuedBytes) {
+        this.overflow();
+      }
+      return;
+    }
+    if (!this.closed && this.unwritten === '' && this.writable()) {
       this.res.write(this.options.eventIds ? ': keep-alive\n' : ': keep-alive\n\n');
     }
   }
@@ -219,8 +246,11 @@ export class SseStream {
     } else if (!this.res.write(frames)) {
       this.waitingForDrain = true;
       this.queuedBytes = 0;
+      this.stalledFrames = frames;
+      this.beatsBehind = 0;
       this.res.once('drain', () => {
         this.waitingForDrain = false;
+        this.stalledFrames = '';
         this.writeUnwritten();
       });
       return;
@@ -249,6 +279,7 @@ export class SseStream {
     this.closedWith = reason;
     stopHeartbeat(this, this.options.heartbeatMs);
     this.unwritten = '';
+    this.stalledFrames = '';
     const listeners = this.closeListeners;
     this.closeListeners = [];
     for (const listener of listeners) listener(reason);
