@@ -82,7 +82,11 @@ export interface A2ARouterOptions extends VersionOptions {
   auth?: AuthOptions;
   /** Interval of SSE keep-alive comments, milliseconds. Default 15,000. */
   heartbeatMs?: number;
-  /** Bytes queued for one stream whose client does not read, before it is cut. Default 4 MiB. */
+  /**
+   * Bytes one stream (SSE or gRPC) holds for a client that does not read, its first event
+   * included, before it is cut: at once for events queued behind a full connection, at the
+   * second heartbeat for what was already handed to it. Default 4 MiB.
+   */
   maxStreamQueueBytes?: number;
   /**
    * Most streams (`SubscribeToTask`, streamed sends, resubscriptions; every version) open on one
@@ -93,7 +97,8 @@ export interface A2ARouterOptions extends VersionOptions {
   /**
    * Most streams one principal holds open at once in this process, over all its tasks; without
    * authentication, one client address (`req.ip`: set Express's `trust proxy` behind a proxy,
-   * or every client is the proxy). One more gets -32011 (HTTP+JSON: 503). A stream that closes
+   * or every client is the proxy; over gRPC the peer's address without its port). SSE and gRPC
+   * streams count together. One more gets -32011 (HTTP+JSON: 503). A stream that closes
    * frees its place, so a client coming back with `Last-Event-ID` after its connection dropped
    * gets its replay. Default 500.
    */
