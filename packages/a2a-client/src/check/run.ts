@@ -443,7 +443,7 @@ async function runOne(
 async function guarded<T extends Exchange>(
   request: Exchange['request'],
   send: () => Promise<T>,
-  givenUp: string | undefined = undefined,
+  givenUp: string | undefined,
 ): Promise<T | Exchange> {
   if (givenUp) return { request, error: `not sent: ${givenUp}` };
   try {
