@@ -2,9 +2,10 @@
 // card's canonical form (RFC 8785, shaped by the 1.0 proto for a 1.0 card), verified against the
 // keys the caller trusts: a JWKS document, its URL, or a function that finds a key.
 import { canonicalAgentCard03, canonicalAgentCard10 } from 'a2a-types/card-signing';
-import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, flattenedVerify, type JWK, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, flattenedVerify, type JWK, type JWTVerifyGetKey } from 'jose';
+import { BodyTooLarge, describeError, MAX_KEYS_BYTES, readDocument } from './bounded-body.js';
 
-/** Where the keys come from: a JWKS document, its URL (fetched with a timeout), or a key lookup. */
+/** Where the keys come from: a JWKS document, its URL (fetched with a timeout, at most 1 MiB read), or a key lookup. */
 export type CardKeys = { keys: JWK[] } | string | URL | JWTVerifyGetKey;
 
 export interface CardSignatureCheck {
@@ -26,12 +27,33 @@ export interface VerifyCardOptions {
   timeoutMs?: number;
 }
 
-/** Checks a card's signatures; valid when at least one verifies. Never throws for a bad signature: it says why. */
+/**
+ * Checks a card's signatures; valid when at least one verifies. Never throws: a bad signature, a
+ * card with no canonical form (nested past what the proto's JSON reads), keys that cannot be read
+ * or a key set too large are each a `reason`.
+ */
 export async function verifyCardSignature(card: unknown, options: VerifyCardOptions): Promise<CardSignatureCheck> {
+  try {
+    return await verify(card, options);
+  } catch (error) {
+    return { signed: true, valid: false, reason: `the signature could not be checked: ${(error as Error)?.message ?? String(error)}` };
+  }
+}
+
+async function verify(card: unknown, options: VerifyCardOptions): Promise<CardSignatureCheck> {
   const signatures = (card as { signatures?: unknown } | null)?.signatures;
   if (!Array.isArray(signatures) || signatures.length === 0) return { signed: false, valid: false, reason: 'the card is not signed' };
   const protocol = options.protocol ?? (Array.isArray((card as { supportedInterfaces?: unknown }).supportedInterfaces) ? '1.0' : '0.3');
-  const payload = protocol === '1.0' ? canonicalAgentCard10(card) : canonicalAgentCard03(card);
+  let payload: string;
+  try {
+    payload = protocol === '1.0' ? canonicalAgentCard10(card) : canonicalAgentCard03(card);
+  } catch (error) {
+    return {
+      signed: true,
+      valid: false,
+      reason: `the card has no canonical form to check the signature against: ${(error as Error).message}`,
+    };
+  }
   const encoded = Buffer.from(payload).toString('base64url');
   const getKey = keySetOf(options.keys, options.timeoutMs ?? 5_000);
   let first: CardSignatureCheck | undefined;
@@ -59,8 +81,39 @@ export async function verifyCardSignature(card: unknown, options: VerifyCardOpti
 
 function keySetOf(keys: CardKeys, timeoutMs: number): JWTVerifyGetKey {
   if (typeof keys === 'function') return keys;
-  if (typeof keys === 'string' || keys instanceof URL) return createRemoteJWKSet(new URL(keys), { timeoutDuration: timeoutMs });
+  if (typeof keys === 'string' || keys instanceof URL) return remoteKeySet(new URL(keys), timeoutMs);
   return createLocalJWKSet(keys as never);
+}
+
+/**
+ * The key set at `url`, fetched when a signature first needs a key, once, within the timeout and
+ * at most MAX_KEYS_BYTES of it (jose's remote key set reads any size).
+ */
+function remoteKeySet(url: URL, timeoutMs: number): JWTVerifyGetKey {
+  let keySet: Promise<JWTVerifyGetKey> | undefined;
+  const load = async (): Promise<JWTVerifyGetKey> => {
+    let text: string;
+    let status: number;
+    try {
+      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+      status = response.status;
+      text = await readDocument(response, MAX_KEYS_BYTES, `the key set at ${url}`);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) throw error;
+      if ((error as Error).name === 'TimeoutError') throw new Error(`the key set at ${url} did not come within ${timeoutMs} ms`);
+      throw new Error(`the key set at ${url} could not be read: ${describeError(error)}`);
+    }
+    if (status !== 200) throw new Error(`the key set at ${url} could not be read: HTTP ${status}`);
+    let document: { keys?: unknown };
+    try {
+      document = JSON.parse(text) as { keys?: unknown };
+    } catch {
+      throw new Error(`the key set at ${url} is not JSON`);
+    }
+    if (!Array.isArray(document?.keys)) throw new Error(`the key set at ${url} is not a JWKS (no \`keys\` list)`);
+    return createLocalJWKSet(document as { keys: JWK[] });
+  };
+  return async (header, token) => (await (keySet ??= load()))(header, token);
 }
 
 function reasonOf(error: unknown): string {

@@ -15,6 +15,7 @@ import {
   type Task as Task03,
   type TaskStatus as TaskStatus03,
 } from 'a2a-types/v0.3';
+import { MAX_CARD_BYTES, readBounded } from './bounded-body.js';
 import { A2AClient } from './client.js';
 import { A2AClient03 } from './client-03.js';
 import { A2AClient10, endsStream10, type A2AClient10Options } from './client-10.js';
@@ -72,9 +73,14 @@ export async function detectProtocol(baseUrl: string, headers: Record<string, st
         await response.body?.cancel();
         return undefined;
       }
-      return ((await response.json().catch(() => ({}))) ?? {}) as {
-        supportedInterfaces?: { protocolBinding?: unknown; protocolVersion?: unknown }[];
-      };
+      // Read to the card's bound: a card past it is there, and reading it for use says it is too large.
+      const { text, overBound, error } = await readBounded(response.body, MAX_CARD_BYTES);
+      if (error !== undefined) return undefined;
+      let card: unknown = {};
+      try {
+        if (!overBound) card = JSON.parse(text) ?? {};
+      } catch {}
+      return card as { supportedInterfaces?: { protocolBinding?: unknown; protocolVersion?: unknown }[] };
     } catch {
       return undefined;
     }

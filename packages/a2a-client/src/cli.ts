@@ -114,12 +114,22 @@ spec names for bad calls, streaming, gRPC where a card lists it. Each check name
 and level; docs/check.md lists them. It sends its own messages only (--message, default "hello"), at most --rate requests
 a second (default 20) and 300 in all, and cancels the tasks it started that still run.
 
+Safe to point at an agent you do not trust: the --header credentials go to <url>'s origin only
+(not to other origins its cards name, nor as their gRPC metadata), no redirect is followed, every
+body is read to a bound, and the whole check ends by its deadline.
+
   --message text     the text of the messages it sends (one the agent accepts)
   --slow-message t   a message the agent takes a second or more over, for subscribing to a running task
   --rate n           most requests a second
   --only id,...      only the checks whose id starts with one of these (1.0-jsonrpc, card-)
   --json             the report as JSON, on stdout
   --junit file       the report as JUnit XML too, for CI
+  --send-headers-to origin   another origin (https://host:port; gRPC: host:port) the --header
+                     credentials may go to, when the cards list interfaces there (repeatable)
+  --timeout s        seconds a request may take, its whole answer read (default 10); an interface
+                     that times out once is given up
+  --deadline s       seconds the whole check may take (default 300); the checks not run by then
+                     are reported skipped
 
 Exit code: 0 when no MUST failed, 1 when one did, 2 for a usage error.`,
 };
@@ -147,6 +157,9 @@ const OPTIONS = {
   rate: { type: 'string' },
   only: { type: 'string' },
   junit: { type: 'string' },
+  'send-headers-to': { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  deadline: { type: 'string' },
   verify: { type: 'boolean' },
   jwks: { type: 'string' },
 } as const;
@@ -635,9 +648,24 @@ async function check(url: string | undefined, values: Options): Promise<number> 
   const rate = values.rate === undefined ? 20 : Number(values.rate);
   if (!Number.isFinite(rate) || rate <= 0 || rate > 1000)
     throw new UsageError(`check: --rate must be a number of requests a second (1-1000), got ${values.rate}`);
+  const seconds = (value: string | undefined, name: string, fallback: number) => {
+    if (value === undefined) return fallback * 1000;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0 || n > 86_400) throw new UsageError(`check: --${name} takes a number of seconds, got ${value}`);
+    return n * 1000;
+  };
+  const sendHeadersTo = (values['send-headers-to'] ?? []).map((origin) => {
+    const typed = /^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`;
+    if (!URL.canParse(typed))
+      throw new UsageError(`check: --send-headers-to takes an origin (https://host:port), got ${JSON.stringify(origin)}`);
+    return origin;
+  });
   const options = {
     headers: headersOf(values.header),
     rate,
+    timeoutMs: seconds(values.timeout, 'timeout', 10),
+    deadlineMs: seconds(values.deadline, 'deadline', 300),
+    sendHeadersTo,
     ...(values.message !== undefined && { message: values.message }),
     ...(values['slow-message'] !== undefined && { slowMessage: values['slow-message'] }),
     ...(values.only !== undefined && {
@@ -672,14 +700,22 @@ function describe(error: unknown): string {
   return `unexpected error: ${(error as Error).message}`;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      console.error(`${red('usage:')} ${error.message}\n${dim('a2a --help for the commands')}`);
-      process.exit(2);
-    }
-    console.error(red(describe(error)));
-    process.exit(1);
-  },
-);
+/**
+ * Ends the process once what was written to stdout and stderr has gone: `process.exit` right
+ * after a write drops what a pipe has not taken yet (a report piped to jq was cut at 64 KiB).
+ */
+async function exit(code: number): Promise<never> {
+  process.exitCode = code;
+  const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+main(process.argv.slice(2)).then(exit, (error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${red('usage:')} ${error.message}\n${dim('a2a --help for the commands')}`);
+    return exit(2);
+  }
+  console.error(red(describe(error)));
+  return exit(1);
+});

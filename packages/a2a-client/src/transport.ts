@@ -6,6 +6,7 @@ import { hasSubscribers } from 'node:diagnostics_channel';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { formatIssues, type ValidationIssue, type Validator } from 'a2a-types';
+import { BodyTooLarge, MAX_CARD_BYTES, readBounded } from './bounded-body.js';
 import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError, TimeoutError } from './errors.js';
 import { readSse } from './sse.js';
 
@@ -101,9 +102,20 @@ export class JsonRpcHttp {
     };
   }
 
-  /** GETs a JSON document (an agent card) and holds it to `check`. */
+  /** GETs a JSON document (an agent card), at most MAX_CARD_BYTES of it, and holds it to `check`. */
   async getJson(url: string, check: Check, what: string, call: CallOptions = {}): Promise<unknown> {
-    const { response, text } = await this.fetchText(url, { method: 'GET' }, call, `GET ${what}`);
+    const { response, text, overBound } = await this.timed(
+      url,
+      { method: 'GET' },
+      call,
+      async (response) => {
+        const read = await readBounded(response.body, MAX_CARD_BYTES);
+        if (read.error !== undefined) throw read.error;
+        return { response, ...read };
+      },
+      `GET ${what}`,
+    );
+    if (overBound) throw new InvalidResponseError(new BodyTooLarge(`the ${what} at ${url}`, MAX_CARD_BYTES).message);
     if (!response.ok) throw httpError(response, text);
     const value = parseJson(text, `the ${what}`, response);
     this.hold(value, check, what);

@@ -69,6 +69,10 @@ interface CheckReport {
   counts: { passed: number; failed: number; skipped: number };
   tasks: { cleanup: string }[];
   mustFailed: boolean;
+  /** What the check left out: interfaces past the cap, checks past the deadline. */
+  limits: string[];
+  /** Origins the cards name that were sent no credentials. */
+  credentialsWithheld: string[];
 }
 
 const state = {
@@ -836,9 +840,22 @@ function renderCheckReport(report: CheckReport): void {
     groups.set(name, [...(groups.get(name) ?? []), result]);
   }
   const mark = { passed: '✓', failed: '✗', skipped: '–' };
+  const notes = [
+    ...report.limits.map((limit) => `Not checked: ${limit}`),
+    ...(report.credentialsWithheld.length > 0
+      ? [`The credentials were not sent to ${report.credentialsWithheld.join(', ')}: not the agent's origin.`]
+      : []),
+  ];
   fill(
     byId('check-report'),
-    [...groups].map(([name, results]) =>
+    notes.length > 0
+      ? h(
+          'ul',
+          { class: 'check-notes muted' },
+          notes.map((note) => h('li', null, note)),
+        )
+      : '',
+    ...[...groups].map(([name, results]) =>
       h(
         'section',
         { class: 'check-group' },

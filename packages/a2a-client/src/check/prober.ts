@@ -1,7 +1,10 @@
 // The wire side of `a2a check`: every request it sends to the agent goes through here, so that
-// each is bounded (a timeout, a cap on the answer's bytes and on a stream's events), paced (at
-// most `rate` requests a second) and recorded as an exchange the report can show. gRPC calls are
-// exchanges too: their messages in their JSON form, their status as the answer's status.
+// each is bounded (a timeout that covers reading the whole answer, the check's deadline, a cap on
+// the answer's bytes and on a stream's events), paced (at most `rate` requests a second) and
+// recorded as an exchange the report can show. gRPC calls are exchanges too: their messages in
+// their JSON form, their status as the answer's status. The user's headers (credentials) go to
+// the origins it trusts only, and no redirect is followed: a card can name any address.
+import { describeError, readBounded } from '../bounded-body.js';
 import type { GrpcCallStart } from '../grpc.js';
 import { type RawEntry, recordingFetch, recordingGrpc } from '../inspector/recorder.js';
 import { readSse, type SseEvent } from '../sse.js';
@@ -14,6 +17,10 @@ export interface Exchange {
   error?: string;
   /** Where the exchange is in the inspector's raw log, when the check runs there. */
   logId?: number;
+  /** No whole answer came within the request's timeout (`error` says so). */
+  timedOut?: true;
+  /** The check's deadline passed before the answer came whole. */
+  pastDeadline?: true;
 }
 
 /** A gRPC call's end: its status, and the details its trailers carried (`google.rpc.Status`). */
@@ -31,8 +38,12 @@ export interface GrpcOutcome {
 export type { SseEvent };
 
 export interface ProberOptions {
-  /** Headers every request carries (authentication). */
+  /** Headers the requests to a trusted origin carry (authentication). */
   headers: Record<string, string>;
+  /** Whether `headers` go to this URL (an http(s) URL, or a gRPC `host:port`). */
+  trusts: (url: string) => boolean;
+  /** When the whole check must end (`performance.now()` time): no request starts after, and one under way is cut. */
+  deadline: number;
   /** Most requests a second. */
   rate: number;
   /** Most requests in all: a checker must never flood an agent. */
@@ -45,6 +56,9 @@ export interface ProberOptions {
 
 /** @grpc/grpc-js, an optional peer dependency, is not installed: the gRPC checks are skipped. */
 export class GrpcMissing extends Error {}
+
+/** The check's deadline passed: no request is sent any more. */
+export class DeadlinePassed extends Error {}
 
 /** Most bytes of an answer kept; a stream read past it is cut. */
 const MAX_BODY_BYTES = 1 << 20;
@@ -61,6 +75,13 @@ export class Prober {
   private readonly observeGrpc: ((call: GrpcCallStart) => ReturnType<ReturnType<typeof recordingGrpc>>) | undefined;
   /** One gRPC channel per address, opened on its first call. */
   private readonly channels = new Map<string, Promise<GrpcChannel>>();
+  /** When requests stop (`performance.now()` time); moved on once, for the cleanup. */
+  private deadlineAt: number;
+  /** Aborted at the deadline: every request's signal follows it. */
+  private deadline = new AbortController();
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  /** The origins (or gRPC addresses) the headers were kept from, for the report. */
+  readonly withheldFrom = new Set<string>();
 
   constructor(private readonly options: ProberOptions) {
     const { record } = options;
@@ -79,6 +100,43 @@ export class Prober {
           return (call: GrpcCallStart) => observe(call);
         })()
       : undefined;
+    this.deadlineAt = options.deadline;
+    this.armDeadline();
+  }
+
+  /** Whether the deadline has passed. */
+  get pastDeadline(): boolean {
+    return performance.now() >= this.deadlineAt;
+  }
+
+  /**
+   * Lets requests run `ms` more from now (the cleanup's cancels, which the agent is owed even
+   * when the checks ran out of time); a deadline further off is kept.
+   */
+  extendDeadline(ms: number): void {
+    const until = performance.now() + ms;
+    if (until <= this.deadlineAt) return;
+    this.deadlineAt = until;
+    if (this.deadline.signal.aborted) this.deadline = new AbortController();
+    this.armDeadline();
+  }
+
+  private armDeadline(): void {
+    clearTimeout(this.deadlineTimer);
+    const controller = this.deadline;
+    this.deadlineTimer = setTimeout(
+      () => controller.abort(new DeadlinePassed('the check’s deadline passed')),
+      Math.max(0, this.deadlineAt - performance.now()),
+    );
+    this.deadlineTimer.unref();
+  }
+
+  /** The user's headers, for a request to `url`: none unless its origin is trusted. */
+  private credentialsFor(url: string, origin: string): Record<string, string> {
+    if (Object.keys(this.options.headers).length === 0) return {};
+    if (this.options.trusts(url)) return this.options.headers;
+    this.withheldFrom.add(origin);
+    return {};
   }
 
   /** Sends one request and reads its whole answer (a stream's too, into `events`). */
@@ -88,28 +146,47 @@ export class Prober {
     { headers = {}, body }: { headers?: Record<string, string>; body?: string } = {},
   ): Promise<Exchange & { events?: SseEvent[] }> {
     await this.admit();
-    const allHeaders = { ...this.options.headers, ...headers };
+    const origin = URL.canParse(url) ? new URL(url).origin : url;
+    const allHeaders = { ...this.credentialsFor(url, origin), ...headers };
     const exchange: Exchange & { events?: SseEvent[] } = {
       request: { method, url, headers: allHeaders, ...(body !== undefined && { body }) },
     };
     this.log.push(exchange);
+    // The timeout covers the whole answer: an agent that sends its headers, then a byte a second, is cut too.
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const deadline = this.deadline.signal;
+    const signal = AbortSignal.any([timeout, deadline]);
+    const cutBy = (error: unknown): string => {
+      if (timeout.aborted) {
+        exchange.timedOut = true;
+        return `timed out: no whole answer within ${this.options.timeoutMs} ms`;
+      }
+      if (deadline.aborted) {
+        exchange.pastDeadline = true;
+        return 'the check’s deadline passed before the whole answer came';
+      }
+      return describeError(error);
+    };
     try {
       this.loggedAs = undefined;
       const answer = this.fetcher(url, {
         method,
         headers: allHeaders,
         ...(body !== undefined && { body }),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: 'manual',
+        signal,
       });
       // The recording fetch numbers the request before its first await.
       if (this.loggedAs !== undefined) exchange.logId = this.loggedAs;
       const response = await answer;
-      const { text, cut } = await readCapped(response);
-      exchange.response = { status: response.status, headers: Object.fromEntries(response.headers), body: text };
-      if (cut) exchange.error = cut;
-      if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) exchange.events = await parseSse(text);
+      const read = await readBounded(response.body, MAX_BODY_BYTES, MAX_EVENTS);
+      exchange.response = { status: response.status, headers: Object.fromEntries(response.headers), body: read.text };
+      if (read.error !== undefined) exchange.error = cutBy(read.error);
+      else if (read.overBound) exchange.error = `the answer is larger than ${MAX_BODY_BYTES} bytes: read to there`;
+      else if (read.overEvents) exchange.error = `the stream sent more than ${MAX_EVENTS} events: read to there`;
+      if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) exchange.events = await parseSse(read.text);
     } catch (error) {
-      exchange.error = reasonOf(error);
+      exchange.error = cutBy(error);
     }
     return exchange;
   }
@@ -125,7 +202,7 @@ export class Prober {
     metadata: Record<string, string> = {},
   ): Promise<Exchange & { grpc?: GrpcOutcome }> {
     await this.admit();
-    const allMetadata = { ...lowerCased(this.options.headers), ...lowerCased(metadata) };
+    const allMetadata = { ...lowerCased(this.credentialsFor(address, address)), ...lowerCased(metadata) };
     const { definitions, grpc, types, client } = await this.channel(address);
     const definition = definitions[method.charAt(0).toLowerCase() + method.slice(1)];
     if (!definition) throw new Error(`A2AService has no method ${method}`);
@@ -145,7 +222,7 @@ export class Prober {
     });
     if (this.loggedAs !== undefined) exchange.logId = this.loggedAs;
     const messages: unknown[] = [];
-    const deadline = Date.now() + this.options.timeoutMs;
+    const deadline = Date.now() + Math.min(this.options.timeoutMs, Math.max(0, this.deadlineAt - performance.now()));
     const received = (message: unknown) => {
       messages.push(message);
       observer?.message?.(message);
@@ -194,6 +271,13 @@ export class Prober {
     const name = grpc.status[status.code] ?? String(status.code);
     observer?.end?.({ code: status.code, name, details: status.details, metadata: {} });
     exchange.grpc = { code: status.code, name, message: status.details, details, messages };
+    if (name === 'DEADLINE_EXCEEDED') {
+      if (this.pastDeadline) exchange.pastDeadline = true;
+      else exchange.timedOut = true;
+      exchange.error = exchange.timedOut
+        ? `timed out: no whole answer within ${this.options.timeoutMs} ms`
+        : 'the check’s deadline passed before the whole answer came';
+    }
     const body =
       status.code === 0 ? (definition.responseStream ? messages : messages[0]) : { code: name, message: status.details, details };
     exchange.response = { status: status.code, headers: {}, body: JSON.stringify(body) ?? '' };
@@ -202,11 +286,13 @@ export class Prober {
 
   /** Closes the gRPC channels the checks opened. */
   async close(): Promise<void> {
+    clearTimeout(this.deadlineTimer);
     for (const channel of this.channels.values()) await channel.then(({ client }) => client.close()).catch(() => undefined);
   }
 
   /** Holds the request to the bounds: at most `maxRequests` in all, `rate` a second. */
   private async admit(): Promise<void> {
+    if (this.pastDeadline) throw new DeadlinePassed('the check’s deadline passed');
     if (this.log.length >= this.options.maxRequests)
       throw new Error(`more than ${this.options.maxRequests} requests: the check stopped itself`);
     await this.pace();
@@ -245,41 +331,6 @@ interface GrpcChannel {
   types: typeof import('a2a-types/v1.0/grpc');
   client: import('@grpc/grpc-js').Client;
   definitions: ReturnType<typeof import('a2a-types/v1.0/grpc').grpcClientDefinition>;
-}
-
-/**
- * The answer's text, at most MAX_BODY_BYTES of it (a stream of more than MAX_EVENTS events is cut
- * there too); what was read before a timeout or a reset is kept, with why it was cut.
- */
-async function readCapped(response: Response): Promise<{ text: string; cut?: string }> {
-  if (!response.body) return { text: '' };
-  const decoder = new TextDecoder();
-  let text = '';
-  let events = 0;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const chunk = decoder.decode(value, { stream: true });
-      text += chunk;
-      events += chunk.split('\n\n').length - 1;
-      if (text.length > MAX_BODY_BYTES || events > MAX_EVENTS) break;
-    }
-  } catch (error) {
-    return { text, cut: reasonOf(error) };
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return { text };
-}
-
-/** Why a request failed: fetch says "fetch failed", why is in its cause (a refused connection, a reset, a timeout). */
-function reasonOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
-  if (cause) return cause.code ?? cause.errors?.[0]?.code ?? cause.message ?? String(cause);
-  // A timeout's abort surfaces as a DOMException named TimeoutError.
-  return (error as { name?: string }).name === 'TimeoutError' ? 'TimeoutError' : (error as Error).message;
 }
 
 function lowerCased(headers: Record<string, string>): Record<string, string> {

@@ -22,6 +22,13 @@ export function textReport(report: CheckReport, paint: Paint = plain): string {
   lines.push(paint.bold(`a2a check ${report.agent}`));
   for (const card of report.cards) lines.push(paint.dim(`  ${card.version} card: ${card.url}`));
   for (const failure of report.unreadable) lines.push(paint.yellow(`  unreadable: ${failure.url}: ${failure.reason}`));
+  for (const limit of report.limits) lines.push(paint.yellow(`  not checked: ${limit}`));
+  if (report.credentialsWithheld.length > 0)
+    lines.push(
+      paint.yellow(
+        `  the headers given were not sent to ${report.credentialsWithheld.join(', ')}: not the agent's origin (--send-headers-to trusts one)`,
+      ),
+    );
   if (report.cards.length === 0) lines.push(paint.red('  no card found: is this an A2A agent?'));
   for (const [group, results] of groups(report.results)) {
     lines.push('', paint.bold(group));

@@ -1,9 +1,11 @@
 // `a2a check`: reads every card an agent serves, then runs the checks that apply to what the
 // cards declare (checks.ts), each version and binding over the interface its card lists. Every
-// request is paced and bounded (prober.ts); the tasks the checks start are canceled at the end
-// if they still run. The report says what was sent and what came back for every failure.
+// request is paced and bounded (prober.ts), the whole check by a deadline; an interface that
+// times out once is given up. The tasks the checks start are canceled at the end if they still
+// run. The report says what was sent and what came back for every failure.
+import { isRedirect, watchedText } from '../bounded-body.js';
 import type { Protocol } from '../cli-agent.js';
-import { type Discovery, discover } from '../inspector/discovery.js';
+import { agentBase, type Discovery, discover } from '../inspector/discovery.js';
 import { type RawEntry, recordingFetch } from '../inspector/recorder.js';
 import {
   type Binding,
@@ -15,7 +17,7 @@ import {
   type CheckDefinition,
   requiredExtensionsOf,
 } from './checks.js';
-import { type Exchange, Prober } from './prober.js';
+import { DeadlinePassed, type Exchange, Prober } from './prober.js';
 import { CheckWebhook } from './webhook.js';
 
 export interface CheckOptions {
@@ -27,14 +29,27 @@ export interface CheckOptions {
    * when its task has ended already.
    */
   slowMessage?: string;
-  /** Headers every request carries (authentication). */
+  /**
+   * Headers (authentication) for the agent's own origin, the one of `url`: a card can name any
+   * address, and they are not sent there (nor as gRPC metadata) unless listed in `sendHeadersTo`.
+   */
   headers?: Record<string, string>;
+  /**
+   * Other origins the headers go to (`https://host:port`; for a gRPC interface its `host:port`
+   * will do), when the card's interfaces are elsewhere and you trust them with the credentials.
+   */
+  sendHeadersTo?: readonly string[];
   /** Most requests a second; default 20. */
   rate?: number;
   /** Most requests in all; default 300. */
   maxRequests?: number;
-  /** Per request; default 10 s. */
+  /** Per request, reading its whole answer included; default 10 s. An interface that times out once is given up. */
   timeoutMs?: number;
+  /**
+   * The whole check's; default 300 s. Checks not run by then are skipped, saying so; the tasks
+   * started are still canceled after it (each cancel within `timeoutMs`).
+   */
+  deadlineMs?: number;
   /** Only the checks whose id starts with one of these. */
   only?: readonly string[];
   fetcher?: typeof fetch;
@@ -60,6 +75,10 @@ export interface CheckReport {
   cards: { version: Protocol; url: string }[];
   /** Cards that could not be read, and why. */
   unreadable: { url: string; reason: string }[];
+  /** What the check left out, and why: interfaces past the cap a card lists, checks past the deadline. */
+  limits: string[];
+  /** Origins (gRPC: addresses) the cards name that were sent no credentials: they are not the agent's (`sendHeadersTo`). */
+  credentialsWithheld: string[];
   results: CheckResult[];
   /**
    * The tasks the checks started, and what the cleanup found: `canceled`, `ended` (it had ended:
@@ -81,11 +100,15 @@ export function plan(options: CheckOptions = {}): string {
 
 export async function checkAgent(url: string, options: CheckOptions = {}): Promise<CheckReport> {
   const fetcher = options.fetcher ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const deadlineMs = options.deadlineMs ?? 300_000;
   const prober = new Prober({
     headers: options.headers ?? {},
+    trusts: trustedBy(url, options.sendHeadersTo ?? []),
     rate: options.rate ?? 20,
     maxRequests: options.maxRequests ?? 300,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs,
+    deadline: performance.now() + deadlineMs,
     fetcher,
     ...(options.record && { record: options.record }),
   });
@@ -108,9 +131,11 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
       const answer = cardFetcher(input, init);
       if (loggedAs !== undefined) exchange.logId = loggedAs;
       const response = await answer;
-      const body = await response.clone().text();
-      exchange.response = { status: response.status, headers: Object.fromEntries(response.headers), body };
-      return response;
+      // The body as discovery reads it (to its bound), not a second copy of it.
+      return watchedText(response, (body, cut) => {
+        exchange.response = { status: response.status, headers: Object.fromEntries(response.headers), body };
+        if (cut !== undefined) exchange.error = cut;
+      });
     } catch (error) {
       exchange.error = (error as Error).message;
       throw error;
@@ -123,8 +148,10 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
   // The push checks' webhook, started when one first asks for it.
   let webhook: Promise<CheckWebhook> | undefined;
   const webhookOnce = () => (webhook ??= new CheckWebhook().start());
-  /** Interfaces that did not answer at all, and the check that found it: their other checks are skipped. */
+  /** Interfaces that did not answer at all, or timed out, and the check that found it: their other checks are skipped. */
   const silent = new Map<string, string>();
+  const deadlineReason = `the check’s deadline (${deadlineMs / 1000} s) passed before this check ran`;
+  let pastDeadline = 0;
 
   const targets = targetsOf(discovery);
   const endpoints = new Map(targets.flatMap((t) => [...t.endpoints].map(([binding, url]) => [`${t.version} ${binding}`, url] as const)));
@@ -132,8 +159,9 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     for (const check of selected.filter((c) => c.version === target.version)) {
       const endpoint = check.binding === 'card' ? target.cardUrl : target.endpoints.get(check.binding);
       if (!endpoint) continue;
-      const unanswered = silent.get(endpoint);
+      const unanswered = prober.pastDeadline ? deadlineReason : silent.get(endpoint);
       if (unanswered) {
+        if (unanswered === deadlineReason) pastDeadline++;
         const { id, title, version, binding, section, level } = check;
         results.push({ id, title, version, binding, section, level, outcome: 'skipped', reason: unanswered, exchanges: [], ms: 0 });
         continue;
@@ -146,6 +174,8 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         slowMessage: options.slowMessage,
         requiredExtensions: requiredExtensionsOf(target.card),
         prober,
+        timeoutMs,
+        givenUp: () => silent.get(endpoint),
         webhook: webhookOnce,
         endpoints,
         cardExchanges: check.binding === 'card' ? cardExchanges.filter((e) => e.request.url === endpoint) : [],
@@ -155,8 +185,12 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         },
       });
       results.push(result);
+      // An interface that timed out once is given up: an agent that drips its answers would
+      // otherwise hold every one of its checks for the whole timeout.
+      if (check.binding !== 'card' && result.exchanges.some((e) => e.timedOut))
+        silent.set(endpoint, `the interface at ${endpoint} timed out in ${check.id}: given up, its other checks not run`);
       // Every request of a failed check without an answer (refused, timed out): the card names an interface that is not there.
-      if (
+      else if (
         check.binding !== 'card' &&
         result.outcome === 'failed' &&
         result.exchanges.length > 0 &&
@@ -168,11 +202,17 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
         );
     }
   }
+  const limits = [...discovery.limits];
+  if (pastDeadline > 0) limits.push(`the check’s deadline (${deadlineMs / 1000} s) passed: ${pastDeadline} checks were not run`);
 
   // The cleanup: a task still running is canceled over the version and binding that started it
-  // (with the extensions its version's card requires).
+  // (with the extensions its version's card requires), even past the deadline, each cancel
+  // within the request timeout; not over an interface given up.
   const requiredBy = new Map(targets.map((target) => [target.version, requiredExtensionsOf(target.card)]));
-  for (const task of started) {
+  const pending = started.filter((task) => !silent.has(task.endpoint));
+  for (const task of started) if (silent.has(task.endpoint)) task.cleanup = 'left';
+  if (pending.length > 0) prober.extendDeadline(timeoutMs * Math.min(pending.length, 3));
+  for (const task of pending) {
     const required = requiredBy.get(task.version) ?? [];
     if (task.binding === 'GRPC') {
       const metadata = { 'a2a-version': '1.0', ...(required.length > 0 && { 'a2a-extensions': required.join(',') }) };
@@ -194,11 +234,40 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     agent: discovery.base,
     cards: discovery.cards.map((c) => ({ version: c.protocol, url: c.url })),
     unreadable: discovery.failures,
+    limits,
+    credentialsWithheld: [...prober.withheldFrom],
     results,
     tasks: started,
     counts,
     mustFailed: results.some((r) => r.outcome === 'failed' && r.level === 'MUST'),
   };
+}
+
+/**
+ * Whether the user's headers go to a URL (or a gRPC `host:port`): to the agent's own origin, and
+ * to those `sendHeadersTo` lists. A gRPC address matches an origin of the same host and port.
+ */
+export function trustedBy(agentUrl: string, sendHeadersTo: readonly string[]): (target: string) => boolean {
+  const origins = new Set<string>();
+  const addresses = new Set<string>();
+  for (const entry of [agentBase(agentUrl), ...sendHeadersTo]) {
+    const parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : `http://${entry}`);
+    origins.add(`${parsed.protocol}//${parsed.host}`);
+    addresses.add(addressOf(parsed));
+  }
+  return (target) => {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+      if (!URL.canParse(target)) return false;
+      const parsed = new URL(target);
+      return origins.has(`${parsed.protocol}//${parsed.host}`);
+    }
+    return URL.canParse(`http://${target}`) && addresses.has(addressOf(new URL(`http://${target}`)));
+  };
+}
+
+/** `host:port`, the port said even when it is the scheme's own. */
+function addressOf(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
 
 const CHECKED_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
@@ -294,6 +363,9 @@ async function runOne(
     /** The extensions the card requires: asked for on every call. */
     requiredExtensions: readonly string[];
     prober: Prober;
+    timeoutMs: number;
+    /** Why the interface was given up, once it has been (it timed out): nothing more is sent to it. */
+    givenUp: () => string | undefined;
     webhook: () => Promise<Webhook>;
     endpoints: ReadonlyMap<string, string>;
     /** For a card check: the requests that read the card. */
@@ -328,7 +400,11 @@ async function runOne(
       endpoints: context.endpoints,
       // The extensions the card requires go with every call, unless the check names its own.
       send: async (method, url, init) => {
-        const exchange = await context.prober.send(method, url, withRequired(init, context.requiredExtensions, check.version));
+        const exchange = await guarded(
+          { method, url, headers: init?.headers ?? {} },
+          () => context.prober.send(method, url, withRequired(init, context.requiredExtensions, check.version)),
+          context.givenUp(),
+        );
         exchanges.push(exchange);
         return exchange;
       },
@@ -337,15 +413,59 @@ async function runOne(
           context.requiredExtensions.length > 0 && !('a2a-extensions' in metadata)
             ? { ...metadata, 'a2a-extensions': context.requiredExtensions.join(',') }
             : metadata;
-        const exchange = await context.prober.grpc(context.url, method, request, withExtensions);
+        const exchange = await guarded(
+          { method: 'gRPC', url: `${context.url} ${method}`, headers: withExtensions },
+          () => context.prober.grpc(context.url, method, request, withExtensions),
+          context.givenUp(),
+        );
         exchanges.push(exchange);
         return exchange;
       },
     });
+    const ended = endedBy(exchanges, context.timeoutMs);
+    if (ended) return result(ended.outcome, ended.reason);
     return result('passed');
   } catch (error) {
+    // A timeout, the deadline or a redirect says more than what the check made of the answer.
+    const ended = endedBy(exchanges, context.timeoutMs);
+    if (ended) return result(ended.outcome, ended.reason);
     if (error instanceof CheckSkipped) return result('skipped', error.message);
     if (error instanceof CheckFailed) return result('failed', error.message);
     return result('failed', `the check could not finish: ${(error as Error).message}`);
   }
+}
+
+/**
+ * A request, unless its interface has been given up or the deadline has passed: then an exchange
+ * that says why it was not sent (never a throw, which a check running two requests at once could
+ * leave unhandled).
+ */
+async function guarded<T extends Exchange>(
+  request: Exchange['request'],
+  send: () => Promise<T>,
+  givenUp: string | undefined,
+): Promise<T | Exchange> {
+  if (givenUp) return { request, error: `not sent: ${givenUp}` };
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof DeadlinePassed) return { request, error: 'not sent: the check’s deadline passed', pastDeadline: true };
+    throw error;
+  }
+}
+
+/** What a check's exchanges make of it whatever it concluded: failed by a timeout or a redirect, skipped by the deadline. */
+function endedBy(exchanges: readonly Exchange[], timeoutMs: number): { outcome: Outcome; reason: string } | undefined {
+  const timedOut = exchanges.find((e) => e.timedOut);
+  if (timedOut) return { outcome: 'failed', reason: `timeout: no whole answer from ${timedOut.request.url} within ${timeoutMs} ms` };
+  const redirected = exchanges.find((e) => e.response && isRedirect(e.response.status) && !('grpc' in e));
+  if (redirected) {
+    const location = redirected.response!.headers.location;
+    return {
+      outcome: 'failed',
+      reason: `HTTP ${redirected.response!.status} from ${redirected.request.url}, a redirect${location ? ` to ${location.slice(0, 200)}` : ''}: not followed (a redirect could carry the request and its credentials elsewhere)`,
+    };
+  }
+  if (exchanges.some((e) => e.pastDeadline)) return { outcome: 'skipped', reason: 'the check’s deadline passed before it finished' };
+  return undefined;
 }

@@ -4,6 +4,7 @@
 // reported with the JSON Pointer of where it is, and the interfaces the cards list are gathered
 // into one choice.
 import type { JWK } from 'jose';
+import { isRedirect, MAX_CARD_BYTES, MAX_KEYS_BYTES, readDocument } from '../bounded-body.js';
 import { type CardSignatureCheck, verifyCardSignature } from '../card-signature.js';
 import { allIssues, type ValidationIssue } from 'a2a-types';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
@@ -41,7 +42,15 @@ export interface Discovery {
   interfaces: OfferedInterface[];
   /** Cards that could not be read, and why (a 404 is not listed: a version the agent does not serve). */
   failures: { url: string; reason: string }[];
+  /** What was left unread: a card listing more interfaces than are read. */
+  limits: string[];
 }
+
+/**
+ * Most interfaces read of a card's list: a real agent lists a few; past this the rest are not
+ * checked (and said so), so that a card of 100,000 interfaces costs no more than one of 64.
+ */
+export const MAX_INTERFACES = 64;
 
 const CARD_10 = '/.well-known/agent-card.json';
 const CARD_01 = '/.well-known/agent.json';
@@ -63,11 +72,18 @@ export async function discover(url: string, fetcher: typeof fetch, headers: Reco
   const read = async (path: string, extra: Record<string, string> = {}): Promise<{ text: string; card: unknown } | undefined> => {
     const at = `${base}${path}`;
     try {
+      // A redirect is not followed: the request carries the user's credentials, meant for this origin only.
       const response = await fetcher(at, {
         headers: { accept: 'application/json', ...headers, ...extra },
+        redirect: 'manual',
         signal: AbortSignal.timeout(10_000),
       });
-      const text = await response.text();
+      if (isRedirect(response.status)) {
+        await response.body?.cancel();
+        failures.push({ url: at, reason: redirectReason(response) });
+        return undefined;
+      }
+      const text = await readDocument(response, MAX_CARD_BYTES, `the card at ${at}`);
       if (response.status === 404) return undefined;
       if (!response.ok) {
         failures.push({ url: at, reason: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}` });
@@ -95,7 +111,14 @@ export async function discover(url: string, fetcher: typeof fetch, headers: Reco
   // agent.json is 0.1.0's path, and where 0.2 agents (and some 0.3 ones) serve a card of 0.3's shape.
   if (card01) add(hasProtocolVersion(card01.card) ? '0.3' : '0.1.0', CARD_01, card01.card);
   await checkSignatures(cards, base, fetcher, headers);
-  return { base, cards, interfaces: interfacesOf(cards, base), failures };
+  const limits: string[] = [];
+  return { base, cards, interfaces: interfacesOf(cards, base, limits), failures, limits };
+}
+
+/** What a redirect is reported as: where it pointed, and that it was not followed. */
+export function redirectReason(response: Response): string {
+  const location = response.headers.get('location');
+  return `HTTP ${response.status}, a redirect${location ? ` to ${location.slice(0, 200)}` : ''}: not followed (a redirect could carry the credentials elsewhere)`;
 }
 
 /**
@@ -113,10 +136,17 @@ async function checkSignatures(cards: CardReport[], base: string, fetcher: typeo
     try {
       const response = await fetcher(`${base}/.well-known/jwks.json`, {
         headers: { accept: 'application/json', ...headers },
+        redirect: 'manual',
         signal: AbortSignal.timeout(10_000),
       });
-      const document = (await response.json()) as { keys?: unknown };
-      if (!response.ok || !Array.isArray(document.keys)) throw new Error(`HTTP ${response.status}`);
+      if (isRedirect(response.status)) {
+        await response.body?.cancel();
+        throw new Error(redirectReason(response));
+      }
+      const text = await readDocument(response, MAX_KEYS_BYTES, 'the key set');
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const document = JSON.parse(text) as { keys?: unknown };
+      if (!Array.isArray(document?.keys)) throw new Error('not a JWKS (no `keys` list)');
       keys = document as { keys: JWK[] };
     } catch (error) {
       unreadable = `the agent's keys (${base}/.well-known/jwks.json) could not be read: ${(error as Error).message}`;
@@ -145,31 +175,49 @@ export function problemsOf(protocol: Protocol, card: unknown): ValidationIssue[]
   return validate(card) ? [] : [...validate.issues];
 }
 
-function interfacesOf(cards: CardReport[], base: string): OfferedInterface[] {
+function interfacesOf(cards: CardReport[], base: string, limits: string[]): OfferedInterface[] {
   const offered: OfferedInterface[] = [];
+  /** The protocol and binding of each supported interface kept: only the first of each is. */
+  const kept = new Set<string>();
   /** `spoken`: whether the client would really call this interface (0.3's posts to the card's `url`). */
   const add = (protocol: Protocol, binding: unknown, url: unknown, spoken = true) => {
     const name = String(binding ?? 'JSONRPC').toUpperCase();
-    if (offered.some((i) => i.protocol === protocol && i.binding === name && i.supported)) return;
+    const key = `${protocol} ${name}`;
+    if (kept.has(key)) return;
     const supported = spoken && (name === 'JSONRPC' || (protocol === '1.0' && (name === 'HTTP+JSON' || name === 'GRPC')));
+    if (supported) kept.add(key);
     offered.push({ protocol, binding: name, url: typeof url === 'string' ? url : base, supported });
   };
-  for (const { protocol, card } of cards) {
+  /** The first MAX_INTERFACES of a card's list; the rest said to be left unchecked. */
+  const firstOf = <T>(list: T[], url: string, field: string): T[] => {
+    if (list.length <= MAX_INTERFACES) return list;
+    limits.push(
+      `the card at ${url} lists ${list.length} ${field}: the first ${MAX_INTERFACES} were read, the other ${list.length - MAX_INTERFACES} not checked`,
+    );
+    return list.slice(0, MAX_INTERFACES);
+  };
+  for (const { protocol, card, url } of cards) {
     const c = (card ?? {}) as {
       url?: unknown;
       preferredTransport?: unknown;
-      additionalInterfaces?: { url?: unknown; transport?: unknown }[];
-      supportedInterfaces?: { url?: unknown; protocolBinding?: unknown; protocolVersion?: unknown }[];
+      additionalInterfaces?: unknown;
+      supportedInterfaces?: unknown;
     };
     if (protocol === '1.0') {
-      for (const i of c.supportedInterfaces ?? []) {
+      const listed = Array.isArray(c.supportedInterfaces) ? c.supportedInterfaces : [];
+      for (const entry of firstOf(listed, url, 'supportedInterfaces')) {
+        const i = (entry ?? {}) as { url?: unknown; protocolBinding?: unknown; protocolVersion?: unknown };
         // The versions A2AClient10 speaks (1.0 and its patch releases).
         if (/^1\.0(\.\d+)?$/.test(String(i.protocolVersion))) add('1.0', i.protocolBinding, i.url);
       }
     } else if (protocol === '0.3') {
       add('0.3', c.preferredTransport, c.url);
+      const listed = Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : [];
       // The 0.3 client calls the card's own url: another interface at another URL is listed, not spoken.
-      for (const i of Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : []) add('0.3', i.transport, i.url, i.url === c.url);
+      for (const entry of firstOf(listed, url, 'additionalInterfaces')) {
+        const i = (entry ?? {}) as { url?: unknown; transport?: unknown };
+        add('0.3', i.transport, i.url, i.url === c.url);
+      }
     } else {
       add('0.1.0', 'JSONRPC', c.url);
     }

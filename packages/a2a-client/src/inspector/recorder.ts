@@ -3,6 +3,7 @@
 // usual. Bodies are recorded as text: what the clients send and the agents answer is JSON or SSE.
 // gRPC calls are recorded in the same entries (marked `grpc`): their messages in their JSON form
 // (protobuf on the wire), a unary call's status as its response, a stream's messages as events.
+import { watchedText } from '../bounded-body.js';
 import type { GrpcCallObserver, GrpcCallStart } from '../grpc.js';
 
 /** One line of the raw log. `exchange` ties a request to its response and events. */
@@ -75,15 +76,16 @@ export function recordingFetch(record: (entry: RawEntry) => void, inner: typeof 
     };
     const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body !== null;
     if (!streamed) {
-      let body: string;
-      try {
-        body = await response.text();
-      } catch (error) {
-        record({ type: 'failure', exchange, time: now(), message: describe(error) });
-        throw error;
+      if (NO_BODY.has(response.status) || !response.body) {
+        record({ ...head, body: '' });
+        return copyOf(response, null);
       }
-      record({ ...head, body });
-      return copyOf(response, NO_BODY.has(response.status) ? null : body);
+      // Recorded as its reader reads it: a reader that stops at its bound (the checker's) is not
+      // made to read the rest here.
+      return watchedText(response, (body, cut) => {
+        record({ ...head, body });
+        if (cut !== undefined) record({ type: 'failure', exchange, time: now(), message: cut });
+      });
     }
     record({ ...head, stream: true });
     const decoder = new TextDecoder();
