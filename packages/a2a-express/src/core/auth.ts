@@ -217,21 +217,43 @@ export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
  */
 export function remoteKeySet(url: URL, { timeoutMs, cooldownMs }: { timeoutMs: number; cooldownMs: number }): JWTVerifyGetKey {
   const keySet = createRemoteJWKSet(url, { timeoutDuration: timeoutMs, cooldownDuration: cooldownMs });
-  let down: { until: number; refusal: AuthenticationError } | undefined;
+  const hold = new ProviderHold(`the key set (${url})`, cooldownMs);
   return async (header, token) => {
-    if (down && Date.now() < down.until) throw down.refusal;
+    hold.refuseWhileDown();
     try {
       return await keySet(header, token);
     } catch (error) {
       if (!keySetUnreadable(error)) throw error;
-      const why = error instanceof errors.JWKSTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message;
-      down = {
-        until: Date.now() + cooldownMs,
-        refusal: new AuthenticationError(`provider unavailable: the key set (${url}) could not be read: ${why}`),
-      };
-      throw down.refusal;
+      throw hold.failed(error instanceof errors.JWKSTimeout ? `no answer within ${timeoutMs} ms` : (error as Error).message);
     }
   };
+}
+
+/**
+ * What an identity provider's document (a JWKS, an OpenID discovery document) that could not be
+ * read leaves behind: the provider held to be down for `cooldownMs`, each call meanwhile refused
+ * at once with the same "provider unavailable" 401.
+ */
+export class ProviderHold {
+  #down: { until: number; refusal: AuthenticationError } | undefined;
+
+  /** @param document what could not be read, as the refusal names it */
+  constructor(
+    private readonly document: string,
+    private readonly cooldownMs: number,
+  ) {}
+
+  /** Throws the refusal while the provider is held down. */
+  refuseWhileDown(): void {
+    if (this.#down && Date.now() < this.#down.until) throw this.#down.refusal;
+  }
+
+  /** Holds the provider down from now on, for `why`; the refusal, for this call to throw. */
+  failed(why: string): AuthenticationError {
+    const refusal = new AuthenticationError(`provider unavailable: ${this.document} could not be read: ${why}`);
+    this.#down = { until: Date.now() + this.cooldownMs, refusal };
+    return refusal;
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   bearerJwt,
   bearerTokenOf,
   principalOfToken,
+  ProviderHold,
   remoteKeySet,
   type AuthorizeHook,
   type AuthStrategy,
@@ -98,22 +99,19 @@ export function oidcBearer(options: OidcBearerOptions): AuthStrategy {
   let keys: JWTVerifyGetKey | undefined;
   /** The one discovery in flight: the calls that arrive meanwhile wait for it rather than asking again. */
   let discovering: Promise<JWTVerifyGetKey> | undefined;
-  /** Why the provider is held to be down, and until when (after a failed discovery). */
-  let down: { until: number; refusal: AuthenticationError } | undefined;
+  const hold = new ProviderHold(`the issuer's discovery document (${discoveryUrl})`, discoveryCooldownMs);
   const keysOf = (): JWTVerifyGetKey | Promise<JWTVerifyGetKey> => {
     if (keys) return keys;
-    if (down && Date.now() < down.until) throw down.refusal;
+    hold.refuseWhileDown();
     return (discovering ??= discover().then(
       (found) => {
         keys = found;
-        down = discovering = undefined;
+        discovering = undefined;
         return found;
       },
       (error: unknown) => {
-        const reason = `provider unavailable: the issuer's discovery document (${discoveryUrl}) could not be read: ${(error as Error).message}`;
-        down = { until: Date.now() + discoveryCooldownMs, refusal: new AuthenticationError(reason) };
         discovering = undefined;
-        throw down.refusal;
+        throw hold.failed((error as Error).message);
       },
     ));
   };
