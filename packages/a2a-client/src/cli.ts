@@ -11,6 +11,7 @@ import { agentApi, detectProtocol, type AgentApi, type Event, type Protocol } fr
 import { verifyCardSignature } from './card-signature.js';
 import { checkAgent, plan } from './check/run.js';
 import { junitReport, textReport } from './check/report.js';
+import { withHttpScheme } from './inspector/discovery.js';
 import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError } from './errors.js';
 
 const tty = process.stdout.isTTY === true;
@@ -299,7 +300,7 @@ async function protocolOf(option: string | undefined, base: string, headers: Rec
 
 /** The agent's URL as typed: `127.0.0.1:41241` and `localhost:10000` mean http://. */
 function agentUrl(typed: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `http://${typed}`;
+  const withScheme = withHttpScheme(typed);
   let url: URL;
   try {
     url = new URL(withScheme);
@@ -655,8 +656,7 @@ async function check(url: string | undefined, values: Options): Promise<number> 
     return n * 1000;
   };
   const sendHeadersTo = (values['send-headers-to'] ?? []).map((origin) => {
-    const typed = /^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`;
-    if (!URL.canParse(typed))
+    if (!URL.canParse(withHttpScheme(origin)))
       throw new UsageError(`check: --send-headers-to takes an origin (https://host:port), got ${JSON.stringify(origin)}`);
     return origin;
   });

@@ -5,7 +5,7 @@
 // run. The report says what was sent and what came back for every failure.
 import { isRedirect, watchedText } from '../bounded-body.js';
 import type { Protocol } from '../cli-agent.js';
-import { agentBase, type Discovery, discover } from '../inspector/discovery.js';
+import { agentBase, type Discovery, discover, namesScheme, withHttpScheme } from '../inspector/discovery.js';
 import { type RawEntry, recordingFetch } from '../inspector/recorder.js';
 import {
   type Binding,
@@ -251,12 +251,12 @@ export function trustedBy(agentUrl: string, sendHeadersTo: readonly string[]): (
   const origins = new Set<string>();
   const addresses = new Set<string>();
   for (const entry of [agentBase(agentUrl), ...sendHeadersTo]) {
-    const parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : `http://${entry}`);
+    const parsed = new URL(withHttpScheme(entry));
     origins.add(`${parsed.protocol}//${parsed.host}`);
     addresses.add(addressOf(parsed));
   }
   return (target) => {
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    if (namesScheme(target)) {
       if (!URL.canParse(target)) return false;
       const parsed = new URL(target);
       return origins.has(`${parsed.protocol}//${parsed.host}`);

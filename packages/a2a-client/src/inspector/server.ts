@@ -18,7 +18,7 @@ import { createPushNotificationVerifier, PushVerificationError, type PushVerifie
 import type { Message } from 'a2a-types';
 import { checkAgent } from '../check/run.js';
 import { agentApi, type AgentApi, type Protocol } from '../cli-agent.js';
-import { agentBase, discover } from './discovery.js';
+import { agentBase, discover, withHttpScheme } from './discovery.js';
 import { recordingFetch, recordingGrpc, type RawEntry } from './recorder.js';
 
 export interface InspectorOptions {
@@ -655,7 +655,7 @@ function errorOf(error: unknown): Record<string, unknown> {
 
 function agentUrlOf(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw new RequestError(400, "the agent's URL is missing");
-  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? value.trim() : `http://${value.trim()}`;
+  const text = withHttpScheme(value.trim());
   let url: URL;
   try {
     url = new URL(text);
