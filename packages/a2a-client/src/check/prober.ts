@@ -156,17 +156,8 @@ export class Prober {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const deadline = this.deadline.signal;
     const signal = AbortSignal.any([timeout, deadline]);
-    const cutBy = (error: unknown): string => {
-      if (timeout.aborted) {
-        exchange.timedOut = true;
-        return `timed out: no whole answer within ${this.options.timeoutMs} ms`;
-      }
-      if (deadline.aborted) {
-        exchange.pastDeadline = true;
-        return 'the check’s deadline passed before the whole answer came';
-      }
-      return describeError(error);
-    };
+    const cutBy = (error: unknown): string =>
+      timeout.aborted || deadline.aborted ? this.cut(exchange, timeout.aborted ? 'timeout' : 'deadline') : describeError(error);
     try {
       this.loggedAs = undefined;
       const answer = this.fetcher(url, {
@@ -271,17 +262,21 @@ export class Prober {
     const name = grpc.status[status.code] ?? String(status.code);
     observer?.end?.({ code: status.code, name, details: status.details, metadata: {} });
     exchange.grpc = { code: status.code, name, message: status.details, details, messages };
-    if (name === 'DEADLINE_EXCEEDED') {
-      if (this.pastDeadline) exchange.pastDeadline = true;
-      else exchange.timedOut = true;
-      exchange.error = exchange.timedOut
-        ? `timed out: no whole answer within ${this.options.timeoutMs} ms`
-        : 'the check’s deadline passed before the whole answer came';
-    }
+    if (name === 'DEADLINE_EXCEEDED') exchange.error = this.cut(exchange, this.pastDeadline ? 'deadline' : 'timeout');
     const body =
       status.code === 0 ? (definition.responseStream ? messages : messages[0]) : { code: name, message: status.details, details };
     exchange.response = { status: status.code, headers: {}, body: JSON.stringify(body) ?? '' };
     return exchange;
+  }
+
+  /** Marks an exchange cut by the request's timeout or the check's deadline; what its error says. */
+  private cut(exchange: Exchange, by: 'timeout' | 'deadline'): string {
+    if (by === 'timeout') {
+      exchange.timedOut = true;
+      return `timed out: no whole answer within ${this.options.timeoutMs} ms`;
+    }
+    exchange.pastDeadline = true;
+    return 'the check’s deadline passed before the whole answer came';
   }
 
   /** Closes the gRPC channels the checks opened. */
