@@ -6,6 +6,12 @@
 export const isRedirect = (status: number): boolean =>
   status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
+/** What a redirect is reported as: where it pointed, and that it was not followed. */
+export function redirectReason(response: Response): string {
+  const location = response.headers.get('location');
+  return `HTTP ${response.status}, a redirect${location ? ` to ${location.slice(0, 200)}` : ''}: not followed (a redirect could carry the credentials elsewhere)`;
+}
+
 /** Most bytes of an agent card read. */
 export const MAX_CARD_BYTES = 8 * 1024 * 1024;
 /** Most bytes of a JWKS read: a key set of a few keys is a few kilobytes. */

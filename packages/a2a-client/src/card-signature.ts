@@ -3,7 +3,7 @@
 // keys the caller trusts: a JWKS document, its URL, or a function that finds a key.
 import { canonicalAgentCard03, canonicalAgentCard10 } from 'a2a-types/card-signing';
 import { createLocalJWKSet, decodeProtectedHeader, flattenedVerify, type JWK, type JWTVerifyGetKey } from 'jose';
-import { BodyTooLarge, describeError, MAX_KEYS_BYTES, readDocument } from './bounded-body.js';
+import { BodyTooLarge, describeError, isRedirect, MAX_KEYS_BYTES, readDocument, redirectReason } from './bounded-body.js';
 
 /** Where the keys come from: a JWKS document, its URL (fetched with a timeout, at most 1 MiB read), or a key lookup. */
 export type CardKeys = { keys: JWK[] } | string | URL | JWTVerifyGetKey;
@@ -91,29 +91,52 @@ function keySetOf(keys: CardKeys, timeoutMs: number): JWTVerifyGetKey {
  */
 function remoteKeySet(url: URL, timeoutMs: number): JWTVerifyGetKey {
   let keySet: Promise<JWTVerifyGetKey> | undefined;
-  const load = async (): Promise<JWTVerifyGetKey> => {
-    let text: string;
-    let status: number;
-    try {
-      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
-      status = response.status;
-      text = await readDocument(response, MAX_KEYS_BYTES, `the key set at ${url}`);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) throw error;
-      if ((error as Error).name === 'TimeoutError') throw new Error(`the key set at ${url} did not come within ${timeoutMs} ms`);
-      throw new Error(`the key set at ${url} could not be read: ${describeError(error)}`);
-    }
-    if (status !== 200) throw new Error(`the key set at ${url} could not be read: HTTP ${status}`);
-    let document: { keys?: unknown };
-    try {
-      document = JSON.parse(text) as { keys?: unknown };
-    } catch {
-      throw new Error(`the key set at ${url} is not JSON`);
-    }
-    if (!Array.isArray(document?.keys)) throw new Error(`the key set at ${url} is not a JWKS (no \`keys\` list)`);
-    return createLocalJWKSet(document as { keys: JWK[] });
-  };
+  const load = async () => createLocalJWKSet(await fetchKeySet(url, { timeoutMs }));
   return async (header, token) => (await (keySet ??= load()))(header, token);
+}
+
+/**
+ * The JWKS at `url`, read as from an agent we do not control: within `timeoutMs`, at most
+ * MAX_KEYS_BYTES of it, no redirect followed (jose's remote key set reads any size, and follows
+ * them). An Error that names the URL and says why otherwise.
+ */
+export async function fetchKeySet(
+  url: URL,
+  { fetcher = fetch, headers = {}, timeoutMs }: { fetcher?: typeof fetch; headers?: Record<string, string>; timeoutMs: number },
+): Promise<{ keys: JWK[] }> {
+  const unreadable = (error: unknown) =>
+    (error as Error).name === 'TimeoutError'
+      ? new Error(`the key set at ${url} did not come within ${timeoutMs} ms`)
+      : new Error(`the key set at ${url} could not be read: ${describeError(error)}`);
+  let response: Response;
+  try {
+    response = await fetcher(url, {
+      headers: { accept: 'application/json', ...headers },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (isRedirect(response.status)) {
+    await response.body?.cancel();
+    throw new Error(`the key set at ${url} could not be read: ${redirectReason(response)}`);
+  }
+  let text: string;
+  try {
+    text = await readDocument(response, MAX_KEYS_BYTES, `the key set at ${url}`);
+  } catch (error) {
+    throw error instanceof BodyTooLarge ? error : unreadable(error);
+  }
+  if (response.status !== 200) throw new Error(`the key set at ${url} could not be read: HTTP ${response.status}`);
+  let document: { keys?: unknown };
+  try {
+    document = JSON.parse(text) as { keys?: unknown };
+  } catch {
+    throw new Error(`the key set at ${url} is not JSON`);
+  }
+  if (!Array.isArray(document?.keys)) throw new Error(`the key set at ${url} is not a JWKS (no \`keys\` list)`);
+  return document as { keys: JWK[] };
 }
 
 function reasonOf(error: unknown): string {

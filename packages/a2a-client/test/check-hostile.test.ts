@@ -177,6 +177,15 @@ describe('every body is read to a bound', () => {
     expect(state.closedEarly).toBe(true);
     expect(state.sent).toBeLessThan(64 * 1024 * 1024);
   });
+  test('a key set URL that redirects: verifyCardSignature does not follow it, and says so', async () => {
+    const elsewhere = await recorder((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}'));
+    const keys = await serve((_req, res) => res.writeHead(307, { location: `${elsewhere.url}/jwks.json` }).end());
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid: 'k' })).toString('base64url');
+    const signed = { ...card10([]), signatures: [{ protected: header, signature: 'AAAA' }] };
+    const check = await verifyCardSignature(signed, { keys: `${keys.url}/jwks.json`, protocol: '1.0' });
+    expect(check).toMatchObject({ signed: true, valid: false, reason: expect.stringMatching(/HTTP 307, a redirect to .*: not followed/) });
+    expect(elsewhere.seen).toEqual([]);
+  });
   test('a2a card --verify: a card without end and a key set without end are each "too large", the connections closed early', async () => {
     const endlessCard = endless('{"name":"');
     const cardAgent = await serve((req, res) =>

@@ -4,8 +4,8 @@
 // reported with the JSON Pointer of where it is, and the interfaces the cards list are gathered
 // into one choice.
 import type { JWK } from 'jose';
-import { isRedirect, MAX_CARD_BYTES, MAX_KEYS_BYTES, readDocument } from '../bounded-body.js';
-import { type CardSignatureCheck, verifyCardSignature } from '../card-signature.js';
+import { isRedirect, MAX_CARD_BYTES, readDocument, redirectReason } from '../bounded-body.js';
+import { type CardSignatureCheck, fetchKeySet, verifyCardSignature } from '../card-signature.js';
 import { allIssues, type ValidationIssue } from 'a2a-types';
 import { publishedSchemaValidator03 } from 'a2a-types/v0.3';
 import { publishedSchemaValidator10 } from 'a2a-types/v1.0';
@@ -121,12 +121,6 @@ export async function discover(url: string, fetcher: typeof fetch, headers: Reco
   return { base, cards, interfaces: interfacesOf(cards, base, limits), failures, limits };
 }
 
-/** What a redirect is reported as: where it pointed, and that it was not followed. */
-export function redirectReason(response: Response): string {
-  const location = response.headers.get('location');
-  return `HTTP ${response.status}, a redirect${location ? ` to ${location.slice(0, 200)}` : ''}: not followed (a redirect could carry the credentials elsewhere)`;
-}
-
 /**
  * Each signed card's signatures, checked against the keys the agent serves itself (read once,
  * through `fetcher`, so that the inspector's log shows the request). Keys from the agent prove the
@@ -140,22 +134,9 @@ async function checkSignatures(cards: CardReport[], base: string, fetcher: typeo
   let unreadable: string | undefined;
   if (signed.length > 0) {
     try {
-      const response = await fetcher(`${base}/.well-known/jwks.json`, {
-        headers: { accept: 'application/json', ...headers },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (isRedirect(response.status)) {
-        await response.body?.cancel();
-        throw new Error(redirectReason(response));
-      }
-      const text = await readDocument(response, MAX_KEYS_BYTES, 'the key set');
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const document = JSON.parse(text) as { keys?: unknown };
-      if (!Array.isArray(document?.keys)) throw new Error('not a JWKS (no `keys` list)');
-      keys = document as { keys: JWK[] };
+      keys = await fetchKeySet(new URL(`${base}/.well-known/jwks.json`), { fetcher, headers, timeoutMs: 10_000 });
     } catch (error) {
-      unreadable = `the agent's keys (${base}/.well-known/jwks.json) could not be read: ${(error as Error).message}`;
+      unreadable = `the agent's keys: ${(error as Error).message}`;
     }
   }
   for (const card of signable) {
