@@ -3,6 +3,8 @@
 //   nor any version's wire types: from a2a-types, only its model entry point (`a2a-types/model`);
 // - a version (versions/<v>/) imports the core and its own files, never another version or a transport;
 // - a transport (transports/) imports the core only, never a version;
+// - Express only in its adapter (router.ts) and what serves an Express app: the edge (edge/), the
+//   bindings and the core are served by node:http and fetch too;
 // - nowhere an import cycle, type-only imports counted.
 // Only the composition files at the top of src/ (router, agent-core, options, index, ...) join them,
 // and they reach the versions through their list (versions/index.ts), never one version's folder.
@@ -75,7 +77,16 @@ module.exports = {
       severity: 'error',
       comment: 'Traces, metrics and health are reported to from every layer: they import none of them.',
       from: { path: '(^|/)a2a-express/src/telemetry/' },
-      to: { path: '(^|/)a2a-express/src/', pathNot: '(^|/)a2a-express/src/telemetry/' },
+      // But the exchange a request span is made from, an interface with nothing below it.
+      to: { path: '(^|/)a2a-express/src/', pathNot: '(^|/)a2a-express/src/(telemetry/|edge/(exchange|runtime)\\.ts$)' },
+    },
+    {
+      name: 'express-only-in-its-adapter',
+      severity: 'error',
+      comment:
+        'Express is one adapter of the edge (router.ts), with what serves an Express app (serveAgent, the inspector, the testing helpers): the edge, the bindings and the core serve node:http and fetch as well, so none of them imports it.',
+      from: { path: '(^|/)a2a-express/src/', pathNot: '(^|/)a2a-express/src/(router|serve|inspector|testing)\\.ts$' },
+      to: { path: ['^express$', '(^|/)node_modules/express/'] },
     },
     {
       name: 'transport-imports-no-version',

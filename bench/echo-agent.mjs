@@ -51,9 +51,13 @@ export const SEND_PATHS = { '0.1.0': '', 0.3: '/v0.3', '1.0 JSON-RPC': '/v1', '1
  * `prefix` goes before node (`taskset -c 1`, say); `execArgv` after it (`--cpu-prof`, say);
  * `script` starts another form of the agent (bench/servers/echo-without.mjs), with `env` added.
  */
-export function startEchoAgent(root, { prefix = [], execArgv = [], script = `${root}/apps/echo-agent/dist/server.js`, env = {} } = {}) {
-  const [command, ...argv] = [...prefix, process.execPath, ...execArgv, script];
+export function startEchoAgent(
+  root,
+  { prefix = [], execArgv = [], script = `${root}/apps/echo-agent/dist/server.js`, env = {}, runtime = process.execPath, cwd } = {},
+) {
+  const [command, ...argv] = [...prefix, runtime, ...execArgv, script];
   const child = spawn(command, argv, {
+    cwd,
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -11,6 +11,9 @@
 //   node bench/shipped-ab.mjs --against bench/servers/bare.mjs --versions 0.1.0
 //   node bench/shipped-ab.mjs --against without:call-logs --versions 0.1.0
 //   node bench/shipped-ab.mjs --against <other checkout> --streams 100 [--streams-count 1000]
+//   node bench/shipped-ab.mjs --against this --edge node|hono|bun|deno [--versions ...]
+// `--edge` measures this checkout's echo agent on another server (apps/echo-agent/src/runtimes/:
+// node:http, or the fetch handler on Hono, Bun or Deno, the runtimes from node_modules) against `--against` (`this`: this checkout's Express server, as shipped).
 // `--against` may also name a bench server (a .mjs file that reports its port to its parent),
 // answering 0.1.0's tasks/send at `/`: bare Express (servers/bare.mjs), the kit's HTTP endpoint
 // alone (servers/endpoint-only.mjs), Node's http module alone (servers/node-http.mjs). Set beside
@@ -23,6 +26,8 @@
 // streams after its request/response rounds, on servers not pinned); against bench/servers/bare.mjs,
 // the floor under a 0.3 stream on Express (the same events written, no task kept, nothing checked).
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   cpuMicros,
@@ -42,7 +47,17 @@ const against = option('--against');
 const againstServer = against?.endsWith('.mjs');
 // `without:<parts>`: this checkout's echo agent less those parts (bench/servers/echo-without.mjs).
 const without = against?.startsWith('without:') ? against.slice('without:'.length) : undefined;
-if (!against || (without === undefined && !existsSync(againstServer ? against : `${against}/apps/echo-agent/dist/server.js`))) {
+const edge = option('--edge');
+const here = fileURLToPath(new URL('..', import.meta.url));
+const againstThis = against === 'this';
+if (edge !== undefined && !['node', 'hono', 'bun', 'deno'].includes(edge)) {
+  console.error('--edge takes node, hono, bun or deno');
+  process.exit(2);
+}
+if (
+  !against ||
+  (without === undefined && !againstThis && !existsSync(againstServer ? against : `${against}/apps/echo-agent/dist/server.js`))
+) {
   console.error(
     '--against takes the folder of another checkout of the kit (installed and built), a bench server script, or without:<parts>',
   );
@@ -61,7 +76,10 @@ const BENCH_SERVER_STREAM_PATHS = {
   'bare.mjs': { 0.3: '/stream-0.3' },
 };
 const benchServerStreamPaths = againstServer ? BENCH_SERVER_STREAM_PATHS[against.split('/').at(-1)] : undefined;
-if (streamChunks !== undefined && (!(streamChunks >= 1) || (againstServer && !benchServerStreamPaths) || without !== undefined)) {
+if (
+  streamChunks !== undefined &&
+  (!(streamChunks >= 1) || (againstServer && !benchServerStreamPaths) || without !== undefined || edge !== undefined)
+) {
   console.error(
     '--streams takes a number of chunks, and --against another checkout, an SDK server (bench/servers/sdk.mjs, sdk10.mjs) or bench/servers/bare.mjs',
   );
@@ -72,7 +90,23 @@ const rounds = Number(option('--rounds', 10));
 const seconds = Number(option('--seconds', 2));
 const pinned = onCpu1().length > 0;
 loadOnCpu0();
-const here = fileURLToPath(new URL('..', import.meta.url));
+
+/** This checkout's echo agent on `edge`: its script, and the runtime that runs it. */
+function edgeServer(name) {
+  const require = createRequire(`${here}/package.json`);
+  const app = `${here}/apps/echo-agent`;
+  if (name === 'node') return { script: `${app}/dist/runtimes/node.js` };
+  if (name === 'hono') return { script: `${app}/dist/runtimes/hono.js` };
+  if (name === 'bun')
+    return { script: `${app}/dist/runtimes/bun.js`, runtime: `${dirname(require.resolve('bun/package.json'))}/bin/bun.exe` };
+  const fromDeno = createRequire(require.resolve('deno/package.json'));
+  const denoDir = dirname(fromDeno.resolve(`@deno/${process.platform}-${process.arch}-glibc/package.json`));
+  return {
+    script: `${app}/dist/runtimes/deno.js`,
+    runtime: `${denoDir}/deno`,
+    execArgv: ['run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', '--allow-sys', '--unstable-no-legacy-abort'],
+  };
+}
 
 /** This tool's names for the versions, and the names `sends` gives them. */
 const VERSIONS = { '0.1.0': '0.1.0', 0.3: '0.3', '1.0': '1.0 JSON-RPC', '1.0-rest': '1.0 HTTP+JSON' };
@@ -127,7 +161,9 @@ const streamServer = (root) => startBenchServer(`${root}/bench/servers/a2a.mjs`,
  */
 async function startSide(side) {
   let server;
-  if (side === 'ours') server = streamChunks !== undefined ? await streamServer(here) : await startEchoAgent(here, { prefix: onCpu1() });
+  if (side === 'ours' && edge !== undefined) server = await startEchoAgent(here, { prefix: onCpu1(), ...edgeServer(edge) });
+  else if (side === 'ours')
+    server = streamChunks !== undefined ? await streamServer(here) : await startEchoAgent(here, { prefix: onCpu1() });
   else if (streamChunks !== undefined)
     server = benchServerStreamPaths
       ? { ...(await startBenchServer(against, { prefix: onCpu1() })), benchServer: true }
@@ -139,7 +175,7 @@ async function startSide(side) {
       script: `${here}/bench/servers/echo-without.mjs`,
       env: { BENCH_WITHOUT: without },
     });
-  else server = await startEchoAgent(against, { prefix: onCpu1() });
+  else server = await startEchoAgent(againstThis ? here : against, { prefix: onCpu1() });
   started.add(server);
   return server;
 }
@@ -153,7 +189,10 @@ async function stop(server) {
 
 const what = streamChunks === undefined ? 'the echo agent as shipped' : `${streamsPerRound} streams of ${streamChunks} chunks a round`;
 const roundLength = streamChunks === undefined ? ` of ${seconds} s` : '';
-console.log(`${what}, ${here} against ${against}; ${rounds} paired rounds${roundLength}${pinned ? ', servers on CPU 1' : ''}`);
+const ours = edge === undefined ? here : `${here} on ${edge}`;
+console.log(
+  `${what}, ${ours} against ${againstThis ? 'its Express server' : against}; ${rounds} paired rounds${roundLength}${pinned ? ', servers on CPU 1' : ''}`,
+);
 const unit = streamChunks === undefined ? ['req/s', 'a request'] : ['events/s', 'an event'];
 for (const version of versions) {
   const a = [];

@@ -1,6 +1,6 @@
 // The import rules of docs/architecture.md are checked by `pnpm lint` (dependency-cruiser with
 // .dependency-cruiser.cjs). This shows the check holds for the real tree and fails on a tree that
-// breaks each rule: a fixture whose core imports a version, Express and the versions' wire types,
+// breaks each rule: a fixture whose core and edge import Express, whose core imports a version and the versions' wire types,
 // whose versions import each other, whose transport imports a version, and whose only way back
 // is a type import (a cycle still).
 import { execFile } from 'node:child_process';
@@ -53,6 +53,11 @@ describe('import rules (pnpm lint)', () => {
     // neither 0.1.0's types (the root) nor 0.3's. The file that imports the model breaks nothing.
     expect(broken('core-knows-no-express')).toEqual([
       expect.stringMatching(new RegExp(`^${src}/core/auth\\.ts -> .*node_modules/express/`)),
+    ]);
+    // Express only in its adapter: neither the edge nor the core (whose file breaks both rules).
+    expect(broken('express-only-in-its-adapter').sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${src}/core/auth\\.ts -> .*node_modules/express/`)),
+      expect.stringMatching(new RegExp(`^${src}/edge/exchange\\.ts -> .*node_modules/express/`)),
     ]);
     expect(broken('core-speaks-the-model').sort()).toEqual([
       expect.stringMatching(new RegExp(`^${src}/push/body\\.ts -> .*a2a-types/dist/v03/index\\.js$`)),

@@ -6,6 +6,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { cannedAnswer } from './canned-task.mjs';
 import { createRpcEndpoint } from '../../packages/a2a-express/dist/transports/http.js';
+import { nodeExchange } from '../../packages/a2a-express/dist/edge/node.js';
 
 const dispatch = async (body) => ({ kind: 'response', response: cannedAnswer(body) });
 const endpoint = createRpcEndpoint({
@@ -21,7 +22,12 @@ const endpoint = createRpcEndpoint({
   protocol: '0.1.0',
   route: '/',
 });
-// Mounted as a2aRouter mounts it: a router of its own below the app's.
-const app = express().use(express.Router().post('/', endpoint));
+// Mounted as a2aRouter mounts it: a router of its own below the app's, the request made an exchange.
+const app = express().use(
+  express.Router().post('/', (req, res) => {
+    const { request, response } = nodeExchange(req, res, { path: req.path, mountUrl: () => '', clientAddress: () => req.ip });
+    endpoint(request, response);
+  }),
+);
 const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
 process.on('SIGTERM', () => process.exit(0));

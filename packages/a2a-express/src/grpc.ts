@@ -1,5 +1,5 @@
-// a2a-express/grpc: serves a router's agent over A2A 1.0's third binding, gRPC (spec 1.0 10), on a
-// port of its own beside the Express app: the same handler, tasks, store, auth, ownership and
+// a2a-express/grpc: serves an agent over A2A 1.0's third binding, gRPC (spec 1.0 10), on a port of
+// its own, beside its HTTP server or without one: the same handler, tasks, store, auth, ownership and
 // bounds, each call through the same method runner as JSON-RPC and HTTP+JSON. With it come
 // what gRPC users expect of a server: the standard health service (grpc.health.v1) and server
 // reflection (so grpcurl and grpcui list and call it without the proto), message size limits in
@@ -10,7 +10,7 @@
 import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
-import { agentCoreOf, type A2ARouter } from './router.js';
+import { agentCoreOf, type ServedAgent } from './served-agent.js';
 import type { ListedInterface } from './core/protocol-version.js';
 import type { GrpcServerHandle, GrpcServerOptions } from './grpc-options.js';
 
@@ -42,9 +42,13 @@ function hostPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Starts serving `router`'s agent over gRPC; resolves once it listens. */
-export async function serveGrpc(router: A2ARouter, options: GrpcServerOptions = {}): Promise<A2AGrpcServer> {
-  const core = agentCoreOf(router);
+/**
+ * Starts serving an agent over gRPC; resolves once it listens. The agent is any handle of one: an
+ * Express router, a node:http listener, a fetch handler, or, for an agent served over gRPC alone,
+ * `a2aAgent(handler, options)`, with no HTTP server at all.
+ */
+export async function serveGrpc(agent: ServedAgent, options: GrpcServerOptions = {}): Promise<A2AGrpcServer> {
+  const core = agentCoreOf(agent);
   const {
     host = '127.0.0.1',
     port = 50051,

@@ -1,7 +1,8 @@
 // a2a-express: what an agent author needs. Stores are in 'a2a-express/store' and
 // 'a2a-express/redis', the environment helpers of the samples in 'a2a-express/env'.
-export { a2aRouter, SHUTDOWN_MESSAGE, type A2ARouter, type DrainReport, type ServedVersionPath } from './router.js';
-export type { A2ARouterOptions, AgentCardInput } from './options.js';
+export { a2aRouter, SHUTDOWN_MESSAGE, type A2ARouter, type DrainReport, type ServedAgent, type ServedVersionPath } from './router.js';
+export { a2aAgent, type A2AAgentOptions } from './agent.js';
+export type { A2ARouterOptions, AgentCardInput, CorsOptions } from './options.js';
 export type {
   AgentCard03Input,
   AgentCard10Input,

@@ -11,8 +11,9 @@ import type { InspectorOptions } from './inspector.js';
 import { A2AMetrics } from './telemetry/metrics.js';
 import type { TaskStore } from './store/task-store.js';
 import { VERSIONS, type VersionOptions } from './versions/index.js';
+import { corsPolicyOf, type CorsOptions, type CorsPolicy } from './edge/cors.js';
 
-export type { AgentCardInput, AgentExtensionOption, CardSigningOptions };
+export type { AgentCardInput, AgentExtensionOption, CardSigningOptions, CorsOptions };
 
 /**
  * Options of {@link a2aRouter}. Only `card` is required. Each protocol version served reads
@@ -153,6 +154,14 @@ export interface A2ARouterOptions extends VersionOptions {
    * the agent. Default off.
    */
   inspector?: boolean | InspectorOptions;
+  /**
+   * Cross-origin calls from pages on other origins (a browser client, a hosted inspector, a card
+   * registry): `{ origins: ['https://app.example.com'] }`, `'*'`, or a function; see
+   * {@link CorsOptions}. Preflights are answered on the cards, the JSON-RPC endpoints and the
+   * HTTP+JSON binding, and the headers clients read are exposed. Default off: no page on another
+   * origin can read the agent's answers.
+   */
+  cors?: CorsOptions;
 }
 
 /** The options with every default applied. */
@@ -186,6 +195,8 @@ export interface ResolvedOptions {
   readonly versions: readonly ConfiguredVersion[];
   /** Undefined when metrics are off. */
   readonly metrics: A2AMetrics | undefined;
+  /** Undefined when CORS is off. */
+  readonly cors: CorsPolicy | undefined;
 }
 
 /** Well within V8's longest string (2^29 - 24 characters), which one answer must fit in. */
@@ -221,6 +232,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     auth: checkedAuth(options.auth),
     versions,
     metrics: metricsOf(options.metrics),
+    cors: corsPolicyOf(options.cors),
   };
 }
 

@@ -8,7 +8,9 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { deleteKeys, redisUrl, requireRedis, rpc, serverPool, uniquePrefix } from 'a2a-testing';
 import { A2A_METHODS, grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
-import { apiKey, working, type TaskHandler } from '../src/index.js';
+import { a2aAgent, apiKey, working, type TaskHandler } from '../src/index.js';
+import { a2aFetchHandler } from '../src/fetch.js';
+import { a2aNodeHandler } from '../src/node.js';
 import { listedGrpcAddress, serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { appWith, eventually, memoryLogger, message10, SubscriptionCountingStore, steppedChunks, twoChunkEcho } from './helpers.js';
@@ -122,6 +124,37 @@ function deeplyNestedSend(depth: number): Buffer {
 }
 
 describe('A2A 1.0 over gRPC', () => {
+  test('served without any HTTP server: an agent of a2aAgent() alone, and the handles of node:http and fetch, each over gRPC', async () => {
+    const card = { name: 'gRPC only', version: '1.0.0', url: 'https://agent.example/a2a/' };
+    const handles = [
+      a2aAgent(
+        twoChunkEcho(async () => undefined),
+        { card, logger: memoryLogger().logger },
+      ),
+      a2aNodeHandler(
+        twoChunkEcho(async () => undefined),
+        { card, logger: memoryLogger().logger },
+      ),
+      a2aFetchHandler(
+        twoChunkEcho(async () => undefined),
+        { card, logger: memoryLogger().logger },
+      ),
+    ];
+    for (const handle of handles) {
+      const grpcServer = await serveGrpc(handle, { port: 0 });
+      grpcServers.push(grpcServer);
+      const client = a2aClient(grpcServer.address);
+      const sent = await unary(client, 'sendMessage', { message: message10('hello') });
+      if (!sent.ok) throw sent.error;
+      expect(sent.value.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' } });
+      const id = (sent.value.task as Json).id as string;
+      const read = await unary(client, 'getTask', { id });
+      expect(read.ok && read.value).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } });
+      await handle.close();
+    }
+    await expect(serveGrpc({} as never)).rejects.toThrow(/expected an agent made by a2aAgent/);
+  });
+
   test('SendMessage answers with the task, which JSON-RPC, HTTP+JSON and 0.3 read too; the card lists the gRPC interface', async () => {
     const { http, client, grpcServer } = await agent();
     const sent = await unary(client, 'sendMessage', { message: message10('hello') });

@@ -14,6 +14,7 @@ import { InMemoryTaskStore, type TaskStore } from '../src/store/index.js';
 import { createAgentCore } from '../src/agent-core.js';
 import type { Dispatch } from '../src/transports/json-rpc.js';
 import { createRpcEndpoint } from '../src/transports/http.js';
+import { nodeExchange, nodeResponse } from '../src/edge/node.js';
 import { appWith, eventually, expectValid03, silent, SubscriptionCountingStore, steppedChunks, testCard, userText } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
@@ -166,7 +167,12 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
       route: '/',
       wireError: (error) => error,
     });
-    const { url } = await serve(express().post('/', endpoint));
+    const { url } = await serve(
+      express().post('/', (req, res) => {
+        const { request, response } = nodeExchange(req, res, { path: '/', mountUrl: () => url, clientAddress: () => req.ip });
+        endpoint(request, response);
+      }),
+    );
     const events = await collect(await openStream(url, 'tasks/sendSubscribe', { id: randomUUID(), message: userText('go') }));
     expect(events).toHaveLength(1);
     expect(events[0]!.message.error).toMatchObject({ code: -32603, data: { reason: 'the answer could not be serialized' } });
@@ -179,7 +185,7 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
     let finished!: () => void;
     const done = new Promise<void>((resolve) => (finished = resolve));
     const { url } = await serve((_req, res) => {
-      const stream = new SseStream(res, { heartbeatMs: 60_000, maxQueuedBytes: 1_000_000, eventIds: false });
+      const stream = new SseStream(nodeResponse(res), { heartbeatMs: 60_000, maxQueuedBytes: 1_000_000, eventIds: false });
       stream.open();
       stream.send(1, '"first"');
       setTimeout(() => {

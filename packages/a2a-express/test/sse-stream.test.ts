@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { SseStream, type SseCloseReason } from '../src/transports/sse.js';
+import { nodeResponse } from '../src/edge/node.js';
 
 class FullSocketResponse extends EventEmitter {
   destroyed = false;
@@ -25,7 +26,11 @@ class FullSocketResponse extends EventEmitter {
 
 test('maxQueuedBytes counts UTF-8 bytes, not characters: three-byte text is cut three times sooner', async () => {
   const res = new FullSocketResponse();
-  const stream = new SseStream(res as unknown as ServerResponse, { heartbeatMs: 60_000, maxQueuedBytes: 10_000, eventIds: false });
+  const stream = new SseStream(nodeResponse(res as unknown as ServerResponse), {
+    heartbeatMs: 60_000,
+    maxQueuedBytes: 10_000,
+    eventIds: false,
+  });
   const closed: SseCloseReason[] = [];
   stream.onClose((reason) => closed.push(reason));
   stream.open();
@@ -67,7 +72,11 @@ const loopTurned = () => new Promise((resolve) => setImmediate(resolve));
 
 test('the headers wait for the first events a few ticks behind the open, and go in the same write', async () => {
   const res = new RecordingResponse();
-  const stream = new SseStream(res as unknown as ServerResponse, { heartbeatMs: 60_000, maxQueuedBytes: 10_000, eventIds: false });
+  const stream = new SseStream(nodeResponse(res as unknown as ServerResponse), {
+    heartbeatMs: 60_000,
+    maxQueuedBytes: 10_000,
+    eventIds: false,
+  });
   stream.open();
   // As a turn's first update reaches a stream: through a tick and promises, no I/O.
   await new Promise((resolve) => process.nextTick(resolve));
@@ -86,7 +95,11 @@ test('the headers wait for the first events a few ticks behind the open, and go 
 
 test('with no event by the time the event loop turns, the headers go alone (a quiet stream is open at once)', async () => {
   const res = new RecordingResponse();
-  const stream = new SseStream(res as unknown as ServerResponse, { heartbeatMs: 60_000, maxQueuedBytes: 10_000, eventIds: false });
+  const stream = new SseStream(nodeResponse(res as unknown as ServerResponse), {
+    heartbeatMs: 60_000,
+    maxQueuedBytes: 10_000,
+    eventIds: false,
+  });
   stream.open();
   await loopTurned();
   expect(res.calls).toEqual(['headers alone']);
@@ -98,7 +111,11 @@ test('with no event by the time the event loop turns, the headers go alone (a qu
 
 test('the write that filled the socket counts: a first event larger than maxQueuedBytes, never read, is cut at the second heartbeat', async () => {
   const res = new FullSocketResponse();
-  const stream = new SseStream(res as unknown as ServerResponse, { heartbeatMs: 10, maxQueuedBytes: 10_000, eventIds: false });
+  const stream = new SseStream(nodeResponse(res as unknown as ServerResponse), {
+    heartbeatMs: 10,
+    maxQueuedBytes: 10_000,
+    eventIds: false,
+  });
   const closed: SseCloseReason[] = [];
   stream.onClose((reason) => closed.push(reason));
   stream.open();
@@ -111,7 +128,11 @@ test('the write that filled the socket counts: a first event larger than maxQueu
 
 test('a socket full for a while with less than maxQueuedBytes held keeps its stream', async () => {
   const res = new FullSocketResponse();
-  const stream = new SseStream(res as unknown as ServerResponse, { heartbeatMs: 10, maxQueuedBytes: 10_000, eventIds: false });
+  const stream = new SseStream(nodeResponse(res as unknown as ServerResponse), {
+    heartbeatMs: 10,
+    maxQueuedBytes: 10_000,
+    eventIds: false,
+  });
   const closed: SseCloseReason[] = [];
   stream.onClose((reason) => closed.push(reason));
   stream.open();

@@ -15,8 +15,10 @@ import sortedBtree from 'sorted-btree';
 import type { TaskRecord } from './records.js';
 import { compareListed, statusMsOf, type TaskListCursor, type TaskListPage, type TaskListQuery } from './task-store.js';
 
-// The package is CommonJS with an ES-style default export.
-const BTree = sortedBtree.default;
+// The package is CommonJS with an ES-style default export: Node's import is its `module.exports`
+// (the class is its `default`); Bun and Deno honour `__esModule` and import the class itself.
+const BTree =
+  (sortedBtree as unknown as { default?: typeof sortedBtree.default }).default ?? (sortedBtree as unknown as typeof sortedBtree.default);
 type Tree = InstanceType<typeof BTree<TaskListCursor, true>>;
 
 /** Where one task stands in the indexes: its place, and the names of the four indexes that hold it. */

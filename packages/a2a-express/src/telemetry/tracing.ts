@@ -6,8 +6,9 @@
 //
 // Attributes name what a call is (version, method, task id, outcome code), never what it says:
 // no message content, no credential, no principal, no webhook token or query string.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { headerOf, type EdgeRequest, type EdgeResponse } from '../edge/exchange.js';
 import { ErrorCode } from 'a2a-types';
+import { nextTurn } from '../edge/runtime.js';
 import {
   type Attributes,
   type Context,
@@ -42,23 +43,17 @@ export const A2A_ATTRIBUTES = {
  * context, so that everything the call starts (the handler's turn, its own HTTP calls) is its
  * child. The span is named after the route until the call's method is known.
  */
-export function traceRequest<T>(
-  req: IncomingMessage,
-  res: ServerResponse,
-  route: string,
-  attributes: Attributes,
-  run: (span: Span) => T,
-): T {
+export function traceRequest<T>(req: EdgeRequest, res: EdgeResponse, route: string, attributes: Attributes, run: (span: Span) => T): T {
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
   // `attributes` is the endpoint's, made once; what is of this request is added only when an SDK records it.
   const span = tracer.startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER, attributes }, parent);
   if (span.isRecording()) {
     span.setAttributes(requestAttributes(req, route));
-    res.once('close', () => {
+    res.onFinish((status) => {
       // Ended after the response's other close listeners: a stream's own sets the call's outcome.
-      setImmediate(() => {
-        span.setAttribute('http.response.status_code', res.statusCode);
-        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      nextTurn(() => {
+        span.setAttribute('http.response.status_code', status);
+        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       });
     });
@@ -109,16 +104,16 @@ const GRPC_SERVER_ERRORS = new Set([2, 4, 12, 13, 14, 15]);
 const ignoreStatus = (_statusCode: number): void => {};
 
 /** The HTTP attributes of a server span (semantic conventions). */
-function requestAttributes(req: IncomingMessage, route: string): Attributes {
+function requestAttributes(req: EdgeRequest, route: string): Attributes {
+  const { traced } = req;
   return {
     'http.request.method': req.method,
     'http.route': route,
-    // Express rewrites `url` below a mount; `originalUrl` is what the client asked for.
-    'url.path': ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?', 1)[0],
-    'url.scheme': 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
-    'network.protocol.version': req.httpVersion,
-    'client.address': req.socket.remoteAddress,
-    'user_agent.original': req.headers['user-agent'],
+    'url.path': traced.fullPath,
+    'url.scheme': traced.scheme,
+    'network.protocol.version': traced.httpVersion,
+    'client.address': traced.peerAddress,
+    'user_agent.original': headerOf(req, 'user-agent'),
   };
 }
 

@@ -4,7 +4,7 @@
 // final one. The bindings differ only in how an event and an error are framed: JSON-RPC wraps
 // each in its envelope, HTTP+JSON sends them bare.
 import { A2AError } from 'a2a-types';
-import type { Request, Response } from 'express';
+import { headerOf, type EdgeRequest, type EdgeResponse } from '../edge/exchange.js';
 import type { Logger } from 'pino';
 import { SeveralEvents, type TaskEventStream } from '../core/event-feed.js';
 import type { StoredEvent } from '../store/records.js';
@@ -61,8 +61,8 @@ interface StreamFraming {
  * of the task's feed. `finished` is called once, when the stream is over.
  */
 export function writeEventStream(
-  req: Request,
-  res: Response,
+  req: EdgeRequest,
+  res: EdgeResponse,
   events: TaskEventStream,
   limits: AnswerLimits,
   framing: StreamFraming,
@@ -138,6 +138,6 @@ class UnsendableEvent extends Error {
 }
 
 /** A client that names `text/event-stream` in its Accept header (not one that takes anything). */
-export function asksForEventStream(req: Request): boolean {
-  return /(^|[\s,])text\/event-stream\b/i.test(req.get('accept') ?? '');
+export function asksForEventStream(req: EdgeRequest): boolean {
+  return /(^|[\s,])text\/event-stream\b/i.test(headerOf(req, 'accept') ?? '');
 }

@@ -3,16 +3,15 @@
 // authentication, the body, status codes, and SSE for streaming answers. Everything about
 // JSON-RPC itself is in json-rpc.ts, which knows no HTTP; HTTP+JSON is in rest.ts.
 import { A2AError, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
-import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
 import type { CallerPresenceView } from '../core/call.js';
 import { extensionsHeaderOf, type ExtensionsEcho } from '../core/extensions.js';
-import { createBodyReader, TransportError, type BodyReader } from './body.js';
+import { createBodyReader, TransportError, type BodyReader } from '../edge/body.js';
+import { headerOf, sendJson, sendJsonText, type EdgeRequest, type EdgeResponse } from '../edge/exchange.js';
 import { errorResponse, idOf, type Dispatch, type RequestContext, type StreamAnswer } from './json-rpc.js';
 import { asksForEventStream, serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
 import { SseStream } from './sse.js';
-import { performance } from 'node:perf_hooks';
 import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
@@ -31,7 +30,7 @@ export interface HttpEndpointSettings extends AnswerLimits {
   /** See `VersionEndpoint.contentTypeError`. */
   readonly contentTypeError?: (reason: string) => A2AError;
   /** The version's extended card for this request and caller; absent when the agent has none. */
-  readonly extendedCardFor?: (req: Request, principal: Principal) => Promise<unknown>;
+  readonly extendedCardFor?: (req: EdgeRequest, principal: Principal) => Promise<unknown>;
   /** Where the endpoint is below the mount, for its server spans' `http.route`. */
   readonly route: string;
   readonly metrics?: A2AMetrics;
@@ -49,8 +48,11 @@ interface RpcEndpoint {
   readonly readRefusedBody: BodyReader;
 }
 
+/** What serves one exchange. */
+export type EdgeHandler = (req: EdgeRequest, res: EdgeResponse) => void;
+
 /** A version's JSON-RPC over HTTP: authentication, the body, status codes, and SSE for streaming answers. */
-export function createRpcEndpoint(settings: RpcEndpointSettings): RequestHandler {
+export function createRpcEndpoint(settings: RpcEndpointSettings): EdgeHandler {
   const endpoint: RpcEndpoint = {
     settings,
     readBody: createBodyReader(settings.bodyLimit, settings.maxJsonDepth),
@@ -63,16 +65,16 @@ export function createRpcEndpoint(settings: RpcEndpointSettings): RequestHandler
         // Nothing above should throw; if it does, the client still gets JSON-RPC, never a stack.
         settings.logger.error({ err: error }, 'unexpected error in the JSON-RPC endpoint');
         if (!res.headersSent) sendJson(res, 200, errorResponse(null, A2AError.internalError()));
-        else res.end();
+        else res.end(500);
       });
     });
 }
 
-async function serveRpc(endpoint: RpcEndpoint, req: Request, res: Response, span: Span): Promise<void> {
+async function serveRpc(endpoint: RpcEndpoint, req: EdgeRequest, res: EdgeResponse, span: Span): Promise<void> {
   const call = await readRpcCall(endpoint, req, res);
   if (!call) return;
   const { settings } = endpoint;
-  const answer = await settings.dispatch(call.body, requestContextOf(req, call.principal, settings, 'jsonrpc', span));
+  const answer = await settings.dispatch(call.body, requestContextOf(req, res, call.principal, settings, 'jsonrpc', span));
   switch (answer.kind) {
     case 'response':
       // Spec 4.4: an authorization refusal is also an HTTP 403, whatever code its version gives it.
@@ -82,7 +84,7 @@ async function serveRpc(endpoint: RpcEndpoint, req: Request, res: Response, span
     case 'batch':
       return sendAnswer(settings, res, 200, answer.responses, null);
     case 'none':
-      res.status(204).end();
+      res.end(204);
       return;
     case 'stream':
       return writeStream(settings, req, res, answer);
@@ -97,14 +99,14 @@ async function serveRpc(endpoint: RpcEndpoint, req: Request, res: Response, span
  */
 async function readRpcCall(
   { settings, readBody, readRefusedBody }: RpcEndpoint,
-  req: Request,
-  res: Response,
+  req: EdgeRequest,
+  res: EdgeResponse,
 ): Promise<{ body: unknown; principal: Principal | undefined } | undefined> {
   const started = performance.now();
-  const auth: AuthOutcome | undefined = settings.auth && (await authenticate(req, settings.auth));
+  const auth: AuthOutcome | undefined = settings.auth && (await authenticate(req.original ?? req, settings.auth));
   let body: unknown;
   try {
-    body = await (auth && !auth.ok ? readRefusedBody : readBody)(req, res);
+    body = await (auth && !auth.ok ? readRefusedBody : readBody)(req);
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     if (auth && !auth.ok) {
@@ -163,65 +165,54 @@ export function countRefusal(
 
 /** What the method runner is told of a request: who calls, what came with it, where it came from. */
 export function requestContextOf(
-  req: Request,
+  req: EdgeRequest,
+  res: EdgeResponse,
   principal: Principal | undefined,
   settings: HttpEndpointSettings,
   binding: BindingName,
   span: Span,
 ): RequestContext {
   const { extendedCardFor } = settings;
-  // Express sets `res` on every request it routes.
-  const presence = new ResponsePresence(req.res!, extensionsHeaderOf(settings.protocol));
+  const presence = new ResponsePresence(res, extensionsHeaderOf(settings.protocol));
   return {
     principal,
     headers: req.headers,
     extensionsEcho: presence,
     caller: presence,
-    lastEventId: req.get('last-event-id'),
+    lastEventId: headerOf(req, 'last-event-id'),
     extendedCard: extendedCardFor && principal && (() => extendedCardFor(req, principal)),
     // Read when a stream opens: Express derives it per read (trust proxy), and most calls open none.
-    clientAddress: () => req.ip,
+    clientAddress: () => req.clientAddress(),
     binding,
     span,
   };
 }
 
 /**
- * The HTTP response, seen from the call: its client is there until its connection closes before
- * the answer is sent (the 'close' listener is added when a blocking send first asks, once it has
- * waited a second: most calls never do), and the extensions the agent used go in its header
- * while the headers are not sent.
+ * The answer, seen from the call: its client is there until it leaves before the answer is sent
+ * (asked by a blocking send only, once it has waited a second: most calls never do), and the
+ * extensions the agent used go in its header while the head is not sent.
  */
 class ResponsePresence implements CallerPresenceView, ExtensionsEcho {
-  #whenGone: Promise<void> | undefined;
-
   constructor(
-    private readonly res: Response,
+    private readonly res: EdgeResponse,
     private readonly extensionsHeader: string | undefined,
   ) {}
 
-  /** Gone: its connection closed before the answer was sent. */
   get gone(): boolean {
-    return this.res.destroyed && !this.res.writableFinished;
+    return this.res.gone;
+  }
+
+  get whenGone(): Promise<void> {
+    return this.res.whenGone();
   }
 
   echoExtensions(activated: readonly string[]): void {
     if (this.extensionsHeader && !this.res.headersSent) this.res.setHeader(this.extensionsHeader, activated.join(','));
   }
-
-  get whenGone(): Promise<void> {
-    this.#whenGone ??= new Promise<void>((resolve) => {
-      const { res } = this;
-      if (this.gone) return resolve();
-      res.once('close', () => {
-        if (!res.writableFinished) resolve();
-      });
-    });
-    return this.#whenGone;
-  }
 }
 
-function refuseUnauthenticated(settings: HttpEndpointSettings, res: Response, id: JSONRPCId, auth: AuthRefusal, started: number): void {
+function refuseUnauthenticated(settings: HttpEndpointSettings, res: EdgeResponse, id: JSONRPCId, auth: AuthRefusal, started: number): void {
   countRefusal(settings, 'jsonrpc', started, A2AError.authenticationRequired(auth.reason), { reason: auth.reason });
   sendUnauthenticated(res, id, auth, settings.wireError);
 }
@@ -230,7 +221,7 @@ function refuseUnauthenticated(settings: HttpEndpointSettings, res: Response, id
  * Sends an answer, or in its place the error that it could not be sent: an answer JSON cannot
  * carry, or one longer than `maxResponseBytes`, is never half-written.
  */
-function sendAnswer(limits: AnswerLimits, res: Response, status: number, payload: unknown, id: JSONRPCId): void {
+function sendAnswer(limits: AnswerLimits, res: EdgeResponse, status: number, payload: unknown, id: JSONRPCId): void {
   const serialized = serializeAnswer(() => payload, limits);
   if (serialized.ok) sendJsonText(res, status, serialized.text);
   else sendJsonText(res, 200, JSON.stringify(errorResponse(id, serialized.error)));
@@ -240,7 +231,7 @@ function sendAnswer(limits: AnswerLimits, res: Response, status: number, payload
  * The error of a streaming call, as a stream of that one event (see
  * `streamsErrorsOfStreamingMethods`). It has no event id: there is nothing to resume.
  */
-function writeError(limits: AnswerLimits, res: Response, response: JSONRPCResponse): void {
+function writeError(limits: AnswerLimits, res: EdgeResponse, response: JSONRPCResponse): void {
   const stream = new SseStream(res, { heartbeatMs: limits.heartbeatMs, maxQueuedBytes: limits.maxStreamQueueBytes, eventIds: false });
   stream.open({});
   const serialized = serializeAnswer(() => response, limits);
@@ -249,7 +240,7 @@ function writeError(limits: AnswerLimits, res: Response, response: JSONRPCRespon
 }
 
 /** Each event is a JSON-RPC response with the request's id; an event that cannot be sent, its error. */
-function writeStream(limits: AnswerLimits, req: Request, res: Response, { id, events, finished }: StreamAnswer): void {
+function writeStream(limits: AnswerLimits, req: EdgeRequest, res: EdgeResponse, { id, events, finished }: StreamAnswer): void {
   // The envelope is the same for the whole stream, so only the event is encoded per event.
   const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
   writeEventStream(
@@ -263,34 +254,25 @@ function writeStream(limits: AnswerLimits, req: Request, res: Response, { id, ev
 }
 
 /** The `A2A-Version` a request asks for (spec 1.0 3.6.1): the header, else the query parameter. */
-export function requestedVersion(req: Request): string | undefined {
-  const header = req.get('a2a-version');
+export function requestedVersion(req: EdgeRequest): string | undefined {
+  const header = headerOf(req, 'a2a-version');
   if (header !== undefined && header.trim() !== '') return header.trim();
-  const query = req.query['A2A-Version'] ?? req.query['a2a-version'];
-  return typeof query === 'string' && query.trim() !== '' ? query.trim() : undefined;
+  // Most requests have no query: it is parsed only when it may name the version.
+  if (!/a2a-version=/i.test(req.search)) return undefined;
+  const query = new URLSearchParams(req.search);
+  const asked = query.get('A2A-Version') ?? query.get('a2a-version');
+  return asked !== null && asked.trim() !== '' ? asked.trim() : undefined;
 }
 
 type AuthRefusal = Extract<AuthOutcome, { ok: false }>;
 
 /** HTTP 401 with the schemes to use (spec 4.4) and a -32007 (in 0.3's words, see `errorTo03`). */
 export function sendUnauthenticated(
-  res: Response,
+  res: EdgeResponse,
   id: JSONRPCId,
   refusal: AuthRefusal,
   wireError: (error: A2AError) => A2AError = (error) => error,
 ): void {
   res.setHeader('WWW-Authenticate', refusal.challenges);
   sendJson(res, 401, errorResponse(id, wireError(A2AError.authenticationRequired(refusal.reason))));
-}
-
-/** Writes a JSON body without Express's extras (ETag, app-level JSON settings). */
-export function sendJson(res: Response, status: number, payload: unknown): void {
-  sendJsonText(res, status, JSON.stringify(payload));
-}
-
-function sendJsonText(res: Response, status: number, body: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
 }

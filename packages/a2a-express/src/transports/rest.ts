@@ -4,14 +4,14 @@
 // how a call went, an answer is the method's result alone, an error the version's error body,
 // and a stream's events go bare (no JSON-RPC envelope).
 import { A2AError } from 'a2a-types';
-import type { Request, RequestHandler, Response } from 'express';
 import { authenticate, type AuthOutcome, type Principal } from '../core/auth.js';
 import type { RestBinding, RestRoute } from '../core/protocol-version.js';
-import { createBodyReader, TransportError, type BodyReader } from './body.js';
+import { createBodyReader, TransportError, type BodyReader } from '../edge/body.js';
+import { queryOf, sendJsonText, type EdgeRequest, type EdgeResponse } from '../edge/exchange.js';
+import Negotiator from 'negotiator';
 import { serializeAnswer, writeEventStream } from './event-stream.js';
 import { bodyRefusal, countRefusal, requestContextOf, requestedVersion, type HttpEndpointSettings } from './http.js';
 import type { MethodRunner } from './method-runner.js';
-import { performance } from 'node:perf_hooks';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
 interface RestEndpointSettings extends HttpEndpointSettings {
@@ -34,46 +34,49 @@ interface RouteCall {
   readonly started: number;
 }
 
-/** Serves the binding's routes, below the interface's path. */
-export function createRestEndpoint(settings: RestEndpointSettings): RequestHandler {
+/**
+ * Serves the binding's routes, below the interface's path: `path` is the request's path below it
+ * (the interface's own path is where the JSON-RPC endpoint is).
+ */
+export function createRestEndpoint(settings: RestEndpointSettings): (req: EdgeRequest, res: EdgeResponse, path: string) => void {
   const { binding } = settings;
   const endpoint: RestEndpoint = {
     settings,
     readBody: createBodyReader(settings.bodyLimit, settings.maxJsonDepth, { mediaTypes: binding.mediaTypes, empty: () => ({}) }),
   };
   const spanAttributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'rest' };
-  return (req, res) =>
+  return (req, res, path) =>
     traceRequest(req, res, settings.route, spanAttributes, (span) => {
       const started = performance.now();
-      const found = routeOf(binding.routes, req.method, req.path) ?? tenantRouteOf(binding.routes, req.method, req.path);
+      const found = routeOf(binding.routes, req.method, path) ?? tenantRouteOf(binding.routes, req.method, path);
       // Everything below the interface is the binding's: a path that is none of its routes is
       // answered in its words, not the host's.
-      if (found === undefined) return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 404);
+      if (found === undefined) return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${path}`), 404);
       if (found === 'bad-path')
         return refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }), 400);
       if (found === 'other-verb') {
         // A tenant's path is a route's below its first segment.
-        const verbs = allowedVerbs(binding.routes, req.path);
-        res.setHeader('Allow', (verbs.length > 0 ? verbs : allowedVerbs(binding.routes, req.path.replace(/^\/[^/]+/, ''))).join(', '));
-        return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${req.path}`), 405);
+        const verbs = allowedVerbs(binding.routes, path);
+        res.setHeader('Allow', (verbs.length > 0 ? verbs : allowedVerbs(binding.routes, path.replace(/^\/[^/]+/, ''))).join(', '));
+        return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${path}`), 405);
       }
       void serveRoute(endpoint, req, res, { ...found, started }, span).catch((error: unknown) => {
         settings.logger.error({ err: error }, 'unexpected error in the HTTP+JSON endpoint');
         if (!res.headersSent) sendError(settings, req, res, A2AError.internalError());
-        else res.end();
+        else res.end(500);
       });
     });
 }
 
-async function serveRoute(endpoint: RestEndpoint, req: Request, res: Response, call: RouteCall, span: Span): Promise<void> {
+async function serveRoute(endpoint: RestEndpoint, req: EdgeRequest, res: EdgeResponse, call: RouteCall, span: Span): Promise<void> {
   const { settings } = endpoint;
   const read = await readRouteCall(endpoint, req, res, call);
   if (!read) return;
-  const params = call.route.params(call.pathParams, req.query as Record<string, unknown>, read.body);
+  const params = call.route.params(call.pathParams, queryOf(req), read.body);
   const tenantClash = call.tenant === undefined ? undefined : tenantClashOf(params, call.tenant);
   if (tenantClash) return refuse(settings, req, res, call.started, tenantClash, 400);
   if (call.tenant !== undefined) (params as { tenant?: string }).tenant = call.tenant;
-  const outcome = await settings.runner.run(call.route.method, params, requestContextOf(req, read.principal, settings, 'rest', span));
+  const outcome = await settings.runner.run(call.route.method, params, requestContextOf(req, res, read.principal, settings, 'rest', span));
   switch (outcome.kind) {
     case 'stream':
       return writeEventStream(
@@ -106,11 +109,11 @@ async function serveRoute(endpoint: RestEndpoint, req: Request, res: Response, c
  */
 async function readRouteCall(
   { settings, readBody }: RestEndpoint,
-  req: Request,
-  res: Response,
+  req: EdgeRequest,
+  res: EdgeResponse,
   { route, started }: RouteCall,
 ): Promise<{ body: Record<string, unknown>; principal: Principal | undefined } | undefined> {
-  const auth = settings.auth && (await authenticate(req, settings.auth));
+  const auth = settings.auth && (await authenticate(req.original ?? req, settings.auth));
   if (auth && !auth.ok) {
     res.setHeader('WWW-Authenticate', auth.challenges);
     refuse(settings, req, res, started, A2AError.authenticationRequired(auth.reason), 401, { reason: auth.reason });
@@ -124,7 +127,7 @@ async function readRouteCall(
   }
   if (!route.hasBody) return { body: {}, principal: principalOf(auth) };
   try {
-    const body = await readBody(req, res);
+    const body = await readBody(req);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the body must be a JSON object' }), 400);
       return undefined;
@@ -158,8 +161,8 @@ function principalOf(auth: AuthOutcome | undefined): Principal | undefined {
  */
 function refuse(
   settings: RestEndpointSettings,
-  req: Request,
-  res: Response,
+  req: EdgeRequest,
+  res: EdgeResponse,
   started: number,
   error: A2AError,
   status?: number,
@@ -170,14 +173,14 @@ function refuse(
 }
 
 /** An error in the version's words: its status, or the one given (a transport's own). */
-function sendError(settings: RestEndpointSettings, req: Request, res: Response, error: A2AError, status?: number): void {
+function sendError(settings: RestEndpointSettings, req: EdgeRequest, res: EdgeResponse, error: A2AError, status?: number): void {
   sendErrorObject(settings, req, res, settings.wireError(error).toJSON(), status);
 }
 
 function sendErrorObject(
   settings: RestEndpointSettings,
-  req: Request,
-  res: Response,
+  req: EdgeRequest,
+  res: EdgeResponse,
   error: { code: number; message: string; data?: unknown },
   status?: number,
 ): void {
@@ -187,12 +190,14 @@ function sendErrorObject(
 }
 
 /** JSON, labelled with the binding's own media type to a client that asks for it. */
-function sendText(settings: RestEndpointSettings, req: Request, res: Response, status: number, text: string): void {
+function sendText(settings: RestEndpointSettings, req: EdgeRequest, res: EdgeResponse, status: number, text: string): void {
   const own = settings.binding.mediaTypes[0]!;
-  res.statusCode = status;
-  res.setHeader('Content-Type', req.accepts(['application/json', own]) === own ? own : 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  sendJsonText(res, status, text, req.headers.accept !== undefined && preferredType(req, own) === own ? own : 'application/json');
+}
+
+/** Of JSON and `own`, the media type the client's `Accept` prefers (JSON on a tie, as it is listed first). */
+function preferredType(req: EdgeRequest, own: string): string | undefined {
+  return new Negotiator({ headers: { accept: req.headers.accept as string | string[] } }).mediaType(['application/json', own]);
 }
 
 /** An error body whose `error.code` is the HTTP status sent (a status the transport chose). */

@@ -1,5 +1,7 @@
-// Server-Sent Events written directly on the response. One SseStream per open stream.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Server-Sent Events written on the exchange's response, whatever server carries it. One SseStream per open stream.
+import type { CallHeaders } from '../core/call.js';
+import type { EdgeResponse, ResponseStream } from '../edge/exchange.js';
+import { endOfTick, nextTurn, utf8Length } from '../edge/runtime.js';
 
 interface SseStreamOptions {
   /** Interval of `: keep-alive` comments that keep proxies from closing an idle stream. */
@@ -30,16 +32,16 @@ export type StreamEventIds = 'when-asked' | 'always';
  * response says `Preference-Applied`). A request with `Last-Event-ID` is resuming by id, so it
  * gets ids whether or not it said so.
  */
-export function eventIdsFor(req: IncomingMessage, setting: StreamEventIds): { eventIds: boolean; preferred: boolean } {
+export function eventIdsFor(req: { readonly headers: CallHeaders }, setting: StreamEventIds): { eventIds: boolean; preferred: boolean } {
   const preferred = prefers(req.headers.prefer, EVENT_IDS_PREFERENCE);
   const resuming = req.headers['last-event-id'] !== undefined;
   return { eventIds: setting === 'always' || preferred || resuming, preferred };
 }
 
 /** RFC 7240: `Prefer` holds comma-separated preferences, each a token with optional `=value` and `;params`. */
-function prefers(header: string | string[] | undefined, token: string): boolean {
+function prefers(header: string | readonly string[] | undefined, token: string): boolean {
   if (header === undefined) return false;
-  const list = Array.isArray(header) ? header.join(',') : header;
+  const list = typeof header === 'string' ? header : header.join(',');
   return list.split(',').some((preference) => preference.split(/[=;]/, 1)[0]!.trim().toLowerCase() === token);
 }
 
@@ -52,7 +54,7 @@ export interface Beating {
  * One timer per heartbeat interval for all open streams, rather than one per stream: with
  * thousands of idle streams, their timers and closures were a good part of each one's cost.
  */
-const heartbeats = new Map<number, { timer: NodeJS.Timeout; streams: Set<Beating> }>();
+const heartbeats = new Map<number, { timer: ReturnType<typeof setInterval>; streams: Set<Beating> }>();
 
 export function startHeartbeat(stream: Beating, intervalMs: number): void {
   let group = heartbeats.get(intervalMs);
@@ -61,7 +63,9 @@ export function startHeartbeat(stream: Beating, intervalMs: number): void {
     const timer = setInterval(() => {
       for (const stream of streams) stream.beat();
     }, intervalMs);
-    timer.unref();
+    // Not on every runtime (Deno's and the Web's timers are numbers): where there is one, the
+    // heartbeats alone do not keep the process alive.
+    (timer as { unref?: () => void }).unref?.();
     heartbeats.set(intervalMs, (group = { timer, streams }));
   }
   group.streams.add(stream);
@@ -118,8 +122,8 @@ export class SseStream {
   private beatsBehind = 0;
   private writeScheduled = false;
   private headersWritten = false;
-  /** The head `open` asked for, written with the first frames (headers set meanwhile join it). */
-  private head: Record<string, string> = {};
+  /** The answer, once `open` has begun it: its head goes with the first frames (headers set meanwhile join it). */
+  private out: ResponseStream | undefined;
   private waitingForDrain = false;
   private endRequested = false;
   private closeListeners: ((reason: SseCloseReason) => void)[] = [];
@@ -128,7 +132,7 @@ export class SseStream {
   sent = 0;
 
   constructor(
-    private readonly res: ServerResponse,
+    private readonly res: EdgeResponse,
     private readonly options: SseStreamOptions,
   ) {}
 
@@ -137,22 +141,20 @@ export class SseStream {
     // The client may have left while the stream was being prepared (a store round trip, an
     // ownership check, a DNS lookup): its 'close' has fired already and will not fire again, so
     // the stream ends here, or it would stay among the heartbeats forever with its feed.
-    if (this.res.destroyed) {
+    if (this.res.gone) {
       this.finish('client-closed');
       return;
     }
-    this.head = {
+    const out = this.res.stream(200, {
       'Content-Type': 'text/event-stream',
       'Cache-Control': 'no-cache',
       Connection: 'keep-alive',
       // Tells nginx-style proxies not to buffer the stream.
       'X-Accel-Buffering': 'no',
       ...extraHeaders,
-    };
-    this.res.on('close', () => this.finish(this.res.writableFinished ? 'ended' : 'client-closed'));
-    // A socket error (a reset, a write the socket refused) ends the stream here rather than as an
-    // unhandled 'error' event, which would end the process.
-    this.res.on('error', () => this.finish('client-closed'));
+    });
+    this.out = out;
+    out.onClose((ended) => this.finish(ended ? 'ended' : 'client-closed'));
     startHeartbeat(this, this.options.heartbeatMs);
     // The headers wait for the first events until the event loop turns (setImmediate: after
     // every callback and promise of this turn), and go out with them in one write; on their own
@@ -161,7 +163,7 @@ export class SseStream {
     // A turn's first updates usually come a tick or two after the stream opens, and each write
     // to a socket is a system call that wakes the client: one write fewer a stream.
     this.writeScheduled = true;
-    setImmediate(() => {
+    nextTurn(() => {
       this.writeScheduled = false;
       this.writeUnwritten();
     });
@@ -174,13 +176,13 @@ export class SseStream {
    */
   beat(): void {
     if (this.waitingForDrain) {
-      if (++this.beatsBehind >= 2 && Buffer.byteLength(this.stalledFrames) + this.queuedBytes > this.options.maxQueuedBytes) {
+      if (++this.beatsBehind >= 2 && utf8Length(this.stalledFrames) + this.queuedBytes > this.options.maxQueuedBytes) {
         this.overflow();
       }
       return;
     }
     if (!this.closed && this.unwritten === '' && this.writable()) {
-      this.res.write(this.options.eventIds ? ': keep-alive\n' : ': keep-alive\n\n');
+      this.out!.write(this.options.eventIds ? ': keep-alive\n' : ': keep-alive\n\n');
     }
   }
 
@@ -198,7 +200,7 @@ export class SseStream {
     if (this.waitingForDrain) {
       // Counted in bytes, as the option says (a frame of non-ASCII text is up to three times
       // its length), and only while the socket is full: the only time the bound applies.
-      this.queuedBytes += Buffer.byteLength(frame);
+      this.queuedBytes += utf8Length(frame);
       if (this.queuedBytes > this.options.maxQueuedBytes) this.overflow();
     } else if (this.unwritten.length >= WRITE_AT_BYTES) {
       this.writeUnwritten();
@@ -223,7 +225,7 @@ export class SseStream {
   /** Writes at the end of this tick; until then `writeScheduled` says one is coming. */
   private scheduleWrite(): void {
     this.writeScheduled = true;
-    process.nextTick(() => {
+    endOfTick(() => {
       this.writeScheduled = false;
       this.writeUnwritten();
     });
@@ -236,26 +238,26 @@ export class SseStream {
       this.finish('client-closed');
       return;
     }
+    const out = this.out!;
     const frames = this.unwritten;
     this.unwritten = '';
     const headersWritten = this.headersWritten;
     this.headersWritten = true;
-    if (!headersWritten) this.res.writeHead(200, this.head);
     if (frames === '') {
-      if (!headersWritten) this.res.flushHeaders();
-    } else if (!this.res.write(frames)) {
+      if (!headersWritten) out.flush();
+    } else if (!out.write(frames)) {
       this.waitingForDrain = true;
       this.queuedBytes = 0;
       this.stalledFrames = frames;
       this.beatsBehind = 0;
-      this.res.once('drain', () => {
+      out.onDrain(() => {
         this.waitingForDrain = false;
         this.stalledFrames = '';
         this.writeUnwritten();
       });
       return;
     }
-    if (this.endRequested) this.res.end();
+    if (this.endRequested) out.end();
   }
 
   /**
@@ -263,7 +265,7 @@ export class SseStream {
    * (its 'close' comes a tick later), and a write after the end is an error event on the response.
    */
   private writable(): boolean {
-    return !this.res.writableEnded && !this.res.destroyed;
+    return this.out?.writable === true;
   }
 
   private overflow(): void {
@@ -271,7 +273,7 @@ export class SseStream {
     // Cut on the next turn of the event loop: what was already handed to the socket (the
     // headers and the first events, when the queue filled within one tick) goes out first, so
     // the client sees a stream that stopped, not a request that failed, and resubscribes.
-    setImmediate(() => this.res.destroy());
+    nextTurn(() => this.out?.destroy());
   }
 
   private finish(reason: SseCloseReason): void {
