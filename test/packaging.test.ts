@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { codeBlockWith, printedAddress, rpc, runCommand, spawnAgent, succeeded, type SpawnedAgent } from 'a2a-testing';
+import { type CommandResult, codeBlockWith, printedAddress, rpc, runCommand, spawnAgent, succeeded, type SpawnedAgent } from 'a2a-testing';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -88,10 +88,50 @@ const strictNodeNext = {
   include: ['src'],
 };
 
+/**
+ * The npm installs of the apps below, started together once the tarballs are packed: each takes
+ * 15 to 40 s, mostly waiting on npm and the registry rather than on the CPU, and one after the
+ * other they were most of this file's time. The tests that use an app await its install first.
+ */
+const installs = new Map<string, Promise<string>>();
+/** The scaffolded project, and its own `npm install` (which its test checks). */
+let scaffolded: Promise<{ project: string; installed: CommandResult }>;
+
+/** A promise awaited later: a failure is reported there, not as an unhandled rejection now. */
+function awaitedLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
 beforeAll(async () => {
   const packed = succeeded(await runCommand(process.execPath, [join(root, 'scripts/pack.mjs'), tarballDir], { cwd: root }));
   tarballs = packed.stdout.trim().split('\n');
+  for (const major of ['4', '5']) {
+    const specs = [...tarballs, `express@${major}`, `@types/express@${major}`, '@types/node@20', 'typescript@5'];
+    installs.set(`express${major}`, awaitedLater(app(`express${major}-app`, specs, { type: 'module' })));
+  }
+  const client = tarballs.filter((t) => /\/a2a-(client|types|push-receiver)-/.test(t));
+  installs.set('client', awaitedLater(app('client-app', [...client, '@types/node@20', 'typescript@5'], { type: 'module' })));
+  scaffolded = awaitedLater(scaffold());
 }, LONG);
+
+/** What `npm create a2a-agent@latest` runs, from the tarball instead of the registry; then the new project's `npm install`. */
+async function scaffold(): Promise<{ project: string; installed: CommandResult }> {
+  const parent = join(work, 'scaffolds');
+  mkdirSync(parent);
+  const creator = tarballs.find((t) => /\/create-a2a-agent-/.test(t))!;
+  succeeded(
+    await runCommand('npm', ['exec', '--yes', `--package=${creator}`, '--', 'create-a2a-agent', 'travel-desk', '--kit', tarballDir], {
+      cwd: parent,
+    }),
+  );
+  const project = join(parent, 'travel-desk');
+  const installed = await runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: project,
+    timeoutMs: 200_000,
+  });
+  return { project, installed };
+}
 
 describe('the packed tarballs', () => {
   test(
@@ -160,9 +200,7 @@ describe('the packed tarballs', () => {
 describe.each(['4', '5'])('in an Express %s app outside the workspace', (major) => {
   let dir: string;
   beforeAll(async () => {
-    dir = await app(`express${major}-app`, [...tarballs, `express@${major}`, `@types/express@${major}`, '@types/node@20', 'typescript@5'], {
-      type: 'module',
-    });
+    dir = await installs.get(`express${major}`)!;
   }, LONG);
 
   test(
@@ -212,8 +250,7 @@ describe('a client-only project (no Express)', () => {
   let dir: string;
   let agent: SpawnedAgent;
   beforeAll(async () => {
-    const client = tarballs.filter((t) => /\/a2a-(client|types|push-receiver)-/.test(t));
-    dir = await app('client-app', [...client, '@types/node@20', 'typescript@5'], { type: 'module' });
+    dir = await installs.get('client')!;
     // An agent to talk to: the ten lines, from the Express 5 app installed above.
     agent = await spawnAgent(process.execPath, ['server.mjs'], { cwd: join(work, 'express5-app') });
   }, LONG);
@@ -291,23 +328,16 @@ describe('a client-only project (no Express)', () => {
 
 describe('create-a2a-agent from its tarball, on the kit tarballs', () => {
   let project: string;
+  let installed: CommandResult;
   beforeAll(async () => {
-    const parent = join(work, 'scaffolds');
-    mkdirSync(parent);
-    const creator = tarballs.find((t) => /\/create-a2a-agent-/.test(t))!;
-    // What `npm create a2a-agent@latest` runs, from the tarball instead of the registry.
-    succeeded(
-      await runCommand('npm', ['exec', '--yes', `--package=${creator}`, '--', 'create-a2a-agent', 'travel-desk', '--kit', tarballDir], {
-        cwd: parent,
-      }),
-    );
-    project = join(parent, 'travel-desk');
+    ({ project, installed } = await scaffolded);
   }, LONG);
 
   test(
     "the new project's own commands work: npm install, npm test, npm start (its card carries the new name)",
     async () => {
-      succeeded(await runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, timeoutMs: 200_000 }));
+      // Its `npm install` ran beside the other apps' installs (scaffold above).
+      succeeded(installed);
       const tested = succeeded(await runCommand('npm', ['test'], { cwd: project }));
       expect(tested.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
       const agent = await spawnAgent('npm', ['start'], { cwd: project, env: { PORT: '0' }, processGroup: true, timeoutMs: 60_000 });
