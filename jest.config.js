@@ -17,7 +17,7 @@ export default {
   // At least two workers, even on two cores (jest's default would be one): the slowest suites
   // mostly wait on child processes (npm installs, builds, agents), not on the CPU.
   maxWorkers: Math.max(2, availableParallelism() - 1),
-  // Longest suites first, from a list when jest has no timings of its own (a fresh clone).
+  // The slow suites first, from a list (a fresh clone has no timings), then the rest longest first.
   testSequencer: '<rootDir>/test/longest-first-sequencer.mjs',
   globalSetup: '<rootDir>/test/services-global-setup.mjs',
   globalTeardown: '<rootDir>/test/services-global-teardown.mjs',

@@ -2,40 +2,46 @@
 // no worker is left alone with a long one at the end (the run's wall time is its busiest worker's).
 // Jest does this itself from the timings it caches after a run, but a fresh clone (CI) has none:
 // it then starts the largest files first, and a short file that takes minutes (hostile-probe.test.ts
-// has 100 lines) started last, alone, for three of the run's twelve minutes. So a suite's expected
-// time is what the cache says, else the time listed below, else unknown (those go after, largest
-// file first). Failed suites are not moved to the front as jest does: all run anyway.
+// has 100 lines) started last, alone, for three of the run's twelve minutes. So the slow suites
+// listed below go first, in the list's order; then the others, longest first by jest's cache,
+// else largest file first. Failed suites are not moved to the front as jest does: all run anyway.
 import { relative } from 'node:path';
 import Sequencer from '@jest/test-sequencer';
 
 /**
- * Seconds each suite that takes more than 20 took in a full run on two cores (the last one's
- * .jest-results.json, endTime - startTime). Only their order matters: update it when a suite
- * becomes one of the slow ones.
+ * The suites that take more than 20 s in a full run on two cores, roughly longest first (100 to
+ * 130 s for the first five, then 75, 70, 68, 52, 48, 31, 27), each given its place in this list
+ * as its expected time. Not strictly longest first: inspector-browser (a browser and five agents)
+ * and cli (an agent and some seventy CLI processes) do not start at the same moment, packaging and
+ * hostile-probe go first instead. In three runs on a cold cache where those two started together,
+ * the agents of both did not print their listening line within 15 s (not understood yet).
+ * Update the list when a suite becomes one of the slow ones.
  */
-const SLOW_SUITES = {
-  'test/inspector-browser.test.ts': 130,
-  'packages/a2a-client/test/cli.test.ts': 128,
-  'test/bench-smoke.test.ts': 119,
-  'apps/echo-agent/test/hostile-probe.test.ts': 110,
-  'test/packaging.test.ts': 110,
-  'test/new-app.test.ts': 74,
-  'test/containers.test.ts': 70,
-  'packages/a2a-client/test/check.test.ts': 68,
-  'packages/a2a-express/test/postgres-store.test.ts': 52,
-  'test/sdk-clients.test.ts': 48,
-  'packages/a2a-client/test/inspector.test.ts': 31,
-  'packages/a2a-express/test/replicas.test.ts': 27,
-};
+const SLOW_SUITES = [
+  'test/packaging.test.ts',
+  'apps/echo-agent/test/hostile-probe.test.ts',
+  'test/inspector-browser.test.ts',
+  'test/bench-smoke.test.ts',
+  'packages/a2a-client/test/cli.test.ts',
+  'test/new-app.test.ts',
+  'test/containers.test.ts',
+  'packages/a2a-client/test/check.test.ts',
+  'packages/a2a-express/test/postgres-store.test.ts',
+  'test/sdk-clients.test.ts',
+  'packages/a2a-client/test/inspector.test.ts',
+  'packages/a2a-express/test/replicas.test.ts',
+];
 
 export default class LongestFirstSequencer extends Sequencer {
   sort(tests) {
     // As jest's own sort does: a run of only short suites is run in band from these.
     for (const test of tests) test.duration = this.time(test);
     const expected = (test) => {
+      // Listed: first, in the list's order; else what jest's cache says.
+      const listed = SLOW_SUITES.indexOf(relative(test.context.config.rootDir, test.path).split('\\').join('/'));
+      if (listed >= 0) return 1e9 - listed;
       const cached = this.time(test);
-      if (cached != null) return cached / 1000;
-      return SLOW_SUITES[relative(test.context.config.rootDir, test.path).split('\\').join('/')];
+      return cached == null ? undefined : cached / 1000;
     };
     const size = (test) => test.context.hasteFS.getSize(test.path) ?? 0;
     return tests
