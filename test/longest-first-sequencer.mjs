@@ -28,6 +28,11 @@ const SLOW_SUITES = [
   'packages/a2a-client/test/check.test.ts',
   'packages/a2a-express/test/postgres-store.test.ts',
   'test/sdk-clients.test.ts',
+  // The echo agent's suites and the SDK clients' on each other server (25 to 30 s each).
+  'apps/echo-agent/test/edge-hono.test.ts',
+  'apps/echo-agent/test/edge-node.test.ts',
+  'apps/echo-agent/test/edge-bun.test.ts',
+  'apps/echo-agent/test/edge-deno.test.ts',
   'packages/a2a-client/test/inspector.test.ts',
   'packages/a2a-express/test/replicas.test.ts',
 ];

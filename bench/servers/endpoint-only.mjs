@@ -25,7 +25,7 @@ const endpoint = createRpcEndpoint({
 // Mounted as a2aRouter mounts it: a router of its own below the app's, the request made an exchange.
 const app = express().use(
   express.Router().post('/', (req, res) => {
-    const { request, response } = nodeExchange(req, res, { path: req.path, mountUrl: () => '', clientAddress: () => req.ip });
+    const { request, response } = nodeExchange(req, res, req.path, { mountUrl: () => '', clientAddress: () => req.ip });
     endpoint(request, response);
   }),
 );

@@ -7,7 +7,7 @@ import type { TaskHandler } from './core/handler.js';
 import { createAgentEdge } from './edge/agent-edge.js';
 import { sendJson } from './edge/exchange.js';
 import { basePathOf, clientAddressOf, mountUrlOf, pathBelow, type MountOptions } from './edge/mount.js';
-import { isEncrypted, nodeExchange } from './edge/node.js';
+import { isEncrypted, nodeExchange, nodeResponse, type NodeMount } from './edge/node.js';
 import type { A2ARouterOptions } from './options.js';
 import { servedAgentOf, type ServedAgent } from './served-agent.js';
 
@@ -42,22 +42,20 @@ export function a2aNodeHandler(handler: TaskHandler, options: A2ANodeHandlerOpti
   const trustProxy = options.trustProxy === true;
   const core = createAgentCore(handler, options);
   const edge = createAgentEdge(core);
+  const mount: NodeMount = {
+    mountUrl: (req) => mountUrlOf(req.headers, isEncrypted(req) ? 'https' : 'http', basePath, trustProxy),
+    clientAddress: (req) => clientAddressOf(req.headers, req.socket.remoteAddress, trustProxy),
+  };
   const listener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = pathBelow(basePath, queryAt === -1 ? url : url.slice(0, queryAt));
     if (path !== undefined) {
-      const { request, response } = nodeExchange(req, res, {
-        path,
-        mountUrl: () => mountUrlOf(req.headers, isEncrypted(req) ? 'https' : 'http', basePath, trustProxy),
-        clientAddress: () => clientAddressOf(req.headers, req.socket.remoteAddress, trustProxy),
-      });
+      const { request, response } = nodeExchange(req, res, path, mount);
       if (edge.serve(request, response)) return;
     }
     if (next) next();
-    else sendJson(nodeExchange(req, res, NO_VIEW).response, 404, { error: 'not found' });
+    else sendJson(nodeResponse(res), 404, { error: 'not found' });
   };
   return servedAgentOf(core, listener, {});
 }
-
-const NO_VIEW = { path: '/', mountUrl: () => '', clientAddress: () => undefined };

@@ -4,7 +4,7 @@ import { authenticate, type AuthOptions } from './core/auth.js';
 import { createAgentCore } from './agent-core.js';
 import type { TaskHandler } from './core/handler.js';
 import { createAgentEdge } from './edge/agent-edge.js';
-import { nodeExchange, type NodeRequestView } from './edge/node.js';
+import { nodeExchange, type NodeMount } from './edge/node.js';
 import type { A2ARouterOptions } from './options.js';
 import { servedAgentOf, type ServedAgent } from './served-agent.js';
 
@@ -12,23 +12,20 @@ export { SHUTDOWN_MESSAGE, type DrainReport } from './agent-core.js';
 export type { ServedAgent, ServedVersionPath } from './served-agent.js';
 
 /**
- * An Express request as the agent's edge sees it: below the router's mount, its URL and client
- * address as Express derives them (honouring 'trust proxy'), and a body the host parsed already.
+ * An Express request as the agent's edge sees it: its URL and client address as Express derives
+ * them (honouring 'trust proxy'), and a body the host parsed already.
  */
-function expressView(req: Request): NodeRequestView {
-  return {
-    path: req.path,
-    mountUrl: () => `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl || '/'}`,
-    clientAddress: () => req.ip,
-    // A body-parser of the host's (express.json(), express.text(), ...) has consumed the stream.
-    parsedBody: () => ((req as { _body?: boolean })._body === true || req.readableEnded ? { parsed: req.body } : undefined),
-    // The parsed request in place of the bytes, as express.json leaves it: a long stream keeps its
-    // request alive, and a small Buffer would hold on to the whole slab of Node's pool it came from.
-    bodyParsed: (value) => {
-      req.body = value;
-    },
-  };
-}
+const EXPRESS_MOUNT: NodeMount<Request> = {
+  mountUrl: (req) => `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl || '/'}`,
+  clientAddress: (req) => req.ip,
+  // A body-parser of the host's (express.json(), express.text(), ...) has consumed the stream.
+  parsedBody: (req) => ((req as { _body?: boolean })._body === true || req.readableEnded ? { parsed: req.body } : undefined),
+  // The parsed request in place of the bytes, as express.json leaves it: a long stream keeps its
+  // request alive, and a small Buffer would hold on to the whole slab of Node's pool it came from.
+  bodyParsed: (req, value) => {
+    req.body = value;
+  },
+};
 
 /** The Express router `a2aRouter` returns, with a handle on its agent: its store, health, drain and close. */
 export interface A2ARouter extends Router, ServedAgent {
@@ -71,7 +68,7 @@ export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2AR
     core.logger.warn({ path: inspector.path }, 'the A2A inspector is served: for development only, whoever reaches it can call this agent');
   }
   router.use((req, res, next) => {
-    const { request, response } = nodeExchange(req, res, expressView(req));
+    const { request, response } = nodeExchange(req, res, req.path, EXPRESS_MOUNT);
     if (!edge.serve(request, response)) next();
   });
   return servedAgentOf(core, router, { requireCredentials: requireCredentials(core.options.auth) });

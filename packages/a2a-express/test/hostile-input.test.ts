@@ -169,7 +169,10 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
     });
     const { url } = await serve(
       express().post('/', (req, res) => {
-        const { request, response } = nodeExchange(req, res, { path: '/', mountUrl: () => url, clientAddress: () => req.ip });
+        const { request, response } = nodeExchange(req, res, '/', {
+          mountUrl: () => url,
+          clientAddress: (request) => request.socket.remoteAddress,
+        });
         endpoint(request, response);
       }),
     );

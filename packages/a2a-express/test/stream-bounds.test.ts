@@ -3,7 +3,10 @@
 // A refused stream is -32011 in each version's terms; a stream that closes frees its place, so
 // the replay from Last-Event-ID keeps working, whichever way the stream ended. SSE and gRPC streams
 // count against one holder.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import { serveGrpc } from '../src/grpc.js';
 import * as grpc from '@grpc/grpc-js';
 import { serverPool } from 'a2a-testing';
 import { grpcClientDefinition } from 'a2a-types/v1.0/grpc';
@@ -322,6 +325,37 @@ test('without auth, a client address holds so many streams over SSE and every gR
   expect('first' in again).toBe(true);
   for (const { call } of held.slice(1)) call.cancel();
   for (const stream of [sse, again]) if ('first' in stream) stream.close();
+});
+
+// A guard: grpc-js names an IPv6 peer `::1:port` (no brackets), so its address without the port is
+// what Express's req.ip says over SSE. Had it bracketed it, the two would be counted apart.
+test('over IPv6 as over IPv4, one client address: its gRPC peer (::1:port) and its SSE address (::1) count together', async () => {
+  const { app, router } = appWith(
+    twoChunkEcho(async () => undefined),
+    { maxStreamsPerPrincipal: 2 },
+  );
+  const http = createServer(app);
+  await new Promise<void>((resolve) => http.listen(0, '::1', resolve));
+  const url = `http://[::1]:${(http.address() as AddressInfo).port}`;
+  const grpcServer = await serveGrpc(router, { host: '::1', port: 0, agentUrl: url });
+  try {
+    const client = agents.client(grpcServer.address);
+    const taskId = await inputRequiredTask(client);
+    const held = grpcSubscribe(client, taskId);
+    expect(await held.first).toHaveProperty('task.id', taskId);
+    const sse = await subscribe10(url, taskId);
+    expect('first' in sse).toBe(true);
+    // The client's third stream, whichever binding: refused.
+    const third = await subscribe10(url, taskId);
+    expect(third).toMatchObject({ status: 503 });
+    held.call.cancel();
+    if ('first' in sse) sse.close();
+  } finally {
+    await grpcServer.close({ graceMs: 100 });
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+    await router.close();
+  }
 });
 
 /** The HTTP/2 settings the gRPC server at `address` announces to a client. */

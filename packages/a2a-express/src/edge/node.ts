@@ -7,51 +7,80 @@ import { createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { BodyTooLarge, BodyUnreadable, type EdgeRequest, type EdgeResponse, type ResponseStream } from './exchange.js';
 
-/** Where the request is, seen from the agent's mount: what only the server in front knows. */
-export interface NodeRequestView {
-  /** The path below the mount, without the query. */
-  readonly path: string;
+/**
+ * What the server in front knows of its requests, seen from the agent's mount: one for each
+ * adapter, shared by its requests (every call's path: nothing is made for one but its exchange).
+ */
+export interface NodeMount<R extends IncomingMessage = IncomingMessage> {
   /** See `EdgeRequest.mountUrl`. */
-  mountUrl(): string;
+  mountUrl(req: R): string;
   /** See `EdgeRequest.clientAddress`. */
-  clientAddress(): string | undefined;
+  clientAddress(req: R): string | undefined;
   /** A body the host application parsed already; undefined when none did. */
-  parsedBody?(): { parsed: unknown } | undefined;
+  parsedBody?(req: R): { parsed: unknown } | undefined;
   /** See `EdgeRequest.bodyParsed`. */
-  bodyParsed?(value: unknown): void;
+  bodyParsed?(req: R, value: unknown): void;
 }
 
-/** The exchange of a Node request and its response. */
-export function nodeExchange(
-  req: IncomingMessage,
+/** The exchange of a Node request (whose path below the mount is `path`) and its response. */
+export function nodeExchange<R extends IncomingMessage>(
+  req: R,
   res: ServerResponse,
-  view: NodeRequestView,
+  path: string,
+  mount: NodeMount<R>,
 ): { request: EdgeRequest; response: EdgeResponse } {
-  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  const queryAt = url.indexOf('?');
-  const request: EdgeRequest = {
-    method: req.method ?? 'GET',
-    path: view.path,
-    search: queryAt === -1 ? '' : url.slice(queryAt + 1),
-    headers: req.headers,
-    original: req,
-    mountUrl: () => view.mountUrl(),
-    clientAddress: () => view.clientAddress(),
-    readBody: (limit) => {
-      const parsed = view.parsedBody?.();
-      return parsed ? Promise.resolve(parsed) : readNodeBody(req, limit);
-    },
-    bodyParsed: view.bodyParsed,
-    get traced() {
-      return {
-        scheme: isEncrypted(req) ? 'https' : 'http',
-        httpVersion: req.httpVersion,
-        fullPath: queryAt === -1 ? url : url.slice(0, queryAt),
-        peerAddress: req.socket.remoteAddress,
-      };
-    },
-  };
-  return { request, response: nodeResponse(res) };
+  return { request: new NodeRequest(req, path, mount), response: new NodeResponse(res) };
+}
+
+/** A Node request, as the bindings read it. */
+class NodeRequest<R extends IncomingMessage> implements EdgeRequest {
+  readonly method: string;
+  readonly search: string;
+  readonly headers: R['headers'];
+  /** The URL as the client sent it (Express rewrites `url` below a mount; `originalUrl` is the client's). */
+  readonly #url: string;
+  readonly #queryAt: number;
+
+  constructor(
+    readonly original: R,
+    readonly path: string,
+    private readonly mount: NodeMount<R>,
+  ) {
+    this.method = original.method ?? 'GET';
+    this.headers = original.headers;
+    const url = (original as { originalUrl?: string }).originalUrl ?? original.url ?? '/';
+    const queryAt = url.indexOf('?');
+    this.search = queryAt === -1 ? '' : url.slice(queryAt + 1);
+    this.#url = url;
+    this.#queryAt = queryAt;
+  }
+
+  mountUrl(): string {
+    return this.mount.mountUrl(this.original);
+  }
+
+  clientAddress(): string | undefined {
+    return this.mount.clientAddress(this.original);
+  }
+
+  readBody(limit: number): Promise<{ bytes: Uint8Array } | { parsed: unknown }> {
+    const parsed = this.mount.parsedBody?.(this.original);
+    return parsed ? Promise.resolve(parsed) : readNodeBody(this.original, limit);
+  }
+
+  bodyParsed(value: unknown): void {
+    this.mount.bodyParsed?.(this.original, value);
+  }
+
+  get traced() {
+    const req = this.original;
+    return {
+      scheme: isEncrypted(req) ? 'https' : 'http',
+      httpVersion: req.httpVersion,
+      fullPath: this.#queryAt === -1 ? this.#url : this.#url.slice(0, this.#queryAt),
+      peerAddress: req.socket.remoteAddress,
+    };
+  }
 }
 
 /** The answer on a Node response. */
