@@ -69,20 +69,26 @@ export function sdkClientSuites(edge: SampleEdge): void {
     return spawnAgent('node', ['dist/server.js'], { cwd: join(root, 'apps', app), env: { PORT: '0', ...samplesEnv } });
   }
 
-  /** The echo agent, a slow echo agent and the currency agent, each as its start script starts it. */
-  const startSamples = () => Promise.all([start('echo-agent'), start('echo-agent', { ECHO_DELAY_MS: '300' }), start('currency-agent')]);
+  /**
+   * The echo agent, a slow echo agent and the currency agent, each as its start script starts it:
+   * started once for the suites that need nothing else of them (every client makes tasks of its
+   * own), stopped after the last, each exiting cleanly.
+   */
+  let samples: Promise<SpawnedAgent[]> | undefined;
+  const startSamples = (): Promise<SpawnedAgent[]> =>
+    (samples ??= Promise.all([start('echo-agent'), start('echo-agent', { ECHO_DELAY_MS: '300' }), start('currency-agent')]));
+  afterAll(async () => {
+    for (const agent of samples ? await samples : []) expect(await agent.stop()).toBe(0);
+  });
 
   describe(`the official @a2a-js/sdk 0.3 client against the sample agents (echo on ${edge})`, () => {
     let echo: SpawnedAgent;
     let slowEcho: SpawnedAgent;
     let currency: SpawnedAgent;
     beforeAll(async () => {
-      [echo, slowEcho, currency] = await startSamples();
+      [echo, slowEcho, currency] = (await startSamples()) as [SpawnedAgent, SpawnedAgent, SpawnedAgent];
     });
-    afterAll(async () => {
-      await closeAll();
-      for (const agent of [echo, slowEcho, currency]) expect(await agent?.stop()).toBe(0);
-    });
+    afterAll(() => closeAll());
 
     test('finds the agent from its base URL alone: the 0.3 card, its JSON-RPC endpoint', async () => {
       const client = await sdkClient(echo.url);
@@ -226,9 +232,8 @@ export function sdkClientSuites(edge: SampleEdge): void {
   describe(`the SDK's newest client (1.x), with its v0.3 compatibility on (echo on ${edge})`, () => {
     let echo: SpawnedAgent;
     beforeAll(async () => {
-      echo = await start('echo-agent');
+      echo = (await startSamples())[0]!;
     });
-    afterAll(async () => expect(await echo.stop()).toBe(0));
 
     test('reads the 0.3 card, then sends, streams, gets and cancels over 0.3 JSON-RPC', async () => {
       const legacyCompat = { enabled: true };
@@ -283,17 +288,25 @@ export function sdkClientSuites(edge: SampleEdge): void {
       let echo: SpawnedAgent;
       let slowEcho: SpawnedAgent;
       let currency: SpawnedAgent;
+      /** Over gRPC, samples of their own that serve it too, on a port each (A2A_GRPC_PORT; 0: any free one, which its card lists). */
+      let ownSamples: SpawnedAgent[] = [];
       beforeAll(async () => {
-        // Over gRPC, each sample serves it too, on a port of its own (A2A_GRPC_PORT; 0: any free one, which its card lists).
-        const env: Record<string, string> = preferred === 'GRPC' ? { A2A_GRPC_PORT: '0' } : {};
-        [echo, slowEcho, currency] = await Promise.all([
-          start('echo-agent', env),
-          start('echo-agent', { ECHO_DELAY_MS: '300', ...env }),
-          start('currency-agent', env),
-        ]);
+        if (preferred === 'GRPC') {
+          const env = { A2A_GRPC_PORT: '0' };
+          ownSamples = await Promise.all([
+            start('echo-agent', env),
+            start('echo-agent', { ECHO_DELAY_MS: '300', ...env }),
+            start('currency-agent', env),
+          ]);
+        }
+        [echo, slowEcho, currency] = (preferred === 'GRPC' ? ownSamples : await startSamples()) as [
+          SpawnedAgent,
+          SpawnedAgent,
+          SpawnedAgent,
+        ];
       });
       afterAll(async () => {
-        for (const agent of [echo, slowEcho, currency]) expect(await agent?.stop()).toBe(0);
+        for (const agent of ownSamples) expect(await agent.stop()).toBe(0);
       });
 
       const request = (text: string, extra: Record<string, unknown> = {}) =>
