@@ -84,8 +84,14 @@ const PUSH_BODIES = Object.fromEntries(
   VERSIONS.map(({ protocol }) => [protocol.name, { ...protocol.pushDelivery, body: protocol.pushBody }]),
 );
 
-/** Builds an agent from its handler and the router's options. Throws TypeError for a bad option. */
-export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions): AgentCore {
+/**
+ * Builds an agent from its handler and the router's options. `who` names the function the user
+ * called (`a2aRouter`, `a2aFetchHandler`, ...), for the TypeError of a missing handler or card;
+ * a bad option is a TypeError too.
+ */
+export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions, who = 'a2aRouter'): AgentCore {
+  if (typeof handler !== 'function') throw new TypeError(`${who}: the handler must be a function`);
+  if (!options || typeof options.card !== 'object') throw new TypeError(`${who}: options.card is required`);
   const resolved = resolveOptions(options);
   // Checked before anything is started, so that a bad card leaves nothing running.
   const agentCard = prepareCard(options.card, {

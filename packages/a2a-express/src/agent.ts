@@ -15,7 +15,5 @@ export type A2AAgentOptions = Omit<A2ARouterOptions, 'inspector' | 'cors'>;
  * @throws TypeError at once when the card or an option is invalid
  */
 export function a2aAgent(handler: TaskHandler, options: A2AAgentOptions): ServedAgent {
-  if (typeof handler !== 'function') throw new TypeError('a2aAgent: the handler must be a function');
-  if (!options || typeof options.card !== 'object') throw new TypeError('a2aAgent: options.card is required');
-  return servedAgentOf(createAgentCore(handler, options));
+  return servedAgentOf(createAgentCore(handler, options, 'a2aAgent'));
 }

@@ -1,11 +1,9 @@
 // a2a-express/fetch: the agent as a fetch handler, `(request) => Promise<Response>`, which Hono,
 // Next.js route handlers, `Bun.serve`, `Deno.serve` and Cloudflare Workers take as it is. The same
 // edge as the Express router; streams are a `ReadableStream` the runtime pulls.
-import { createAgentCore } from './agent-core.js';
 import type { TaskHandler } from './core/handler.js';
-import { createAgentEdge } from './edge/agent-edge.js';
 import { fetchExchange } from './edge/fetch.js';
-import { basePathOf, clientAddressOf, mountUrlOf, pathBelow, type MountOptions } from './edge/mount.js';
+import { clientAddressOf, mountedAgent, mountUrlOf, pathBelow, type MountOptions } from './edge/mount.js';
 import type { A2ARouterOptions } from './options.js';
 import { servedAgentOf, type ServedAgent } from './served-agent.js';
 
@@ -35,15 +33,7 @@ export interface A2AFetchHandler extends ServedAgent {
  * @throws TypeError at once when the card or an option is invalid
  */
 export function a2aFetchHandler(handler: TaskHandler, options: A2AFetchHandlerOptions): A2AFetchHandler {
-  if (typeof handler !== 'function') throw new TypeError('a2aFetchHandler: the handler must be a function');
-  if (!options || typeof options.card !== 'object') throw new TypeError('a2aFetchHandler: options.card is required');
-  if ((options as A2ARouterOptions).inspector) {
-    throw new TypeError('a2aFetchHandler: the inspector is served by a2aRouter (Express) only; run `a2a inspect <url>` beside this agent');
-  }
-  const basePath = basePathOf(options, 'a2aFetchHandler');
-  const trustProxy = options.trustProxy === true;
-  const core = createAgentCore(handler, options);
-  const edge = createAgentEdge(core);
+  const { core, edge, basePath, trustProxy } = mountedAgent('a2aFetchHandler', handler, options);
   const fetchHandler = async (request: Request, context?: FetchHandlerContext): Promise<Response> => {
     const url = new URL(request.url);
     const path = pathBelow(basePath, url.pathname);

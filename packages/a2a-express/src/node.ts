@@ -2,11 +2,9 @@
 // (`http.createServer(a2aNodeHandler(handler, options))`) or one that takes Connect-style
 // middleware. The same edge as the Express router, with nothing of Express.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createAgentCore } from './agent-core.js';
 import type { TaskHandler } from './core/handler.js';
-import { createAgentEdge } from './edge/agent-edge.js';
 import { sendJson } from './edge/exchange.js';
-import { basePathOf, clientAddressOf, mountUrlOf, pathBelow, type MountOptions } from './edge/mount.js';
+import { clientAddressOf, mountedAgent, mountUrlOf, pathBelow, type MountOptions } from './edge/mount.js';
 import { isEncrypted, nodeExchange, nodeResponse, type NodeMount } from './edge/node.js';
 import type { A2ARouterOptions } from './options.js';
 import { servedAgentOf, type ServedAgent } from './served-agent.js';
@@ -33,15 +31,7 @@ export interface A2ANodeHandler extends ServedAgent {
  * @throws TypeError at once when the card or an option is invalid
  */
 export function a2aNodeHandler(handler: TaskHandler, options: A2ANodeHandlerOptions): A2ANodeHandler {
-  if (typeof handler !== 'function') throw new TypeError('a2aNodeHandler: the handler must be a function');
-  if (!options || typeof options.card !== 'object') throw new TypeError('a2aNodeHandler: options.card is required');
-  if ((options as A2ARouterOptions).inspector) {
-    throw new TypeError('a2aNodeHandler: the inspector is served by a2aRouter (Express) only; run `a2a inspect <url>` beside this agent');
-  }
-  const basePath = basePathOf(options, 'a2aNodeHandler');
-  const trustProxy = options.trustProxy === true;
-  const core = createAgentCore(handler, options);
-  const edge = createAgentEdge(core);
+  const { core, edge, basePath, trustProxy } = mountedAgent('a2aNodeHandler', handler, options);
   const mount: NodeMount = {
     mountUrl: (req) => mountUrlOf(req.headers, isEncrypted(req) ? 'https' : 'http', basePath, trustProxy),
     clientAddress: (req) => clientAddressOf(req.headers, req.socket.remoteAddress, trustProxy),

@@ -57,8 +57,6 @@ export interface A2ARouter extends Router, ServedAgent {
  * @throws TypeError at once when the card or an option is invalid
  */
 export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2ARouter {
-  if (typeof handler !== 'function') throw new TypeError('a2aRouter: the handler must be a function');
-  if (!options || typeof options.card !== 'object') throw new TypeError('a2aRouter: options.card is required');
   const core = createAgentCore(handler, options);
   const edge = createAgentEdge(core);
   const router = express.Router();

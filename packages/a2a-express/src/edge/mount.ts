@@ -1,7 +1,11 @@
 // Where a request is, seen from the agent, for the adapters that have no framework to say it
 // (node:http, fetch): the path below the agent's base path, and the agent's URL and the client's
 // address, read from the proxy's headers only when told to trust them.
+import { createAgentCore, type AgentCore } from '../agent-core.js';
 import type { CallHeaders } from '../core/call.js';
+import type { TaskHandler } from '../core/handler.js';
+import type { A2ARouterOptions } from '../options.js';
+import { createAgentEdge, type AgentEdge } from './agent-edge.js';
 
 /** The options of the adapters without a framework. */
 export interface MountOptions {
@@ -55,4 +59,20 @@ export function mountUrlOf(headers: CallHeaders, scheme: string, basePath: strin
 /** The client's address: the connection's, or behind a trusted proxy the first `X-Forwarded-For`. */
 export function clientAddressOf(headers: CallHeaders, peer: string | undefined, trustProxy: boolean): string | undefined {
   return (trustProxy ? firstForwarded(headers, 'x-forwarded-for') : undefined) ?? peer;
+}
+
+/**
+ * What an adapter without a framework serves: the agent's core and edge, and where the agent is.
+ * `who` names the function the user called, in the TypeError of a bad option.
+ */
+export function mountedAgent(
+  who: string,
+  handler: TaskHandler,
+  options: A2ARouterOptions & MountOptions,
+): { core: AgentCore; edge: AgentEdge; basePath: string; trustProxy: boolean } {
+  if (options?.inspector) {
+    throw new TypeError(`${who}: the inspector is served by a2aRouter (Express) only; run \`a2a inspect <url>\` beside this agent`);
+  }
+  const core = createAgentCore(handler, options, who);
+  return { core, edge: createAgentEdge(core), basePath: basePathOf(options, who), trustProxy: options.trustProxy === true };
 }
