@@ -4,16 +4,27 @@
 // of A2A's proto: the standard services' own protos, loaded from the packages that serve them.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { deleteKeys, redisUrl, requireRedis, rpc, serverPool, uniquePrefix } from 'a2a-testing';
 import { A2A_METHODS, grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
-import { a2aAgent, apiKey, working, type TaskHandler } from '../src/index.js';
+import { A2AError, a2aAgent, apiKey, working, type TaskHandler } from '../src/index.js';
 import { a2aFetchHandler } from '../src/fetch.js';
 import { a2aNodeHandler } from '../src/node.js';
 import { listedGrpcAddress, serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
 import { RedisTaskStore } from '../src/redis.js';
-import { appWith, eventually, memoryLogger, message10, SubscriptionCountingStore, steppedChunks, twoChunkEcho } from './helpers.js';
+import {
+  appWith,
+  eventually,
+  memoryLogger,
+  message03,
+  message10,
+  SubscriptionCountingStore,
+  steppedChunks,
+  twoChunkEcho,
+  userText,
+} from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const { serve, closeAll } = serverPool();
@@ -238,6 +249,31 @@ describe('A2A 1.0 over gRPC', () => {
     const invalid = await unary(client, 'sendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } });
     expect(!invalid.ok && invalid.error.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(!invalid.ok && errorInfoOf(invalid.error)).toMatchObject({ reason: 'INVALID_PARAMS' });
+  });
+
+  test("a handler's authorization refusal is a refusal on every version and binding: HTTP 403 (spec 4.4), gRPC PERMISSION_DENIED", async () => {
+    const { http, client } = await agent(async () => {
+      throw A2AError.authorizationFailed();
+    });
+    const over01 = await rpc(http, 'tasks/send', { id: randomUUID(), message: userText('x') });
+    expect(over01).toMatchObject({ httpStatus: 403, error: { code: -32008, message: 'Authorization failed' } });
+    const over03 = await rpc(`${http}/v0.3`, 'message/send', { message: message03('x') });
+    expect(over03).toMatchObject({ httpStatus: 403, error: { code: -32008, message: 'Authorization failed' } });
+    // 1.0 has no JSON-RPC code for it (a custom error, spec 1.0 3.3.2): -32000, its ErrorInfo says PERMISSION_DENIED.
+    const over10 = await rpc(`${http}/v1`, 'SendMessage', { message: message10('x') }, { headers: V1 });
+    expect(over10).toMatchObject({ httpStatus: 403, error: { code: -32000, data: [{ reason: 'PERMISSION_DENIED' }] } });
+    const overRest = await fetch(`${http}/v1/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V1 },
+      body: JSON.stringify({ message: message10('x') }),
+    });
+    expect(overRest.status).toBe(403);
+    expect(await overRest.json()).toMatchObject({
+      error: { code: 403, status: 'PERMISSION_DENIED', details: [{ reason: 'PERMISSION_DENIED', domain: 'a2a-protocol.org' }] },
+    });
+    const overGrpc = await unary(client, 'sendMessage', { message: message10('x') });
+    expect(!overGrpc.ok && overGrpc.error.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect(!overGrpc.ok && errorInfoOf(overGrpc.error)).toMatchObject({ reason: 'PERMISSION_DENIED', domain: 'a2a-protocol.org' });
   });
 
   test('credentials come from the metadata through the same strategies; a task is its owner’s', async () => {
