@@ -69,7 +69,11 @@ export type ErrorReason =
   | 'INVALID_TASK_STATE'
   | 'RATE_LIMIT_EXCEEDED'
   | 'RESOURCE_UNAVAILABLE'
-  | 'EXTENSION_SUPPORT_REQUIRED';
+  | 'EXTENSION_SUPPORT_REQUIRED'
+  // 1.0's, which no code of the kit's says: an error of one is made with its reason.
+  | 'INVALID_AGENT_RESPONSE'
+  | 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'
+  | 'VERSION_NOT_SUPPORTED';
 
 /** The reason of each of the kit's codes. */
 export const ERROR_REASONS: Readonly<Record<ErrorCode, ErrorReason>> = {
@@ -92,6 +96,10 @@ export const ERROR_REASONS: Readonly<Record<ErrorCode, ErrorReason>> = {
   [ErrorCode.ExtensionSupportRequired]: 'EXTENSION_SUPPORT_REQUIRED',
 };
 
+function reasonOf(code: ErrorCode): ErrorReason | undefined {
+  return Object.hasOwn(ERROR_REASONS, code) ? ERROR_REASONS[code] : undefined;
+}
+
 /**
  * An error that becomes a JSON-RPC error object. Its `message` and `data` are sent to the
  * client as they are, so they must never carry internals; anything else thrown inside the
@@ -100,20 +108,28 @@ export const ERROR_REASONS: Readonly<Record<ErrorCode, ErrorReason>> = {
 export class A2AError extends Error {
   readonly code: ErrorCode;
   readonly data: unknown;
+  readonly #reason: ErrorReason | undefined;
 
-  constructor(code: ErrorCode, message: string = ERROR_MESSAGES[code], data?: unknown) {
+  /**
+   * `reason` defaults to the reason of `code`; an error whose code means something else to the
+   * kit (a code of one version only, such as 0.3's -32007) names its reason itself.
+   */
+  constructor(code: ErrorCode, message: string = ERROR_MESSAGES[code], data?: unknown, reason: ErrorReason | undefined = reasonOf(code)) {
     super(message);
     this.name = 'A2AError';
     this.code = code;
     this.data = data;
+    this.#reason = reason;
   }
 
   /**
-   * What went wrong, by name: how a binding finds its own code or status for it. Undefined for
-   * an error already in one version's words, with a code only that version defines.
+   * What went wrong, by name: how each binding finds its own code or status for it, when it
+   * writes the error (a version's JSON-RPC code, an HTTP status, a gRPC status and its
+   * `ErrorInfo`). Kept when a version words the error its way. Undefined for a code the kit does
+   * not know (a handler's own).
    */
   get reason(): ErrorReason | undefined {
-    return Object.hasOwn(ERROR_REASONS, this.code) ? ERROR_REASONS[this.code] : undefined;
+    return this.#reason;
   }
 
   /** The wire form [6.12]; `data` only when there is some. */
