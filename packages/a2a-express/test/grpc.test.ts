@@ -9,7 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { deleteKeys, redisUrl, requireRedis, rpc, serverPool, uniquePrefix } from 'a2a-testing';
 import { A2A_METHODS, grpcClientDefinition, statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
-import { A2AError, a2aAgent, apiKey, working, type TaskHandler } from '../src/index.js';
+import { A2AError, a2aAgent, apiKey, working, type ErrorCode, type TaskHandler } from '../src/index.js';
 import { a2aFetchHandler } from '../src/fetch.js';
 import { a2aNodeHandler } from '../src/node.js';
 import { listedGrpcAddress, serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
@@ -274,6 +274,27 @@ describe('A2A 1.0 over gRPC', () => {
     const overGrpc = await unary(client, 'sendMessage', { message: message10('x') });
     expect(!overGrpc.ok && overGrpc.error.code).toBe(grpc.status.PERMISSION_DENIED);
     expect(!overGrpc.ok && errorInfoOf(overGrpc.error)).toMatchObject({ reason: 'PERMISSION_DENIED', domain: 'a2a-protocol.org' });
+  });
+
+  test("a handler's own code, which no version names: kept over JSON-RPC (1.0's ErrorInfo says UNKNOWN), a server's failure to HTTP+JSON and gRPC", async () => {
+    const { http, client } = await agent(async () => {
+      throw new A2AError(-32050 as ErrorCode, 'Quota of the day used');
+    });
+    const over03 = await rpc(`${http}/v0.3`, 'message/send', { message: message03('x') });
+    expect(over03).toMatchObject({ httpStatus: 200, error: { code: -32050, message: 'Quota of the day used' } });
+    const over10 = await rpc(`${http}/v1`, 'SendMessage', { message: message10('x') }, { headers: V1 });
+    expect(over10).toMatchObject({ httpStatus: 200, error: { code: -32050, data: [{ reason: 'UNKNOWN' }] } });
+    const overRest = await fetch(`${http}/v1/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V1 },
+      body: JSON.stringify({ message: message10('x') }),
+    });
+    expect(overRest.status).toBe(500);
+    expect(await overRest.json()).toMatchObject({ error: { code: 500, status: 'INTERNAL', details: [{ reason: 'UNKNOWN' }] } });
+    const overGrpc = await unary(client, 'sendMessage', { message: message10('x') });
+    expect(!overGrpc.ok && overGrpc.error.code).toBe(grpc.status.INTERNAL);
+    expect(!overGrpc.ok && overGrpc.error.details).toBe('Quota of the day used');
+    expect(!overGrpc.ok && errorInfoOf(overGrpc.error)).toMatchObject({ reason: 'UNKNOWN' });
   });
 
   test('credentials come from the metadata through the same strategies; a task is its owner’s', async () => {

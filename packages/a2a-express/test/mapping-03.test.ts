@@ -164,4 +164,12 @@ describe('0.3 → 0.1.0 → 0.3', () => {
     const notFound = A2AError.taskNotFound('t');
     expect(errorTo03(notFound)).toBe(notFound);
   });
+
+  test("errors keep their reason in 0.3's words, for the binding that writes them; 0.3's own -32007 is not a refused credential", () => {
+    expect(errorTo03(A2AError.authenticationRequired('no key')).reason).toBe('UNAUTHENTICATED');
+    expect(errorTo03(A2AError.streamingNotSupported()).reason).toBe('STREAMING_NOT_SUPPORTED');
+    // Its code is the kit's AuthenticationRequired; its reason says it is 0.3's extended card error.
+    const noCard = new A2AError(-32007, 'Authenticated Extended Card not configured', undefined, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED');
+    expect(errorTo03(noCard).toJSON()).toEqual({ code: -32007, message: 'Authenticated Extended Card not configured' });
+  });
 });

@@ -19,7 +19,7 @@ export function withPathsRenamed(error: A2AError, renames: Readonly<Record<strin
   });
   if (!changed) return undefined;
   const data = Array.isArray(error.data) ? renamed : { ...(error.data as object), issues: renamed };
-  return new A2AError(error.code, error.message, data);
+  return new A2AError(error.code, error.message, data, error.reason);
 }
 
 function renamedPath(path: string, renames: Readonly<Record<string, string>>): string {

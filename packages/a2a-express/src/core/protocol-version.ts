@@ -137,10 +137,10 @@ export interface GrpcBinding {
   readonly protocolVersion: string;
   readonly methods: readonly GrpcMethod[];
   /**
-   * The gRPC status of an error given in the version's words (its JSON-RPC error object): its
-   * code, and the `google.rpc.Status` the `grpc-status-details-bin` trailer carries.
+   * An error as a gRPC status, written from its reason: the status code, its message, and the
+   * `google.rpc.Status` the `grpc-status-details-bin` trailer carries.
    */
-  errorStatus(error: { code: number; message: string; data?: unknown }): { code: number; details: Uint8Array };
+  errorStatus(error: A2AError): { code: number; message: string; details: Uint8Array };
   /** The serialized file descriptors of the service's proto and its imports, for server reflection. */
   fileDescriptors(): Buffer[];
 }
@@ -165,8 +165,11 @@ export interface GrpcMethod {
  */
 export interface RestBinding {
   readonly routes: readonly RestRoute[];
-  /** The HTTP status and body of an error, given in the version's words (its JSON-RPC error object). */
-  errorAnswer(error: { code: number; message: string; data?: unknown }): { status: number; body: unknown };
+  /**
+   * The HTTP status and body of an error, written from its reason; `httpStatus`, the status HTTP
+   * itself gives a request it refuses (405, 413, 415), in place of the reason's.
+   */
+  errorAnswer(error: A2AError, httpStatus?: number): { status: number; body: unknown };
   /** The media types a request body may have; the first is the binding's own. */
   readonly mediaTypes: readonly string[];
 }
@@ -188,7 +191,10 @@ export interface ProtocolVersion {
   readonly name: string;
   /** The JSON-RPC methods, by name. */
   readonly methods: Readonly<Record<string, Method>>;
-  /** What a client of this version gets for an error a method threw. Default: the error as it is. */
+  /**
+   * An error as this version's JSON-RPC error object (its code, message and data), its reason
+   * kept: what a client of this version reads. Default: the error as it is (the kit's codes).
+   */
   readonly wireError?: (error: A2AError) => A2AError;
   /**
    * The -32601 for a method this version does not serve; `servedBy`, another version the agent

@@ -165,7 +165,7 @@ function mountVersion(mount: VersionMount, endpoint: ServedEndpoint): void {
   routes.endpoints.set(routeKey(endpoint.path), { post: rpcPost, other: postOnly(wireError) });
   const { rest } = endpoint;
   if (!rest) return;
-  const refuseRestDraining = refuseWhileDraining(mount, version.name, 'rest', (error) => rest.errorAnswer(wireError(error).toJSON()).body);
+  const refuseRestDraining = refuseWhileDraining(mount, version.name, 'rest', (error) => rest.errorAnswer(error).body);
   const restEndpoint = createRestEndpoint({ ...http, binding: rest, runner: endpoint.runner });
   routes.below.push({
     prefix: routeKey(endpoint.path),

@@ -36,7 +36,7 @@ export interface GrpcEndpointSettings {
   readonly auth: AuthOptions | undefined;
   /** The protocol version the binding speaks, for its metrics. */
   readonly protocol: string;
-  /** How the version words an error the transport finds itself (a refused credential, an unreadable request). */
+  /** How the version words an error as its JSON-RPC error object: the code a refusal is logged and counted with. */
   readonly wireError: (error: A2AError) => A2AError;
   /** See `VersionEndpoint.refusesVersion`: read from the `a2a-version` metadata. */
   readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
@@ -432,13 +432,12 @@ function headersOf(metadata: Metadata): CallHeaders {
 /** What grpc-js ends a call with: an Error with the call's status. */
 type GrpcError = Error & Partial<StatusObject>;
 
-/** An error as a gRPC status in the version's words: the code of its reason, its message, and its details in the trailer. */
+/** An error as the binding writes it: the gRPC status of its reason, its message, and its details in the trailer. */
 function grpcError(settings: GrpcEndpointSettings, error: A2AError): GrpcError {
-  const wire = settings.wireError(error).toJSON();
-  const { code, details } = settings.binding.errorStatus(wire);
+  const { code, message, details } = settings.binding.errorStatus(error);
   const metadata = new Metadata();
   metadata.set('grpc-status-details-bin', Buffer.from(details));
-  return Object.assign(new Error(wire.message), { code: code as GrpcStatus, details: wire.message, metadata });
+  return Object.assign(new Error(message), { code: code as GrpcStatus, details: message, metadata });
 }
 
 /**

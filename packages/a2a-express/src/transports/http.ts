@@ -2,7 +2,7 @@
 // request's context, refusals before a method is reached), and the JSON-RPC endpoint itself:
 // authentication, the body, status codes, and SSE for streaming answers. Everything about
 // JSON-RPC itself is in json-rpc.ts, which knows no HTTP; HTTP+JSON is in rest.ts.
-import { A2AError, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
+import { A2AError, type ErrorReason, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
 import type { Logger } from 'pino';
 import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
 import type { CallerPresenceView } from '../core/call.js';
@@ -21,7 +21,7 @@ export interface HttpEndpointSettings extends AnswerLimits {
   readonly auth: AuthOptions | undefined;
   readonly bodyLimit: number | string;
   readonly maxJsonDepth: number;
-  /** How this endpoint's protocol version words an error the transport finds itself (a refused credential, a bad body). */
+  /** How this endpoint's protocol version words an error as its JSON-RPC error object (its code, message and data). */
   readonly wireError: (error: A2AError) => A2AError;
   /** The protocol version this endpoint speaks, for its spans and metrics. */
   readonly protocol: string;
@@ -39,6 +39,14 @@ export interface HttpEndpointSettings extends AnswerLimits {
 interface RpcEndpointSettings extends HttpEndpointSettings {
   readonly dispatch: Dispatch;
 }
+
+/**
+ * The HTTP status of a JSON-RPC error, by its reason, where it is not 200: an authorization
+ * refusal is a 403 on every version (spec 4.4), whatever code the version gives it. A refused
+ * credential is a 401 only when the transport refuses it (`sendUnauthenticated`), with the
+ * challenges a 401 must carry; a handler's has none to send, and stays 200.
+ */
+const RPC_ERROR_STATUS: Partial<Record<ErrorReason, number>> = { PERMISSION_DENIED: 403 };
 
 /** A JSON-RPC endpoint: its settings, and its body readers. */
 interface RpcEndpoint {
@@ -76,11 +84,11 @@ async function serveRpc(endpoint: RpcEndpoint, req: EdgeRequest, res: EdgeRespon
   const { settings } = endpoint;
   const answer = await settings.dispatch(call.body, requestContextOf(req, res, call.principal, settings, 'jsonrpc', span));
   switch (answer.kind) {
-    case 'response':
-      // Spec 4.4: an authorization refusal is also an HTTP 403, whatever code its version gives it.
-      if (answer.refusedAuthorization) return sendAnswer(settings, res, 403, answer.response, answer.response.id);
-      if (answer.streamable && asksForEventStream(req)) return writeError(settings, res, answer.response);
-      return sendAnswer(settings, res, 200, answer.response, answer.response.id);
+    case 'response': {
+      const status = (answer.reason && RPC_ERROR_STATUS[answer.reason]) ?? 200;
+      if (status === 200 && answer.streamable && asksForEventStream(req)) return writeError(settings, res, answer.response);
+      return sendAnswer(settings, res, status, answer.response, answer.response.id);
+    }
     case 'batch':
       return sendAnswer(settings, res, 200, answer.responses, null);
     case 'none':
@@ -117,7 +125,7 @@ async function readRpcCall(
     const refusal = bodyRefusal(settings, error);
     if (error.status === 413) res.setHeader('Connection', 'close');
     countRefusal(settings, 'jsonrpc', started, refusal, { status: error.status });
-    sendJson(res, error.status, errorResponse(null, refusal));
+    sendJson(res, error.status, errorResponse(null, settings.wireError(refusal)));
     return undefined;
   }
   const id = Array.isArray(body) ? null : idOf(body);
@@ -129,28 +137,25 @@ async function readRpcCall(
   const versionRefusal = settings.refusesVersion?.(requested);
   if (versionRefusal) {
     countRefusal(settings, 'jsonrpc', started, versionRefusal, { version: requested });
-    sendJson(res, 200, errorResponse(id, versionRefusal));
+    sendJson(res, 200, errorResponse(id, settings.wireError(versionRefusal)));
     return undefined;
   }
   return { body, principal: auth?.principal };
 }
 
-/**
- * A body the transport refuses, in the version's words: a media type it does not take is the
- * version's own error where it has one.
- */
+/** A body the transport refuses: a media type it does not take is the version's own error where it has one. */
 export function bodyRefusal(
   settings: HttpEndpointSettings,
   error: TransportError,
   fallbackReason = 'Content-Type must be application/json',
 ): A2AError {
   const reason = (error.error.data as { reason?: string } | undefined)?.reason ?? fallbackReason;
-  return error.status === 415 && settings.contentTypeError ? settings.contentTypeError(reason) : settings.wireError(error.error);
+  return error.status === 415 && settings.contentTypeError ? settings.contentTypeError(reason) : error.error;
 }
 
 /**
  * A call refused before it reached its method (credentials, body, version): logged and counted
- * as a call of no method, `details` on its log line.
+ * as a call of no method, with the code its version gives it, `details` on its log line.
  */
 export function countRefusal(
   settings: HttpEndpointSettings,
@@ -159,8 +164,9 @@ export function countRefusal(
   refusal: A2AError,
   details?: Record<string, unknown>,
 ): void {
-  settings.logger.info({ outcome: 'error', code: refusal.code, ...details }, 'a2a call refused');
-  settings.metrics?.callEnded(settings.protocol, binding, 'other', refusal.code, (performance.now() - started) / 1000);
+  const { code } = settings.wireError(refusal);
+  settings.logger.info({ outcome: 'error', code, ...details }, 'a2a call refused');
+  settings.metrics?.callEnded(settings.protocol, binding, 'other', code, (performance.now() - started) / 1000);
 }
 
 /** What the method runner is told of a request: who calls, what came with it, where it came from. */

@@ -2,7 +2,14 @@
 // (notifications) or a stream of events out. It checks the envelope, handles batches and
 // notifications, and puts each call's outcome (method-runner.ts) into a response: a result, or
 // an error object. The HTTP adapter (http.ts) is one transport on top of it.
-import { A2AError, validateJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
+import {
+  A2AError,
+  validateJSONRPCRequest,
+  type ErrorReason,
+  type JSONRPCErrorResponse,
+  type JSONRPCId,
+  type JSONRPCResponse,
+} from 'a2a-types';
 import type { TaskEventStream } from '../core/event-feed.js';
 import type { ProtocolVersion } from '../core/protocol-version.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
@@ -26,11 +33,8 @@ export type Dispatched =
       readonly response: JSONRPCResponse;
       /** An error of a streaming method that the version sends as a stream to a client that takes one. */
       readonly streamable?: boolean;
-      /**
-       * The call was refused by authorization (the `authorize` hook, or a handler's -32008), in
-       * whatever code its version says that with: HTTP says 403 on every version.
-       */
-      readonly refusedAuthorization?: boolean;
+      /** The reason of the call's error, whatever code its version gives it: what the transport's status is read from. */
+      readonly reason?: ErrorReason;
     }
   | { readonly kind: 'batch'; readonly responses: JSONRPCResponse[] }
   /** Notifications only: nothing to answer. */
@@ -40,8 +44,8 @@ export type Dispatched =
 interface DispatcherSettings {
   /** Runs each call of the version's methods. */
   readonly runner: MethodRunner;
-  /** How the version answers what JSON-RPC leaves open. */
-  readonly version: Pick<ProtocolVersion, 'answersFailedNotifications' | 'streamsErrorsOfStreamingMethods'>;
+  /** How the version words its errors, and answers what JSON-RPC leaves open. */
+  readonly version: Pick<ProtocolVersion, 'wireError' | 'answersFailedNotifications' | 'streamsErrorsOfStreamingMethods'>;
   readonly maxBatchSize: number;
 }
 
@@ -51,13 +55,18 @@ type CallOutcome = Extract<Dispatched, { kind: 'response' }> | { kind: 'none' } 
 
 export function createDispatcher(settings: DispatcherSettings): Dispatch {
   const { runner, version, maxBatchSize } = settings;
+  const wireError = version.wireError ?? ((error: A2AError) => error);
+  /** The error response of a call: the JSON-RPC error object of its version. */
+  const errorResponseOf = (id: JSONRPCId, error: A2AError): JSONRPCErrorResponse => errorResponse(id, wireError(error));
 
   return async (body, context) => {
     if (!Array.isArray(body)) return call(body, false, context);
     // A batch is answered with an array of the non-notification responses, in request order.
     if (body.length === 0 || body.length > maxBatchSize) {
       const reason = body.length === 0 ? 'an empty batch' : `a batch holds at most ${maxBatchSize} requests`;
-      return { kind: 'response', response: errorResponse(null, runner.refuse(A2AError.invalidRequest({ reason }), context)) };
+      const refusal = A2AError.invalidRequest({ reason });
+      runner.refuse(refusal, context);
+      return { kind: 'response', response: errorResponseOf(null, refusal) };
     }
     const outcomes = await Promise.all(body.map((item) => call(item, true, context)));
     const responses = outcomes.flatMap((o) => (o.kind === 'response' ? [o.response] : []));
@@ -67,8 +76,9 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
   /** One request object: checked, run, and put into its response (none for a notification). */
   async function call(request: unknown, inBatch: boolean, context: RequestContext): Promise<CallOutcome> {
     if (!validateJSONRPCRequest(request)) {
-      const refusal = runner.refuse(A2AError.invalidRequest(validateJSONRPCRequest.issues), context, { inBatch });
-      return { kind: 'response', response: errorResponse(idOf(request), refusal) };
+      const refusal = A2AError.invalidRequest(validateJSONRPCRequest.issues);
+      runner.refuse(refusal, context, { inBatch });
+      return { kind: 'response', response: errorResponseOf(idOf(request), refusal) };
     }
     const isNotification = !('id' in request);
     const id = request.id ?? null;
@@ -83,10 +93,9 @@ export function createDispatcher(settings: DispatcherSettings): Dispatch {
         return NONE;
       case 'error': {
         if (isNotification && !version.answersFailedNotifications) return NONE;
-        const response = errorResponse(id, outcome.error);
+        const response = errorResponseOf(id, outcome.error);
         const streamable = outcome.ofStreamingMethod && !inBatch && version.streamsErrorsOfStreamingMethods === true;
-        if (!streamable && !outcome.refusedAuthorization) return { kind: 'response', response };
-        return { kind: 'response', response, streamable, refusedAuthorization: outcome.refusedAuthorization };
+        return { kind: 'response', response, streamable, reason: outcome.error.reason };
       }
     }
   }

@@ -1,12 +1,13 @@
 // One call of a version's method, whatever binding carries it: the method found, its capability
 // and params checked, its ids held to the kit's rules, the call put into the core's operation
 // and run, the answer put back into the version's words, and one log line, one metric and one
-// span for it. JSON-RPC (json-rpc.ts) and HTTP+JSON (rest.ts) are codecs around it; neither
-// builds the other's envelope.
+// span for it. An error stays an A2AError by its reason: JSON-RPC (json-rpc.ts), HTTP+JSON
+// (rest.ts) and gRPC (grpc.ts) are codecs around it, each writing it with its own table; none
+// builds another's envelope.
 import { tenantOfParams, tenantOwner } from '../core/tenants.js';
 import { CallExtensions, type ExtensionsEcho, NO_EXTENSIONS, requestedExtensions } from '../core/extensions.js';
 import { performance } from 'node:perf_hooks';
-import { A2AError, ErrorCode, type JSONRPCId, type ValidationIssue } from 'a2a-types';
+import { A2AError, type JSONRPCId, type ValidationIssue } from 'a2a-types';
 import type { Logger } from 'pino';
 import type { AgentOperations } from '../core/agent-operations.js';
 import type { Principal } from '../core/auth.js';
@@ -52,15 +53,13 @@ export type MethodOutcome =
     }
   | {
       readonly kind: 'error';
-      /** In the version's words. */
+      /**
+       * By its reason, not yet in the version's words: the binding writes it, each with its own
+       * code or status for the reason (an authorization refusal is HTTP 403 on every version).
+       */
       readonly error: A2AError;
       /** The method streams its answer: a version may send its error as a stream (`streamsErrorsOfStreamingMethods`). */
       readonly ofStreamingMethod: boolean;
-      /**
-       * The call was refused by authorization (the `authorize` hook, or a handler's -32008), in
-       * whatever code its version says that with: HTTP says 403 on every version.
-       */
-      readonly refusedAuthorization: boolean;
     };
 
 /** What the runner needs of a protocol version: its methods and how its errors look. */
@@ -83,8 +82,8 @@ interface CallPlace {
 
 export interface MethodRunner {
   run(method: string, params: unknown, context: RequestContext, place?: CallPlace): Promise<MethodOutcome>;
-  /** Logs and counts a call refused before it named a method (a bad envelope), in the version's words. */
-  refuse(error: A2AError, context: RequestContext, place?: CallPlace): A2AError;
+  /** Logs and counts a call refused before it named a method (a bad envelope), with the code its version gives it. */
+  refuse(error: A2AError, context: RequestContext, place?: CallPlace): void;
 }
 
 interface CallLog {
@@ -128,10 +127,7 @@ export function createMethodRunner(settings: MethodRunnerSettings): MethodRunner
         : runLogged(runner, log, method, params, context, place);
     },
     refuse(error, context, place = {}) {
-      const log = startLog(context, place);
-      const refusal = runner.wireError(error);
-      logCall(runner, log, refusal.code);
-      return refusal;
+      logCall(runner, startLog(context, place), runner.wireError(error).code);
     },
   };
 }
@@ -183,14 +179,9 @@ async function runLogged(
     return { kind: 'result', result: answer };
   } catch (error) {
     const a2aError = toA2AError(runner, error, log);
-    logCall(runner, log, a2aError.code);
-    return {
-      kind: 'error',
-      error: a2aError,
-      ofStreamingMethod: method?.kind === 'streaming',
-      // Told before the version's words replace -32008 (1.0 says PERMISSION_DENIED with -32000).
-      refusedAuthorization: error instanceof A2AError && error.code === ErrorCode.AuthorizationFailed,
-    };
+    // Logged and counted with the code the client reads.
+    logCall(runner, log, runner.wireError(a2aError).code);
+    return { kind: 'error', error: a2aError, ofStreamingMethod: method?.kind === 'streaming' };
   }
 }
 
@@ -239,7 +230,7 @@ function extensionsOf(context: RequestContext, protocol: string): CallExtensions
 }
 
 function toA2AError(runner: Runner, error: unknown, log: CallLog): A2AError {
-  if (error instanceof A2AError) return runner.wireError(error);
+  if (error instanceof A2AError) return error;
   runner.logger.error({ err: error, method: log.method, taskId: log.taskId }, 'internal error');
   return A2AError.internalError();
 }

@@ -51,14 +51,16 @@ export function createRestEndpoint(settings: RestEndpointSettings): (req: EdgeRe
       const found = routeOf(binding.routes, req.method, path) ?? tenantRouteOf(binding.routes, req.method, path);
       // Everything below the interface is the binding's: a path that is none of its routes is
       // answered in its words, not the host's.
-      if (found === undefined) return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${path}`), 404);
-      if (found === 'bad-path')
-        return refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }), 400);
+      if (found === undefined) return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${path}`));
+      if (found === 'bad-path') {
+        return refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }));
+      }
       if (found === 'other-verb') {
         // A tenant's path is a route's below its first segment.
         const verbs = allowedVerbs(binding.routes, path);
         res.setHeader('Allow', (verbs.length > 0 ? verbs : allowedVerbs(binding.routes, path.replace(/^\/[^/]+/, ''))).join(', '));
-        return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${path}`), 405);
+        // HTTP's own word for it: the path is there, not with this verb.
+        return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${path}`), undefined, 405);
       }
       void serveRoute(endpoint, req, res, { ...found, started }, span).catch((error: unknown) => {
         settings.logger.error({ err: error }, 'unexpected error in the HTTP+JSON endpoint');
@@ -74,7 +76,7 @@ async function serveRoute(endpoint: RestEndpoint, req: EdgeRequest, res: EdgeRes
   if (!read) return;
   const params = call.route.params(call.pathParams, queryOf(req), read.body);
   const tenantClash = call.tenant === undefined ? undefined : tenantClashOf(params, call.tenant);
-  if (tenantClash) return refuse(settings, req, res, call.started, tenantClash, 400);
+  if (tenantClash) return refuse(settings, req, res, call.started, tenantClash);
   if (call.tenant !== undefined) (params as { tenant?: string }).tenant = call.tenant;
   const outcome = await settings.runner.run(call.route.method, params, requestContextOf(req, res, read.principal, settings, 'rest', span));
   switch (outcome.kind) {
@@ -86,15 +88,12 @@ async function serveRoute(endpoint: RestEndpoint, req: EdgeRequest, res: EdgeRes
         settings,
         {
           event: (text) => text,
-          failure: (error) => ({
-            data: JSON.stringify(settings.binding.errorAnswer(settings.wireError(error).toJSON()).body),
-            type: 'error',
-          }),
+          failure: (error) => ({ data: JSON.stringify(settings.binding.errorAnswer(error).body), type: 'error' }),
         },
         outcome.finished,
       );
     case 'error':
-      return sendErrorObject(settings, req, res, outcome.error.toJSON());
+      return sendError(settings, req, res, outcome.error);
     case 'result': {
       const serialized = serializeAnswer(() => outcome.result, settings);
       if (!serialized.ok) return sendError(settings, req, res, serialized.error);
@@ -116,37 +115,28 @@ async function readRouteCall(
   const auth = settings.auth && (await authenticate(req.original ?? req, settings.auth));
   if (auth && !auth.ok) {
     res.setHeader('WWW-Authenticate', auth.challenges);
-    refuse(settings, req, res, started, A2AError.authenticationRequired(auth.reason), 401, { reason: auth.reason });
+    refuse(settings, req, res, started, A2AError.authenticationRequired(auth.reason), { reason: auth.reason });
     return undefined;
   }
   const requested = requestedVersion(req);
   const versionRefusal = settings.refusesVersion?.(requested);
   if (versionRefusal) {
-    refuse(settings, req, res, started, versionRefusal, undefined, { version: requested });
+    refuse(settings, req, res, started, versionRefusal, { version: requested });
     return undefined;
   }
   if (!route.hasBody) return { body: {}, principal: principalOf(auth) };
   try {
     const body = await readBody(req);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the body must be a JSON object' }), 400);
+      refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the body must be a JSON object' }));
       return undefined;
     }
     return { body: body as Record<string, unknown>, principal: principalOf(auth) };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     if (error.status === 413) res.setHeader('Connection', 'close');
-    refuse(
-      settings,
-      req,
-      res,
-      started,
-      bodyRefusal(settings, error, 'unsupported Content-Type'),
-      error.status === 200 ? 400 : error.status,
-      {
-        status: error.status,
-      },
-    );
+    const httpStatus = HTTP_OWN_STATUSES.has(error.status) ? error.status : undefined;
+    refuse(settings, req, res, started, bodyRefusal(settings, error, 'unsupported Content-Type'), { status: error.status }, httpStatus);
     return undefined;
   }
 }
@@ -156,8 +146,16 @@ function principalOf(auth: AuthOutcome | undefined): Principal | undefined {
 }
 
 /**
+ * The statuses HTTP gives a request it refuses itself, which say more than the reason's 400 or
+ * 404: the verb is not the path's (405), the body is too large (413), its media type or encoding
+ * is not taken (415). A body HTTP has no word for (not JSON, nested too deep) is answered by its
+ * reason.
+ */
+const HTTP_OWN_STATUSES: ReadonlySet<number> = new Set([405, 413, 415]);
+
+/**
  * A call refused before it reached its method (route, credentials, version, body): logged and
- * counted, and answered in the version's words with its status, or the one given.
+ * counted, and answered with the status of its reason, or HTTP's own (`HTTP_OWN_STATUSES`).
  */
 function refuse(
   settings: RestEndpointSettings,
@@ -165,28 +163,17 @@ function refuse(
   res: EdgeResponse,
   started: number,
   error: A2AError,
-  status?: number,
   details?: Record<string, unknown>,
+  httpStatus?: number,
 ): void {
-  countRefusal(settings, 'rest', started, settings.wireError(error), details);
-  sendError(settings, req, res, error, status);
+  countRefusal(settings, 'rest', started, error, details);
+  sendError(settings, req, res, error, httpStatus);
 }
 
-/** An error in the version's words: its status, or the one given (a transport's own). */
-function sendError(settings: RestEndpointSettings, req: EdgeRequest, res: EdgeResponse, error: A2AError, status?: number): void {
-  sendErrorObject(settings, req, res, settings.wireError(error).toJSON(), status);
-}
-
-function sendErrorObject(
-  settings: RestEndpointSettings,
-  req: EdgeRequest,
-  res: EdgeResponse,
-  error: { code: number; message: string; data?: unknown },
-  status?: number,
-): void {
-  const answer = settings.binding.errorAnswer(error);
-  const body = status === undefined ? answer.body : withCode(answer.body, status);
-  sendText(settings, req, res, status ?? answer.status, JSON.stringify(body));
+/** An error as the binding writes it: the status of its reason, or HTTP's own, and the version's error body. */
+function sendError(settings: RestEndpointSettings, req: EdgeRequest, res: EdgeResponse, error: A2AError, httpStatus?: number): void {
+  const { status, body } = settings.binding.errorAnswer(error, httpStatus);
+  sendText(settings, req, res, status, JSON.stringify(body));
 }
 
 /** JSON, labelled with the binding's own media type to a client that asks for it. */
@@ -198,12 +185,6 @@ function sendText(settings: RestEndpointSettings, req: EdgeRequest, res: EdgeRes
 /** Of JSON and `own`, the media type the client's `Accept` prefers (JSON on a tie, as it is listed first). */
 function preferredType(req: EdgeRequest, own: string): string | undefined {
   return new Negotiator({ headers: { accept: req.headers.accept as string | string[] } }).mediaType(['application/json', own]);
-}
-
-/** An error body whose `error.code` is the HTTP status sent (a status the transport chose). */
-function withCode(body: unknown, status: number): unknown {
-  const error = (body as { error?: Record<string, unknown> }).error;
-  return error ? { ...(body as object), error: { ...error, code: status } } : body;
 }
 
 /** The route of the request and its path parameters; 'other-verb' for a path served with other verbs. */

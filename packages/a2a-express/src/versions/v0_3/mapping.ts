@@ -191,31 +191,29 @@ export function pushConfigTo03(config: StoredPushConfig): v03.PushNotificationCo
  * in 0.1.0). Every other code means the same in both.
  */
 export function errorTo03(error: A2AError): A2AError {
-  if (error instanceof A2AError03) return error;
   const renamed = withPathsRenamed(error, PATHS_03);
   if (renamed) return errorTo03(renamed);
   switch (error.reason) {
     case 'STREAMING_NOT_SUPPORTED':
-      return new A2AError03(ErrorCode.UnsupportedOperation, 'Streaming is not supported', { reason: 'this agent does not stream' });
+      return new A2AError(
+        ErrorCode.UnsupportedOperation,
+        'Streaming is not supported',
+        { reason: 'this agent does not stream' },
+        error.reason,
+      );
     case 'UNAUTHENTICATED':
     // 0.3 names no error for a required extension a call does not ask for.
     case 'EXTENSION_SUPPORT_REQUIRED':
-      return new A2AError03(SERVER_ERROR as ErrorCode, error.message, error.data);
+      return new A2AError(SERVER_ERROR as ErrorCode, error.message, error.data, error.reason);
     default:
-      // Every other reason has the same code in 0.3 as the kit gives it.
+      // Every other reason has the same code in 0.3 as the kit gives it (0.3's own, such as
+      // EXTENDED_AGENT_CARD_NOT_CONFIGURED, are made with 0.3's code).
       return error;
   }
 }
 
 /** Where 0.3 sends what the core's operations name otherwise. */
 const PATHS_03: Readonly<Record<string, string>> = { '/configuration/taskPushNotificationConfig': '/configuration/pushNotificationConfig' };
-
-/** An error already in 0.3's words (a code 0.3 defines as 0.3 means it): sent as it is. */
-export class A2AError03 extends A2AError {
-  override get reason(): undefined {
-    return undefined;
-  }
-}
 
 /** JSON-RPC 2.0's first implementation-defined server error, which no A2A version gives a meaning. */
 const SERVER_ERROR = -32000;

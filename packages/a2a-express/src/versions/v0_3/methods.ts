@@ -1,7 +1,7 @@
 // The A2A 0.3 JSON-RPC methods, as translations onto the core's operations: each checks its
 // params, puts them into the operation they mean (mapping.ts) and the answer back into 0.3's
 // words. The tasks are the same tasks.
-import type { Validator } from 'a2a-types';
+import { A2AError, type Validator } from 'a2a-types';
 import {
   ErrorCode03,
   validateDeleteTaskPushNotificationConfigParams,
@@ -21,7 +21,7 @@ import type { CallView } from '../../core/call.js';
 import { operation, taskIdAt, type Method, type StreamingMethod, type UnaryMethod } from '../../core/method.js';
 import type { TurnRules } from '../../core/operations.js';
 import type { TaskRecord } from '../../store/records.js';
-import { A2AError03, eventsTo03, messageTo03, pushConfigFrom03, pushConfigTo03, replyTo03, sendFrom03, taskTo03 } from './mapping.js';
+import { eventsTo03, messageTo03, pushConfigFrom03, pushConfigTo03, replyTo03, sendFrom03, taskTo03 } from './mapping.js';
 
 /**
  * 0.3 sends: a message with a `taskId` continues that task (unknown → -32001), one without starts
@@ -171,7 +171,13 @@ const getAuthenticatedExtendedCard: UnaryMethod<unknown, 'GetExtendedAgentCard'>
   validateParams: anyParams,
   idPaths: [],
   toOperation() {
-    throw new A2AError03(ErrorCode03.AuthenticatedExtendedCardNotConfigured, 'Authenticated Extended Card not configured');
+    // 0.3's -32007 is the kit's AuthenticationRequired: the reason says which it is.
+    throw new A2AError(
+      ErrorCode03.AuthenticatedExtendedCardNotConfigured,
+      'Authenticated Extended Card not configured',
+      undefined,
+      'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+    );
   },
   answer: (card) => card,
 };

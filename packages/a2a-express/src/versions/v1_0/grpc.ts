@@ -14,7 +14,8 @@ import {
   statusDetailsBinary,
 } from 'a2a-types/v1.0/grpc';
 import type { GrpcBinding } from '../../core/protocol-version.js';
-import { bindingOfError10, PROTOCOL_VERSION_10 } from './mapping.js';
+import type { ErrorDetail10 } from 'a2a-types/v1.0';
+import { statusesOf10, errorTo10, PROTOCOL_VERSION_10 } from './mapping.js';
 
 /** The gRPC status codes, by name (grpc's `Status` enum, which every gRPC library shares). */
 const STATUS_CODES: Readonly<Record<string, number>> = {
@@ -56,9 +57,9 @@ export const grpc10: GrpcBinding = {
     answer: (result) => asBuffer(jsonToBinary(method.output, (result ?? {}) as Parameters<typeof jsonToBinary>[1])),
   })),
   errorStatus(error) {
-    const { details, binding } = bindingOfError10(error);
-    const code = STATUS_CODES[binding?.grpcStatus ?? 'INTERNAL'] ?? STATUS_CODES.INTERNAL!;
-    return { code, details: statusDetailsBinary(code, error.message, details) };
+    const worded = errorTo10(error);
+    const code = STATUS_CODES[statusesOf10(worded).grpcStatus] ?? STATUS_CODES.INTERNAL!;
+    return { code, message: worded.message, details: statusDetailsBinary(code, worded.message, worded.data as ErrorDetail10[]) };
   },
   fileDescriptors: fileDescriptorProtos,
 };

@@ -5,7 +5,7 @@ import type { AuthOptions, Principal } from '../../core/auth.js';
 import type { ListedInterface, ProtocolVersion, ServableVersion, VersionEndpoint } from '../../core/protocol-version.js';
 import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
 import { agentCard10, checkAgentCard10, type AgentCard10Input } from './card.js';
-import { A2AError10, errorTo10, pushBodyTo10, PROTOCOL_NAME_10, PROTOCOL_VERSION_10 } from './mapping.js';
+import { errorTo10, pushBodyTo10, PROTOCOL_NAME_10, PROTOCOL_VERSION_10 } from './mapping.js';
 import { methods10 } from './methods.js';
 import { rest10 } from './rest.js';
 
@@ -151,7 +151,7 @@ function endpoint10(
       }),
     checkCard: (card) => checkAgentCard10(card as Parameters<typeof checkAgentCard10>[0]),
     refusesVersion: (requested) => (speaks10(requested) ? undefined : versionNotSupported(requested)),
-    contentTypeError: (reason) => errorTo10(A2AError.contentTypeNotSupported({ reason })),
+    contentTypeError: (reason) => A2AError.contentTypeNotSupported({ reason }),
     rest: rest10,
     // Loaded by the gRPC server alone: an agent that serves no gRPC loads no protobuf code.
     grpc: () => import('./grpc.js').then((module) => module.grpc10),
@@ -185,9 +185,12 @@ function versionNotSupported(requested: string | undefined): A2AError {
     requested === undefined
       ? 'no A2A-Version header: a call without one is an A2A 0.3 call (spec 1.0 3.6.2); this endpoint serves 1.0, so send A2A-Version: 1.0'
       : `A2A-Version ${requested} is not served here; this endpoint serves 1.0`;
-  return new A2AError10(ErrorCode10.VersionNotSupported as ErrorCode, 'Version not supported', [
-    errorInfo('VERSION_NOT_SUPPORTED', { requested: requested ?? '', reason }),
-  ]);
+  return new A2AError(
+    ErrorCode10.VersionNotSupported as ErrorCode,
+    'Version not supported',
+    { requested: requested ?? '', reason },
+    'VERSION_NOT_SUPPORTED',
+  );
 }
 
 export type { AgentCard10Input } from './card.js';

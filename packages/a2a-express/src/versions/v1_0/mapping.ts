@@ -261,7 +261,7 @@ export function pushConfigTo10(config: StoredPushConfig, taskId: string): v10.Ta
 // ---------------------------------------------------------------------------------------------
 // errors
 
-/** How 1.0 answers an error of one reason: its JSON-RPC code, and (spec 1.0 5.4) its HTTP and gRPC status. */
+/** How 1.0 answers an error of one reason on each binding: its JSON-RPC code, HTTP status and gRPC status (spec 1.0 5.4). */
 interface Binding10 {
   readonly code: number;
   readonly httpStatus: number;
@@ -269,10 +269,10 @@ interface Binding10 {
 }
 
 /**
- * Every `ErrorInfo` reason 1.0 sends: those of the spec's table, and those the kit adds. 1.0 has
- * no JSON-RPC code for a refused credential or permission (spec 1.0 3.3.2: a custom error):
- * -32000, the first code JSON-RPC leaves to servers, with the gRPC name as its reason; the
- * limits keep the kit's codes.
+ * 1.0's one table of errors: every `ErrorInfo` reason 1.0 sends (those of the spec's table, and
+ * those the kit adds), with what each binding answers it with. 1.0 has no JSON-RPC code for a
+ * refused credential or permission (spec 1.0 3.3.2: a custom error): -32000, the first code
+ * JSON-RPC leaves to servers, with the gRPC name as its reason; the limits keep the kit's codes.
  */
 const REASONS_10: ReadonlyMap<string, Binding10> = new Map([
   ...Object.entries(v10.ERROR_BINDINGS_10).map(
@@ -288,41 +288,37 @@ const REASONS_10: ReadonlyMap<string, Binding10> = new Map([
  * The kit's reasons 1.0 says with another: streaming off, and a message to a task that cannot
  * take one (ended, or still working), are operations not supported (spec 1.0 3.1.1).
  */
-const SAID_AS_10: Partial<Record<ErrorReason, { reason: string; message?: string }>> = {
+const SAID_AS_10: Partial<Record<ErrorReason, { reason: ErrorReason; message?: string }>> = {
   STREAMING_NOT_SUPPORTED: { reason: 'UNSUPPORTED_OPERATION', message: 'Streaming is not supported' },
   INVALID_TASK_STATE: { reason: 'UNSUPPORTED_OPERATION' },
 };
 
+/** The statuses of an error HTTP+JSON and gRPC answer. */
+export type Statuses10 = Pick<Binding10, 'httpStatus' | 'grpcStatus'>;
+
+/** An error of a reason 1.0 does not name (a handler's own code): a server's failure, to HTTP and gRPC. */
+const UNNAMED_10: Statuses10 = { httpStatus: 500, grpcStatus: 'INTERNAL' };
+
 /**
- * A 1.0 error given in its JSON-RPC form (details in `data`): its details, and how each binding
- * answers its reason (undefined for a reason 1.0 does not name). What the HTTP+JSON and gRPC
- * bindings read their status from.
+ * The HTTP and gRPC statuses of an error 1.0 has worded (`errorTo10`), by its reason: those of
+ * 1.0's table, or a server's failure for a reason it does not name.
  */
-export function bindingOfError10(error: { data?: unknown }): { details: v10.ErrorDetail10[]; binding: Binding10 | undefined } {
-  const details = (Array.isArray(error.data) ? error.data : []) as v10.ErrorDetail10[];
-  const reason = (details.find((detail) => detail['@type'] === v10.ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
-  return { details, binding: reason === undefined ? undefined : REASONS_10.get(reason) };
-}
-
-/** An error already in 1.0's words: sent as it is. */
-export class A2AError10 extends A2AError {
-  override get reason(): undefined {
-    return undefined;
-  }
+export function statusesOf10(worded: A2AError): Statuses10 {
+  return (worded.reason && REASONS_10.get(worded.reason)) || UNNAMED_10;
 }
 
 /**
- * An error as a 1.0 client gets it, by its reason: 1.0's code, and in `data` the typed details
- * 1.0 carries (spec 1.0 9.5): a `google.rpc.ErrorInfo` naming the error (what the kit said in
- * `data`, as its string metadata), and for invalid params a `google.rpc.BadRequest` with each issue.
+ * An error as a 1.0 client gets it, by its reason: 1.0's reason and code, and in `data` the typed
+ * details 1.0 carries (spec 1.0 9.5): a `google.rpc.ErrorInfo` naming the error (what the kit said
+ * in `data`, as its string metadata), and for invalid params a `google.rpc.BadRequest` with each
+ * issue. The reason stays on the error, for the HTTP+JSON and gRPC bindings to find their status by.
  */
 export function errorTo10(error: A2AError): A2AError {
-  if (error instanceof A2AError10) return error;
   const said = error.reason && SAID_AS_10[error.reason];
+  const reason = said?.reason ?? error.reason;
   // An error of a code the kit does not define (a handler's own) keeps its code.
-  const reason = said?.reason ?? error.reason ?? v10.ERROR_BINDINGS_10[error.code]?.reason ?? 'UNKNOWN';
-  const code = error.reason === undefined ? error.code : (REASONS_10.get(reason)?.code ?? error.code);
-  const details: v10.ErrorDetail10[] = [v10.errorInfo(reason, metadataOf(error.data))];
+  const code = reason === undefined ? error.code : (REASONS_10.get(reason)?.code ?? error.code);
+  const details: v10.ErrorDetail10[] = [v10.errorInfo(reason ?? 'UNKNOWN', metadataOf(error.data))];
   const info = details[0] as v10.ErrorInfo;
   // The kit's words for states are its model's; a 1.0 client reads 1.0's.
   const state = info.metadata?.state;
@@ -334,7 +330,7 @@ export function errorTo10(error: A2AError): A2AError {
       fieldViolations: issues.map((issue) => ({ field: issue.path, description: issue.message, reason: issue.keyword })),
     });
   }
-  return new A2AError10(code as ErrorCode, said?.message ?? error.message, details);
+  return new A2AError(code as ErrorCode, said?.message ?? error.message, details, reason);
 }
 
 function issuesOf(data: unknown): ValidationIssue[] | undefined {

@@ -3,8 +3,9 @@
 // those of the proto's `google.api.http` annotations, below the interface's URL; subscribing is
 // served on GET (the proto) and POST (the specification text). Each route is also served below a
 // tenant's segment (`/{tenant}/message:send`, the proto's `additional_bindings`): transports/rest.ts.
-import type { ErrorBody10 } from 'a2a-types/v1.0';
-import { bindingOfError10 } from './mapping.js';
+import type { A2AError } from 'a2a-types/model';
+import type { ErrorBody10, ErrorDetail10 } from 'a2a-types/v1.0';
+import { statusesOf10, errorTo10 } from './mapping.js';
 import type { RestBinding, RestRoute } from '../../core/protocol-version.js';
 
 /** The query as the method's params: a single value per name (the schema reads numbers and booleans from their text). */
@@ -69,11 +70,16 @@ const routes: RestRoute[] = [
   { verb: 'GET', path: /^\/extendedAgentCard$/, method: 'GetExtendedAgentCard', params: () => ({}) },
 ];
 
-/** A 1.0 error (its JSON-RPC form, details in `data`) as the HTTP+JSON binding answers it: the status of its reason. */
-function errorAnswer10(error: { code: number; message: string; data?: unknown }): { status: number; body: ErrorBody10 } {
-  const { details, binding } = bindingOfError10(error);
-  const status = binding?.httpStatus ?? 500;
-  return { status, body: { error: { code: status, status: binding?.grpcStatus ?? 'INTERNAL', message: error.message, details } } };
+/**
+ * An error as the HTTP+JSON binding answers it (spec 1.0 11.6): the HTTP status of its reason (or
+ * HTTP's own), repeated as the body's `code`, the gRPC status name, and 1.0's details.
+ */
+function errorAnswer10(error: A2AError, httpStatus?: number): { status: number; body: ErrorBody10 } {
+  const worded = errorTo10(error);
+  const statuses = statusesOf10(worded);
+  const status = httpStatus ?? statuses.httpStatus;
+  const details = worded.data as ErrorDetail10[];
+  return { status, body: { error: { code: status, status: statuses.grpcStatus, message: worded.message, details } } };
 }
 
 export const rest10: RestBinding = {
