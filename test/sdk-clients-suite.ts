@@ -78,7 +78,8 @@ export function sdkClientSuites(edge: SampleEdge): void {
   const startSamples = (): Promise<SpawnedAgent[]> =>
     (samples ??= Promise.all([start('echo-agent'), start('echo-agent', { ECHO_DELAY_MS: '300' }), start('currency-agent')]));
   afterAll(async () => {
-    for (const agent of samples ? await samples : []) expect(await agent.stop()).toBe(0);
+    const started = await samples;
+    for (const agent of started ?? []) expect(await agent.stop()).toBe(0);
   });
 
   describe(`the official @a2a-js/sdk 0.3 client against the sample agents (echo on ${edge})`, () => {
