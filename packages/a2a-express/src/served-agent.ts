@@ -1,12 +1,11 @@
 // What every adapter of an agent hands back besides its handler (the Express router, the node:http
 // listener, the fetch handler): its store, where each version is, its metrics and health, and
 // the drain and close of a graceful shutdown.
-import type { AgentCore, DrainReport } from './agent-core.js';
+import type { AgentCore, DrainReport, ServedEndpoint } from './agent-core.js';
 import type { TaskStore } from './store/task-store.js';
 import type { A2AMetrics } from './telemetry/metrics.js';
 import { healthEndpoints, type HealthEndpoints } from './telemetry/health.js';
 import { VERSIONS, type VersionPaths } from './versions/index.js';
-import type { ServedEndpoint } from './agent-core.js';
 
 /** Where a version is served. */
 export interface ServedVersionPath {

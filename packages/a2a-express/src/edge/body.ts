@@ -76,7 +76,7 @@ function parse(body: { bytes: Uint8Array } | { parsed: unknown }): unknown {
   let text: string;
   if ('bytes' in body) text = decode(body.bytes);
   else if (body.parsed instanceof Uint8Array)
-    text = utf8.decode(body.parsed); // the host used express.raw()
+    text = decode(body.parsed); // the host used express.raw()
   else if (typeof body.parsed === 'string')
     text = body.parsed; // the host used express.text()
   else if (body.parsed === undefined) text = '';

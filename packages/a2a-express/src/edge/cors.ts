@@ -52,7 +52,7 @@ export interface CorsPolicy {
 /** The policy of the option, checked; undefined when CORS is off. */
 export function corsPolicyOf(options: CorsOptions | undefined, who = 'a2aRouter'): CorsPolicy | undefined {
   if (options === undefined) return undefined;
-  const { origins, credentials = false, maxAgeSeconds = 600 } = options ?? {};
+  const { origins, credentials = false, maxAgeSeconds = 600 } = options;
   const anyOrigin = origins === '*';
   if (!anyOrigin && typeof origins !== 'function' && !(Array.isArray(origins) && origins.every((origin) => typeof origin === 'string'))) {
     throw new TypeError(`${who}: options.cors.origins must be a list of origins, '*' or a function`);

@@ -97,6 +97,7 @@ class FetchResponse implements EdgeResponse {
   #status = 0;
   #ended = false;
   #finishListeners: ((status: number) => void)[] = [];
+  #whenGone: Promise<void> | undefined;
 
   constructor(private readonly signal: AbortSignal) {
     this.answer = new Promise((resolve) => (this.#resolve = resolve));
@@ -111,13 +112,15 @@ class FetchResponse implements EdgeResponse {
   }
 
   whenGone(): Promise<void> {
-    return new Promise((resolve) => {
+    // One listener for all who ask (a blocking send asks on each wait), as NodeResponse keeps one.
+    this.#whenGone ??= new Promise((resolve) => {
       if (this.gone) return resolve();
       this.signal.addEventListener('abort', () => {
         // Some runtimes (Deno) also abort a request's signal once its answer is complete.
         if (!this.#ended) resolve();
       });
     });
+    return this.#whenGone;
   }
 
   setHeader(name: string, value: string | readonly string[]): void {
@@ -130,7 +133,7 @@ class FetchResponse implements EdgeResponse {
 
   end(status: number, body?: string): void {
     if (this.#headersSent) return;
-    this.#send(new Response(status === 204 || status === 304 ? null : (body ?? null), { status, headers: this.headers }), status);
+    this.send(new Response(status === 204 || status === 304 ? null : (body ?? null), { status, headers: this.headers }), status);
     this.finished();
   }
 
@@ -146,10 +149,6 @@ class FetchResponse implements EdgeResponse {
 
   /** The `Response` goes to the runtime: its head is out. */
   send(response: Response, status: number): void {
-    this.#send(response, status);
-  }
-
-  #send(response: Response, status: number): void {
     this.#headersSent = true;
     this.#status = status;
     this.#resolve(response);
