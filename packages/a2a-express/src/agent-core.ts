@@ -6,6 +6,7 @@ import type { CardSigner } from './core/card-signer.js';
 import type { Logger } from 'pino';
 import { createDispatcher, type Dispatch } from './transports/json-rpc.js';
 import { createMethodRunner, type MethodRunner } from './transports/method-runner.js';
+import { CallEntry } from './transports/call-entry.js';
 import type { ListedInterface, ProtocolVersion, VersionEndpoint } from './core/protocol-version.js';
 import type { AgentCard } from 'a2a-types/model';
 import { prepareCard } from './core/agent-card.js';
@@ -72,6 +73,8 @@ export interface AgentCore {
 export interface ServedEndpoint extends VersionEndpoint {
   /** Runs a call of one of the version's methods, whatever binding carries it. */
   readonly runner: MethodRunner;
+  /** The way into the version's calls (draining, credentials, version), and how a refusal is accounted for. */
+  readonly entry: CallEntry;
   /** The version's JSON-RPC. */
   readonly dispatch: Dispatch;
 }
@@ -130,7 +133,18 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions,
       logger: logger.child({ protocol: endpoint.version.name }),
       metrics: resolved.metrics,
     });
-    return { ...endpoint, runner, dispatch: createDispatcher({ runner, version: endpoint.version, maxBatchSize: resolved.maxBatchSize }) };
+    const entry = new CallEntry({
+      runner,
+      auth: resolved.auth,
+      refusesVersion: endpoint.refusesVersion,
+      isDraining: () => draining,
+    });
+    return {
+      ...endpoint,
+      runner,
+      entry,
+      dispatch: createDispatcher({ runner, version: endpoint.version, maxBatchSize: resolved.maxBatchSize }),
+    };
   });
 
   return {

@@ -37,6 +37,9 @@ export function listedGrpcAddress(host: string, port: number, advertised: string
   return hostPort(host, port);
 }
 
+/** How far past `maxMessageBytes` a request message is still read, to be refused by the entry. */
+const OVERSIZE_READ_BYTES = 64 * 1024;
+
 /** `host:port` as gRPC addresses are written: an IPv6 host in brackets. */
 function hostPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -59,7 +62,9 @@ export async function serveGrpc(agent: ServedAgent, options: GrpcServerOptions =
     throw new TypeError(`serveGrpc: maxConcurrentStreams must be a positive whole number, got ${String(maxConcurrentStreams)}`);
   }
   const server = new Server({
-    'grpc.max_receive_message_length': maxMessageBytes,
+    // A message a little past the limit is read, so that its refusal goes through the call entry
+    // (logged, counted, traced); grpc-js cuts one further past it by itself.
+    'grpc.max_receive_message_length': maxMessageBytes + OVERSIZE_READ_BYTES,
     'grpc.max_send_message_length': maxMessageBytes,
     'grpc.keepalive_time_ms': options.keepalive?.timeMs ?? 2 * 60 * 60 * 1000,
     'grpc.keepalive_timeout_ms': options.keepalive?.timeoutMs ?? 20_000,
@@ -83,14 +88,12 @@ export async function serveGrpc(agent: ServedAgent, options: GrpcServerOptions =
     const { definition, implementation } = grpcService({
       binding,
       runner: endpoint.runner,
+      entry: endpoint.entry,
       logger: core.logger,
-      auth: core.options.auth,
       protocol: endpoint.version.name,
-      wireError: endpoint.version.wireError ?? ((error) => error),
-      refusesVersion: endpoint.refusesVersion,
       extendedCardFor: extendedCard && ((principal) => extendedCard(core.agentCard(options.agentUrl), principal)),
       metrics: core.options.metrics,
-      isDraining: () => core.draining,
+      maxMessageBytes,
       maxJsonDepth: core.options.maxJsonDepth,
       maxStreamQueueBytes: core.options.maxStreamQueueBytes,
       heartbeatMs: core.options.heartbeatMs,

@@ -161,6 +161,7 @@ describe('finding 1: every way a stream can fail ends it cleanly and releases it
     };
     const endpoint = createRpcEndpoint({
       ...core.options,
+      entry: core.endpoints[0]!.entry,
       dispatch,
       logger: silent,
       protocol: '0.1.0',

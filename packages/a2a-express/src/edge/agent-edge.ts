@@ -1,16 +1,16 @@
 // The agent's HTTP surface on any server: which request is whose (each version's cards, its
-// JSON-RPC endpoint, its HTTP+JSON binding, the key set), the cards' caching, and the refusals
-// made before a binding is reached (a draining agent, a verb an endpoint does not take). Express
+// JSON-RPC endpoint, its HTTP+JSON binding, the key set), the cards' caching, and CORS. A call's
+// refusals (a draining agent, credentials, ...) are its bindings', made through the version's
+// call entry (transports/call-entry.ts), the same for gRPC. Express
 // (router.ts), the node:http listener (node.ts) and the fetch handler (fetch.ts) each make an
 // exchange from their request and hand it here; a path that is none of the agent's is left to
 // the host (Express's next route) or answered 404 (the others).
 import type { CardSigner } from '../core/card-signer.js';
-import { A2AError } from 'a2a-types';
+import type { A2AError } from 'a2a-types';
 import { createHash } from 'node:crypto';
 import { authenticate, type AuthOptions, type Principal } from '../core/auth.js';
 import type { AgentCard } from 'a2a-types/model';
 import type { AgentCore, ServedEndpoint } from '../agent-core.js';
-import { errorResponse } from '../transports/json-rpc.js';
 import {
   createRpcEndpoint,
   requestedVersion,
@@ -19,7 +19,6 @@ import {
   type HttpEndpointSettings,
 } from '../transports/http.js';
 import { createRestEndpoint } from '../transports/rest.js';
-import type { BindingName } from '../telemetry/metrics.js';
 import type { Logger } from 'pino';
 import type { CorsPolicy } from './cors.js';
 import { headerOf, sendJson, type EdgeRequest, type EdgeResponse } from './exchange.js';
@@ -51,8 +50,8 @@ interface Routes {
   readonly posts: Map<string, EdgeHandler>;
   /** The GET routes (cards, keys), by route key; the first added for a path serves it. */
   readonly gets: Map<string, EdgeHandler>;
-  /** The JSON-RPC endpoints by route key: POST is served, any other verb refused. */
-  readonly endpoints: Map<string, { post: EdgeHandler; other: EdgeHandler }>;
+  /** The JSON-RPC endpoints by route key (which refuse any verb but POST). */
+  readonly endpoints: Map<string, EdgeHandler>;
   /** The HTTP+JSON bindings, each below its endpoint's path (route key). */
   readonly below: { readonly prefix: string; readonly serve: (req: EdgeRequest, res: EdgeResponse, path: string) => void }[];
 }
@@ -94,7 +93,7 @@ export function createAgentEdge(core: AgentCore): AgentEdge {
     // A card or the keys: GET (and HEAD), and a preflight when CORS is on; other verbs are the host's.
     if (get && (method === 'GET' || method === 'HEAD' || (cors && method === 'OPTIONS'))) return get;
     const endpoint = routes.endpoints.get(key);
-    if (endpoint) return method === 'POST' ? endpoint.post : endpoint.other;
+    if (endpoint) return endpoint;
     for (const { prefix, serve } of routes.below) {
       if (key.startsWith(prefix) && key.charAt(prefix.length) === '/') {
         const path = req.path.slice(prefix.length);
@@ -144,36 +143,23 @@ function mountVersion(mount: VersionMount, endpoint: ServedEndpoint): void {
   );
   for (const path of endpoint.cardPaths) mount.addGet(path, servedCard);
 
-  const refuseDraining = refuseWhileDraining(mount, version.name, 'jsonrpc', (error) => errorResponse(null, wireError(error)));
   // What both HTTP bindings of the version are made with.
   const http: HttpEndpointSettings = {
     ...resolved,
+    entry: endpoint.entry,
     route: endpoint.path,
     logger: core.logger,
     wireError,
     protocol: version.name,
-    refusesVersion: endpoint.refusesVersion,
     contentTypeError: endpoint.contentTypeError,
     extendedCardFor: extendedCard,
   };
   const rpcEndpoint = createRpcEndpoint({ ...http, dispatch: endpoint.dispatch });
-  const rpcPost: EdgeHandler = (req, res) => {
-    if (core.draining) refuseDraining(req, res);
-    else rpcEndpoint(req, res);
-  };
-  routes.posts.set(endpoint.path, rpcPost);
-  routes.endpoints.set(routeKey(endpoint.path), { post: rpcPost, other: postOnly(wireError) });
+  routes.posts.set(endpoint.path, rpcEndpoint);
+  routes.endpoints.set(routeKey(endpoint.path), rpcEndpoint);
   const { rest } = endpoint;
-  if (!rest) return;
-  const refuseRestDraining = refuseWhileDraining(mount, version.name, 'rest', (error) => rest.errorAnswer(error).body);
-  const restEndpoint = createRestEndpoint({ ...http, binding: rest, runner: endpoint.runner });
-  routes.below.push({
-    prefix: routeKey(endpoint.path),
-    serve: (req, res, path) => {
-      if (core.draining) refuseRestDraining(req, res);
-      else restEndpoint(req, res, path);
-    },
-  });
+  if (rest)
+    routes.below.push({ prefix: routeKey(endpoint.path), serve: createRestEndpoint({ ...http, binding: rest, runner: endpoint.runner }) });
 }
 
 /**
@@ -328,30 +314,5 @@ function cardServer(
         })
         .catch(failed(res));
     },
-  };
-}
-
-/**
- * While draining, the work of this process is ending: a new call is refused at once (HTTP 503,
- * -32011, in the error body its binding gives it), so that a load balancer or a client tries
- * another replica rather than waiting here. Only the A2A endpoint: the host app's own routes are
- * not ours to refuse.
- */
-function refuseWhileDraining(mount: VersionMount, version: string, binding: BindingName, body: (error: A2AError) => unknown): EdgeHandler {
-  return (_req, res) => {
-    res.setHeader('Connection', 'close');
-    res.setHeader('Retry-After', '1');
-    const error = A2AError.resourceUnavailable('the agent is shutting down');
-    mount.core.options.metrics?.callEnded(version, binding, 'other', error.code, 0);
-    sendJson(res, 503, body(error));
-  };
-}
-
-/** Any other verb on a JSON-RPC endpoint: 405, with the error in the version's words. */
-function postOnly(wireError: (error: A2AError) => A2AError): EdgeHandler {
-  return (_req, res) => {
-    res.setHeader('Allow', 'POST');
-    const reason = 'the A2A endpoint takes JSON-RPC requests by POST';
-    sendJson(res, 405, errorResponse(null, wireError(A2AError.invalidRequest({ reason }))));
   };
 }

@@ -4,7 +4,6 @@
 // code says how a call went, its details in the `grpc-status-details-bin` trailer, and a stream's
 // events are the messages of a server stream. Imported by the `a2a-express/grpc` entry alone.
 import { constants as http2Constants, type Http2Stream } from 'node:http2';
-import { performance } from 'node:perf_hooks';
 import {
   Metadata,
   status as GrpcStatus,
@@ -17,7 +16,7 @@ import {
 } from '@grpc/grpc-js';
 import { A2AError } from 'a2a-types/model';
 import type { Logger } from 'pino';
-import { authenticate, type AuthOptions, type Principal } from '../core/auth.js';
+import type { Principal } from '../core/auth.js';
 import { CallerPresence, type CallHeaders } from '../core/call.js';
 import { SeveralEvents, type TaskEventStream } from '../core/event-feed.js';
 import type { GrpcBinding, GrpcMethod } from '../core/protocol-version.js';
@@ -28,23 +27,29 @@ import { nestingExceeds } from './nesting.js';
 import { startHeartbeat, stopHeartbeat, type Beating } from './sse.js';
 import type { ExtensionsEcho } from '../core/extensions.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
+import { isRefusal, requestRefusal, type CallEntry, type Refusal } from './call-entry.js';
 
 export interface GrpcEndpointSettings {
   readonly binding: GrpcBinding;
   readonly runner: MethodRunner;
+  /**
+   * The way into the version's calls, shared with its HTTP bindings: it lets a call in or refuses
+   * it (a draining agent's refusal is UNAVAILABLE, so that the client tries another replica), and
+   * accounts for each refusal.
+   */
+  readonly entry: CallEntry;
   readonly logger: Logger;
-  readonly auth: AuthOptions | undefined;
   /** The protocol version the binding speaks, for its metrics. */
   readonly protocol: string;
-  /** How the version words an error as its JSON-RPC error object: the code a refusal is logged and counted with. */
-  readonly wireError: (error: A2AError) => A2AError;
-  /** See `VersionEndpoint.refusesVersion`: read from the `a2a-version` metadata. */
-  readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
   /** The version's extended card for a caller; absent when the agent has none. */
   readonly extendedCardFor?: (principal: Principal) => Promise<unknown>;
   readonly metrics?: A2AMetrics;
-  /** Whether the agent drains: a new call is refused (UNAVAILABLE), so that the client tries another replica. */
-  readonly isDraining?: () => boolean;
+  /**
+   * The largest request message taken, bytes: one larger is refused through the entry, as an
+   * HTTP body past the limit is (grpc-js is set to read a little more than this, so that the
+   * refusal is ours to log and count; past that it cuts the call itself).
+   */
+  readonly maxMessageBytes: number;
   /** The deepest nesting of objects and arrays accepted in a request's JSON form (the router's `maxJsonDepth`). */
   readonly maxJsonDepth: number;
   /** Most bytes a stream holds for a client that does not read (the router's `maxStreamQueueBytes`); see {@link StreamWrites}. */
@@ -349,7 +354,7 @@ class GrpcExtensionsEcho implements ExtensionsEcho {
   }
 }
 
-/** The call's params and context, or the status it is refused with: credentials first, then the version, then the request. */
+/** The call's params and context, or the status it is refused with: the entry lets it in from its metadata, then its message is read. */
 async function readCall(
   settings: GrpcEndpointSettings,
   method: GrpcMethod,
@@ -357,30 +362,40 @@ async function readCall(
   { headers, span, caller }: CallBasis,
 ): Promise<ReadCall> {
   const started = performance.now();
-  const refuse = (error: A2AError, details?: Record<string, unknown>): ReadCall => {
-    const wire = settings.wireError(error);
-    settings.logger.info({ outcome: 'error', code: wire.code, ...details }, 'a2a call refused');
-    settings.metrics?.callEnded(settings.protocol, 'grpc', 'other', wire.code, (performance.now() - started) / 1000);
-    return { refused: grpcError(settings, error) };
+  const refuse = (refusal: Refusal, principal?: Principal): ReadCall => {
+    settings.entry.refused(refusal, { binding: 'grpc', span, started, headers, principal });
+    const refused = grpcError(settings, refusal.error);
+    if (refusal.tooLarge) refused.code = GrpcStatus.RESOURCE_EXHAUSTED;
+    return { refused };
   };
-  if (settings.isDraining?.()) return refuse(A2AError.resourceUnavailable('the agent is shutting down'));
-  const auth = settings.auth && (await authenticate({ headers }, settings.auth));
-  if (auth && !auth.ok) return refuse(A2AError.authenticationRequired(auth.reason), { reason: auth.reason });
   const requested = headers['a2a-version'];
-  const versionRefusal = settings.refusesVersion?.(typeof requested === 'string' && requested.trim() !== '' ? requested.trim() : undefined);
-  if (versionRefusal) return refuse(versionRefusal, { version: requested });
+  const admission = await settings.entry.admit(
+    { headers },
+    typeof requested === 'string' && requested.trim() !== '' ? requested.trim() : undefined,
+  );
+  if (isRefusal(admission)) return refuse(admission);
+  const { principal } = admission;
+  if (call.request.length > settings.maxMessageBytes) {
+    const reason = `the request message is larger than ${settings.maxMessageBytes} bytes`;
+    return refuse(
+      requestRefusal(A2AError.invalidRequest({ reason }), { tooLarge: true, details: { bytes: call.request.length } }),
+      principal,
+    );
+  }
   let params: unknown;
   try {
     params = method.params(call.request);
   } catch (error) {
     if (!(error instanceof A2AError)) throw error;
-    return refuse(error);
+    return refuse(requestRefusal(error), principal);
   }
   // As over HTTP: what nests deeper is refused before it is stored and echoed.
   if (nestingExceeds(params, settings.maxJsonDepth)) {
-    return refuse(A2AError.invalidRequest({ reason: `the request nests deeper than ${settings.maxJsonDepth} levels` }));
+    return refuse(
+      requestRefusal(A2AError.invalidRequest({ reason: `the request nests deeper than ${settings.maxJsonDepth} levels` })),
+      principal,
+    );
   }
-  const principal = auth?.ok ? auth.principal : undefined;
   const { extendedCardFor } = settings;
   const lastEventId = headers['last-event-id'];
   // A call that asks for no extension has none activated: nothing to echo (most calls).

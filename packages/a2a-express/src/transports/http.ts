@@ -4,7 +4,7 @@
 // JSON-RPC itself is in json-rpc.ts, which knows no HTTP; HTTP+JSON is in rest.ts.
 import { A2AError, type ErrorReason, type JSONRPCId, type JSONRPCResponse } from 'a2a-types';
 import type { Logger } from 'pino';
-import { authenticate, type AuthOptions, type AuthOutcome, type Principal } from '../core/auth.js';
+import type { AuthOutcome, Principal } from '../core/auth.js';
 import type { CallerPresenceView } from '../core/call.js';
 import { extensionsHeaderOf, type ExtensionsEcho } from '../core/extensions.js';
 import { createBodyReader, TransportError, type BodyReader } from '../edge/body.js';
@@ -12,28 +12,27 @@ import { headerOf, sendJson, sendJsonText, type EdgeRequest, type EdgeResponse }
 import { errorResponse, idOf, type Dispatch, type RequestContext, type StreamAnswer } from './json-rpc.js';
 import { asksForEventStream, serializeAnswer, writeEventStream, type AnswerLimits } from './event-stream.js';
 import { SseStream } from './sse.js';
-import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
+import type { BindingName } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
+import { isRefusal, requestRefusal, type CallEntry, type Refusal, type RefusedCall } from './call-entry.js';
 
 /** What an HTTP binding of a version's endpoint (JSON-RPC, HTTP+JSON) is made with. */
 export interface HttpEndpointSettings extends AnswerLimits {
   readonly logger: Logger;
-  readonly auth: AuthOptions | undefined;
+  /** The way into the version's calls, shared with its other bindings: it lets a call in or refuses it, and accounts for each refusal. */
+  readonly entry: CallEntry;
   readonly bodyLimit: number | string;
   readonly maxJsonDepth: number;
   /** How this endpoint's protocol version words an error as its JSON-RPC error object (its code, message and data). */
   readonly wireError: (error: A2AError) => A2AError;
-  /** The protocol version this endpoint speaks, for its spans and metrics. */
+  /** The protocol version this endpoint speaks, for its spans. */
   readonly protocol: string;
-  /** See `VersionEndpoint.refusesVersion`. */
-  readonly refusesVersion?: (requested: string | undefined) => A2AError | undefined;
   /** See `VersionEndpoint.contentTypeError`. */
   readonly contentTypeError?: (reason: string) => A2AError;
   /** The version's extended card for this request and caller; absent when the agent has none. */
   readonly extendedCardFor?: (req: EdgeRequest, principal: Principal) => Promise<unknown>;
   /** Where the endpoint is below the mount, for its server spans' `http.route`. */
   readonly route: string;
-  readonly metrics?: A2AMetrics;
 }
 
 interface RpcEndpointSettings extends HttpEndpointSettings {
@@ -69,6 +68,7 @@ export function createRpcEndpoint(settings: RpcEndpointSettings): EdgeHandler {
   const spanAttributes = { [A2A_ATTRIBUTES.protocolVersion]: settings.protocol, [A2A_ATTRIBUTES.binding]: 'jsonrpc' };
   return (req, res) =>
     traceRequest(req, res, settings.route, spanAttributes, (span) => {
+      if (req.method !== 'POST') return refuseVerb(settings, req, res, span);
       void serveRpc(endpoint, req, res, span).catch((error: unknown) => {
         // Nothing above should throw; if it does, the client still gets JSON-RPC, never a stack.
         settings.logger.error({ err: error }, 'unexpected error in the JSON-RPC endpoint');
@@ -79,7 +79,7 @@ export function createRpcEndpoint(settings: RpcEndpointSettings): EdgeHandler {
 }
 
 async function serveRpc(endpoint: RpcEndpoint, req: EdgeRequest, res: EdgeResponse, span: Span): Promise<void> {
-  const call = await readRpcCall(endpoint, req, res);
+  const call = await readRpcCall(endpoint, req, res, span);
   if (!call) return;
   const { settings } = endpoint;
   const answer = await settings.dispatch(call.body, requestContextOf(req, res, call.principal, settings, 'jsonrpc', span));
@@ -100,47 +100,77 @@ async function serveRpc(endpoint: RpcEndpoint, req: EdgeRequest, res: EdgeRespon
 }
 
 /**
- * The request's body and principal, or undefined once a refusal is sent: credentials are checked
- * from the headers first, before anything is answered (and so before any SSE header); a refused
- * client's body is still read, so that the refusal can echo the request id. Then the body, then
- * the version the client asks for.
+ * The request's body and principal, or undefined once a refusal is sent. The entry lets the call
+ * in from its headers first, before anything is answered (and so before any SSE header); a
+ * refused request's body is still read, up to 64 KiB, so that the refusal can echo its id (but
+ * not a draining agent's: it answers at once). Then the body.
  */
 async function readRpcCall(
-  { settings, readBody, readRefusedBody }: RpcEndpoint,
+  endpoint: RpcEndpoint,
   req: EdgeRequest,
   res: EdgeResponse,
+  span: Span,
 ): Promise<{ body: unknown; principal: Principal | undefined } | undefined> {
+  const { settings, readBody } = endpoint;
   const started = performance.now();
-  const auth: AuthOutcome | undefined = settings.auth && (await authenticate(req.original ?? req, settings.auth));
-  let body: unknown;
+  const admission = await settings.entry.admit(req.original ?? req, requestedVersion(req));
+  if (isRefusal(admission)) {
+    const id = admission.step === 'draining' ? null : await refusedRequestId(endpoint, req, res);
+    refuseRpc(settings, res, admission, id, { binding: 'jsonrpc', span, started, headers: req.headers });
+    return undefined;
+  }
   try {
-    body = await (auth && !auth.ok ? readRefusedBody : readBody)(req);
+    return { body: await readBody(req), principal: admission.principal };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    if (auth && !auth.ok) {
-      res.setHeader('Connection', 'close');
-      refuseUnauthenticated(settings, res, null, auth, started);
-      return undefined;
-    }
-    const refusal = bodyRefusal(settings, error);
-    if (error.status === 413) res.setHeader('Connection', 'close');
-    countRefusal(settings, 'jsonrpc', started, refusal, { status: error.status });
-    sendJson(res, error.status, errorResponse(null, settings.wireError(refusal)));
+    const refusal = requestRefusal(bodyRefusal(settings, error), {
+      httpStatus: error.status,
+      tooLarge: error.status === 413,
+      details: { status: error.status },
+    });
+    refuseRpc(settings, res, refusal, null, { binding: 'jsonrpc', span, started, headers: req.headers, principal: admission.principal });
     return undefined;
   }
-  const id = Array.isArray(body) ? null : idOf(body);
-  if (auth && !auth.ok) {
-    refuseUnauthenticated(settings, res, id, auth, started);
-    return undefined;
+}
+
+/** Any verb but POST on the endpoint: 405, with the error in the version's words. */
+function refuseVerb(settings: HttpEndpointSettings, req: EdgeRequest, res: EdgeResponse, span: Span): void {
+  res.setHeader('Allow', 'POST');
+  const refusal = requestRefusal(A2AError.invalidRequest({ reason: 'the A2A endpoint takes JSON-RPC requests by POST' }), {
+    httpStatus: 405,
+  });
+  refuseRpc(settings, res, refusal, null, { binding: 'jsonrpc', span, started: performance.now(), headers: req.headers });
+}
+
+/** The id of a refused request, from at most 64 KiB of its body; null when it has none that can be read. */
+async function refusedRequestId(endpoint: RpcEndpoint, req: EdgeRequest, res: EdgeResponse): Promise<JSONRPCId> {
+  try {
+    const body = await endpoint.readRefusedBody(req);
+    return Array.isArray(body) ? null : idOf(body);
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    // What is left unread of the body cannot be told from a next request on the connection.
+    res.setHeader('Connection', 'close');
+    return null;
   }
-  const requested = requestedVersion(req);
-  const versionRefusal = settings.refusesVersion?.(requested);
-  if (versionRefusal) {
-    countRefusal(settings, 'jsonrpc', started, versionRefusal, { version: requested });
-    sendJson(res, 200, errorResponse(id, settings.wireError(versionRefusal)));
-    return undefined;
-  }
-  return { body, principal: auth?.principal };
+}
+
+/** A refusal, accounted for by the entry and written as JSON-RPC: HTTP's own status where it has one (401, 413, 503, ...), else 200. */
+function refuseRpc(settings: HttpEndpointSettings, res: EdgeResponse, refusal: Refusal, id: JSONRPCId, call: RefusedCall): void {
+  settings.entry.refused(refusal, call);
+  writeRefusalHead(res, refusal);
+  sendJson(res, refusal.httpStatus ?? 200, errorResponse(id, settings.wireError(refusal.error)));
+}
+
+/**
+ * The headers of a refusal over HTTP, on either binding: the schemes to authenticate with (spec
+ * 4.4), and for a draining agent or a body left unread, the end of the connection (a draining
+ * replica's client should reconnect elsewhere, and soon).
+ */
+export function writeRefusalHead(res: EdgeResponse, refusal: Refusal): void {
+  if (refusal.challenges) res.setHeader('WWW-Authenticate', refusal.challenges);
+  if (refusal.step === 'draining') res.setHeader('Retry-After', '1');
+  if (refusal.step === 'draining' || refusal.tooLarge) res.setHeader('Connection', 'close');
 }
 
 /** A body the transport refuses: a media type it does not take is the version's own error where it has one. */
@@ -151,22 +181,6 @@ export function bodyRefusal(
 ): A2AError {
   const reason = (error.error.data as { reason?: string } | undefined)?.reason ?? fallbackReason;
   return error.status === 415 && settings.contentTypeError ? settings.contentTypeError(reason) : error.error;
-}
-
-/**
- * A call refused before it reached its method (credentials, body, version): logged and counted
- * as a call of no method, with the code its version gives it, `details` on its log line.
- */
-export function countRefusal(
-  settings: HttpEndpointSettings,
-  binding: BindingName,
-  started: number,
-  refusal: A2AError,
-  details?: Record<string, unknown>,
-): void {
-  const { code } = settings.wireError(refusal);
-  settings.logger.info({ outcome: 'error', code, ...details }, 'a2a call refused');
-  settings.metrics?.callEnded(settings.protocol, binding, 'other', code, (performance.now() - started) / 1000);
 }
 
 /** What the method runner is told of a request: who calls, what came with it, where it came from. */
@@ -216,11 +230,6 @@ class ResponsePresence implements CallerPresenceView, ExtensionsEcho {
   echoExtensions(activated: readonly string[]): void {
     if (this.extensionsHeader && !this.res.headersSent) this.res.setHeader(this.extensionsHeader, activated.join(','));
   }
-}
-
-function refuseUnauthenticated(settings: HttpEndpointSettings, res: EdgeResponse, id: JSONRPCId, auth: AuthRefusal, started: number): void {
-  countRefusal(settings, 'jsonrpc', started, A2AError.authenticationRequired(auth.reason), { reason: auth.reason });
-  sendUnauthenticated(res, id, auth, settings.wireError);
 }
 
 /**

@@ -6,7 +6,6 @@
 // builds another's envelope.
 import { tenantOfParams, tenantOwner } from '../core/tenants.js';
 import { CallExtensions, type ExtensionsEcho, NO_EXTENSIONS, requestedExtensions } from '../core/extensions.js';
-import { performance } from 'node:perf_hooks';
 import { A2AError, type JSONRPCId, type ValidationIssue } from 'a2a-types';
 import type { Logger } from 'pino';
 import type { AgentOperations } from '../core/agent-operations.js';
@@ -80,10 +79,20 @@ interface CallPlace {
   readonly inBatch?: boolean;
 }
 
+/** A call refused on its way in (call-entry.ts): when it came, the step that refused it, and what its log line adds. */
+interface RefusedPlace extends CallPlace {
+  readonly started?: number;
+  readonly refused?: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
 export interface MethodRunner {
   run(method: string, params: unknown, context: RequestContext, place?: CallPlace): Promise<MethodOutcome>;
-  /** Logs and counts a call refused before it named a method (a bad envelope), with the code its version gives it. */
-  refuse(error: A2AError, context: RequestContext, place?: CallPlace): void;
+  /**
+   * Logs, counts and traces a call refused before it named a method (on its way in, or a bad
+   * envelope), with the code its version gives it.
+   */
+  refuse(error: A2AError, context: RequestContext, place?: RefusedPlace): void;
 }
 
 interface CallLog {
@@ -127,7 +136,10 @@ export function createMethodRunner(settings: MethodRunnerSettings): MethodRunner
         : runLogged(runner, log, method, params, context, place);
     },
     refuse(error, context, place = {}) {
-      logCall(runner, startLog(context, place), runner.wireError(error).code);
+      const log = startLog(context, place);
+      if (place.started !== undefined) log.started = place.started;
+      const extra = place.refused === undefined ? undefined : { refused: place.refused, ...place.details };
+      logCall(runner, log, runner.wireError(error).code, extra, place.refused === undefined ? 'a2a call' : 'a2a call refused');
     },
   };
 }
@@ -235,7 +247,7 @@ function toA2AError(runner: Runner, error: unknown, log: CallLog): A2AError {
   return A2AError.internalError();
 }
 
-function logCall(runner: Runner, log: CallLog, code?: number, extra?: Record<string, unknown>): void {
+function logCall(runner: Runner, log: CallLog, code?: number, extra?: Record<string, unknown>, message = 'a2a call'): void {
   const elapsedMs = performance.now() - log.started;
   runner.metrics?.callEnded(runner.protocol, log.binding, log.methodLabel, code, elapsedMs / 1000);
   endCall(log.span, code, log.binding === 'jsonrpc');
@@ -251,7 +263,7 @@ function logCall(runner: Runner, log: CallLog, code?: number, extra?: Record<str
       code,
       ...extra,
     },
-    'a2a call',
+    message,
   );
 }
 

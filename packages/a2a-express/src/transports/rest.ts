@@ -4,13 +4,14 @@
 // how a call went, an answer is the method's result alone, an error the version's error body,
 // and a stream's events go bare (no JSON-RPC envelope).
 import { A2AError } from 'a2a-types';
-import { authenticate, type AuthOutcome, type Principal } from '../core/auth.js';
+import type { Principal } from '../core/auth.js';
 import type { RestBinding, RestRoute } from '../core/protocol-version.js';
 import { createBodyReader, TransportError, type BodyReader } from '../edge/body.js';
 import { queryOf, sendJsonText, type EdgeRequest, type EdgeResponse } from '../edge/exchange.js';
 import Negotiator from 'negotiator';
 import { serializeAnswer, writeEventStream } from './event-stream.js';
-import { bodyRefusal, countRefusal, requestContextOf, requestedVersion, type HttpEndpointSettings } from './http.js';
+import { bodyRefusal, requestContextOf, requestedVersion, writeRefusalHead, type HttpEndpointSettings } from './http.js';
+import { isRefusal, requestRefusal, type Refusal } from './call-entry.js';
 import type { MethodRunner } from './method-runner.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
 
@@ -25,13 +26,14 @@ interface RestEndpoint {
   readonly readBody: BodyReader;
 }
 
-/** A call of one route, with its path's parameters, and when it started (for its metrics). */
+/** A call of one route, with its path's parameters, when it started and its server span (what a refusal is accounted to). */
 interface RouteCall {
   readonly route: RestRoute;
   readonly pathParams: string[];
   /** The tenant the path names (`/{tenant}/…`, spec 1.0's HTTP bindings of the proto), if any. */
   readonly tenant?: string;
   readonly started: number;
+  readonly span: Span;
 }
 
 /**
@@ -49,20 +51,23 @@ export function createRestEndpoint(settings: RestEndpointSettings): (req: EdgeRe
     traceRequest(req, res, settings.route, spanAttributes, (span) => {
       const started = performance.now();
       const found = routeOf(binding.routes, req.method, path) ?? tenantRouteOf(binding.routes, req.method, path);
+      const unrouted = { started, span };
       // Everything below the interface is the binding's: a path that is none of its routes is
       // answered in its words, not the host's.
-      if (found === undefined) return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${path}`));
+      if (found === undefined)
+        return refuse(settings, req, res, unrouted, requestRefusal(A2AError.methodNotFound(`${req.method} ${path}`)));
       if (found === 'bad-path') {
-        return refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }));
+        const refusal = requestRefusal(A2AError.invalidRequest({ reason: 'the path is not valid percent-encoding' }));
+        return refuse(settings, req, res, unrouted, refusal);
       }
       if (found === 'other-verb') {
         // A tenant's path is a route's below its first segment.
         const verbs = allowedVerbs(binding.routes, path);
         res.setHeader('Allow', (verbs.length > 0 ? verbs : allowedVerbs(binding.routes, path.replace(/^\/[^/]+/, ''))).join(', '));
         // HTTP's own word for it: the path is there, not with this verb.
-        return refuse(settings, req, res, started, A2AError.methodNotFound(`${req.method} ${path}`), undefined, 405);
+        return refuse(settings, req, res, unrouted, requestRefusal(A2AError.methodNotFound(`${req.method} ${path}`), { httpStatus: 405 }));
       }
-      void serveRoute(endpoint, req, res, { ...found, started }, span).catch((error: unknown) => {
+      void serveRoute(endpoint, req, res, { ...found, started, span }).catch((error: unknown) => {
         settings.logger.error({ err: error }, 'unexpected error in the HTTP+JSON endpoint');
         if (!res.headersSent) sendError(settings, req, res, A2AError.internalError());
         else res.end(500);
@@ -70,15 +75,16 @@ export function createRestEndpoint(settings: RestEndpointSettings): (req: EdgeRe
     });
 }
 
-async function serveRoute(endpoint: RestEndpoint, req: EdgeRequest, res: EdgeResponse, call: RouteCall, span: Span): Promise<void> {
+async function serveRoute(endpoint: RestEndpoint, req: EdgeRequest, res: EdgeResponse, call: RouteCall): Promise<void> {
   const { settings } = endpoint;
   const read = await readRouteCall(endpoint, req, res, call);
   if (!read) return;
   const params = call.route.params(call.pathParams, queryOf(req), read.body);
   const tenantClash = call.tenant === undefined ? undefined : tenantClashOf(params, call.tenant);
-  if (tenantClash) return refuse(settings, req, res, call.started, tenantClash);
+  if (tenantClash) return refuse(settings, req, res, call, requestRefusal(tenantClash), read.principal);
   if (call.tenant !== undefined) (params as { tenant?: string }).tenant = call.tenant;
-  const outcome = await settings.runner.run(call.route.method, params, requestContextOf(req, res, read.principal, settings, 'rest', span));
+  const context = requestContextOf(req, res, read.principal, settings, 'rest', call.span);
+  const outcome = await settings.runner.run(call.route.method, params, context);
   switch (outcome.kind) {
     case 'stream':
       return writeEventStream(
@@ -103,46 +109,41 @@ async function serveRoute(endpoint: RestEndpoint, req: EdgeRequest, res: EdgeRes
 }
 
 /**
- * The call's body and principal, or undefined once a refusal is sent: credentials first, then
- * the version the client asks for, then the body (a JSON object), where the route has one.
+ * The call's body and principal, or undefined once a refusal is sent: the entry lets the call in
+ * from its headers (draining, credentials, version), then the body (a JSON object) is read, where
+ * the route has one.
  */
 async function readRouteCall(
   { settings, readBody }: RestEndpoint,
   req: EdgeRequest,
   res: EdgeResponse,
-  { route, started }: RouteCall,
+  call: RouteCall,
 ): Promise<{ body: Record<string, unknown>; principal: Principal | undefined } | undefined> {
-  const auth = settings.auth && (await authenticate(req.original ?? req, settings.auth));
-  if (auth && !auth.ok) {
-    res.setHeader('WWW-Authenticate', auth.challenges);
-    refuse(settings, req, res, started, A2AError.authenticationRequired(auth.reason), { reason: auth.reason });
+  const admission = await settings.entry.admit(req.original ?? req, requestedVersion(req));
+  if (isRefusal(admission)) {
+    refuse(settings, req, res, call, admission);
     return undefined;
   }
-  const requested = requestedVersion(req);
-  const versionRefusal = settings.refusesVersion?.(requested);
-  if (versionRefusal) {
-    refuse(settings, req, res, started, versionRefusal, { version: requested });
-    return undefined;
-  }
-  if (!route.hasBody) return { body: {}, principal: principalOf(auth) };
+  const { principal } = admission;
+  if (!call.route.hasBody) return { body: {}, principal };
   try {
     const body = await readBody(req);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      refuse(settings, req, res, started, A2AError.invalidRequest({ reason: 'the body must be a JSON object' }));
+      refuse(settings, req, res, call, requestRefusal(A2AError.invalidRequest({ reason: 'the body must be a JSON object' })), principal);
       return undefined;
     }
-    return { body: body as Record<string, unknown>, principal: principalOf(auth) };
+    return { body: body as Record<string, unknown>, principal };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    if (error.status === 413) res.setHeader('Connection', 'close');
     const httpStatus = HTTP_OWN_STATUSES.has(error.status) ? error.status : undefined;
-    refuse(settings, req, res, started, bodyRefusal(settings, error, 'unsupported Content-Type'), { status: error.status }, httpStatus);
+    const refusal = requestRefusal(bodyRefusal(settings, error, 'unsupported Content-Type'), {
+      httpStatus,
+      tooLarge: error.status === 413,
+      details: { status: error.status },
+    });
+    refuse(settings, req, res, call, refusal, principal);
     return undefined;
   }
-}
-
-function principalOf(auth: AuthOutcome | undefined): Principal | undefined {
-  return auth?.ok ? auth.principal : undefined;
 }
 
 /**
@@ -154,20 +155,20 @@ function principalOf(auth: AuthOutcome | undefined): Principal | undefined {
 const HTTP_OWN_STATUSES: ReadonlySet<number> = new Set([405, 413, 415]);
 
 /**
- * A call refused before it reached its method (route, credentials, version, body): logged and
- * counted, and answered with the status of its reason, or HTTP's own (`HTTP_OWN_STATUSES`).
+ * A call refused before it reached its method (its route, the entry, its body): accounted for by
+ * the entry, and answered with HTTP's status for it where the refusal has one, else its reason's.
  */
 function refuse(
   settings: RestEndpointSettings,
   req: EdgeRequest,
   res: EdgeResponse,
-  started: number,
-  error: A2AError,
-  details?: Record<string, unknown>,
-  httpStatus?: number,
+  call: { readonly started: number; readonly span: Span },
+  refusal: Refusal,
+  principal?: Principal,
 ): void {
-  countRefusal(settings, 'rest', started, error, details);
-  sendError(settings, req, res, error, httpStatus);
+  settings.entry.refused(refusal, { binding: 'rest', span: call.span, started: call.started, headers: req.headers, principal });
+  writeRefusalHead(res, refusal);
+  sendError(settings, req, res, refusal.error, refusal.httpStatus);
 }
 
 /** An error as the binding writes it: the status of its reason, or HTTP's own, and the version's error body. */
