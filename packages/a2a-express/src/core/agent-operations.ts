@@ -13,11 +13,16 @@ import { isTerminalState, type StoredPushConfig } from './model.js';
 import {
   CAPABILITY_OF,
   taskIdOfOperation,
+  type CreatePushConfigParams,
+  type GetTaskParams,
   type ListTasksParams,
   type Operation,
   type OperationName,
   type OperationParams,
+  type PushConfigRef,
   type SendMessageParams,
+  type SubscribeParams,
+  type TaskIdParams,
   type TurnRules,
 } from './operations.js';
 import { openResubscription } from './resubscription.js';
@@ -72,10 +77,14 @@ const RULES_10: TurnRules = { existingTaskOnly: true, completedIsTerminal: true 
 const LIST_ENVELOPE_CHARS = 16 * 1024;
 
 export class AgentOperations {
+  private readonly work: OperationWork;
+
   constructor(
-    private readonly service: TaskService,
+    service: TaskService,
     private readonly settings: OperationSettings,
-  ) {}
+  ) {
+    this.work = new TaskOperations(service);
+  }
 
   /** The error every call of `operation` gets on this agent, whatever its params: a capability it lacks. */
   refusal(operation: OperationName): A2AError | undefined {
@@ -112,80 +121,92 @@ export class AgentOperations {
       } as AuthorizeRequest;
       if (!(await authorize(request))) throw A2AError.authorizationFailed();
     }
-    return (RUN[name] as Runner<O>)(params, context, this.service);
+    return this.work[name](params, context);
   }
 }
 
-type Runner<O extends OperationName> = (
-  params: OperationParams[O],
-  context: CallContext,
-  service: TaskService,
-) => Promise<OperationResults[O]>;
+/**
+ * What each operation does, once the call is let through: one method per operation, by its 1.0
+ * name, its params and answer in the core's model. A version's method says which one it performs
+ * (`toOperation`); the binding's call reaches it through `AgentOperations.call`.
+ */
+export type OperationWork = {
+  readonly [O in OperationName]: (params: OperationParams[O], context: CallContext) => Promise<OperationResults[O]>;
+};
 
-/** Each operation's work. */
-const RUN: { readonly [O in OperationName]: Runner<O> } = {
-  async SendMessage(params, context, service) {
+/** The operations' work on the agent's tasks, through the task service. */
+class TaskOperations implements OperationWork {
+  constructor(private readonly service: TaskService) {}
+
+  async SendMessage(params: SendMessageParams, context: CallContext): Promise<TaskRecord> {
+    const { service } = this;
     const { taskId, rules } = addressOf(params, context);
     if (params.configuration?.returnImmediately === true) {
       return (await service.startTurn(taskId, params, ownerIn(context), rules, context)).started.record;
     }
     return service.sendAndWait(taskId, params, ownerIn(context), rules, context);
-  },
+  }
 
-  async SendStreamingMessage(params, context, service) {
+  async SendStreamingMessage(params: SendMessageParams, context: CallContext): Promise<TaskEventStream> {
     const { taskId, rules } = addressOf(params, context);
-    return openSendStream(service, taskId, params, context, rules);
-  },
+    return openSendStream(this.service, taskId, params, context, rules);
+  }
 
-  GetTask: (params, context, service) => service.readTask(params.id, ownerIn(context)),
+  GetTask(params: GetTaskParams, context: CallContext): Promise<TaskRecord> {
+    return this.service.readTask(params.id, ownerIn(context));
+  }
 
-  ListTasks: listTasks,
+  ListTasks(params: ListTasksParams, context: CallContext): Promise<TaskPage> {
+    return listTasks(params, context, this.service);
+  }
 
-  CancelTask: (params, context, service) => service.cancel(params.id, ownerIn(context)),
+  CancelTask(params: TaskIdParams, context: CallContext): Promise<TaskRecord> {
+    return this.service.cancel(params.id, ownerIn(context));
+  }
 
-  async SubscribeToTask({ id }, context, service) {
-    const view = context.view ?? CORE_VIEW;
-    if (!view.task || (context.lastEventId !== undefined && context.lastEventId !== '')) {
-      return openResubscription(service, id, context);
-    }
-    return openTaskSubscription(service, id, context, view.task, view);
-  },
+  async SubscribeToTask({ id, opensWith }: SubscribeParams, context: CallContext): Promise<TaskEventStream> {
+    const resumed = context.lastEventId !== undefined && context.lastEventId !== '';
+    if (opensWith === 'replay' || resumed) return openResubscription(this.service, id, context);
+    return openTaskSubscription(this.service, id, context, context.view ?? CORE_VIEW);
+  }
 
   /** A config without an id replaces the task's own config, else its oldest; with none, it becomes the task's own. */
-  async CreateTaskPushNotificationConfig({ taskId, config }, context, service) {
+  async CreateTaskPushNotificationConfig({ taskId, config }: CreatePushConfigParams, context: CallContext): Promise<StoredPushConfig> {
+    const { service } = this;
     const id = config.id ?? addressedConfig(await service.readTask(taskId, ownerIn(context)), undefined)?.id ?? taskId;
     const stored = { ...config, id } as StoredPushConfig;
     await service.setPushConfig(taskId, stored, ownerIn(context));
     return stored;
-  },
+  }
 
-  async GetTaskPushNotificationConfig({ taskId, id }, context, service) {
-    const config = addressedConfig(await service.readTask(taskId, ownerIn(context)), id);
+  async GetTaskPushNotificationConfig({ taskId, id }: PushConfigRef, context: CallContext): Promise<StoredPushConfig> {
+    const config = addressedConfig(await this.service.readTask(taskId, ownerIn(context)), id);
     if (!config) throw configNotFound(taskId, id);
     return config;
-  },
+  }
 
-  async ListTaskPushNotificationConfigs({ taskId }, context, service) {
-    return (await service.readTask(taskId, ownerIn(context))).pushConfigs ?? [];
-  },
+  async ListTaskPushNotificationConfigs({ taskId }: { taskId: string }, context: CallContext): Promise<readonly StoredPushConfig[]> {
+    return (await this.service.readTask(taskId, ownerIn(context))).pushConfigs ?? [];
+  }
 
   /** Deleting a config the task does not have succeeds: what the client wanted is so (spec 1.0 3.1.10). */
-  async DeleteTaskPushNotificationConfig({ taskId, id }, context, service) {
+  async DeleteTaskPushNotificationConfig({ taskId, id }: PushConfigRef, context: CallContext): Promise<undefined> {
+    const { service } = this;
     const configId = id ?? addressedConfig(await service.readTask(taskId, ownerIn(context)), undefined)?.id;
     if (configId !== undefined) await service.deletePushConfig(taskId, configId, ownerIn(context));
     else await service.readTask(taskId, ownerIn(context));
     return undefined;
-  },
+  }
 
-  async GetExtendedAgentCard(_params, context) {
+  async GetExtendedAgentCard(_params: Record<string, never>, context: CallContext): Promise<unknown> {
     if (!context.extendedCard) {
       throw new A2AError(ErrorCode.UnsupportedOperation, 'This agent has no extended agent card', {
         reason: 'the agent card does not declare capabilities.extendedAgentCard',
       });
     }
     return context.extendedCard();
-  },
-};
+  }
+}
 
 /**
  * The task a send is for and the rules its turn follows: the task the request names (created
@@ -219,13 +240,8 @@ function configNotFound(taskId: string, configId: string | undefined): A2AError 
  * until a turn's final one (spec 1.0 3.1.6). A task waiting for input stays subscribed through the
  * next turn; a task in a terminal state has nothing to stream: -32004.
  */
-async function openTaskSubscription(
-  service: TaskService,
-  taskId: string,
-  context: CallContext,
-  showTask: (record: TaskRecord) => unknown,
-  view: CallView,
-): Promise<TaskEventStream> {
+async function openTaskSubscription(service: TaskService, taskId: string, context: CallContext, view: CallView): Promise<TaskEventStream> {
+  const showTask = view.task ?? CORE_VIEW.task!;
   // The feed is open before the task is read, so that no update falls between the two.
   const feed = await service.openFeed(taskId, streamHolder(context));
   try {

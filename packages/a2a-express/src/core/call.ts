@@ -22,11 +22,32 @@ export interface CallOrigin {
   readonly params: unknown;
 }
 
-export interface CallContext {
+/**
+ * What a call's request carries, as the binding that received it knows it: who calls and what
+ * came with the call. The same for each call of a JSON-RPC batch.
+ */
+export interface CallRequest {
   /** Who is calling, when the agent authenticates calls. */
   readonly principal: Principal | undefined;
   /** The call's headers (HTTP) or metadata (gRPC). */
   readonly headers: CallHeaders;
+  /** The `Last-Event-ID` a stream is resumed from (the kit's resumption, docs/streaming.md), as it came. */
+  readonly lastEventId?: string;
+  /** The client's address, read when asked: whose streams a call without a principal opens. */
+  readonly clientAddress?: () => string | undefined;
+  /** The extended agent card for this caller, in its version's form; absent when the agent has none. */
+  readonly extendedCard?: () => Promise<unknown>;
+  /**
+   * Whether the caller is still there for the answer (a gRPC call may be cancelled, or pass its
+   * deadline): once it is gone, what the core waits for on its behalf stops waiting. The task
+   * itself goes on, as it does when any client goes away (another call reads, continues or
+   * cancels it).
+   */
+  readonly caller?: CallerPresenceView;
+}
+
+/** What the core knows of a call: its request, and what the version's method makes of it. */
+export interface CallContext extends CallRequest {
   readonly origin: CallOrigin;
   /** The tenant the call names (1.0's `tenant`); undefined for the default tenant. */
   readonly tenant?: string | undefined;
@@ -37,12 +58,6 @@ export interface CallContext {
   readonly owner?: Principal | undefined;
   /** The extensions the client asked for (1.0's `A2A-Extensions`, 0.3's `X-A2A-Extensions`), and those the agent used. */
   readonly extensions?: CallExtensions;
-  /** The `Last-Event-ID` a stream is resumed from (the kit's resumption, docs/streaming.md), as it came. */
-  readonly lastEventId?: string;
-  /** The client's address, read when asked: whose streams a call without a principal opens. */
-  readonly clientAddress?: () => string | undefined;
-  /** The extended agent card for this caller, in its version's form; absent when the agent has none. */
-  readonly extendedCard?: () => Promise<unknown>;
   /**
    * How the caller's version continues tasks. Default 1.0's: a message names an existing task,
    * and a completed task takes no more.
@@ -50,13 +65,6 @@ export interface CallContext {
   readonly turnRules?: TurnRules;
   /** How streamed and listed things are shown to the caller. Default: the core's model ({@link CORE_VIEW}). */
   readonly view?: CallView;
-  /**
-   * Whether the caller is still there for the answer (a gRPC call may be cancelled, or pass its
-   * deadline): once it is gone, what the core waits for on its behalf stops waiting. The task
-   * itself goes on, as it does when any client goes away (another call reads, continues or
-   * cancels it).
-   */
-  readonly caller?: CallerPresenceView;
 }
 
 /** Whether a caller is still there for its answer, as the core reads it. */
@@ -96,9 +104,8 @@ export class CallerPresence implements CallerPresenceView {
 export interface CallView {
   /**
    * The task, as a stream opens with it: a send's stream shows the task as the turn opened, with
-   * the first update; a subscription the task as it stands, and a task with no more updates is
-   * refused. Without it (0.1.0, 0.3's resubscribe), a send's stream opens with the turn's own
-   * events and a subscription with the task's status, a task whose turn is over with its final one.
+   * the first update; a subscription that opens with the task (`SubscribeParams.opensWith`) the
+   * task as it stands. Without it (0.1.0), a send's stream opens with the turn's own events.
    */
   readonly task?: (record: TaskRecord) => unknown;
   /** A message that is the whole answer, of the task `taskId` in `contextId`. Without it, the event that carries it. */

@@ -64,6 +64,18 @@ export interface TaskIdParams {
   id: string;
 }
 
+/** SubscribeToTask: the task, and what its stream opens with. */
+export interface SubscribeParams {
+  id: string;
+  /**
+   * `'task'`: the task as it stands, then its updates until a turn's final one; a task with no
+   * more updates is refused (1.0). `'replay'`: the task's events from its log, the task's status
+   * first, and a task whose turn is over gets its final event (0.1.0's and 0.3's resubscribe).
+   * A call that names a `Last-Event-ID` replays from there either way.
+   */
+  opensWith: 'task' | 'replay';
+}
+
 /** ListTasks: the caller's tasks, newest status first, a page at a time. */
 export interface ListTasksParams {
   contextId?: string;
@@ -97,7 +109,7 @@ export interface OperationParams {
   GetTask: GetTaskParams;
   ListTasks: ListTasksParams;
   CancelTask: TaskIdParams;
-  SubscribeToTask: TaskIdParams;
+  SubscribeToTask: SubscribeParams;
   CreateTaskPushNotificationConfig: CreatePushConfigParams;
   GetTaskPushNotificationConfig: PushConfigRef;
   ListTaskPushNotificationConfigs: { taskId: string };

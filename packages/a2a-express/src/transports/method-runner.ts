@@ -9,8 +9,7 @@ import { CallExtensions, type ExtensionsEcho, NO_EXTENSIONS, requestedExtensions
 import { A2AError, type JSONRPCId, type ValidationIssue } from 'a2a-types';
 import type { Logger } from 'pino';
 import type { AgentOperations } from '../core/agent-operations.js';
-import type { Principal } from '../core/auth.js';
-import type { CallContext, CallerPresenceView, CallHeaders } from '../core/call.js';
+import type { CallContext, CallRequest } from '../core/call.js';
 import type { TaskEventStream } from '../core/event-feed.js';
 import { taskIdAt, type Method } from '../core/method.js';
 import type { Operation } from '../core/operations.js';
@@ -19,24 +18,18 @@ import { idIssues } from '../store/records.js';
 import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
 import { callTask, endCall, nameCall, startChildSpan, withSpan, type Span } from '../telemetry/tracing.js';
 
-/** Who calls and what the binding knows of a request beyond its body: the same for each call of a batch. */
-export interface RequestContext {
-  /** Who is calling, when the binding authenticated the request. */
-  readonly principal: Principal | undefined;
-  /** The request's headers, names in lower case. */
-  readonly headers: CallHeaders;
+/**
+ * A request as its binding hands it to the runner: what the core is told of it (`CallRequest`),
+ * and what the binding adds for the call's log line, metric and span, and for the extensions the
+ * agent activates.
+ */
+export interface RequestContext extends CallRequest {
   /** The `Last-Event-ID` the client sent, as it came. */
   readonly lastEventId: string | undefined;
-  /** The version's extended agent card for this caller; absent when the agent has none. */
-  readonly extendedCard?: () => Promise<unknown>;
-  /** The client's address (for a call without a principal: whose streams it opens). */
-  readonly clientAddress?: () => string | undefined;
   /** What the call came over, for its metrics and spans. Default `jsonrpc`. */
   readonly binding?: BindingName;
   /** The request's server span: a call names it; a call of a batch gets a child of it. */
   readonly span?: Span;
-  /** See `CallContext.caller`. */
-  readonly caller?: CallerPresenceView;
   /** Where the binding names the extensions the agent activated in its response (the header, or gRPC metadata). */
   readonly extensionsEcho?: ExtensionsEcho | undefined;
 }
@@ -219,15 +212,10 @@ function callContextOf(runner: Runner, log: CallLog, method: Method, name: strin
   // Tenants are 1.0's: its requests name theirs in `tenant` (HTTP+JSON: in the path, put there).
   const tenant = runner.protocol === '1.0' ? tenantOfParams(params) : undefined;
   return {
-    principal: context.principal,
-    headers: context.headers,
+    ...context,
     origin: { protocol: runner.protocol, binding: log.binding, method: name, params },
-    lastEventId: context.lastEventId,
-    clientAddress: context.clientAddress,
-    extendedCard: context.extendedCard,
     turnRules: method.turnRules,
     view: method.view?.(params),
-    caller: context.caller,
     extensions: extensionsOf(context, runner.protocol),
     tenant,
     // In a tenant, what the call makes is the tenant's with the principal.

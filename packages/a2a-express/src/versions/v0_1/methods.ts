@@ -89,7 +89,7 @@ const resubscribe: StreamingMethod<TaskQueryParams> = {
   operation: 'SubscribeToTask',
   kind: 'streaming',
   validateParams: validateTaskQueryParams,
-  toOperation: ({ id }) => operation('SubscribeToTask', { id }),
+  toOperation: ({ id }) => operation('SubscribeToTask', { id, opensWith: 'replay' }),
   view: () => VIEW_01,
 };
 

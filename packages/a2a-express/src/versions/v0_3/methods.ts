@@ -108,7 +108,7 @@ const resubscribe: StreamingMethod<TaskIdParams> = {
   operation: 'SubscribeToTask',
   kind: 'streaming',
   validateParams: validateTaskIdParams,
-  toOperation: ({ id }) => operation('SubscribeToTask', { id }),
+  toOperation: ({ id }) => operation('SubscribeToTask', { id, opensWith: 'replay' }),
   view: () => RESUBSCRIBE_VIEW_03,
 };
 

@@ -149,7 +149,7 @@ const subscribeToTask: StreamingMethod<v10.SubscribeToTaskRequest> = {
   operation: 'SubscribeToTask',
   kind: 'streaming',
   validateParams: v10.validateSubscribeToTaskRequest,
-  toOperation: ({ id }) => operation('SubscribeToTask', { id }),
+  toOperation: ({ id }) => operation('SubscribeToTask', { id, opensWith: 'task' }),
   view: () => VIEW_10,
 };
 
