@@ -1,6 +1,7 @@
 // The import rules of docs/architecture.md, checked by `pnpm lint`. In a2a-express:
 // - the core (core/, store/, push/) imports no protocol version and no transport, neither Express
 //   nor any version's wire types: from a2a-types, only its model entry point (`a2a-types/model`);
+//   nor the edge, nor the contract between versions and transports (protocol/);
 // - a version (versions/<v>/) imports the core and its own files, never another version or a transport;
 // - a transport (transports/) imports the core only, never a version;
 // - Express only in its adapter (router.ts) and what serves an Express app: the edge (edge/), the
@@ -21,9 +22,10 @@ module.exports = {
     {
       name: 'core-imports-no-version',
       severity: 'error',
-      comment: 'The core, the stores and push delivery speak the neutral model; a version plugs into them, never the other way.',
+      comment:
+        'The core, the stores and push delivery speak the neutral model; a version plugs into them, never the other way, and how a call travels (the edge, the bindings, the contract that names routes, verbs and statuses: protocol/) is above them.',
       from: { path: '(^|/)a2a-express/src/(core|store|push)/' },
-      to: { path: '(^|/)a2a-express/src/(versions|transports)/' },
+      to: { path: '(^|/)a2a-express/src/(versions|transports|protocol|edge)/' },
     },
     {
       name: 'core-knows-no-express',
@@ -47,7 +49,7 @@ module.exports = {
       name: 'core-imports-no-composition',
       severity: 'error',
       comment: 'The files at the top of src/ assemble the layers; nothing below may reach back up to them.',
-      from: { path: '(^|/)a2a-express/src/(core|store|push|versions|transports)/' },
+      from: { path: '(^|/)a2a-express/src/(core|store|push|protocol|versions|transports)/' },
       to: { path: '(^|/)a2a-express/src/[^/]+\\.ts$', pathNot: '(^|/)a2a-express/src/(redis|env)\\.ts$' },
     },
     {

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { createDispatcher, type Dispatch } from './transports/json-rpc.js';
 import { createMethodRunner, type MethodRunner } from './transports/method-runner.js';
 import { CallEntry } from './transports/call-entry.js';
-import type { ListedInterface, ProtocolVersion, VersionEndpoint } from './core/protocol-version.js';
+import type { ListedInterface, ProtocolVersion, VersionEndpoint } from './protocol/version.js';
 import type { AgentCard } from 'a2a-types/model';
 import { prepareCard } from './core/agent-card.js';
 import { cardAuthentication } from './core/auth.js';

@@ -11,7 +11,7 @@ import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
 import { agentCoreOf, type ServedAgent } from './served-agent.js';
-import type { ListedInterface } from './core/protocol-version.js';
+import type { ListedInterface } from './protocol/version.js';
 import type { GrpcServerHandle, GrpcServerOptions } from './grpc-options.js';
 
 export type { GrpcServerHandle, GrpcServerOptions } from './grpc-options.js';

@@ -4,7 +4,7 @@ import type { AuthOptions } from './core/auth.js';
 import { checkedExtensions, type AgentExtensionOption } from './core/extensions.js';
 import { checkedTenants, type ServedTenants } from './core/tenants.js';
 import { CardSigner, type CardSigningOptions } from './core/card-signer.js';
-import type { ConfiguredVersion } from './core/protocol-version.js';
+import type { ConfiguredVersion } from './protocol/version.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './transports/sse.js';
 import type { InspectorOptions } from './inspector.js';

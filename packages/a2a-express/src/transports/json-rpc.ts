@@ -11,7 +11,7 @@ import {
   type JSONRPCResponse,
 } from 'a2a-types';
 import type { TaskEventStream } from '../core/event-feed.js';
-import type { ProtocolVersion } from '../core/protocol-version.js';
+import type { ProtocolVersion } from '../protocol/version.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
 
 export type { RequestContext } from './method-runner.js';

@@ -5,7 +5,7 @@
 // and a stream's events go bare (no JSON-RPC envelope).
 import { A2AError } from 'a2a-types';
 import type { Principal } from '../core/auth.js';
-import type { RestBinding, RestRoute } from '../core/protocol-version.js';
+import type { RestBinding, RestRoute } from '../protocol/version.js';
 import { createBodyReader, TransportError, type BodyReader } from '../edge/body.js';
 import { queryOf, sendJsonText, type EdgeRequest, type EdgeResponse } from '../edge/exchange.js';
 import Negotiator from 'negotiator';

@@ -1,7 +1,7 @@
 // The protocol versions the kit serves, one line each: the router, the agent core, the options
 // and serveAgent iterate this list, and nothing outside versions/ names a version. A version is
 // its folder (versions/<v>/) and its line here.
-import type { ServableVersion } from '../core/protocol-version.js';
+import type { ServableVersion } from '../protocol/version.js';
 import { version01 } from './v0_1/index.js';
 import { type Options03, version03 } from './v0_3/index.js';
 import { type Options10, version10 } from './v1_0/index.js';

@@ -1,7 +1,7 @@
 // A2A 0.1.0 as a plug-in: its methods, its errors (the kit's codes are 0.1.0's), its push body,
 // served at the mount itself. Always served: it has no option of its own.
 import { A2AError, ErrorCode } from 'a2a-types';
-import type { ProtocolVersion, ServableVersion } from '../../core/protocol-version.js';
+import type { ProtocolVersion, ServableVersion } from '../../protocol/version.js';
 import { errorTo01, PROTOCOL_NAME_01, pushBodyTo01 } from './mapping.js';
 import { methods01 } from './methods.js';
 

@@ -1,5 +1,5 @@
 // A2A 0.3 as a plug-in: its options, methods, error codes, push body and card.
-import type { ProtocolVersion, ServableVersion } from '../../core/protocol-version.js';
+import type { ProtocolVersion, ServableVersion } from '../../protocol/version.js';
 import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
 import type { AgentCard as AgentCard03 } from 'a2a-types/v0.3';
 import { agentCard03, checkAgentCard03, type AgentCard03Input } from './card.js';

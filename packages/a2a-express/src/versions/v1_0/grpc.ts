@@ -13,7 +13,7 @@ import {
   jsonToBinary,
   statusDetailsBinary,
 } from 'a2a-types/v1.0/grpc';
-import type { GrpcBinding } from '../../core/protocol-version.js';
+import type { GrpcBinding } from '../../protocol/version.js';
 import type { ErrorDetail10 } from 'a2a-types/v1.0';
 import { statusesOf10, errorTo10, PROTOCOL_VERSION_10 } from './mapping.js';
 

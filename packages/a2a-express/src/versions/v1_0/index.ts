@@ -2,7 +2,7 @@
 import { A2AError, type AgentCard, type ErrorCode } from 'a2a-types/model';
 import { ErrorCode10, errorInfo, type AgentCard as AgentCard10, type AgentInterface } from 'a2a-types/v1.0';
 import type { AuthOptions, Principal } from '../../core/auth.js';
-import type { ListedInterface, ProtocolVersion, ServableVersion, VersionEndpoint } from '../../core/protocol-version.js';
+import type { ListedInterface, ProtocolVersion, ServableVersion, VersionEndpoint } from '../../protocol/version.js';
 import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
 import { agentCard10, checkAgentCard10, type AgentCard10Input } from './card.js';
 import { errorTo10, pushBodyTo10, PROTOCOL_NAME_10, PROTOCOL_VERSION_10 } from './mapping.js';

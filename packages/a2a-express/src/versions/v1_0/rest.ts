@@ -6,7 +6,7 @@
 import type { A2AError } from 'a2a-types/model';
 import type { ErrorBody10, ErrorDetail10 } from 'a2a-types/v1.0';
 import { statusesOf10, errorTo10 } from './mapping.js';
-import type { RestBinding, RestRoute } from '../../core/protocol-version.js';
+import type { RestBinding, RestRoute } from '../../protocol/version.js';
 
 /** The query as the method's params: a single value per name (the schema reads numbers and booleans from their text). */
 function fromQuery(query: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -1,13 +1,15 @@
 // The contract a protocol version fills to plug into the kit: how it reads its own options, where
-// it is served, its method table, how its errors look, its card and the body of its push
-// notifications. The versions served are one list (versions/index.ts) that the router, the agent
-// core, the options and serveAgent iterate; a transport takes any version's table; the core
-// never knows which versions there are.
+// it is served, its method table, how its errors look, its card, its bindings (routes, gRPC
+// methods, error statuses) and the body of its push notifications. The versions served are one
+// list (versions/index.ts) that the router, the agent core, the options and serveAgent iterate;
+// a transport takes any version's table. It sits between the versions and the transports, above
+// the core: the core (core/, store/, push/) never knows which versions there are, nor how a call
+// travels (HTTP verbs, routes, statuses, bytes).
 import type { A2AError, AgentCard } from 'a2a-types/model';
 import type { PushBody, PushFormat } from '../push/push-notifier.js';
-import type { AuthOptions, Principal } from './auth.js';
-import type { AgentExtensionOption } from './extensions.js';
-import type { Method } from './method.js';
+import type { AuthOptions, Principal } from '../core/auth.js';
+import type { AgentExtensionOption } from '../core/extensions.js';
+import type { Method } from '../core/method.js';
 
 /**
  * A protocol version as the router serves it: what it is, and how it reads the router's options.
