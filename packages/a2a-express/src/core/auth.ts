@@ -3,7 +3,7 @@
 // principal or refuse them; the authorize hook is asked about the call as a 1.0 operation.
 import { createHash, createPublicKey, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { CallHeaders, CallOrigin } from './call.js';
+import { headerOf, type CallHeaders, type CallOrigin } from './call.js';
 import type { OperationName, OperationParams } from './operations.js';
 import type { Principal } from './principal.js';
 
@@ -17,11 +17,7 @@ export interface AuthRequest {
   readonly headers: CallHeaders;
 }
 
-/** The value of a header: the first, when it came more than once. */
-export function headerOf(request: AuthRequest, name: string): string | undefined {
-  const value = request.headers[name.toLowerCase()];
-  return typeof value === 'string' ? value : value?.[0];
-}
+export { headerOf };
 
 /** A strategy refuses credentials it recognises but cannot accept by throwing this. */
 export class AuthenticationError extends Error {

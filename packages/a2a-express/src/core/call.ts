@@ -10,6 +10,12 @@ import { taskSnapshot, type StoredEvent, type TaskRecord } from '../store/record
 /** Header names in lower case, as Node's `IncomingHttpHeaders` (and gRPC metadata) have them. */
 export type CallHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
 
+/** The value of a header (any case of its name): the first, when it came more than once. */
+export function headerOf(request: { readonly headers: CallHeaders }, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return typeof value === 'string' ? value : value?.[0];
+}
+
 /** How a call came: its version and binding, and the request as sent (for the authorize hook and logs). */
 export interface CallOrigin {
   /** The protocol version, by the kit's name for it: `'0.1.0'`, `'0.3'`, `'1.0'`. */

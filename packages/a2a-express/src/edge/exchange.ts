@@ -96,11 +96,8 @@ export class BodyUnreadable extends Error {
   }
 }
 
-/** The first value of a header. */
-export function headerOf(req: EdgeRequest, name: string): string | undefined {
-  const value = req.headers[name];
-  return typeof value === 'string' ? value : value?.[0];
-}
+// One way of reading a header, for the edge and the core alike.
+export { headerOf } from '../core/call.js';
 
 /** Writes a JSON answer. */
 export function sendJson(res: EdgeResponse, status: number, payload: unknown): void {
