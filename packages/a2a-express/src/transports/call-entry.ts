@@ -75,28 +75,28 @@ export class CallEntry {
    * Lets a call in, or says why not, from what every binding has before the body: the request's
    * headers (HTTP's, or gRPC's metadata). `request` is what the authentication strategies read:
    * the host's own request object where there is one. `requestedVersion` is the `A2A-Version`
-   * the binding read (a header, a query parameter, metadata).
+   * the binding read (a header, a query parameter, metadata). A promise only when the agent
+   * authenticates: most calls of an agent without credentials take no turn of the event loop here.
    */
-  async admit(request: AuthRequest, requestedVersion: string | undefined): Promise<Admitted | Refusal> {
-    const { auth, refusesVersion, isDraining } = this.settings;
+  admit(request: AuthRequest, requestedVersion: string | undefined): Admission | Promise<Admission> {
+    const { auth, isDraining } = this.settings;
     if (isDraining()) return DRAINING;
-    let principal: Principal | undefined;
-    if (auth) {
-      const outcome = await authenticate(request, auth);
-      if (!outcome.ok) {
-        return {
-          error: A2AError.authenticationRequired(outcome.reason),
-          step: 'credentials',
-          challenges: outcome.challenges,
-          httpStatus: 401,
-          details: { reason: outcome.reason },
-        };
-      }
-      principal = outcome.principal;
-    }
-    const versionRefusal = refusesVersion?.(requestedVersion);
-    if (versionRefusal) return { error: versionRefusal, step: 'version', details: { version: requestedVersion } };
-    return { principal };
+    if (!auth) return this.versionChecked(ANONYMOUS, requestedVersion);
+    return authenticate(request, auth).then((outcome): Admission => {
+      if (outcome.ok) return this.versionChecked({ principal: outcome.principal }, requestedVersion);
+      return {
+        error: A2AError.authenticationRequired(outcome.reason),
+        step: 'credentials',
+        challenges: outcome.challenges,
+        httpStatus: 401,
+        details: { reason: outcome.reason },
+      };
+    });
+  }
+
+  private versionChecked(admitted: Admitted, requestedVersion: string | undefined): Admission {
+    const versionRefusal = this.settings.refusesVersion?.(requestedVersion);
+    return versionRefusal ? { error: versionRefusal, step: 'version', details: { version: requestedVersion } } : admitted;
   }
 
   /**
@@ -113,8 +113,11 @@ export class CallEntry {
   }
 }
 
-/** Whether the entry let the call in. */
-export function isRefusal(outcome: Admitted | Refusal): outcome is Refusal {
+/** What the entry says of a call: let in, or refused. */
+export type Admission = Admitted | Refusal;
+
+/** Whether the entry refused the call. */
+export function isRefusal(outcome: Admission): outcome is Refusal {
   return 'error' in outcome;
 }
 
@@ -122,6 +125,8 @@ export function isRefusal(outcome: Admitted | Refusal): outcome is Refusal {
 export function requestRefusal(error: A2AError, how: Pick<Refusal, 'httpStatus' | 'tooLarge' | 'details'> = {}): Refusal {
   return { error, step: 'request', ...how };
 }
+
+const ANONYMOUS: Admitted = { principal: undefined };
 
 const DRAINING: Refusal = {
   get error() {

@@ -369,10 +369,11 @@ async function readCall(
     return { refused };
   };
   const requested = headers['a2a-version'];
-  const admission = await settings.entry.admit(
+  let admission = settings.entry.admit(
     { headers },
     typeof requested === 'string' && requested.trim() !== '' ? requested.trim() : undefined,
   );
+  if (admission instanceof Promise) admission = await admission;
   if (isRefusal(admission)) return refuse(admission);
   const { principal } = admission;
   if (call.request.length > settings.maxMessageBytes) {

@@ -113,7 +113,8 @@ async function readRpcCall(
 ): Promise<{ body: unknown; principal: Principal | undefined } | undefined> {
   const { settings, readBody } = endpoint;
   const started = performance.now();
-  const admission = await settings.entry.admit(req.original ?? req, requestedVersion(req));
+  let admission = settings.entry.admit(req.original ?? req, requestedVersion(req));
+  if (admission instanceof Promise) admission = await admission;
   if (isRefusal(admission)) {
     const id = admission.step === 'draining' ? null : await refusedRequestId(endpoint, req, res);
     refuseRpc(settings, res, admission, id, { binding: 'jsonrpc', span, started, headers: req.headers });

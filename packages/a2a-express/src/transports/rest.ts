@@ -119,7 +119,8 @@ async function readRouteCall(
   res: EdgeResponse,
   call: RouteCall,
 ): Promise<{ body: Record<string, unknown>; principal: Principal | undefined } | undefined> {
-  const admission = await settings.entry.admit(req.original ?? req, requestedVersion(req));
+  let admission = settings.entry.admit(req.original ?? req, requestedVersion(req));
+  if (admission instanceof Promise) admission = await admission;
   if (isRefusal(admission)) {
     refuse(settings, req, res, call, admission);
     return undefined;
