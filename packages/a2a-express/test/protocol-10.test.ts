@@ -245,6 +245,26 @@ describe('A2A 1.0: versions and framing on the wire', () => {
     expect((await json(get)).error.data[0]).toMatchObject({ reason: 'INVALID_REQUEST' });
   });
 
+  test('an answer or event too large to send is a -32603 with its 1.0 ErrorInfo, as a whole answer and as a stream event', async () => {
+    const { app } = appWith(
+      twoChunkEcho(async () => undefined),
+      { maxResponseBytes: 2_000 },
+    );
+    const url10 = `${(await serve(app)).url}/v1`;
+    const big = message10('x'.repeat(3_000));
+    const answer = await call10(url10, 'SendMessage', { message: big }, V1);
+    expect(answer.error).toMatchObject({ code: -32603 });
+    expect(answer.error!.data).toEqual([
+      expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'INTERNAL', domain: 'a2a-protocol.org' }),
+    ]);
+    const events = await collect(
+      await openStream(url10, 'SendStreamingMessage', { message: message10('y'.repeat(3_000)) }, { headers: V1 }),
+    );
+    const failure = events.at(-1)!.message as { error?: { code: number; data?: unknown } };
+    expect(failure.error).toMatchObject({ code: -32603 });
+    expect(reasonOf(failure.error)).toBe('INTERNAL');
+  });
+
   test('a later 1.x client reads the 1.0 card, any 0.x client the 0.3 one', async () => {
     const { base } = await agent();
     const card = async (version: string) =>

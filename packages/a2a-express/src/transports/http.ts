@@ -72,7 +72,7 @@ export function createRpcEndpoint(settings: RpcEndpointSettings): EdgeHandler {
       void serveRpc(endpoint, req, res, span).catch((error: unknown) => {
         // Nothing above should throw; if it does, the client still gets JSON-RPC, never a stack.
         settings.logger.error({ err: error }, 'unexpected error in the JSON-RPC endpoint');
-        if (!res.headersSent) sendJson(res, 200, errorResponse(null, A2AError.internalError()));
+        if (!res.headersSent) sendJson(res, 200, errorResponse(null, settings.wireError(A2AError.internalError())));
         else res.end(500);
       });
     });
@@ -237,34 +237,37 @@ class ResponsePresence implements CallerPresenceView, ExtensionsEcho {
  * Sends an answer, or in its place the error that it could not be sent: an answer JSON cannot
  * carry, or one longer than `maxResponseBytes`, is never half-written.
  */
-function sendAnswer(limits: AnswerLimits, res: EdgeResponse, status: number, payload: unknown, id: JSONRPCId): void {
-  const serialized = serializeAnswer(() => payload, limits);
+function sendAnswer(settings: HttpEndpointSettings, res: EdgeResponse, status: number, payload: unknown, id: JSONRPCId): void {
+  const serialized = serializeAnswer(() => payload, settings);
   if (serialized.ok) sendJsonText(res, status, serialized.text);
-  else sendJsonText(res, 200, JSON.stringify(errorResponse(id, serialized.error)));
+  else sendJsonText(res, 200, JSON.stringify(errorResponse(id, settings.wireError(serialized.error))));
 }
 
 /**
  * The error of a streaming call, as a stream of that one event (see
  * `streamsErrorsOfStreamingMethods`). It has no event id: there is nothing to resume.
  */
-function writeError(limits: AnswerLimits, res: EdgeResponse, response: JSONRPCResponse): void {
-  const stream = new SseStream(res, { heartbeatMs: limits.heartbeatMs, maxQueuedBytes: limits.maxStreamQueueBytes, eventIds: false });
+function writeError(settings: HttpEndpointSettings, res: EdgeResponse, response: JSONRPCResponse): void {
+  const stream = new SseStream(res, { heartbeatMs: settings.heartbeatMs, maxQueuedBytes: settings.maxStreamQueueBytes, eventIds: false });
   stream.open({});
-  const serialized = serializeAnswer(() => response, limits);
-  stream.send(0, serialized.ok ? serialized.text : JSON.stringify(errorResponse(response.id, serialized.error)));
+  const serialized = serializeAnswer(() => response, settings);
+  stream.send(0, serialized.ok ? serialized.text : JSON.stringify(errorResponse(response.id, settings.wireError(serialized.error))));
   stream.end();
 }
 
 /** Each event is a JSON-RPC response with the request's id; an event that cannot be sent, its error. */
-function writeStream(limits: AnswerLimits, req: EdgeRequest, res: EdgeResponse, { id, events, finished }: StreamAnswer): void {
+function writeStream(settings: HttpEndpointSettings, req: EdgeRequest, res: EdgeResponse, { id, events, finished }: StreamAnswer): void {
   // The envelope is the same for the whole stream, so only the event is encoded per event.
   const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
   writeEventStream(
     req,
     res,
     events,
-    limits,
-    { event: (text) => `${envelope}${text}}`, failure: (error) => ({ data: JSON.stringify(errorResponse(id, error)) }) },
+    settings,
+    {
+      event: (text) => `${envelope}${text}}`,
+      failure: (error) => ({ data: JSON.stringify(errorResponse(id, settings.wireError(error))) }),
+    },
     finished,
   );
 }
