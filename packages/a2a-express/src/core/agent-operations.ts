@@ -3,7 +3,6 @@
 // context (call.ts). `call` refuses what the agent's capabilities rule out, asks the authorize
 // hook, and runs the operation. What comes back is the core's: a record, push configs, a page, a
 // stream of events shown through the caller's view, or an A2AError.
-import { randomUUID } from 'node:crypto';
 import { A2AError, ErrorCode } from 'a2a-types/model';
 import type { AuthorizeHook, AuthorizeRequest } from './auth.js';
 import { tenantNotServed, type ServedTenants } from './tenants.js';
@@ -217,7 +216,7 @@ function addressOf(params: SendMessageParams, context: CallContext): { taskId: s
   if (params.task) return { taskId: params.task.id, rules: { ...rules, existingTaskOnly: false } };
   const { taskId } = params.message;
   if (taskId) return { taskId, rules };
-  return { taskId: randomUUID(), rules: NEW_TASK };
+  return { taskId: crypto.randomUUID(), rules: NEW_TASK };
 }
 
 /** A message without a task id: its task id was just made, so the task is new. */

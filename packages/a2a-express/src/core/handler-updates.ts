@@ -1,7 +1,6 @@
 // What a handler hands over, made safe to store and send: its updates checked against the
 // schema and turned into protocol events, and every value copied so the handler keeps nothing
 // it could change afterwards.
-import { randomUUID } from 'node:crypto';
 import { formatIssues, setOwnField, validateArtifact, validateMessage, type ValidationIssue } from 'a2a-types/model';
 import type { HandlerState, TaskUpdate } from './handler.js';
 import { messageFieldIssues, partFieldIssues } from './message-fields.js';
@@ -68,7 +67,7 @@ function checkedMessage(taskId: string, sent: Message, where: string): Message {
   assertPublishedDataParts(message.parts, where);
   assertNoConflicts(messageFieldIssues(message, { taskId, contextId: undefined }), where);
   // Each update is a message of its own, even when the handler sends one object twice.
-  message.messageId ??= randomUUID();
+  message.messageId ??= crypto.randomUUID();
   return message;
 }
 

@@ -1,10 +1,8 @@
 // Owns the life of a task: starts or continues it (one turn per accepted message), runs the
 // handler off the request path, applies its updates to the store in order, honours
 // cancellation, and fails the task safely when the handler misbehaves.
-import { performance } from 'node:perf_hooks';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, failSpan, startChildSpan, withSpan } from '../telemetry/tracing.js';
-import { randomUUID } from 'node:crypto';
 import { A2AError } from 'a2a-types/model';
 import type { Logger } from 'pino';
 import type { AuthOptions, Principal } from './auth.js';
@@ -488,7 +486,7 @@ function newRecord(taskId: string, params: SendMessageParams, principal: Princip
   const record = copyRecord({
     task: {
       id: taskId,
-      contextId: contextIdOf(params) ?? randomUUID(),
+      contextId: contextIdOf(params) ?? crypto.randomUUID(),
       status: { state: 'submitted', timestamp: now() },
     },
     history: [],

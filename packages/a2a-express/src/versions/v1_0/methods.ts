@@ -1,7 +1,6 @@
 // The A2A 1.0 operations, by their JSON-RPC method names: each checks its request, puts it into
 // the core's operation of the same name (mapping.ts) and the answer back into 1.0's words. The
 // HTTP+JSON binding calls the same table. The tasks are the same tasks.
-import { randomUUID } from 'node:crypto';
 import { A2AError, type ValidationIssue, type Validator } from 'a2a-types';
 import * as v10 from 'a2a-types/v1.0';
 import type { CallView } from '../../core/call.js';
@@ -178,7 +177,10 @@ const createPushConfig: UnaryMethod<v10.TaskPushNotificationConfig & { taskId: s
   validateParams: validateCreateConfig,
   idPaths: CONFIG_ID_PATHS,
   toOperation: (config) =>
-    operation('CreateTaskPushNotificationConfig', { taskId: config.taskId, config: pushConfigFrom10(config, randomUUID, '') }),
+    operation('CreateTaskPushNotificationConfig', {
+      taskId: config.taskId,
+      config: pushConfigFrom10(config, () => crypto.randomUUID(), ''),
+    }),
   answer: (stored, { taskId }) => pushConfigTo10(stored, taskId),
 };
 
