@@ -1,11 +1,12 @@
 // Authentication (who is calling) and authorization (may they do this), on the call, whatever
 // binding it came over (spec 1.0 7; 0.1.0 4.4): strategies turn a call's headers into a
 // principal or refuse them; the authorize hook is asked about the call as a 1.0 operation.
-import { createHash, createPublicKey, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { headerOf, type CallHeaders, type CallOrigin } from './call.js';
 import type { OperationName, OperationParams } from './operations.js';
 import type { Principal } from './principal.js';
+import { readPublicKey } from './keys.js';
+import { equalInConstantTime, sha256 } from './sha256.js';
 
 export { ownerKey, type Principal } from './principal.js';
 
@@ -173,7 +174,7 @@ const HMAC = ['HS256', 'HS384', 'HS512'];
 export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
   const sources = [options.jwksUrl, options.publicKey, options.secret].filter((s) => s !== undefined);
   if (sources.length !== 1) throw new TypeError('bearerJwt: give exactly one of jwksUrl, publicKey, secret');
-  let key: KeyObject | JWTVerifyGetKey;
+  let key: Uint8Array | JWTVerifyGetKey;
   let algorithms: string[];
   if (options.jwksUrl !== undefined) {
     key = remoteKeySet(new URL(options.jwksUrl), {
@@ -182,15 +183,19 @@ export function bearerJwt(options: BearerJwtOptions): AuthStrategy {
     });
     algorithms = options.algorithms ?? ASYMMETRIC;
   } else if (options.publicKey !== undefined) {
-    key =
-      typeof options.publicKey === 'string'
-        ? createPublicKey(options.publicKey)
-        : createPublicKey({ key: options.publicKey as never, format: 'jwk' });
+    let publicKey: (alg: string) => Promise<unknown>;
+    try {
+      publicKey = readPublicKey(options.publicKey);
+    } catch (error) {
+      throw new TypeError(`bearerJwt: the publicKey is not a usable public key (${(error as Error).message})`);
+    }
+    // Imported for the algorithm a token names (Web Crypto binds a key to one), once each.
+    key = (header) => publicKey(header.alg) as never;
     algorithms = options.algorithms ?? ASYMMETRIC;
   } else {
-    const secret = typeof options.secret === 'string' ? Buffer.from(options.secret) : Buffer.from(options.secret!);
+    const secret = typeof options.secret === 'string' ? new TextEncoder().encode(options.secret) : new Uint8Array(options.secret!);
     if (secret.length < 32) throw new TypeError('bearerJwt: the secret must be at least 32 bytes');
-    key = createSecretKey(secret);
+    key = secret;
     algorithms = options.algorithms ?? HMAC;
   }
   if (algorithms.some((a) => a.toLowerCase() === 'none')) throw new TypeError('bearerJwt: alg "none" is never accepted');
@@ -339,14 +344,14 @@ export function apiKey(options: ApiKeyOptions): AuthStrategy {
 
 /**
  * Finds the principal of a presented key without revealing, by timing, how much of it matched:
- * digests have one length whatever the keys' lengths, `timingSafeEqual` compares every byte,
+ * digests have one length whatever the keys' lengths, every byte of each is compared,
  * and every key is compared, even after a match.
  */
-export function matchApiKey(presented: string, table: readonly { digest: Buffer; principal: string }[]): string | undefined {
+export function matchApiKey(presented: string, table: readonly { digest: Uint8Array; principal: string }[]): string | undefined {
   const digest = sha256(presented);
   let found: string | undefined;
   for (const entry of table) {
-    if (timingSafeEqual(digest, entry.digest) && found === undefined) found = entry.principal;
+    if (equalInConstantTime(digest, entry.digest) && found === undefined) found = entry.principal;
   }
   return found;
 }
@@ -366,10 +371,6 @@ function describeKey(key: unknown): string {
   return ['undefined', 'null'].includes(key.trim().toLowerCase()) || key.trim() === ''
     ? JSON.stringify(key)
     : `${key.length} characters, starting ${JSON.stringify(key.slice(0, 2))}`;
-}
-
-function sha256(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@
 // (`card.url`), never the request's: a card signed for whatever `Host` a client sends would let
 // a proxy obtain a genuine signature on a card that sends clients to it.
 // The public keys are served on the router's `/.well-known/jwks.json`, or wherever `jku` says.
-import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { FlattenedSign, type JWK } from 'jose';
+import { readPrivateKey, type KeyKind, type KeyObject, type PrivateKey } from './keys.js';
 
 /**
  * The canonical forms, loaded when a card is first signed. They read a 1.0 card through the
@@ -38,7 +38,7 @@ interface CardSignature {
 const MAX_CACHED = 64;
 
 export class CardSigner {
-  readonly #keys: { key: KeyObject; kid: string; alg: string; publicJwk: JWK }[];
+  readonly #keys: { key: PrivateKey; kid: string; alg: string; publicJwk: Promise<JWK> }[];
   readonly #jku: string | undefined;
   /** Signatures by payload: the same card keeps the same signatures (and ETag), ECDSA's being random. */
   readonly #cache = new Map<string, Promise<CardSignature[]>>();
@@ -63,16 +63,18 @@ export class CardSigner {
       if (seen.has(kid)) throw new TypeError(`a2aRouter: cardSigning: the kid ${kid} is given twice`);
       seen.add(kid);
       const key = privateKeyOf(privateKey, i);
-      const chosen = alg ?? algorithmOf(key, i);
-      const publicJwk = { ...(createPublicKey(key).export({ format: 'jwk' }) as JWK), kid, alg: chosen, use: 'sig' };
+      const chosen = alg ?? algorithmOf(key.kind, i);
+      const publicJwk = key.publicJwk().then((jwk) => ({ ...jwk, kid, alg: chosen, use: 'sig' }));
+      // Read when the keys are served or a card is signed, which say what went wrong; not left unhandled meanwhile.
+      publicJwk.catch(() => undefined);
       return { key, kid, alg: chosen, publicJwk };
     });
     this.#jku = 'keys' in option ? option.jku : undefined;
   }
 
   /** The public keys, as the JWKS document serves them. */
-  get publicKeys(): JWK[] {
-    return this.#keys.map(({ publicJwk }) => publicJwk);
+  publicKeys(): Promise<JWK[]> {
+    return Promise.all(this.#keys.map(({ publicJwk }) => publicJwk));
   }
 
   /** The card with its signatures (any it came with replaced), for the protocol version it is in. */
@@ -96,7 +98,7 @@ export class CardSigner {
       this.#keys.map(async ({ key, kid, alg }) => {
         const jws = await new FlattenedSign(bytes)
           .setProtectedHeader({ alg, kid, typ: 'JOSE', ...(this.#jku && { jku: this.#jku }) })
-          .sign(key);
+          .sign(await key.signingKey(alg));
         // Detached: the payload is the card itself.
         return { protected: jws.protected!, signature: jws.signature };
       }),
@@ -120,23 +122,20 @@ function signingKeyOf(entry: unknown, i: number, listed: boolean): CardSigningKe
   return entry as CardSigningKey;
 }
 
-function privateKeyOf(value: JWK | KeyObject | string, i: number): KeyObject {
+function privateKeyOf(value: JWK | KeyObject | string, i: number): PrivateKey {
   try {
-    if (typeof value === 'string') return createPrivateKey(value);
-    if ((value as KeyObject).type === 'private') return value as KeyObject;
-    return createPrivateKey({ key: value as JWK as never, format: 'jwk' });
+    return readPrivateKey(value);
   } catch (error) {
     throw new TypeError(`a2aRouter: cardSigning key ${i} is not a private key: ${(error as Error).message}`);
   }
 }
 
-function algorithmOf(key: KeyObject, i: number): string {
-  switch (key.asymmetricKeyType) {
+function algorithmOf(kind: KeyKind, i: number): string {
+  switch (kind.type) {
     case 'ec': {
-      const curve = key.asymmetricKeyDetails?.namedCurve;
-      if (curve === 'prime256v1') return 'ES256';
-      if (curve === 'secp384r1') return 'ES384';
-      if (curve === 'secp521r1') return 'ES512';
+      if (kind.curve === 'P-256') return 'ES256';
+      if (kind.curve === 'P-384') return 'ES384';
+      if (kind.curve === 'P-521') return 'ES512';
       break;
     }
     case 'ed25519':
@@ -146,5 +145,5 @@ function algorithmOf(key: KeyObject, i: number): string {
     case 'rsa-pss':
       return 'PS256';
   }
-  throw new TypeError(`a2aRouter: cardSigning key ${i}: give its alg (a ${key.asymmetricKeyType} key)`);
+  throw new TypeError(`a2aRouter: cardSigning key ${i}: give its alg (a ${kind.type} key)`);
 }

@@ -3,8 +3,8 @@
 // are kept, so two identical messages of one task are two messages to a client that de-duplicates
 // by `messageId` (as 1.0 invites). What the previous release kept without one is shown with an
 // id derived from it, the same on every version and in every read, as it was shown then.
-import { hash, randomUUID } from 'node:crypto';
 import { setOwnField } from 'a2a-types/model';
+import { base64url, sha256 } from './sha256.js';
 import type { Message } from './model.js';
 
 /** The `artifactId` of the artifact at `index`: unique within its task. */
@@ -21,7 +21,7 @@ export function withMessageId<M extends Message>(message: M): M {
   if (message.messageId !== undefined) return message;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(message)) setOwnField(copy, key, (message as Record<string, unknown>)[key]);
-  copy.messageId = randomUUID();
+  copy.messageId = crypto.randomUUID();
   return copy as M;
 }
 
@@ -31,6 +31,5 @@ export function withMessageId<M extends Message>(message: M): M {
  * and in a stream, and the same as that release showed. Never used for a message kept now.
  */
 export function derivedMessageId(taskId: string, message: Message): string {
-  // The one-shot hash: the same digest as a Hash object's, without making one (a third of the cost).
-  return hash('sha256', `${taskId}\0${JSON.stringify(message)}`, 'base64url').slice(0, 22);
+  return base64url(sha256(`${taskId}\0${JSON.stringify(message)}`)).slice(0, 22);
 }

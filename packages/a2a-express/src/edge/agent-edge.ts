@@ -7,7 +7,7 @@
 // the host (Express's next route) or answered 404 (the others).
 import type { CardSigner } from '../core/card-signer.js';
 import type { A2AError } from 'a2a-types';
-import { createHash } from 'node:crypto';
+import { base64url, sha256 } from '../core/sha256.js';
 import { authenticate, type AuthOptions, type Principal } from '../core/auth.js';
 import type { AgentCard } from 'a2a-types/model';
 import type { AgentCore, ServedEndpoint } from '../agent-core.js';
@@ -67,8 +67,21 @@ export function createAgentEdge(core: AgentCore): AgentEdge {
   // The keys that verify the agent's push notifications and its signed cards.
   const { cardSigner } = resolved;
   if (push || cardSigner) {
-    const keys = [...(push?.signer.jwks.keys ?? []), ...(cardSigner?.publicKeys ?? [])];
-    addGet('/.well-known/jwks.json', (_req, res) => sendJson(res, 200, { keys }));
+    // Web Crypto reads the keys asynchronously: the first request waits for them.
+    const keys = Promise.all([push?.signer.jwks(), cardSigner?.publicKeys()]).then(([pushKeys, cardKeys]) => [
+      ...(pushKeys?.keys ?? []),
+      ...(cardKeys ?? []),
+    ]);
+    keys.catch(() => undefined);
+    addGet('/.well-known/jwks.json', (_req, res) => {
+      keys.then(
+        (served) => sendJson(res, 200, { keys: served }),
+        (error: unknown) => {
+          core.logger.error({ err: error }, 'the signing keys could not be read');
+          sendJson(res, 500, { error: 'the signing keys could not be read' });
+        },
+      );
+    });
   }
   const mount: VersionMount = {
     core,
@@ -271,7 +284,7 @@ function cardServer(
       return;
     }
     const body = JSON.stringify(answer.card);
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const etag = `"${base64url(sha256(body)).slice(0, 27)}"`;
     res.setHeader('ETag', etag);
     res.setHeader('Last-Modified', since);
     res.setHeader('Cache-Control', cacheControl);

@@ -1,6 +1,7 @@
 // The key that signs push notifications, and the JWKS that publishes its public half.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { SignJWT, type JWK } from 'jose';
+import { calculateJwkThumbprint, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { generatedPrivateKey, readPrivateKey, type KeyKind, type PrivateKey } from '../core/keys.js';
+import { hex } from '../core/sha256.js';
 
 /** A private key: a JWK (with its `kid`, ideally) or a PKCS#8 / PKCS#1 / SEC1 PEM string. */
 export type SigningKeyInput = JWK | string;
@@ -23,26 +24,38 @@ export interface PublicJwk extends JWK {
 /** Signs notification bodies; holds one key. */
 export class NotificationSigner {
   private constructor(
-    private readonly privateKey: KeyObject,
-    readonly publicJwk: PublicJwk,
+    private readonly privateKey: Promise<PrivateKey>,
+    private readonly algorithm: string,
+    private readonly publicJwk: Promise<PublicJwk>,
   ) {}
 
   /**
-   * Synchronous on purpose, so that a bad key is an error when the router is made. A new RSA
-   * key takes some tens of milliseconds, once.
+   * Synchronous, so that a bad key is an error when the router is made: the key is read (its
+   * kind, its PEM) at once. Web Crypto imports it, or makes the default RSA key, when it is first
+   * used.
    */
   static create(options: SigningKeyOptions = {}): NotificationSigner {
-    const privateKey =
-      options.key === undefined ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey : importPrivateKey(options.key);
-    const exported = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;
-    const algorithm = options.algorithm ?? defaultAlgorithm(exported);
-    const keyId = options.keyId ?? (typeof options.key === 'object' ? options.key.kid : undefined) ?? thumbprint(exported);
-    return new NotificationSigner(privateKey, { ...exported, kid: keyId, alg: algorithm, use: 'sig' });
+    const given = options.key === undefined ? undefined : importPrivateKey(options.key);
+    const algorithm = options.algorithm ?? defaultAlgorithm(given?.kind ?? { type: 'rsa' });
+    const privateKey = given
+      ? Promise.resolve(given)
+      : generateKeyPair('RS256', { modulusLength: 2048, extractable: true }).then(({ privateKey }) =>
+          generatedPrivateKey(privateKey, { type: 'rsa' }),
+        );
+    const givenKid = typeof options.key === 'object' ? options.key.kid : undefined;
+    const publicJwk = privateKey.then(async (key) => {
+      const jwk = await key.publicJwk();
+      const kid = options.keyId ?? givenKid ?? (await calculateJwkThumbprint(jwk, 'sha256'));
+      return { ...jwk, kid, alg: algorithm, use: 'sig' as const };
+    });
+    // Awaited by each notification and by the JWKS, which report a failure; not unhandled meanwhile.
+    publicJwk.catch(() => undefined);
+    return new NotificationSigner(privateKey, algorithm, publicJwk);
   }
 
   /** The JWKS document served at `/.well-known/jwks.json`. */
-  get jwks(): { keys: PublicJwk[] } {
-    return { keys: [this.publicJwk] };
+  async jwks(): Promise<{ keys: PublicJwk[] }> {
+    return { keys: [await this.publicJwk] };
   }
 
   /**
@@ -50,36 +63,33 @@ export class NotificationSigner {
    * `request_body_sha256`, the hex SHA-256 of exactly the body bytes sent (the reference
    * agent's scheme, so its receivers can verify ours).
    */
-  async sign(body: Buffer): Promise<string> {
-    return new SignJWT({ request_body_sha256: createHash('sha256').update(body).digest('hex') })
-      .setProtectedHeader({ alg: this.publicJwk.alg, kid: this.publicJwk.kid, typ: 'JWT' })
+  async sign(body: Uint8Array): Promise<string> {
+    const [key, { kid }, digest] = await Promise.all([
+      this.privateKey.then((privateKey) => privateKey.signingKey(this.algorithm)),
+      this.publicJwk,
+      crypto.subtle.digest('SHA-256', body),
+    ]);
+    return new SignJWT({ request_body_sha256: hex(new Uint8Array(digest)) })
+      .setProtectedHeader({ alg: this.algorithm, kid, typ: 'JWT' })
       .setIssuedAt()
-      .setJti(randomUUID())
-      .sign(this.privateKey);
+      .setJti(crypto.randomUUID())
+      .sign(key);
   }
 }
 
-/** RFC 7638 JWK thumbprint (SHA-256, base64url) of a public key. */
-function thumbprint(jwk: JWK): string {
-  const members: Record<string, string[]> = { RSA: ['e', 'kty', 'n'], EC: ['crv', 'kty', 'x', 'y'], OKP: ['crv', 'kty', 'x'] };
-  const required = members[jwk.kty ?? ''] ?? [];
-  const canonical = JSON.stringify(Object.fromEntries(required.map((name) => [name, (jwk as Record<string, unknown>)[name]])));
-  return createHash('sha256').update(canonical).digest('base64url');
-}
-
-function importPrivateKey(input: SigningKeyInput): KeyObject {
+function importPrivateKey(input: SigningKeyInput): PrivateKey {
   try {
-    const key = typeof input === 'string' ? createPrivateKey(input) : createPrivateKey({ key: input as never, format: 'jwk' });
-    return key;
+    return readPrivateKey(input);
   } catch (error) {
     throw new TypeError(`push notifications: the signing key is not a usable private key (${(error as Error).message})`);
   }
 }
 
-function defaultAlgorithm(jwk: JWK): string {
-  if (jwk.kty === 'RSA') return 'RS256';
-  if (jwk.kty === 'EC' && jwk.crv === 'P-256') return 'ES256';
-  if (jwk.kty === 'EC' && jwk.crv === 'P-384') return 'ES384';
-  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA';
-  throw new TypeError(`push notifications: no default algorithm for a ${jwk.kty} ${jwk.crv ?? ''} key; set algorithm`);
+function defaultAlgorithm(kind: KeyKind): string {
+  if (kind.type === 'rsa') return 'RS256';
+  if (kind.type === 'ec' && kind.curve === 'P-256') return 'ES256';
+  if (kind.type === 'ec' && kind.curve === 'P-384') return 'ES384';
+  if (kind.type === 'ed25519') return 'EdDSA';
+  const [kty, crv] = kind.type === 'ec' ? ['EC', kind.curve] : kind.type.startsWith('rsa') ? ['RSA', undefined] : ['OKP', kind.type];
+  throw new TypeError(`push notifications: no default algorithm for a ${kty} ${crv ?? ''} key; set algorithm`);
 }
