@@ -71,7 +71,7 @@ export {
 export type { TaskStore } from './store/task-store.js';
 export type { PushNotificationOptions } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';
-export type { Resolver } from './push/url-guard.js';
+export type { ResolvedAddress, Resolver } from './push/url-guard.js';
 export { serveAgent, type ServeOptions } from './serve.js';
 export {
   A2AMetrics,

@@ -1,3 +1,4 @@
+import { nodeDelivery } from '../src/push/node-delivery.js';
 import { UrlGuard, isPublicAddress } from '../src/push/url-guard.js';
 
 describe('isPublicAddress', () => {
@@ -95,8 +96,12 @@ describe('UrlGuard', () => {
     await expect(guard.check('https://public.example/hook')).resolves.toEqual([{ address: '93.184.216.34', family: 4 }]);
   });
 
-  test('the system resolver is used by default: localhost is refused', async () => {
-    await expect(new UrlGuard().check('https://localhost/hook')).rejects.toMatchObject({ code: -32602 });
+  test('with the system resolver (the Node delivery’s), localhost is refused for where it leads', async () => {
+    const guard = new UrlGuard({ resolve: nodeDelivery()!.resolve });
+    await expect(guard.check('https://localhost/hook')).rejects.toMatchObject({
+      code: -32602,
+      data: [{ message: expect.stringMatching(/localhost resolves to a non-public address/) }],
+    });
   });
 
   test('an allow-list opens hosts by name, subdomain or CIDR, plain http included', async () => {

@@ -1,18 +1,15 @@
 // Push notifications: accepting a webhook config (SSRF guard, optional ownership check) and
 // delivering signed notifications off the request path, in order per task, with a timeout and
 // bounded retries.
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupAddress } from 'node:dns';
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { A2AError, type PushNotificationConfig } from 'a2a-types/model';
 import { isStatusUpdateEvent, type StoredPushConfig, type TaskStatusUpdateEvent } from '../core/model.js';
 import type { Logger } from 'pino';
 import type { TaskRecord, TaskUpdateResult } from '../store/records.js';
 import { NotificationSigner, type SigningKeyInput } from './signer.js';
-import { UrlGuard, type Resolver } from './url-guard.js';
+import { UrlGuard, type ResolvedAddress, type Resolver } from './url-guard.js';
+import type { WebhookAnswer, WebhookDelivery } from './delivery.js';
+import { fetchDelivery } from './fetch-delivery.js';
+import { nodeDelivery } from './node-delivery.js';
 import type { A2AMetrics, PushOutcome } from '../telemetry/metrics.js';
 import {
   A2A_ATTRIBUTES,
@@ -58,8 +55,28 @@ export interface PushNotificationOptions {
   retryBackoffMs?: number;
   /** Most notifications waiting per webhook of a task; past it the newest are dropped (logged). Default 100. */
   maxQueuedPerTask?: number;
-  /** How host names are resolved. Default the system resolver. */
+  /**
+   * How notifications travel. `'node'`: Node's http and https (on Node, Bun and Deno), each
+   * connection made only to the addresses the URL guard checked, so that a DNS answer changing
+   * between the check and the connection cannot lead it elsewhere. `'fetch'`: the runtime's
+   * fetch, which resolves the host name again itself. Default: `'node'` wherever the runtime has
+   * Node's http, https and dns (the fetch handler's on Node, Bun and Deno too), else `'fetch'`
+   * (Cloudflare Workers).
+   */
+  delivery?: 'node' | 'fetch';
+  /**
+   * How host names are resolved for the URL guard. Default the system resolver (node:dns's
+   * `lookup`) where the runtime has one; with the fetch delivery on a runtime that has none
+   * (Cloudflare Workers), none: see `unresolvedHostNames`.
+   */
   resolve?: Resolver;
+  /**
+   * Where host names cannot be resolved (no `resolve`, on a runtime without node:dns, such as
+   * Cloudflare Workers): `'refuse'` a webhook URL by host name unless the host is on the
+   * allow-list, or `'allow'` an https one unchecked. Only `'allow'` on a runtime whose network
+   * reaches nothing private (a Worker's does not reach yours). Default `'refuse'`.
+   */
+  unresolvedHostNames?: 'refuse' | 'allow';
   /**
    * Keys of the caller's W3C baggage that deliveries pass on to webhooks. A webhook's URL is the
    * client's choice, so by default a delivery carries `traceparent` alone: no baggage (which a
@@ -98,6 +115,8 @@ interface Queue {
 export class PushNotifier {
   readonly signer: NotificationSigner;
   private readonly guard: UrlGuard;
+  /** How notifications travel (Node's http, or fetch). */
+  readonly delivery: WebhookDelivery;
   /** URLs that passed the ownership check, least recently used first (a Map keeps insertion order). */
   private readonly verified = new Map<string, true>();
   private readonly maxVerifiedUrls: number;
@@ -116,7 +135,12 @@ export class PushNotifier {
     private readonly metrics?: Pick<A2AMetrics, 'pushEnded' | 'pushRetried'>,
   ) {
     this.signer = NotificationSigner.create({ key: options.signingKey, keyId: options.signingKeyId, algorithm: options.signingAlgorithm });
-    this.guard = new UrlGuard({ allowlist: options.allowlist, resolve: options.resolve });
+    this.delivery = webhookDelivery(options.delivery);
+    this.guard = new UrlGuard({
+      allowlist: options.allowlist,
+      resolve: options.resolve ?? this.delivery.resolve,
+      unresolvedHostNames: options.unresolvedHostNames,
+    });
     this.timeoutMs = count(options.timeoutMs ?? 5_000, 'timeoutMs', 1);
     this.retries = count(options.retries ?? 3, 'retries', 0);
     this.retryBackoffMs = count(options.retryBackoffMs ?? 250, 'retryBackoffMs', 0);
@@ -223,7 +247,7 @@ export class PushNotifier {
       if (outcome !== 'delivered') failSpan(span, `push notification ${outcome}`);
       span.end();
     };
-    const body = Buffer.from(JSON.stringify(payload));
+    const body = new TextEncoder().encode(JSON.stringify(payload));
     const log = this.logger.child({ ...about, url: redactUrl(config.url) });
     for (let attempt = 1; !this.stopping.signal.aborted; attempt++) {
       attempts = attempt;
@@ -266,14 +290,14 @@ export class PushNotifier {
       }
       log.info({ attempt, outcome: 'retrying', reason: failure }, 'push notification');
       this.metrics?.pushRetried();
-      await sleep(this.retryBackoffMs * 2 ** (attempt - 1), undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      await sleep(this.retryBackoffMs * 2 ** (attempt - 1), this.stopping.signal);
     }
     // Stopped (the router closed) before an outcome.
     ended('failed');
   }
 
-  private async verifyOwnership(url: string, addresses: LookupAddress[]): Promise<void> {
-    const token = randomUUID();
+  private async verifyOwnership(url: string, addresses: ResolvedAddress[]): Promise<void> {
+    const token = crypto.randomUUID();
     const target = new URL(url);
     target.searchParams.set('validationToken', token);
     let answer: { status: number; body: string };
@@ -287,41 +311,50 @@ export class PushNotifier {
     }
   }
 
-  /** One HTTP request, connecting only to the checked addresses, bounded by `timeoutMs`. */
-  private request(
+  /** One HTTP request, connecting only to the checked addresses (where the delivery can), bounded by `timeoutMs`. */
+  private async request(
     method: 'GET' | 'POST',
     url: string,
-    addresses: LookupAddress[],
+    addresses: ResolvedAddress[],
     headers: Record<string, string>,
-    body?: Buffer,
-  ): Promise<{ status: number; body: string }> {
-    const target = new URL(url);
-    const client = target.protocol === 'https:' ? https : http;
+    body?: Uint8Array,
+  ): Promise<WebhookAnswer> {
     const signal = AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stopping.signal]);
-    return new Promise((resolve, reject) => {
-      const req = client.request(
-        target,
-        {
-          method,
-          headers: { 'User-Agent': 'a2a-express', ...headers, ...(body ? { 'Content-Length': String(body.length) } : {}) },
-          lookup: this.guard.pinnedLookup(addresses),
-          signal,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            // Only a validation token is ever read; cap what is kept of any answer.
-            if ((size += chunk.length) <= 4096) chunks.push(chunk);
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', (error) => reject(signal.aborted ? new Error(`no answer within ${this.timeoutMs} ms`) : error));
-      req.end(body);
-    });
+    try {
+      return await this.delivery.send({ method, url, headers, addresses, signal, ...(body && { body }) });
+    } catch (error) {
+      throw signal.aborted ? new Error(`no answer within ${this.timeoutMs} ms`) : error;
+    }
   }
+}
+
+/**
+ * The delivery asked for: Node's where the runtime has Node's http, https and dns (Node, Bun,
+ * Deno), else fetch. `'node'` where the runtime has none of them is a TypeError.
+ */
+export function webhookDelivery(choice: 'node' | 'fetch' | undefined): WebhookDelivery {
+  if (choice !== undefined && choice !== 'node' && choice !== 'fetch')
+    throw new TypeError(`a2aRouter: options.pushNotifications.delivery must be 'node' or 'fetch', got ${JSON.stringify(choice)}`);
+  if (choice === 'fetch') return fetchDelivery;
+  const node = nodeDelivery();
+  if (node) return node;
+  if (choice === 'node')
+    throw new TypeError("a2aRouter: options.pushNotifications.delivery is 'node', but this runtime has no Node http, https and dns");
+  return fetchDelivery;
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function ownershipRefused(url: string, reason: string): A2AError {

@@ -1,39 +1,34 @@
 // Which webhook URLs the server may call: the SSRF guard. By default only https URLs whose
 // every resolved address is public. An allow-list opens named hosts or CIDR ranges (and plain
 // http for them), for development and for webhooks inside your own network.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { A2AError } from 'a2a-types/model';
 
 /** Address ranges a webhook may not resolve to unless allow-listed. */
-const BLOCKED: [string, number, 'ipv4' | 'ipv6'][] = [
-  ['0.0.0.0', 8, 'ipv4'], // "this network", unspecified
-  ['10.0.0.0', 8, 'ipv4'], // private
-  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
-  ['127.0.0.0', 8, 'ipv4'], // loopback
-  ['169.254.0.0', 16, 'ipv4'], // link-local, cloud metadata (169.254.169.254)
-  ['172.16.0.0', 12, 'ipv4'], // private
-  ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments
-  ['192.0.2.0', 24, 'ipv4'], // documentation
-  ['192.168.0.0', 16, 'ipv4'], // private
-  ['198.18.0.0', 15, 'ipv4'], // benchmarking
-  ['198.51.100.0', 24, 'ipv4'], // documentation
-  ['203.0.113.0', 24, 'ipv4'], // documentation
-  ['224.0.0.0', 4, 'ipv4'], // multicast
-  ['240.0.0.0', 4, 'ipv4'], // reserved, broadcast
-  ['::', 128, 'ipv6'], // unspecified
-  ['::1', 128, 'ipv6'], // loopback
-  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64: where the IPv4 sits depends on the site's prefix
-  ['100::', 64, 'ipv6'], // discard
-  ['2001::', 32, 'ipv6'], // Teredo: tunnels to an IPv4 host that the address only hides
-  ['2001:db8::', 32, 'ipv6'], // documentation
-  ['fc00::', 7, 'ipv6'], // unique local
-  ['fe80::', 10, 'ipv6'], // link-local
-  ['ff00::', 8, 'ipv6'], // multicast
+const BLOCKED: [string, number][] = [
+  ['0.0.0.0', 8], // "this network", unspecified
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['64:ff9b:1::', 48], // local-use NAT64: where the IPv4 sits depends on the site's prefix
+  ['100::', 64], // discard
+  ['2001::', 32], // Teredo: tunnels to an IPv4 host that the address only hides
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
 ];
-
-const blocked = new BlockList();
-for (const [network, prefix, family] of BLOCKED) blocked.addSubnet(network, prefix, family);
 
 /**
  * Whether an IP address is public (not loopback, private, link-local, multicast, ...). An IPv6
@@ -41,28 +36,99 @@ for (const [network, prefix, family] of BLOCKED) blocked.addSubnet(network, pref
  * by the IPv4 address it leads to, in whichever way it is written (`[::7f00:1]` is 127.0.0.1).
  */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 4) return !blocked.check(address, 'ipv4');
-  const groups = ipv6Groups(address);
-  const embedded = embeddedIPv4(groups);
-  if (embedded !== undefined) return isPublicAddress(embedded);
-  return !blocked.check(groups.map((g) => g.toString(16)).join(':'), 'ipv6');
+  const parsed = parseAddress(address);
+  if (!parsed) return false;
+  if (parsed.length === 16) {
+    const groups = Array.from({ length: 8 }, (_, i) => (parsed[2 * i]! << 8) | parsed[2 * i + 1]!);
+    const embedded = embeddedIPv4(groups);
+    if (embedded !== undefined) return isPublicAddress(embedded);
+  }
+  return !blocked.has(parsed);
 }
 
-/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted quad as two groups). */
-function ipv6Groups(address: string): number[] {
-  let text = address.toLowerCase().replace(/%.*$/, ''); // a zone (fe80::1%eth0) is not part of the address
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+/** 4 for an IPv4 address, 6 for an IPv6 one, 0 for anything else (a host name): node:net's `isIP`. */
+export function ipFamily(text: string): 0 | 4 | 6 {
+  const parsed = parseAddress(text);
+  return parsed === undefined ? 0 : parsed.length === 4 ? 4 : 6;
+}
+
+const IPV4 =
+  /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)$/;
+
+/**
+ * The bytes of an IP address as written in text (4 for IPv4, 16 for IPv6), or undefined when it
+ * is not one. IPv4 is four decimal numbers without leading zeros; IPv6 has its eight groups, one
+ * `::` at most, a dotted IPv4 tail, and a zone (`fe80::1%eth0`), which is not part of the address.
+ */
+function parseAddress(text: string): Uint8Array | undefined {
+  const v4 = IPV4.exec(text);
+  if (v4) return Uint8Array.from(v4.slice(1), Number);
+  const address = text.replace(/%[0-9a-zA-Z._~-]+$/, '');
+  if (!/^[0-9a-fA-F:.]+$/.test(address) || address.includes(':::')) return undefined;
+  const halves = address.split('::');
+  if (halves.length > 2) return undefined;
+  const groupsOf = (part: string): number[] | undefined => {
+    if (part === '') return [];
+    const groups: number[] = [];
+    const fields = part.split(':');
+    for (const [i, field] of fields.entries()) {
+      if (i === fields.length - 1 && field.includes('.')) {
+        const tail = IPV4.exec(field);
+        if (!tail) return undefined;
+        const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+        groups.push((a << 8) | b, (c << 8) | d);
+      } else if (/^[0-9a-fA-F]{1,4}$/.test(field)) groups.push(parseInt(field, 16));
+      else return undefined;
+    }
+    return groups;
+  };
+  const head = groupsOf(halves[0]!);
+  const tail = halves.length === 2 ? groupsOf(halves[1]!) : [];
+  if (!head || !tail) return undefined;
+  // A dotted tail only ends the address.
+  if (halves.length === 2 && halves[0]!.includes('.')) return undefined;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  const groups = [...head, ...new Array<number>(missing).fill(0), ...tail];
+  const bytes = new Uint8Array(16);
+  groups.forEach((group, i) => {
+    bytes[2 * i] = group >> 8;
+    bytes[2 * i + 1] = group & 0xff;
+  });
+  return bytes;
+}
+
+/** Address ranges (CIDR blocks) of either family: node:net's `BlockList`, for subnets. */
+class AddressRanges {
+  readonly #ranges: { network: Uint8Array; prefix: number }[] = [];
+
+  /** Adds `network/prefix`; false when `network` is no address or `prefix` is out of its family's range. */
+  add(network: string, prefix?: number): boolean {
+    const parsed = parseAddress(network);
+    const bits = prefix ?? (parsed?.length ?? 0) * 8;
+    if (!parsed || !Number.isInteger(bits) || bits < 0 || bits > parsed.length * 8) return false;
+    this.#ranges.push({ network: parsed, prefix: bits });
+    return true;
   }
-  const hex = (part: string) => (part === '' ? [] : part.split(':').map((h) => parseInt(h, 16)));
-  const [head = '', tail] = text.split('::');
-  if (tail === undefined) return hex(head);
-  const [before, after] = [hex(head), hex(tail)];
-  return [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
+
+  has(address: Uint8Array): boolean {
+    // An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is in the IPv4 ranges too, as in node:net's BlockList.
+    const mapped = address.length === 16 && address.subarray(0, 10).every((b) => b === 0) && address[10] === 0xff && address[11] === 0xff;
+    return this.#ranges.some(
+      ({ network, prefix }) =>
+        (network.length === address.length && samePrefix(network, address, prefix)) ||
+        (mapped && network.length === 4 && samePrefix(network, address.subarray(12), prefix)),
+    );
+  }
+}
+
+function samePrefix(a: Uint8Array, b: Uint8Array, bits: number): boolean {
+  const whole = Math.floor(bits / 8);
+  for (let i = 0; i < whole; i++) if (a[i] !== b[i]) return false;
+  const rest = bits % 8;
+  if (rest === 0) return true;
+  const mask = (0xff << (8 - rest)) & 0xff;
+  return (a[whole]! & mask) === (b[whole]! & mask);
 }
 
 /** The IPv4 address an IPv6 address stands for or leads to, in the ranges that embed one. */
@@ -77,12 +143,15 @@ function embeddedIPv4(g: number[]): string | undefined {
   return undefined;
 }
 
-export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+/** An address a host name resolves to (what node:dns's `lookup` gives). */
+export interface ResolvedAddress {
+  address: string;
+  /** 4 or 6. */
+  family: number;
+}
 
-const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) =>
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
-  );
+/** How host names are resolved, for the guard: every address the name has. */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 interface UrlGuardOptions {
   /**
@@ -91,9 +160,21 @@ interface UrlGuardOptions {
    * public; for them plain `http` is allowed too.
    */
   allowlist?: readonly string[];
-  /** How host names are resolved. Default: the system resolver (`dns.lookup`). */
+  /**
+   * How host names are resolved. Without one (a runtime with no resolver, Cloudflare Workers),
+   * a URL by host name is refused unless its host is on the allow-list or `unresolvedHostNames`
+   * is `'allow'`.
+   */
   resolve?: Resolver;
+  /**
+   * Without a resolver: whether an https URL by a host name off the allow-list is accepted
+   * unchecked (for a runtime whose network reaches nothing private). Default `'refuse'`.
+   */
+  unresolvedHostNames?: 'refuse' | 'allow';
 }
+
+const blocked = new AddressRanges();
+for (const [network, prefix] of BLOCKED) blocked.add(network, prefix);
 
 /** Why a URL was refused, as a -32602 with the reason. */
 function refused(url: string, reason: string): A2AError {
@@ -105,22 +186,26 @@ function refused(url: string, reason: string): A2AError {
 export class UrlGuard {
   private readonly hostNames: string[] = [];
   private readonly hostSuffixes: string[] = [];
-  private readonly ranges = new BlockList();
-  private readonly resolve: Resolver;
+  private readonly ranges = new AddressRanges();
+  private readonly resolve: Resolver | undefined;
+  private readonly unresolvedHostNames: 'refuse' | 'allow';
 
   constructor(options: UrlGuardOptions = {}) {
-    this.resolve = options.resolve ?? systemResolver;
+    this.resolve = options.resolve;
+    this.unresolvedHostNames = options.unresolvedHostNames ?? 'refuse';
+    if (this.unresolvedHostNames !== 'refuse' && this.unresolvedHostNames !== 'allow') {
+      throw new TypeError(
+        `a2aRouter: options.pushNotifications.unresolvedHostNames must be 'refuse' or 'allow', got ${JSON.stringify(options.unresolvedHostNames)}`,
+      );
+    }
     for (const raw of options.allowlist ?? []) {
       const entry = raw.trim().toLowerCase();
       if (entry === '') continue;
       const [network, prefix] = entry.split('/') as [string, string | undefined];
-      const family = isIP(network);
-      if (family !== 0) {
-        const bits = prefix === undefined ? (family === 4 ? 32 : 128) : Number(prefix);
-        if (!Number.isInteger(bits) || bits < 0 || bits > (family === 4 ? 32 : 128)) {
+      if (ipFamily(network) !== 0) {
+        if (!this.ranges.add(network, prefix === undefined ? undefined : Number(prefix))) {
           throw new TypeError(`push allow-list: bad CIDR ${JSON.stringify(raw)}`);
         }
-        this.ranges.addSubnet(network, bits, family === 4 ? 'ipv4' : 'ipv6');
       } else if (entry.startsWith('*.')) {
         this.hostSuffixes.push(entry.slice(1));
       } else if (/^[a-z0-9.-]+$/.test(entry)) {
@@ -133,9 +218,10 @@ export class UrlGuard {
 
   /**
    * Resolves and checks a webhook URL; throws -32602 saying why when it is refused. Returns the
-   * addresses it may connect to.
+   * addresses it may connect to: none for a host name that could not be resolved here and is
+   * accepted all the same (allow-listed, or `unresolvedHostNames: 'allow'`).
    */
-  async check(url: string): Promise<LookupAddress[]> {
+  async check(url: string): Promise<ResolvedAddress[]> {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -146,9 +232,16 @@ export class UrlGuard {
     if (parsed.username || parsed.password) throw refused(url, 'credentials in the URL');
     const host = hostOf(parsed);
     const namedInAllowlist = this.hostAllowed(host);
-    let addresses: LookupAddress[];
-    if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
-    else {
+    let addresses: ResolvedAddress[];
+    const family = ipFamily(host);
+    if (family !== 0) addresses = [{ address: host, family }];
+    else if (!this.resolve) {
+      if (namedInAllowlist) return [];
+      if (this.unresolvedHostNames === 'refuse')
+        throw refused(url, `host names cannot be resolved here to check where ${host} leads: allow-list it, or see unresolvedHostNames`);
+      if (parsed.protocol !== 'https:') throw refused(url, 'https is required');
+      return [];
+    } else {
       try {
         addresses = await this.resolve(host);
       } catch {
@@ -165,29 +258,13 @@ export class UrlGuard {
     return addresses;
   }
 
-  /**
-   * A `lookup` for http.request that connects only to addresses that passed the check, so that
-   * a DNS answer changing between the check and the connection (DNS rebinding) cannot reach an
-   * address the check refused.
-   */
-  pinnedLookup(addresses: LookupAddress[]): LookupFunction {
-    return (_hostname, options, callback) => {
-      const wanted = typeof options === 'object' && options.family ? options.family : 0;
-      const usable = addresses.filter((a) => wanted === 0 || a.family === wanted);
-      const cb = callback as (error: Error | null, address: string | LookupAddress[], family?: number) => void;
-      if (usable.length === 0) return cb(new Error('no checked address for this family'), '', 0);
-      if (typeof options === 'object' && options.all) return cb(null, usable);
-      return cb(null, usable[0]!.address, usable[0]!.family);
-    };
-  }
-
   private hostAllowed(host: string): boolean {
     return this.hostNames.includes(host) || this.hostSuffixes.some((suffix) => host.endsWith(suffix));
   }
 
   private addressAllowed(address: string): boolean {
-    const family = isIP(address);
-    return family !== 0 && this.ranges.check(address, family === 4 ? 'ipv4' : 'ipv6');
+    const parsed = parseAddress(address);
+    return parsed !== undefined && this.ranges.has(parsed);
   }
 }
 
