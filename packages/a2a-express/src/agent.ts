@@ -4,6 +4,7 @@ import { createAgentCore } from './agent-core.js';
 import type { TaskHandler } from './core/handler.js';
 import type { A2ARouterOptions } from './options.js';
 import { servedAgentOf, type ServedAgent } from './served-agent.js';
+import { withMetricsMade } from './telemetry/metrics.js';
 
 /** The options of `a2aAgent`: the router's, but what only an HTTP server serves. */
 export type A2AAgentOptions = Omit<A2ARouterOptions, 'inspector' | 'cors'>;
@@ -15,5 +16,5 @@ export type A2AAgentOptions = Omit<A2ARouterOptions, 'inspector' | 'cors'>;
  * @throws TypeError at once when the card or an option is invalid
  */
 export function a2aAgent(handler: TaskHandler, options: A2AAgentOptions): ServedAgent {
-  return servedAgentOf(createAgentCore(handler, options, 'a2aAgent'));
+  return servedAgentOf(createAgentCore(handler, withMetricsMade(options), 'a2aAgent'));
 }

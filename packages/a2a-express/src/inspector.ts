@@ -10,10 +10,9 @@ import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 
-export interface InspectorOptions {
-  /** Where the page is, below the router. Default `/inspector`. */
-  path?: string;
-}
+import type { InspectorOptions } from './options.js';
+
+export type { InspectorOptions } from './options.js';
 
 interface InspectorModule {
   createInspector(options: {

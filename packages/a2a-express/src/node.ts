@@ -8,6 +8,7 @@ import { clientAddressOf, mountedAgent, mountUrlOf, pathBelow, type MountOptions
 import { isEncrypted, nodeExchange, nodeResponse, type NodeMount } from './edge/node.js';
 import type { A2ARouterOptions } from './options.js';
 import { servedAgentOf, type ServedAgent } from './served-agent.js';
+import { withMetricsMade } from './telemetry/metrics.js';
 
 export type { MountOptions } from './edge/mount.js';
 export type { ServedAgent, ServedVersionPath } from './served-agent.js';
@@ -31,7 +32,7 @@ export interface A2ANodeHandler extends ServedAgent {
  * @throws TypeError at once when the card or an option is invalid
  */
 export function a2aNodeHandler(handler: TaskHandler, options: A2ANodeHandlerOptions): A2ANodeHandler {
-  const { core, edge, basePath, trustProxy } = mountedAgent('a2aNodeHandler', handler, options);
+  const { core, edge, basePath, trustProxy } = mountedAgent('a2aNodeHandler', handler, withMetricsMade(options));
   const mount: NodeMount = {
     mountUrl: (req) => mountUrlOf(req.headers, isEncrypted(req) ? 'https' : 'http', basePath, trustProxy),
     clientAddress: (req) => clientAddressOf(req.headers, req.socket.remoteAddress, trustProxy),

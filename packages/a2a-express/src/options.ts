@@ -7,13 +7,18 @@ import { CardSigner, type CardSigningOptions } from './core/card-signer.js';
 import type { ConfiguredVersion } from './protocol/version.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { StreamEventIds } from './transports/sse.js';
-import type { InspectorOptions } from './inspector.js';
-import { A2AMetrics } from './telemetry/metrics.js';
+import type { A2AMetrics } from './telemetry/metrics.js';
 import type { TaskStore } from './store/task-store.js';
 import { VERSIONS, type VersionOptions } from './versions/index.js';
 import { corsPolicyOf, type CorsOptions, type CorsPolicy } from './edge/cors.js';
 
 export type { AgentCardInput, AgentExtensionOption, CardSigningOptions, CorsOptions };
+
+/** The `inspector` option (the page itself is served by inspector.ts, in the Express router only). */
+export interface InspectorOptions {
+  /** Where the page is, below the router. Default `/inspector`. */
+  path?: string;
+}
 
 /**
  * Options of {@link a2aRouter}. Only `card` is required. Each protocol version served reads
@@ -275,8 +280,16 @@ function pushNotificationsOf(option: boolean | PushNotificationOptions | undefin
 
 function metricsOf(option: boolean | A2AMetrics | undefined): A2AMetrics | undefined {
   if (option === undefined || option === false) return undefined;
-  if (option === true) return new A2AMetrics();
-  if (!(option instanceof A2AMetrics))
+  // Node's entries made them already (withMetricsMade): prom-client, which they are made with, needs Node.
+  if (option === true)
+    throw new TypeError(
+      "a2aFetchHandler: options.metrics: true needs prom-client, which needs Node; give the metrics made with a2aMetrics() (from 'a2a-express')",
+    );
+  if (
+    option === null ||
+    typeof option !== 'object' ||
+    (option as unknown as Record<symbol, unknown>)[Symbol.for('a2a-express.metrics')] !== true
+  )
     throw new TypeError('a2aRouter: options.metrics must be true, false or the metrics made with a2aMetrics()');
   return option;
 }

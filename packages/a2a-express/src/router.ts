@@ -7,6 +7,7 @@ import { createAgentEdge } from './edge/agent-edge.js';
 import { nodeExchange, type NodeMount } from './edge/node.js';
 import type { A2ARouterOptions } from './options.js';
 import { servedAgentOf, type ServedAgent } from './served-agent.js';
+import { withMetricsMade } from './telemetry/metrics.js';
 
 export { SHUTDOWN_MESSAGE, type DrainReport } from './agent-core.js';
 export type { ServedAgent, ServedVersionPath } from './served-agent.js';
@@ -57,7 +58,7 @@ export interface A2ARouter extends Router, ServedAgent {
  * @throws TypeError at once when the card or an option is invalid
  */
 export function a2aRouter(handler: TaskHandler, options: A2ARouterOptions): A2ARouter {
-  const core = createAgentCore(handler, options);
+  const core = createAgentCore(handler, withMetricsMade(options));
   const edge = createAgentEdge(core);
   const router = express.Router();
   if (options.inspector) {

@@ -1,8 +1,21 @@
 // Liveness and readiness, as an orchestrator or a load balancer asks: live while the process
 // answers at all; ready while it should be sent new calls, which it should not while it drains
 // or while its task store cannot be reached (every call would fail with -32011).
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+
+/**
+ * What the health and metrics endpoints write to: a Node `ServerResponse` (Express's too), as far
+ * as they use one. A structural type, so that this module, which the fetch handler loads too,
+ * imports nothing of node:http.
+ */
+export interface NodeStyleResponse {
+  statusCode: number;
+  setHeader(name: string, value: string | number): unknown;
+  end(body?: string): unknown;
+}
+
+/** A Node-style handler, `(req, res) => void`, for Express or node:http; it reads nothing of the request. */
+export type NodeStyleHandler = (req: unknown, res: NodeStyleResponse) => void;
 
 /** What readiness found. */
 export interface ReadinessReport {
@@ -14,9 +27,9 @@ export interface ReadinessReport {
 /** The health endpoints of one router: mount them where the orchestrator asks (`/livez`, `/readyz`). */
 export interface HealthEndpoints {
   /** 200 `{"status":"live"}` while the process answers. */
-  readonly live: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly live: NodeStyleHandler;
   /** 200 `{"status":"ready"}`, or 503 `{"status":"not ready","reasons":[...]}`. */
-  readonly ready: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly ready: NodeStyleHandler;
   /** The readiness check itself. */
   check(): Promise<ReadinessReport>;
 }
@@ -61,12 +74,12 @@ export function healthEndpoints({ logger, isDraining, pingStore }: HealthSources
   };
 }
 
-function sendHealth(res: ServerResponse, status: number, body: object): void {
+function sendHealth(res: NodeStyleResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
   // An answer of a moment ago says nothing of now.
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.setHeader('Content-Length', new TextEncoder().encode(text).length);
   res.end(text);
 }

@@ -7,7 +7,7 @@
 // Every label value is from a bounded set: a version, a binding, a method of the version's
 // table (anything else is `other`), an error code, a task state, an outcome word. Never a task
 // id, a context id, a principal or a URL.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NodeStyleResponse } from './health.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { type HistogramSeries, HotCounter, HotHistogram } from './hot-metrics.js';
 
@@ -40,11 +40,27 @@ const TURN_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 /**
+ * What marks an {@link A2AMetrics}, for the options to know one without importing this module
+ * (and prom-client, which needs Node) on the fetch handler's path.
+ */
+export const METRICS_MARK = Symbol.for('a2a-express.metrics');
+
+/**
+ * The options with `metrics: true` replaced by new metrics: what Node's entries (`a2aRouter`,
+ * `a2aNodeHandler`, `a2aAgent`) do before making the agent. The fetch handler does not (prom-client
+ * needs Node): it takes the metrics made with {@link a2aMetrics}.
+ */
+export function withMetricsMade<T extends { metrics?: boolean | A2AMetrics }>(options: T): T {
+  return options?.metrics === true ? { ...options, metrics: new A2AMetrics() } : options;
+}
+
+/**
  * The metrics of one agent: `a2aRouter(handler, { metrics: true })` makes them, or give the
  * router one made here (to choose the registry or the prefix, or to share a registry). Serve
  * them with {@link A2AMetrics.handler}.
  */
 export class A2AMetrics {
+  readonly [METRICS_MARK] = true;
   readonly registry: Registry;
   private readonly calls: HotCounter;
   private readonly callSeconds: HotHistogram;
@@ -194,7 +210,7 @@ export class A2AMetrics {
    * Serves the metrics in Prometheus' text format: mount it where Prometheus scrapes
    * (`app.get('/metrics', router.metrics.handler)`).
    */
-  readonly handler = (_req: IncomingMessage, res: ServerResponse): void => {
+  readonly handler = (_req: unknown, res: NodeStyleResponse): void => {
     this.registry.metrics().then(
       (text) => {
         res.statusCode = 200;
