@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import schema01 from './schemas/a2a-0.1.0.js';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { compileWith, publishedFrom, requestAjv, type ValidationIssue, type Validator } from './compile.js';
@@ -16,7 +16,7 @@ import type {
 } from './types.js';
 
 /** The project's JSON Schema: the published A2A 0.1.0 schema plus the fixes in SCHEMA-FIXES.md. */
-export const a2aSchema: Readonly<Record<string, unknown>> = createRequire(import.meta.url)('../schema/a2a-0.1.0.schema.json');
+export const a2aSchema: Readonly<Record<string, unknown>> = schema01;
 
 export type { ValidationIssue, Validator } from './compile.js';
 

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import schema03 from '../schemas/a2a-0.3.0.js';
 import type { Ajv } from 'ajv';
 import { compileWith, lazyValidator, publishedFrom, requestAjv, type Validator } from '../compile.js';
 import type {
@@ -12,7 +12,7 @@ import type {
 } from './types.js';
 
 /** The project's A2A 0.3 JSON Schema: the published one plus the fixes in SCHEMA-FIXES.md (0.3). */
-export const a2aSchema03: Readonly<Record<string, unknown>> = createRequire(import.meta.url)('../../schema/a2a-0.3.0.schema.json');
+export const a2aSchema03: Readonly<Record<string, unknown>> = schema03;
 
 // Compiled when first used: an agent whose clients all speak 0.1.0 never pays for the 0.3 schema.
 let ajv: Ajv | undefined;

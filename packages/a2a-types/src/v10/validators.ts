@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import schema10 from '../schemas/a2a-1.0.js';
 import type { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -19,7 +19,7 @@ import type {
 } from './types.js';
 
 /** The project's A2A 1.0 JSON Schema: the published bundle plus the fixes in SCHEMA-FIXES.md (1.0). */
-export const a2aSchema10: Readonly<Record<string, unknown>> = createRequire(import.meta.url)('../../schema/a2a-1.0.schema.json');
+export const a2aSchema10: Readonly<Record<string, unknown>> = schema10;
 const definitions = a2aSchema10.definitions as Record<string, Record<string, unknown>>;
 
 // Compiled when first used: an agent whose clients never speak 1.0 never pays for its schema.
