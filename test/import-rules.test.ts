@@ -3,7 +3,10 @@
 // breaks each rule: a fixture whose core and edge import Express, whose core imports a version, the versions' wire types and
 // the contract that names routes,
 // whose versions import each other, whose transport imports a version, and whose only way back
-// is a type import (a cycle still).
+// is a type import (a cycle still). And the fetch handler's path (.dependency-cruiser-fetch-path.cjs):
+// a fixture whose fetch handler loads node:crypto, zlib (without its prefix) and, through a dynamic
+// import, Express, and whose a2a-types imports node:module; its type import of node:http and its
+// Node entry, off the path, break nothing.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,12 +19,14 @@ interface Violation {
   from: string;
   to: string;
   cycle?: unknown[];
+  /** For a reachability rule: the modules on the way, the forbidden one last. */
+  via?: { name: string }[];
 }
 
 /** Runs the check on `targets`: as lint does (its exit code), and once more for the JSON report's violations. */
-async function check(targets: string[]): Promise<{ exitCode: number; violations: Violation[] }> {
+async function check(targets: string[], config = '.dependency-cruiser.cjs'): Promise<{ exitCode: number; violations: Violation[] }> {
   const run = async (...extra: string[]) => {
-    const args = [cli, ...targets, '--config', '.dependency-cruiser.cjs', ...extra];
+    const args = [cli, ...targets, '--config', config, ...extra];
     try {
       const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: root, maxBuffer: 64 * 1024 * 1024 });
       return { code: 0, stdout };
@@ -38,6 +43,42 @@ describe('import rules (pnpm lint)', () => {
     const { exitCode, violations } = await check(['packages', 'apps']);
     expect(violations).toEqual([]);
     expect(exitCode).toBe(0);
+  }, 60_000);
+
+  test('the fetch handler’s path loads no Node builtin and no Node-only package, a2a-types included', async () => {
+    const { exitCode, violations } = await check(
+      ['packages/a2a-express/src/fetch.ts', 'packages/a2a-types/src'],
+      '.dependency-cruiser-fetch-path.cjs',
+    );
+    expect(violations).toEqual([]);
+    expect(exitCode).toBe(0);
+  }, 60_000);
+
+  test('a fetch handler that loads Node’s modules fails, each named with the way it is reached', async () => {
+    const { exitCode, violations } = await check(['test/fixtures/fetch-path'], '.dependency-cruiser-fetch-path.cjs');
+    expect(exitCode).not.toBe(0);
+    const src = 'test/fixtures/fetch-path/packages/a2a-express/src';
+    const reached = violations
+      .filter((v) => v.rule.name === 'no-node-on-the-fetch-path')
+      .map((v) => ({
+        from: v.from,
+        to: v.to.replace(/^.*node_modules\//, ''),
+        via: v.via?.map((step) => step.name.replace(/^.*node_modules\//, '')),
+      }));
+    expect(reached.sort((a, b) => a.to.localeCompare(b.to))).toEqual([
+      // node:crypto; the type import of node:http beside it in fetch.ts is erased, and loads nothing.
+      { from: `${src}/fetch.ts`, to: 'crypto', via: [`${src}/edge/handler.ts`, `${src}/core/ids.ts`, 'crypto'] },
+      // A dynamic import: a bundler follows it too.
+      {
+        from: `${src}/fetch.ts`,
+        to: 'express/index.js',
+        via: [`${src}/edge/handler.ts`, `${src}/edge/express-host.ts`, 'express/index.js'],
+      },
+      { from: `${src}/fetch.ts`, to: 'zlib', via: [`${src}/edge/handler.ts`, `${src}/core/digest.ts`, 'zlib'] },
+    ]);
+    expect(violations.filter((v) => v.rule.name === 'no-node-in-a2a-types').map((v) => `${v.from} -> ${v.to}`)).toEqual([
+      'test/fixtures/fetch-path/packages/a2a-types/src/validators.ts -> module',
+    ]);
   }, 60_000);
 
   test('a tree that breaks them fails, each rule named', async () => {
