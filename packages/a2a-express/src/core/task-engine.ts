@@ -72,7 +72,12 @@ const UPDATES_BETWEEN_YIELDS = 64;
  * memory one fast stream may hold, and the size of one write at most (the store's own group).
  */
 const MAX_EVENTS_PER_WRITE = 256;
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+// setImmediate is Node's (and Bun's and Deno's): after the I/O waiting. Where there is none (a
+// Worker, a browser), a timer's turn is the nearest.
+const setImmediateOf = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+const yieldToEventLoop = setImmediateOf
+  ? () => new Promise<void>((resolve) => setImmediateOf(resolve))
+  : () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Thrown inside a store change when the update belongs to a turn that is over. */
 const STALE_TURN = Symbol('stale turn');

@@ -86,11 +86,14 @@ export class TurnWriter {
   }
 }
 
+const nextTickOf = (globalThis as { process?: { nextTick?: (callback: () => void) => void } }).process?.nextTick;
+
 /**
  * Settles once the microtask queue has drained. A handler that yields without waiting on I/O
  * steps through microtasks only (an async generator resumes in one), and `process.nextTick`
  * runs its callback after the queue is empty: by then every update it could yield is queued.
+ * Where there is no `process` (a Worker, a browser), a timer runs after it too, a little later.
  */
-function afterMicrotasks(): Promise<void> {
-  return new Promise((resolve) => process.nextTick(resolve));
-}
+const afterMicrotasks: () => Promise<void> = nextTickOf
+  ? () => new Promise((resolve) => nextTickOf(resolve))
+  : () => new Promise((resolve) => setTimeout(resolve, 0));

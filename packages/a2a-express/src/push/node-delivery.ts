@@ -71,7 +71,7 @@ export function nodeDelivery(): WebhookDelivery | undefined {
 function nodeBuiltins(): Builtins | undefined {
   const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown }; navigator?: { userAgent?: string } };
   if (host.navigator?.userAgent === 'Cloudflare-Workers') return undefined;
-  const getBuiltinModule = host.process?.getBuiltinModule;
+  const getBuiltinModule = host.process?.getBuiltinModule?.bind(host.process);
   if (typeof getBuiltinModule !== 'function') return undefined;
   try {
     const http = getBuiltinModule('node:http') as NodeHttp | undefined;

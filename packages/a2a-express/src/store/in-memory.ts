@@ -104,7 +104,8 @@ export class InMemoryTaskStore implements TaskStore {
     );
     // Expired tasks are also dropped lazily on access; the timer frees memory of an idle server.
     this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(this.retentionMs, 60_000));
-    this.sweeper.unref();
+    // Node's timers hold the process open unless unref'd; a browser's or a Worker's are numbers.
+    (this.sweeper as { unref?: () => void }).unref?.();
   }
 
   /** How many tasks are held now. */

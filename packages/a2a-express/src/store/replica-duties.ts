@@ -33,8 +33,9 @@ export function startReplicaDuties(engine: ReplicaWork, store: SharedTaskStore, 
       sweeping = false;
     });
   }, store.leaseMs / 2);
-  renewer.unref();
-  sweeper.unref();
+  // Node's timers hold the process open unless unref'd; elsewhere they are numbers.
+  (renewer as { unref?: () => void }).unref?.();
+  (sweeper as { unref?: () => void }).unref?.();
   const unsubscribe = store
     .onTurnEnded(({ taskId, turn }) => engine.abortTurn(taskId, turn))
     .catch((error: Error) => {
