@@ -9,6 +9,28 @@ import { servedAgentOf, type ServedAgent } from './served-agent.js';
 
 export type { MountOptions } from './edge/mount.js';
 export type { ServedAgent, ServedVersionPath } from './served-agent.js';
+// What a handler is written with, and the strategies that need nothing of Node, from this entry too:
+// 'a2a-express' itself loads the Express router, which a Worker cannot.
+export {
+  agentMessage,
+  artifact,
+  authRequired,
+  completed,
+  dataPart,
+  failed,
+  filePart,
+  inputRequired,
+  rejected,
+  reply,
+  textOf,
+  textPart,
+  working,
+  type TaskContext,
+  type TaskHandler,
+  type TaskUpdate,
+} from './core/handler.js';
+export { apiKey, AuthenticationError, bearerJwt, customAuth, type AuthOptions, type AuthStrategy, type Principal } from './core/auth.js';
+export { A2AError, ErrorCode } from 'a2a-types';
 
 /** The options of `a2aFetchHandler`: the router's, and where the agent is on the server. */
 export type A2AFetchHandlerOptions = Omit<A2ARouterOptions, 'inspector'> & MountOptions;
