@@ -71,7 +71,8 @@ test('the bundle carries none of Node’s modules: what is Node’s is asked of 
 
 test('in a page with no Node, the agent serves its card and answers, and streams, over JSON-RPC', async () => {
   const result = await page.evaluate(async () => {
-    const kit = await import('/bundle.js');
+    const bundlePath: string = '/bundle.js'; // the page's, which TypeScript does not know
+    const kit = await import(bundlePath);
     const agent = kit.a2aFetchHandler(
       async function* () {
         yield kit.working('thinking');
@@ -132,8 +133,11 @@ test('in a page with no Node, the agent serves its card and answers, and streams
 
 test('in the page, cards are signed with a key Web Crypto made there; Node verifies them against the served keys', async () => {
   const { card, jwks } = await page.evaluate(async () => {
-    const kit = await import('/bundle.js');
-    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const bundlePath: string = '/bundle.js'; // the page's, which TypeScript does not know
+    const kit = await import(bundlePath);
+    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as {
+      privateKey: Parameters<typeof crypto.subtle.exportKey>[1];
+    };
     const privateKey = await crypto.subtle.exportKey('jwk', pair.privateKey);
     const agent = kit.a2aFetchHandler(async () => kit.completed('signed'), {
       card: { name: 'Signing Agent', version: '1.0.0', url: 'https://agent.example/' },
@@ -152,7 +156,8 @@ test('in the page, cards are signed with a key Web Crypto made there; Node verif
 
 test('in the page, push notifications go out with fetch, signed with an RSA key Web Crypto made, in order', async () => {
   const jwks = await page.evaluate(async (url) => {
-    const kit = await import('/bundle.js');
+    const bundlePath: string = '/bundle.js'; // the page's, which TypeScript does not know
+    const kit = await import(bundlePath);
     const agent = kit.a2aFetchHandler(
       async function* () {
         yield kit.working('step 1');
