@@ -6,6 +6,8 @@
 import express from 'express';
 import { listen, serverPool, startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from 'a2a-testing';
 import { parseScrape, type Scrape, scrape } from 'a2a-testing/metrics';
+import { a2aFetchHandler } from '../src/fetch.js';
+import { a2aNodeHandler } from '../src/node.js';
 import { a2aMetrics, a2aRouter, artifact, completed, textOf, type TaskContext, type TaskHandler } from '../src/index.js';
 import { PostgresTaskStore } from '../src/postgres.js';
 import { RedisTaskStore } from '../src/redis.js';
@@ -247,4 +249,25 @@ test('metrics made with a2aMetrics: a prefix of its own and, when asked, the pro
 test('metrics are off by default, and a wrong option is refused when the router is made', () => {
   expect(a2aRouter(echo, { card: testCard, logger: silent }).metrics).toBeUndefined();
   expect(() => a2aRouter(echo, { card: testCard, logger: silent, metrics: 'yes' as never })).toThrow(/options\.metrics must be/);
+});
+
+test('metrics: true is Node’s entries’ own: the fetch handler, which does not load prom-client, takes a2aMetrics() and says so', async () => {
+  const nodeAgent = a2aNodeHandler(echo, { card: testCard, logger: silent, metrics: true });
+  expect(nodeAgent.metrics).toBeDefined();
+  await nodeAgent.close();
+  expect(() => a2aFetchHandler(echo, { card: testCard, logger: silent, metrics: true })).toThrow(
+    "a2aFetchHandler: options.metrics: true needs prom-client, which needs Node; give the metrics made with a2aMetrics() (from 'a2a-express')",
+  );
+  const metrics = a2aMetrics();
+  const agent = a2aFetchHandler(echo, { card: testCard, logger: silent, metrics });
+  expect(agent.metrics).toBe(metrics);
+  await agent(
+    new Request('http://agent.test/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(sendRequest('t1', 'hi')),
+    }),
+  );
+  expect(parseScrape(await metrics.registry.metrics()).type('a2a_calls_total')).toBe('COUNTER');
+  await agent.close();
 });
