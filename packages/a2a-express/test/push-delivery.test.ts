@@ -5,7 +5,13 @@
 // guard as it is on a runtime with no resolver: a host name is refused unless allow-listed, or
 // unless the operator says the runtime's network reaches nothing private.
 import express from 'express';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rpc, serverPool } from 'a2a-testing';
 import { createPushNotificationVerifier } from 'a2a-push-receiver';
@@ -54,6 +60,49 @@ describe('which delivery', () => {
     const agent = a2aFetchHandler(steps, { card: testCard, logger: silent, pushNotifications: {} });
     expect(agentCoreOf(agent).push?.delivery.name).toBe('node');
   });
+});
+
+describe('the Node delivery on Bun and Deno (the fetch handler’s default there)', () => {
+  const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const bin = (name: string) => join(packageDir, '../../node_modules/.bin', name);
+  // A host name no resolver knows, held to a checked loopback address: only a pinned connection reaches it.
+  const script = `
+import http from 'node:http';
+import { nodeDelivery } from ${JSON.stringify(pathToFileURL(join(packageDir, 'dist/push/node-delivery.js')).href)};
+const server = http.createServer((req, res) => res.end('reached ' + req.headers.host.split(':')[0]));
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const delivery = nodeDelivery();
+const answer = await delivery.send({
+  method: 'GET', url: 'http://hooks.rebinding.test:' + server.address().port + '/hook', headers: {},
+  addresses: [{ address: '127.0.0.1', family: 4 }], signal: AbortSignal.timeout(5000),
+});
+console.log(JSON.stringify({ delivery: delivery.name, status: answer.status, body: answer.body }));
+server.close();
+`;
+
+  test.each([
+    ['bun', (file: string): [string, string[]] => [bin('bun'), [file]]],
+    ['deno', (file: string): [string, string[]] => [bin('deno'), ['run', '--allow-net=127.0.0.1', '--allow-read', '--allow-env', file]]],
+  ])(
+    '%s: connects only to the checked address',
+    async (_runtime, command) => {
+      const dir = await mkdtemp(join(tmpdir(), 'a2a-pinned-'));
+      try {
+        const file = join(dir, 'pinned.mjs');
+        await writeFile(file, script);
+        const [binary, args] = command(file);
+        const { stdout } = await promisify(execFile)(binary, args, { timeout: 30_000 });
+        expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({
+          delivery: 'node',
+          status: 200,
+          body: 'reached hooks.rebinding.test',
+        });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    40_000,
+  );
 });
 
 describe('the fetch delivery', () => {
