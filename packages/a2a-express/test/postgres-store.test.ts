@@ -565,6 +565,27 @@ describe('PostgresTaskStore', () => {
       expect(await other.get('appended')).toEqual(await store.get('appended'));
     });
 
+    test('messages and parts holding every control character (U+0001, which the read splits the pieces on, among them) read back the same elsewhere', async () => {
+      const store = await freshStore();
+      const controls = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).join('');
+      const text = `${controls}"\\,[]{}${controls}`;
+      await store.update('controls', (current) => {
+        const record = current ?? created('controls');
+        return { record: { ...record, history: [...record.history, { role: 'user', parts: [{ type: 'text', text }] }] }, events: [] };
+      });
+      for (const [index, chunk] of [text, `\u0001${text}`, ','].entries())
+        await store.update('controls', addChunk('controls', 0, chunk, index > 0));
+      await store.update('controls', addChunk('controls', 1, text, false));
+      const other = new PostgresTaskStore({ connectionString: url, schema: store.schema });
+      stores.push(other);
+      const read = (await other.get('controls'))!;
+      expect(read.history.map((message) => message.parts)).toEqual([[{ type: 'text', text: 'hello' }], [{ type: 'text', text }]]);
+      expect(read.task.artifacts).toEqual([
+        { index: 0, parts: [text, `\u0001${text}`, ','].map((chunk) => ({ type: 'text', text: chunk })) },
+        { index: 1, parts: [{ type: 'text', text }] },
+      ]);
+    });
+
     test('a record kept whole by the version before is read as it is, and laid out by its next change', async () => {
       const store = await freshStore();
       await store.update('seed', (current) => ({ record: current ?? created('seed'), events: [] }));
