@@ -56,9 +56,7 @@ describe.each([
     const first = await rpc(url03, 'message/send', { message: message03('y'.repeat(2_000_000), { contextId }) });
     const taskId = first.result!.id;
     // Continuations until the task is full (about 13 of them: each adds 500 kB and its echo), then
-    // one more: a full task stays refused. Sends after that would only repeat the same refusal,
-    // at 3 s each on PostgreSQL (it reads the whole task to refuse it): the loop used to send all
-    // 30 whatever came back, 17 of them refused, 50 of the suite's 100 s there.
+    // one more: a full task stays refused. Sends after that would only repeat the same refusal.
     let refused = 0;
     for (let i = 0; i < 30 && refused < 2; i++) {
       const next = await rpc(url03, 'message/send', { message: message03('z'.repeat(500_000), { taskId, contextId }) });
@@ -92,8 +90,5 @@ describe.each([
     expect(JSON.stringify(read.result).length).toBeLessThanOrEqual(2 * 16 * 1024 * 1024);
     expect((await rpc(`${agent.url}/`, 'tasks/get', { id: taskId })).result?.id).toBe(taskId);
     expect(agent.output()).not.toMatch(/ERR_STREAM_WRITE_AFTER_END|Invalid string length/);
-    // PostgreSQL takes about 40 s of this on two cores, idle: each send costs it 1 to 3 s on a
-    // task near maxTaskBytes, even a send refused because the task has failed (a known cost of
-    // that store, not what this probe is about): the budget leaves room for a loaded machine.
   }, 240_000);
 });

@@ -6,7 +6,7 @@ import { dropSchema, postgresUrl, requirePostgres, rpc, serverPool, startOwnPost
 import express from 'express';
 import pg from 'pg';
 import { statusEvent } from '../src/core/task-events.js';
-import { type A2ARouter, completed } from '../src/index.js';
+import { type A2ARouter, artifact, completed, inputRequired, type TaskHandler, textOf } from '../src/index.js';
 import { migratePostgres, PostgresTaskStore, postgresStoreFromEnv } from '../src/postgres.js';
 import type { StoredPushConfig, TaskChange, TaskRecord } from '../src/store/index.js';
 import { appWith, eventually, memoryLogger, message10 } from './helpers.js';
@@ -220,6 +220,83 @@ describe('PostgresTaskStore', () => {
     expect(
       (await rpc(`${agent.url}/v1`, 'SendMessage', { message: message10('x', { contextId: wide.slice(0, 300) }) }, { headers: V1 })).error,
     ).toBeUndefined();
+  });
+
+  test('a send to a task too full for it is refused from the head: a replica that never saw the task reads neither its history nor its parts for that', async () => {
+    const store = await freshStore();
+    // The other replica's own pool, each row the database sends it counted (as JSON text).
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    let bytesRead = 0;
+    type Callback = (error: Error | null, result?: pg.QueryResult) => void;
+    const counted = new WeakSet<pg.PoolClient>();
+    pool.on('connect', (client) => {
+      if (counted.has(client)) return;
+      counted.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      const count = (result: pg.QueryResult | pg.QueryResult[] | undefined) => {
+        for (const each of [result ?? []].flat()) bytesRead += JSON.stringify(each.rows).length;
+      };
+      // pool.query hands the client a callback; the store's own client calls (migrations) go unseen: they read no task.
+      Object.assign(client, {
+        query: (...args: unknown[]) => {
+          const at = args.findIndex((arg) => typeof arg === 'function');
+          if (at >= 0) {
+            const callback = args[at] as Callback;
+            args[at] = (error: Error | null, result?: pg.QueryResult) => {
+              count(result);
+              callback(error, result);
+            };
+          }
+          return query(...args);
+        },
+      });
+    });
+    const other = new PostgresTaskStore({ pool, schema: store.schema });
+    stores.push(other);
+    const maxTaskBytes = 200_000;
+    const agents = [];
+    for (const replica of [store, other]) {
+      // Echoes each message as an artifact, then waits for the next one.
+      const echo: TaskHandler = async function* (ctx) {
+        yield artifact(textOf(ctx.message), { append: true });
+        yield inputRequired('more?');
+      };
+      const { app, router } = appWith(echo, { store: replica, maxTaskBytes });
+      routers.push(router);
+      agents.push(await serve(app));
+    }
+    const [first, second] = agents.map((agent) => `${agent.url}/v1`);
+    const V1 = { 'A2A-Version': '1.0' };
+    const send = (at: string, text: string, taskId?: string) =>
+      rpc<{ task: { id: string } }>(at, 'SendMessage', { message: message10(text, taskId ? { taskId } : {}) }, { headers: V1 });
+    try {
+      // Messages of 40 kB, each echoed: 160 kB after two, and no room for a third.
+      const started = await send(first!, 'x'.repeat(40_000));
+      const taskId = started.result!.task.id;
+      expect((await send(first!, 'x'.repeat(40_000), taskId)).result).toMatchObject({
+        task: { status: { state: 'TASK_STATE_INPUT_REQUIRED' } },
+      });
+      const refusedFirst = await send(first!, 'x'.repeat(40_000), taskId);
+      expect(refusedFirst.error).toMatchObject({
+        code: -32602,
+        data: expect.arrayContaining([
+          { '@type': expect.stringMatching(/BadRequest$/), fieldViolations: [expect.objectContaining({ reason: 'maxTaskBytes' })] },
+        ]),
+      });
+
+      bytesRead = 0;
+      const refusedSecond = await send(second!, 'x'.repeat(40_000), taskId);
+      // Refused as the replica that wrote the task refuses it, having read the task's head alone.
+      expect(refusedSecond.error).toEqual(refusedFirst.error);
+      expect(bytesRead).toBeLessThan(10_000);
+      // A message that fits is taken, from the task read whole.
+      bytesRead = 0;
+      expect((await send(second!, 'fits', taskId)).result).toMatchObject({ task: { status: { state: 'TASK_STATE_INPUT_REQUIRED' } } });
+      expect(bytesRead).toBeGreaterThan(160_000);
+    } finally {
+      await other.close();
+      await pool.end();
+    }
   });
 
   test('ListTasks pages of every size walk all tasks once, in order', async () => {

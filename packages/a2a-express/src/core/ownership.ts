@@ -2,7 +2,7 @@
 // (-32001), with no hint that it does. Every read and change of a task goes through here.
 import { A2AError } from 'a2a-types/model';
 import { ownerKey, type Principal } from './auth.js';
-import { upgradeRecord, type TaskRecord } from '../store/records.js';
+import { upgradeRecord, type TaskHead, type TaskRecord } from '../store/records.js';
 import type { TaskStore } from '../store/task-store.js';
 import { TENANT_SCHEME } from './tenants.js';
 
@@ -15,7 +15,7 @@ export function ownerOf(principal: Principal | undefined): string | undefined {
  * Throws -32001 unless `principal` may see the task. A task without an owner (made without
  * authentication) is seen by every caller of the default tenant, and by no tenant's.
  */
-export function assertOwner(record: TaskRecord, principal: Principal | undefined): void {
+export function assertOwner(record: TaskHead, principal: Principal | undefined): void {
   if (record.owner === undefined) {
     if (principal?.scheme === TENANT_SCHEME) throw A2AError.taskNotFound(record.task.id);
     return;

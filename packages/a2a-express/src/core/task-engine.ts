@@ -16,7 +16,15 @@ import { messageFieldIssues } from './message-fields.js';
 import { withMessageId } from './message-ids.js';
 import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
 import { assertOwner, ownerOf } from './ownership.js';
-import { copyRecord, upgradeRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from '../store/records.js';
+import {
+  copyRecord,
+  upgradeRecord,
+  type StoredEvent,
+  type TaskChange,
+  type TaskHead,
+  type TaskRecord,
+  type TaskUpdateResult,
+} from '../store/records.js';
 import { historyEntrySize, jsonSize, taskBaseSize } from '../store/size.js';
 import type { TaskStore } from '../store/task-store.js';
 import { isFinalEvent, now, statusEvent } from './task-events.js';
@@ -143,9 +151,18 @@ export class TaskEngine {
    * Changes a task through the store, then tells the observer. Not an async function: without
    * an observer it hands back the store's promise as it is, one promise less per update.
    */
-  private commit(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+  private commit(
+    taskId: string,
+    change: (current: TaskRecord | undefined) => TaskChange,
+    checkHead?: (head: TaskHead) => void,
+  ): Promise<TaskUpdateResult> {
     // A store of the app's own may hand back records of the previous release.
-    const updated = this.store.update(taskId, (current) => change(current && upgradeRecord(current)));
+    const updated = this.store.update(
+      taskId,
+      (current) => change(current && upgradeRecord(current)),
+      // upgradeRecord reads and copies the head's fields alone: it leaves a head a head.
+      checkHead && { checkHead: (head) => checkHead(upgradeRecord(head as TaskRecord)) },
+    );
     const onCommit = this.onCommit;
     if (!onCommit) return updated;
     return updated.then((result) => {
@@ -198,30 +215,44 @@ export class TaskEngine {
     // A config sent with a message without an id is the task's own: the same config sent with
     // every message of the task (as SDK clients do) is one config.
     const pushConfig = sent && ({ ...sent, id: sent.id || taskId } as StoredPushConfig);
-    const { record, events } = await this.commit(taskId, (current) => {
-      isNewTask = current === undefined;
-      if (!current && rules.existingTaskOnly) throw A2AError.taskNotFound(taskId);
-      const base = current ?? newRecord(taskId, params, principal);
-      if (current) {
-        assertOwner(current, principal);
-        assertSameContext(current, params);
-        assertContinuable(current, rules);
+    /**
+     * Refuses the message for what the task's head says (whose it is, its context and state, its
+     * size), else the task's push configs and size with it. Needs nothing of the history or the
+     * artifacts: a store may ask it before reading those (checkHead).
+     */
+    const admit = (base: TaskHead, existing: boolean): { pushConfigs: TaskRecord['pushConfigs']; bytes: number } => {
+      if (existing) {
+        assertOwner(base, principal);
+        assertSameContext(base, params);
+        assertContinuable(base, rules);
       }
       const issues = messageFieldIssues(params.message, { taskId, contextId: base.task.contextId });
       if (issues.length > 0) throw A2AError.invalidParams(issues.map((issue) => ({ ...issue, path: `/message${issue.path}` })));
-      const withMessage = copyRecord(base);
       // A config sent with the message replaces the task's config of the same id (spec 7.1.1
       // leaves it to the server).
       const pushConfigs = pushConfig ? withPushConfig(base, pushConfig, '/configuration/taskPushNotificationConfig') : base.pushConfigs;
       const size = historyEntrySize(base.task, params.message) + pushConfigsSize(pushConfigs) - pushConfigsSize(base.pushConfigs);
-      withMessage.bytes = (base.bytes ?? 0) + size;
-      if (withMessage.bytes > maxTaskBytes) throw tooLargeForTask(taskId, '/message', maxTaskBytes, base.bytes, size);
-      withMessage.history = [...base.history, params.message];
-      withMessage.turn = base.turn + 1;
-      withMessage.pushConfigs = pushConfigs;
-      withMessage.replied = undefined;
-      return { record: withMessage, events: [statusEvent(taskId, 'working')] };
-    });
+      const bytes = (base.bytes ?? 0) + size;
+      if (bytes > maxTaskBytes) throw tooLargeForTask(taskId, '/message', maxTaskBytes, base.bytes, size);
+      return { pushConfigs, bytes };
+    };
+    const { record, events } = await this.commit(
+      taskId,
+      (current) => {
+        isNewTask = current === undefined;
+        if (!current && rules.existingTaskOnly) throw A2AError.taskNotFound(taskId);
+        const base = current ?? newRecord(taskId, params, principal);
+        const { pushConfigs, bytes } = admit(base, current !== undefined);
+        const withMessage = copyRecord(base);
+        withMessage.bytes = bytes;
+        withMessage.history = [...base.history, params.message];
+        withMessage.turn = base.turn + 1;
+        withMessage.pushConfigs = pushConfigs;
+        withMessage.replied = undefined;
+        return { record: withMessage, events: [statusEvent(taskId, 'working')] };
+      },
+      (head) => void admit(head, true),
+    );
     return { record, events, isNewTask, params, principal, call: call && turnCallSourceOf(call) };
   }
 
@@ -533,7 +564,7 @@ function pushConfigsSize(configs: readonly StoredPushConfig[] | undefined): numb
  * The task's push configs with `config` in place of the one of its id, or after the others;
  * -32602 at `path` when that would make more than {@link MAX_PUSH_CONFIGS_PER_TASK}.
  */
-function withPushConfig(current: TaskRecord, config: StoredPushConfig, path: string): StoredPushConfig[] {
+function withPushConfig(current: TaskHead, config: StoredPushConfig, path: string): StoredPushConfig[] {
   const configs = current.pushConfigs ?? [];
   const at = configs.findIndex((existing) => existing.id === config.id);
   if (at >= 0) return configs.map((existing, i) => (i === at ? config : existing));
@@ -542,7 +573,7 @@ function withPushConfig(current: TaskRecord, config: StoredPushConfig, path: str
 }
 
 /** -32602 at `path` when the task has no config of `configId` and no room for one more. */
-export function assertRoomForPushConfig(record: TaskRecord, configId: string, path: string): void {
+export function assertRoomForPushConfig(record: TaskHead, configId: string, path: string): void {
   const configs = record.pushConfigs ?? [];
   if (configs.length < MAX_PUSH_CONFIGS_PER_TASK || configs.some((existing) => existing.id === configId)) return;
   throw A2AError.invalidParams([
@@ -559,7 +590,7 @@ export function assertRoomForPushConfig(record: TaskRecord, configId: string, pa
  * -32602 when a send names another context than its task's (spec 1.0 3.4.3): checked before the
  * task's state, as a client that mixes up its conversations is told so first.
  */
-function assertSameContext(current: TaskRecord, params: SendMessageParams): void {
+function assertSameContext(current: TaskHead, params: SendMessageParams): void {
   const named = params.task?.contextId !== undefined ? 'task' : 'message';
   const contextId = named === 'task' ? params.task!.contextId : params.message.contextId;
   if (contextId == null || contextId === '' || contextId === current.task.contextId) return;
@@ -573,7 +604,7 @@ function assertSameContext(current: TaskRecord, params: SendMessageParams): void
   ]);
 }
 
-function assertContinuable(current: TaskRecord, rules: TurnRules): void {
+function assertContinuable(current: TaskHead, rules: TurnRules): void {
   const { state } = current.task.status;
   const taskId = current.task.id;
   if (state === 'submitted' || state === 'working') {

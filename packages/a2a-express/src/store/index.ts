@@ -13,7 +13,9 @@ export {
   type EventListener,
   type StoredEvent,
   type TaskChange,
+  type TaskHead,
   type TaskRecord,
+  type TaskUpdateOptions,
   type TaskUpdateResult,
 } from './records.js';
 // The kit's task model, which records and events hold.

@@ -34,7 +34,9 @@ import {
   type EventListener,
   type StoredEvent,
   type TaskChange,
+  type TaskHead,
   type TaskRecord,
+  type TaskUpdateOptions,
   type TaskUpdateResult,
 } from './records.js';
 import {
@@ -207,7 +209,7 @@ export class PostgresTaskStore implements SharedTaskStore {
    * The statements of the hot paths, prepared once per connection (named): a change of a task,
    * of a new task, and a read of a task.
    */
-  private readonly statements: { change: pg.QueryConfig; create: pg.QueryConfig; read: pg.QueryConfig };
+  private readonly statements: { change: pg.QueryConfig; create: pg.QueryConfig; read: pg.QueryConfig; readHead: pg.QueryConfig };
   private readonly channel: string;
   private readonly turnsChannel: string;
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
@@ -250,6 +252,11 @@ export class PostgresTaskStore implements SharedTaskStore {
       change: prepared('change', change),
       create: prepared('create', create),
       read: prepared('read', `SELECT ${this.recordColumns} FROM ${this.tables.tasks} t WHERE t.task_id = $1`),
+      // A record kept whole (not laid out) is no head: it is not sent.
+      readHead: prepared(
+        'read_head',
+        `SELECT t.task_id, CASE WHEN t.laid_out THEN t.record::text END AS record, t.push_configs FROM ${this.tables.tasks} t WHERE t.task_id = $1`,
+      ),
     };
     this.channel = `a2a_events:${this.schema}`;
     this.turnsChannel = `a2a_turns:${this.schema}`;
@@ -274,7 +281,11 @@ export class PostgresTaskStore implements SharedTaskStore {
     });
   }
 
-  async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
+  async update(
+    taskId: string,
+    change: (current: TaskRecord | undefined) => TaskChange,
+    options?: TaskUpdateOptions,
+  ): Promise<TaskUpdateResult> {
     // What the change threw, passed on as it is: the caller's word on the task (a refusal, or that
     // nothing is to be written), never a failure of the database, whatever was thrown.
     let refused: { error: unknown } | undefined;
@@ -302,7 +313,7 @@ export class PostgresTaskStore implements SharedTaskStore {
               refused = { error };
               throw error;
             }
-            known = await this.read(taskId);
+            known = await this.readChecked(taskId, options?.checkHead, (error) => (refused = { error }));
             continue;
           }
           const rev = await this.compareAndSet(taskId, known, settled, layout);
@@ -316,7 +327,7 @@ export class PostgresTaskStore implements SharedTaskStore {
           if (attempt === MAX_ATTEMPTS) {
             throw A2AError.resourceUnavailable(`task ${taskId} is being changed by too many processes at once`);
           }
-          known = await this.read(taskId);
+          known = await this.readChecked(taskId, options?.checkHead, (error) => (refused = { error }));
         }
       });
     };
@@ -522,6 +533,36 @@ export class PostgresTaskStore implements SharedTaskStore {
     return { rev: row.rev, record: this.recordOf(row), laidOut: row.laid_out };
   }
 
+  /**
+   * The task as stored now, for a change, once `checkHead` (when given) has passed its head: the
+   * head is read first, a small read, so that a change refused for what the head says does not
+   * read the history and the parts, 16 MB for a full task (`maxTaskBytes`). What `checkHead`
+   * throws is handed to `refusing`, then thrown.
+   */
+  private async readChecked(
+    taskId: string,
+    checkHead: ((head: TaskHead) => void) | undefined,
+    refusing: (error: unknown) => void,
+  ): Promise<Known> {
+    if (checkHead) {
+      const found = await this.pool.query({ ...this.statements.readHead, values: [taskId] });
+      const row = found.rows[0] as { task_id: string; record: string | null; push_configs: string | null } | undefined;
+      if (row?.record != null) {
+        const stored = JSON.parse(row.record) as TaskRecord;
+        // The artifacts' heads without their parts are no artifacts: left out.
+        const { artifacts: _, ...task } = stored.task;
+        const head = this.withPushConfigsOpened(row, { ...stored, task });
+        try {
+          checkHead(head);
+        } catch (error) {
+          refusing(error);
+          throw error;
+        }
+      }
+    }
+    return this.read(taskId);
+  }
+
   /** Keeps what this process wrote of a running task, for its next change; forgets a finished one. */
   private remember(taskId: string, known: Known | undefined): void {
     this.written.delete(taskId);
@@ -606,6 +647,11 @@ export class PostgresTaskStore implements SharedTaskStore {
     } else {
       record = upgradeRecord(JSON.parse(row.record) as TaskRecord);
     }
+    return this.withPushConfigsOpened(row, record);
+  }
+
+  /** A record (or head) of a row with its push configs, opened when the row keeps them sealed. */
+  private withPushConfigsOpened<R extends TaskHead>(row: Pick<TaskRow, 'task_id' | 'push_configs'>, record: R): R {
     if (row.push_configs === null) return record;
     if (!this.seal) throw unopenable(row.task_id, 'they are sealed, and this store was given no pushConfigKey');
     return { ...record, pushConfigs: this.seal.open(row.task_id, row.push_configs) };

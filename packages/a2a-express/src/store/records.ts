@@ -55,6 +55,26 @@ export interface TaskChange {
   readonly check?: (after: TaskRecord) => void;
 }
 
+/**
+ * A task's record but what grows in it, its history and its artifacts: what a store that keeps
+ * those apart reads in one small read (see {@link TaskUpdateOptions.checkHead}).
+ */
+export interface TaskHead extends Omit<TaskRecord, 'task' | 'history'> {
+  readonly task: Omit<Task, 'artifacts'>;
+}
+
+/** What {@link TaskStore.update} may be told besides the change. */
+export interface TaskUpdateOptions {
+  /**
+   * Refuses the change from the task's head alone, by throwing what `change` would throw for the
+   * same task: a store that keeps the history and the artifacts apart may ask it before reading
+   * them, so that a change refused for what the head says (a task that takes no more messages, or
+   * too full for one more) costs a small read however large the task. Never asked of a task that
+   * does not exist; a store may not ask it at all, so `change` refuses whatever this refuses.
+   */
+  readonly checkHead?: (head: TaskHead) => void;
+}
+
 /** The outcome of {@link TaskStore.update}: the record as stored, its events as numbered. */
 export interface TaskUpdateResult {
   readonly record: TaskRecord;

@@ -3,7 +3,7 @@
 // a store to every promise below: the built-in ones, and anyone's (docs/stores.md).
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { isFinalState, type TaskState } from '../core/model.js';
-import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
+import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateOptions, TaskUpdateResult } from './records.js';
 
 /**
  * Where tasks live.
@@ -33,9 +33,10 @@ export interface TaskStore {
    * events, numbers them, stores record and events, then tells the task's subscribers. A change
    * that throws changes nothing, and its error reaches the caller as thrown. A shared store may
    * call `change` more than once (when another process changed the task meanwhile), so it must
-   * only compute its result.
+   * only compute its result. `options.checkHead` lets a store refuse a change from a small read
+   * of the task (see {@link TaskUpdateOptions}).
    */
-  update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult>;
+  update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange, options?: TaskUpdateOptions): Promise<TaskUpdateResult>;
   /**
    * The events after `afterId`, oldest first; `[]` when there are none yet; `undefined` when the
    * log no longer reaches back that far (it is bounded) or the task is unknown.
