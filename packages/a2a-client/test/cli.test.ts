@@ -1,10 +1,10 @@
 // The `a2a` command line as a user runs it: a subprocess, against agents on loopback.
 import express from 'express';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { serveSdkAgent } from 'a2a-testing/sdk-agent';
@@ -25,10 +25,17 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../dist/cli.js');
 const { serve, closeAll } = serverPool();
 
-/** Runs the CLI with arguments (and stdin), bounded in time. */
-function a2a(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI with arguments (and stdin, and variables beside the test's own), bounded in time. */
+function a2a(
+  args: string[],
+  stdin = '',
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [cli, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -86,6 +93,39 @@ describe('a2a', () => {
       const help = await a2a([command, '--help']);
       expect([command, help.code, help.stdout.startsWith(`a2a ${command}`)]).toEqual([command, 0, true]);
     }
+  });
+
+  test('each command loads what it uses when it runs: help and usage errors no package at all, card no card signing, checker or inspector', async () => {
+    /** The modules a run of the CLI imported (URLs), as node's module hooks saw them resolved. */
+    const imported = async (args: string[]) => {
+      const file = join(scratchDir('a2a-imports-'), 'imported.txt');
+      writeFileSync(file, '');
+      const hooks = pathToFileURL(join(here, 'fixtures/record-imports.mjs')).href;
+      const { code } = await a2a(args, '', {
+        A2A_RECORD_IMPORTS: file,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${hooks}`,
+      });
+      return { code, urls: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
+    };
+    const packages = (urls: string[]) => urls.filter((url) => /node_modules|a2a-types/.test(url));
+    for (const args of [['--help'], ['send', '--help'], ['send']]) {
+      const { code, urls } = await imported(args);
+      expect({ args, code, cli: urls.some((url) => url.endsWith('/dist/cli.js')), packages: packages(urls) }).toEqual({
+        args,
+        code: args.includes('--help') ? 0 : 2,
+        cli: true,
+        packages: [],
+      });
+    }
+    const heavy = (urls: string[]) => urls.filter((url) => /@bufbuild|jose|\/dist\/(check|inspector)\//.test(url));
+    const card = await imported(['card', echo.url]);
+    expect(card.code).toBe(0);
+    expect(packages(card.urls)).toContainEqual(expect.stringMatching(/a2a-types/));
+    expect(heavy(card.urls)).toEqual([]);
+    // What card leaves alone, --verify loads (the card's signatures: jose and protobuf).
+    expect(heavy((await imported(['card', echo.url, '--verify'])).urls)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/jose/), expect.stringMatching(/@bufbuild/)]),
+    );
   });
 
   test('card shows the skills, capabilities and authentication', async () => {

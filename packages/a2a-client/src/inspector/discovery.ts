@@ -55,11 +55,7 @@ export const MAX_INTERFACES = 64;
 const CARD_10 = '/.well-known/agent-card.json';
 const CARD_01 = '/.well-known/agent.json';
 
-/** Whether a URL as typed names its scheme (`https://…`), where `host:port` alone does not. */
-export const namesScheme = (typed: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(typed);
-
-/** A URL as typed, `host:port` alone meaning http:// (`127.0.0.1:41241`, `localhost:10000`). */
-export const withHttpScheme = (typed: string): string => (namesScheme(typed) ? typed : `http://${typed}`);
+export { namesScheme, withHttpScheme } from '../typed-url.js';
 
 /** The base URL of an agent given by its base URL or by the URL of one of its cards. */
 export function agentBase(url: string): string {
