@@ -5,8 +5,8 @@
 // optimizations gain; this measure moves by a few per cent, and so gives each one its A/B.
 //
 //   node bench/dispatch.mjs [--against <other checkout, installed and built>] [--versions 0.1.0,0.3,1.0]
-//        [--calls 20000] [--in-flight 1]
-// Each checkout runs in a child process of its own, three turns each; a turn's figure is the
+//        [--calls 20000] [--in-flight 1] [--turns 3]
+// Each checkout runs in a child process of its own, `--turns` turns each; a turn's figure is the
 // median of 7 batches of `--calls` calls, after one batch of warm-up.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +69,7 @@ const checkouts = [here, option('--against')].filter(Boolean);
 const versions = (option('--versions') ?? '0.1.0,0.3,1.0').split(',');
 const calls = option('--calls') ?? '20000';
 const inFlight = option('--in-flight') ?? '1';
-const turns = 3;
+const turns = Number(option('--turns') ?? '3');
 for (const version of versions) {
   const figures = checkouts.map(() => []);
   for (let turn = 0; turn < turns; turn++) {

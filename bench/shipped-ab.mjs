@@ -1,13 +1,13 @@
 // The echo agent as `pnpm start` runs it, this checkout against another, request/response on each
 // version: paired rounds that alternate which side goes first, each side's agent started for the
-// round, warmed up (2 s; streams: three rounds' worth), measured and stopped before the other's
+// round, warmed up (`--warm-up`, 2 s; streams: three rounds' worth), measured and stopped before the other's
 // starts; 32 connections, and beside req/s the CPU time the agent's process used per request
 // (read from /proc), which moves less than req/s on a shared machine. Where `taskset` exists the
 // agent runs on CPU 1 and the load on CPU 0, so that the agent's GC threads do not borrow the
 // load generator's core.
 //
 //   node bench/shipped-ab.mjs --against <other checkout, installed and built>
-//        [--versions 0.1.0,0.3,1.0,1.0-rest] [--rounds 10] [--seconds 2]
+//        [--versions 0.1.0,0.3,1.0,1.0-rest] [--rounds 10] [--seconds 2] [--warm-up 2]
 //   node bench/shipped-ab.mjs --against bench/servers/bare.mjs --versions 0.1.0
 //   node bench/shipped-ab.mjs --against without:call-logs --versions 0.1.0
 //   node bench/shipped-ab.mjs --against <other checkout> --streams 100 [--streams-count 1000]
@@ -88,6 +88,7 @@ if (
 const versions = option('--versions', '0.1.0,0.3,1.0,1.0-rest').split(',');
 const rounds = Number(option('--rounds', 10));
 const seconds = Number(option('--seconds', 2));
+const warmUpSeconds = Number(option('--warm-up', 2));
 const pinned = onCpu1().length > 0;
 loadOnCpu0();
 
@@ -188,7 +189,7 @@ async function stop(server) {
 }
 
 const what = streamChunks === undefined ? 'the echo agent as shipped' : `${streamsPerRound} streams of ${streamChunks} chunks a round`;
-const roundLength = streamChunks === undefined ? ` of ${seconds} s` : '';
+const roundLength = streamChunks === undefined ? ` of ${seconds} s after ${warmUpSeconds} s of warm-up` : '';
 const ours = edge === undefined ? here : `${here} on ${edge}`;
 console.log(
   `${what}, ${ours} against ${againstThis ? 'its Express server' : against}; ${rounds} paired rounds${roundLength}${pinned ? ', servers on CPU 1' : ''}`,
@@ -209,7 +210,7 @@ for (const version of versions) {
           ['ours', a],
         ]) {
       const server = await startSide(side);
-      await load(server, version, streamChunks === undefined ? 2 : 'warm-up');
+      await load(server, version, streamChunks === undefined ? warmUpSeconds : 'warm-up');
       figures.push(await load(server, version, seconds));
       await stop(server);
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench:stores [--rounds N] [--seconds S] [--database-url postgres://…] [--json file]
+// pnpm bench:stores [--rounds N] [--seconds S] [--warm-up S] [--database-url postgres://…] [--json file]
 //                   [--cost-against <checkout>] [--stream-chunks N] [--cost-chunks A,B]
 //
 // The three task stores in one run, each behind the same bench server (servers/a2a.mjs, a child
@@ -32,6 +32,7 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const rounds = Number(option('--rounds', '6'));
 const seconds = Number(option('--seconds', '5'));
+const warmUpSeconds = Number(option('--warm-up', '2'));
 const costAgainst = option('--cost-against');
 const jsonFile = option(
   '--json',
@@ -90,7 +91,7 @@ async function streamRate(server, chunks) {
 
 // Warm-up: each server answers and streams before anything is measured.
 for (const server of servers) {
-  await loadWith(server, '0.1.0', 2);
+  await loadWith(server, '0.1.0', warmUpSeconds);
   await streamRate(server, STREAM_CHUNKS);
 }
 
@@ -177,7 +178,7 @@ for (const chunks of COST_CHUNKS) {
 
 const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const postgresVersion = (await admin.query('SHOW server_version')).rows[0].server_version;
-const results = { date: new Date().toISOString(), machine, postgres: postgresVersion, rounds, seconds, speed, cost };
+const results = { date: new Date().toISOString(), machine, postgres: postgresVersion, rounds, seconds, warmUpSeconds, speed, cost };
 console.log(`${machine}; PostgreSQL ${postgresVersion}; ${rounds} rounds of ${seconds} s a server, medians`);
 if (!costAgainst) console.table(speed);
 for (const [chunks, figures] of Object.entries(cost)) {

@@ -10,7 +10,7 @@
 // the parts users rely on. A profiled process runs slower than an unprofiled one, so the figures
 // are larger than bench:shipped's CPU a request; they are for comparing columns, not for quoting.
 //
-//   node bench/where-time-goes.mjs [--versions 0.1.0,0.3,1.0,1.0-rest] [--seconds 8] [--write]
+//   node bench/where-time-goes.mjs [--versions 0.1.0,0.3,1.0,1.0-rest] [--seconds 8] [--warm-up 2] [--write]
 // `--write` saves each version's table to bench/profiles/where-time-goes-<version>.txt.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,7 @@ for (const version of versions) {
   }
 }
 const seconds = Number(option('--seconds', 8));
-const WARM_UP_SECONDS = 2;
+const WARM_UP_SECONDS = Number(option('--warm-up', 2));
 
 const SERVERS = {
   'endpoint alone': (execArgv) => startBenchServer(`${here}/bench/servers/endpoint-only.mjs`, { prefix: onCpu1(), execArgv }),

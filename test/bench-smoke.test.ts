@@ -1,6 +1,9 @@
 // The benchmark is not part of the test command (it measures; tests check). This smoke test
 // only shows that `pnpm bench` still starts its three servers, runs a section and prints its
-// table and machine-readable results, so a change that breaks the bench is caught in CI.
+// table and machine-readable results, so a change that breaks the bench is caught in CI. Each
+// tool runs with the least that still takes every path (one round, one turn, short warm-ups and
+// loads): what is measured is no matter here. Loads read by autocannon last a second, the least
+// its averages (req/s) are taken over.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +48,7 @@ describe('pnpm bench', () => {
   }, 90_000);
 
   test('bench:dispatch measures the core of each version it is given', async () => {
-    const { stdout } = await run(process.execPath, ['bench/dispatch.mjs', '--versions', '0.1.0,1.0', '--calls', '200'], {
+    const { stdout } = await run(process.execPath, ['bench/dispatch.mjs', '--versions', '0.1.0,1.0', '--calls', '200', '--turns', '1'], {
       cwd: root,
       timeout: 60_000,
     });
@@ -55,7 +58,7 @@ describe('pnpm bench', () => {
   test('bench:grpc sets the kit against the SDK 1.x gRPC server, calls and a stream, each answer checked', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['bench/grpc.mjs', '--rounds', '1', '--seconds', '1', '--in-flight', '4', '--chunks', '50', '--calls', '2000'],
+      ['bench/grpc.mjs', '--rounds', '1', '--seconds', '0.3', '--in-flight', '4', '--chunks', '50', '--calls', '2000'],
       { cwd: root, timeout: 60_000 },
     );
     expect(stdout).toMatch(/^SendMessage +ours \d+ calls\/s, SDK 1\.x \d+ calls\/s: \d+\.\d\d×/m);
@@ -70,15 +73,31 @@ describe('pnpm bench', () => {
       const file = join(dir, 'stores.json');
       const { stdout } = await run(
         process.execPath,
-        ['bench/stores.mjs', '--rounds', '1', '--seconds', '1', '--stream-chunks', '50', '--cost-chunks', '20,40', '--json', file],
+        [
+          'bench/stores.mjs',
+          '--rounds',
+          '1',
+          '--seconds',
+          '1',
+          '--warm-up',
+          '0.2',
+          '--stream-chunks',
+          '50',
+          '--cost-chunks',
+          '20,40',
+          '--json',
+          file,
+        ],
         { cwd: root, timeout: 120_000 },
       );
       expect(stdout).toMatch(/^│ PostgreSQL +│ +\d+ +│/m);
       expect(stdout).toMatch(/one chunk a change +│ +1 +│ +\d+ +│/);
       const results = JSON.parse(readFileSync(file, 'utf8')) as {
+        warmUpSeconds: number;
         speed: Record<string, { 'req/s': number }>;
         cost: Record<string, unknown>;
       };
+      expect(results.warmUpSeconds).toBe(0.2);
       expect(results.speed.PostgreSQL!['req/s']).toBeGreaterThan(0);
       expect(Object.keys(results.cost)).toEqual(['20 chunks', '40 chunks']);
     } finally {
@@ -87,7 +106,7 @@ describe('pnpm bench', () => {
   }, 180_000);
 
   test("bench:pg-drivers sets pg against postgres.js on the store's statements", async () => {
-    const { stdout } = await run(process.execPath, ['bench/pg-drivers.mjs', '--rounds', '1', '--seconds', '1'], {
+    const { stdout } = await run(process.execPath, ['bench/pg-drivers.mjs', '--rounds', '1', '--seconds', '0.3'], {
       cwd: root,
       timeout: 60_000,
     });
@@ -98,9 +117,13 @@ describe('pnpm bench', () => {
   test('bench:shipped sets the echo agent as shipped against a bench server, and refuses a missing --against', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['bench/shipped-ab.mjs', '--against', 'bench/servers/node-http.mjs', '--versions', '0.1.0', '--rounds', '1', '--seconds', '1'],
+      [
+        'bench/shipped-ab.mjs',
+        ...['--against', 'bench/servers/node-http.mjs', '--versions', '0.1.0', '--rounds', '1', '--seconds', '1', '--warm-up', '0.2'],
+      ],
       { cwd: root, timeout: 60_000 },
     );
+    expect(stdout).toMatch(/; 1 paired rounds of 1 s after 0\.2 s of warm-up/);
     expect(stdout).toMatch(
       /^0\.1\.0 +\d+ req\/s, \d+ µs of CPU a request; against \d+ req\/s, \d+ µs: \d+\.\d\d× req\/s, \d+\.\d\d× CPU$/m,
     );
@@ -114,14 +137,34 @@ describe('pnpm bench', () => {
   test('bench:shipped sets the echo agent against itself less a part users rely on (without:), and names the parts it knows', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['bench/shipped-ab.mjs', '--against', 'without:call-logs,retention', '--versions', '0.3', '--rounds', '1', '--seconds', '1'],
+      [
+        'bench/shipped-ab.mjs',
+        ...['--against', 'without:call-logs,retention', '--versions', '0.3', '--rounds', '1', '--seconds', '1', '--warm-up', '0.2'],
+      ],
       { cwd: root, timeout: 60_000 },
     );
     expect(stdout).toMatch(/^0\.3 +\d+ req\/s, \d+ µs of CPU a request; against \d+ req\/s, \d+ µs: \d+\.\d\d× req\/s, \d+\.\d\d× CPU$/m);
-    const failure = await run(process.execPath, ['bench/shipped-ab.mjs', '--against', 'without:validation', '--rounds', '1'], {
-      cwd: root,
-      timeout: 30_000,
-    }).catch((error: { code: number; stderr: string }) => error);
+    // Refused when that side starts, after this checkout's agent has had its round.
+    const failure = await run(
+      process.execPath,
+      [
+        'bench/shipped-ab.mjs',
+        '--against',
+        'without:validation',
+        '--versions',
+        '0.3',
+        '--rounds',
+        '1',
+        '--seconds',
+        '1',
+        '--warm-up',
+        '0.2',
+      ],
+      {
+        cwd: root,
+        timeout: 30_000,
+      },
+    ).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stderr: string }).stderr).toContain('no part validation (call-logs, metrics, push, retention)');
   }, 90_000);
@@ -166,10 +209,15 @@ describe('pnpm bench', () => {
   }, 90_000);
 
   test('bench:where profiles the endpoint alone, the agent without its parts and as shipped, a row for each place code lives', async () => {
-    const { stdout } = await run(process.execPath, ['bench/where-time-goes.mjs', '--versions', '0.1.0', '--seconds', '1'], {
-      cwd: root,
-      timeout: 90_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['bench/where-time-goes.mjs', '--versions', '0.1.0', '--seconds', '1', '--warm-up', '0.2'],
+      {
+        cwd: root,
+        timeout: 90_000,
+      },
+    );
+    expect(stdout).toMatch(/^0\.1\.0 request\/response, 32 connections, 1 s after 0\.2 s of warm-up/m);
     expect(stdout).toMatch(/^ +endpoint alone +agent without parts +agent as shipped$/m);
     // The endpoint alone runs neither the core nor pino, so those rows read 0.0 there whatever
     // the machine's load; the other columns' figures are samples, for the reader to compare.
