@@ -67,6 +67,19 @@ describe('push notifications: configuration', () => {
     expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 
+  test('without a configured key, one key is made when first needed: notifications sent before anyone asked for the keys verify against the JWKS, which requests at once name alike', async () => {
+    const { url } = await agent(steps, { signingKey: undefined });
+    const hook = await webhook();
+    resultOf(await send(url, 'first-use', { url: hook.url, token: 'client-token' }));
+    await eventually(async () => (hook.received.length >= 4 ? true : undefined));
+    const fetchKeys = async () => (await (await fetch(`${url}/.well-known/jwks.json`)).json()) as { keys: Record<string, string>[] };
+    const [keys, again] = await Promise.all([fetchKeys(), fetchKeys()]);
+    expect(keys.keys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256' })]);
+    expect(again).toEqual(keys);
+    const verifier = createPushNotificationVerifier({ jwksUrl: `${url}/.well-known/jwks.json`, expectedToken: 'client-token' });
+    for (const { headers, body } of hook.received) expect((await verifier.verify({ headers, body })).payload.taskId).toBe('first-use');
+  });
+
   test('a signing key that is not a private key is a TypeError when the router is made', () => {
     expect(() => appWith(steps, { pushNotifications: { signingKey: 'not a pem' } })).toThrow(/signing key/);
   });

@@ -67,13 +67,16 @@ export function createAgentEdge(core: AgentCore): AgentEdge {
   // The keys that verify the agent's push notifications and its signed cards.
   const { cardSigner } = resolved;
   if (push || cardSigner) {
-    // Web Crypto reads the keys asynchronously: the first request waits for them.
-    const keys = Promise.all([push?.signer.jwks(), cardSigner?.publicKeys()]).then(([pushKeys, cardKeys]) => [
-      ...(pushKeys?.keys ?? []),
-      ...(cardKeys ?? []),
-    ]);
-    keys.catch(() => undefined);
+    // Web Crypto reads the keys asynchronously, and a default push key is made, when they are first
+    // asked for: the first request waits for them.
+    const readKeys = () =>
+      Promise.all([push?.signer.jwks(), cardSigner?.publicKeys()]).then(([pushKeys, cardKeys]) => [
+        ...(pushKeys?.keys ?? []),
+        ...(cardKeys ?? []),
+      ]);
+    let keys: ReturnType<typeof readKeys> | undefined;
     addGet('/.well-known/jwks.json', (_req, res) => {
+      keys ??= readKeys();
       keys.then(
         (served) => sendJson(res, 200, { keys: served }),
         (error: unknown) => {

@@ -7,7 +7,7 @@ import { hex } from '../core/sha256.js';
 export type SigningKeyInput = JWK | string;
 
 export interface SigningKeyOptions {
-  /** The private key; default a new RSA key pair made at start-up (fine for one process). */
+  /** The private key; default a new RSA key pair, made when first needed (fine for one process). */
   key?: SigningKeyInput;
   /** Key id for the JWT header and the JWKS; default the JWK's `kid`, else its thumbprint. */
   keyId?: string;
@@ -23,39 +23,37 @@ export interface PublicJwk extends JWK {
 
 /** Signs notification bodies; holds one key. */
 export class NotificationSigner {
+  /** The key and its public JWK, from when they are first asked for. */
+  private key: { readonly privateKey: Promise<PrivateKey>; readonly publicJwk: Promise<PublicJwk> } | undefined;
+
   private constructor(
-    private readonly privateKey: Promise<PrivateKey>,
+    private readonly makeKey: () => Promise<PrivateKey>,
     private readonly algorithm: string,
-    private readonly publicJwk: Promise<PublicJwk>,
+    private readonly keyId: string | undefined,
   ) {}
 
   /**
    * Synchronous, so that a bad key is an error when the router is made: the key is read (its
    * kind, its PEM) at once. Web Crypto imports it, or makes the default RSA key, when it is first
-   * used.
+   * used (the JWKS asked for, or a first notification): a new RSA key took 0.1 to 0.5 s of CPU at
+   * every start of an agent, most of whose clients never register a webhook.
    */
   static create(options: SigningKeyOptions = {}): NotificationSigner {
     const given = options.key === undefined ? undefined : importPrivateKey(options.key);
     const algorithm = options.algorithm ?? defaultAlgorithm(given?.kind ?? { type: 'rsa' });
-    const privateKey = given
-      ? Promise.resolve(given)
-      : generateKeyPair('RS256', { modulusLength: 2048, extractable: true }).then(({ privateKey }) =>
-          generatedPrivateKey(privateKey, { type: 'rsa' }),
-        );
+    const makeKey = given
+      ? () => Promise.resolve(given)
+      : () =>
+          generateKeyPair('RS256', { modulusLength: 2048, extractable: true }).then(({ privateKey }) =>
+            generatedPrivateKey(privateKey, { type: 'rsa' }),
+          );
     const givenKid = typeof options.key === 'object' ? options.key.kid : undefined;
-    const publicJwk = privateKey.then(async (key) => {
-      const jwk = await key.publicJwk();
-      const kid = options.keyId ?? givenKid ?? (await calculateJwkThumbprint(jwk, 'sha256'));
-      return { ...jwk, kid, alg: algorithm, use: 'sig' as const };
-    });
-    // Awaited by each notification and by the JWKS, which report a failure; not unhandled meanwhile.
-    publicJwk.catch(() => undefined);
-    return new NotificationSigner(privateKey, algorithm, publicJwk);
+    return new NotificationSigner(makeKey, algorithm, options.keyId ?? givenKid);
   }
 
   /** The JWKS document served at `/.well-known/jwks.json`. */
   async jwks(): Promise<{ keys: PublicJwk[] }> {
-    return { keys: [await this.publicJwk] };
+    return { keys: [await this.signingKey().publicJwk] };
   }
 
   /**
@@ -64,9 +62,10 @@ export class NotificationSigner {
    * agent's scheme, so its receivers can verify ours).
    */
   async sign(body: Uint8Array): Promise<string> {
+    const { privateKey, publicJwk } = this.signingKey();
     const [key, { kid }, digest] = await Promise.all([
-      this.privateKey.then((privateKey) => privateKey.signingKey(this.algorithm)),
-      this.publicJwk,
+      privateKey.then((made) => made.signingKey(this.algorithm)),
+      publicJwk,
       crypto.subtle.digest('SHA-256', body),
     ]);
     return new SignJWT({ request_body_sha256: hex(new Uint8Array(digest)) })
@@ -74,6 +73,20 @@ export class NotificationSigner {
       .setIssuedAt()
       .setJti(crypto.randomUUID())
       .sign(key);
+  }
+
+  private signingKey(): { readonly privateKey: Promise<PrivateKey>; readonly publicJwk: Promise<PublicJwk> } {
+    if (this.key) return this.key;
+    const privateKey = this.makeKey();
+    const publicJwk = privateKey.then(async (key) => {
+      const jwk = await key.publicJwk();
+      const kid = this.keyId ?? (await calculateJwkThumbprint(jwk, 'sha256'));
+      return { ...jwk, kid, alg: this.algorithm, use: 'sig' as const };
+    });
+    // Awaited by each notification and by the JWKS, which report a failure; not unhandled meanwhile.
+    publicJwk.catch(() => undefined);
+    this.key = { privateKey, publicJwk };
+    return this.key;
   }
 }
 
