@@ -38,6 +38,11 @@ export function requestAjv(AjvClass: new (options: Options) => Ajv = Ajv): Ajv {
     // Gives each error its parentSchema (a reference, not a copy) so that a rule can carry a
     // readable message in `x-errorMessage` (see FileContent in the schema).
     verbose: true,
+    // No schema added is checked against its meta-schema here: they are this package's own
+    // files and what it derives from them, each checked by test/meta-schemas.test.ts. Checking
+    // compiled the meta-schema in every instance, some 80 ms of a process's start (an agent
+    // checks its cards when it is made). The same in every Ajv of the package.
+    validateSchema: false,
   });
   addFormats.default(instance, ['uri', 'iso-date-time']);
   return instance;
@@ -125,7 +130,13 @@ export function publishedFrom(
       if ('value' in record) parent[last] = record.value;
       else delete parent[last];
     }
-    const publishedAjv = new AjvClass({ strict: false, allErrors: true, useDefaults: false, coerceTypes: false });
+    const publishedAjv = new AjvClass({
+      strict: false,
+      allErrors: true,
+      useDefaults: false,
+      coerceTypes: false,
+      validateSchema: false,
+    });
     addFormats.default(publishedAjv);
     addTo(publishedAjv, schema);
     const validators = new Map<string, Validator<unknown>>();

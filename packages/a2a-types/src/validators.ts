@@ -79,7 +79,15 @@ let reporting: Ajv | undefined;
  */
 export function allIssues(definition: string, value: unknown): ValidationIssue[] {
   if (!reporting) {
-    reporting = new Ajv({ strict: false, allErrors: true, discriminator: true, useDefaults: false, coerceTypes: false, verbose: true });
+    reporting = new Ajv({
+      strict: false,
+      allErrors: true,
+      discriminator: true,
+      useDefaults: false,
+      coerceTypes: false,
+      verbose: true,
+      validateSchema: false,
+    });
     addFormats.default(reporting, ['uri', 'iso-date-time']);
     reporting.addSchema(a2aSchema, 'a2a');
   }
