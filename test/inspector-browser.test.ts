@@ -150,7 +150,9 @@ test('a2a inspect serves the page on loopback, with nothing from elsewhere, and 
   await page.close();
 });
 
-test.each([
+// The four at once, each on a page of its own: each waits some 3 s on the slow echo's chunks,
+// 1.5 s apart, which one after the other was 12 s of this file doing nothing.
+test.concurrent.each([
   ['A2A 1.0 · JSON-RPC', '/v1'],
   ['A2A 1.0 · HTTP+JSON (REST)', '/v1/message:stream'],
   ['A2A 0.3 · JSON-RPC', '/v0.3'],
@@ -230,68 +232,72 @@ test('over gRPC: the interface is listed and driven: a stream, a whole answer, a
   await page.close();
 }, 30_000);
 
-test('the Check tab: a2a check against the connected agent, grouped by version and binding, every exchange in the raw log', async () => {
-  const page = await open(grpcEcho.url);
-  await page.click('#tab-check');
-  // The echo is slow here (1.5 s between chunks): subscribing to a running task is checked too.
-  await page.fill('#check-slow-message', 'one two three four');
-  await page.click('#run-check');
-  await page.waitForSelector('#check-status >> text=/\\d+ passed, 0 failed/', { timeout: 60_000 });
-  const groups = await page.$$eval('#check-report .check-group h4', (all) => all.map((h) => h.textContent));
-  expect(groups).toEqual(
-    expect.arrayContaining(['A2A 1.0, card', 'A2A 1.0, JSON-RPC', 'A2A 1.0, HTTP+JSON (REST)', 'A2A 1.0, gRPC', 'A2A 0.3, JSON-RPC']),
-  );
-  expect(await page.locator('#check-report .check-result.failed').count()).toBe(0);
-  expect(await page.locator('#check-report .check-result.passed').count()).toBeGreaterThan(40);
-  // Webhooks on loopback are allowed on this agent: the push check ran and passed; so did the subscription.
-  for (const id of ['1.0-jsonrpc-push', '1.0-jsonrpc-subscribe', '1.0-grpc-stream'])
-    expect(await page.getAttribute(`#check-report [data-check="${id}"]`, 'class')).toBe('check-result passed');
-  await page.screenshot({ path: join(shots, 'inspector-check.png') });
-  // Every request of the checks is in the raw log, gRPC calls too.
-  await page.click('#tab-log');
-  expect(await page.locator('#raw-log .exchange', { hasText: 'a2a-check-unknown-' }).count()).toBeGreaterThan(5);
-  expect(await page.locator('#raw-log .exchange', { hasText: 'A2AService/GetTask' }).count()).toBeGreaterThan(0);
-  expect(errorsOf(page)).toEqual([]);
-  await page.close();
-}, 90_000);
+// Both at once, each on a page and an agent of its own: a check sends at most 20 requests a second,
+// and most of each one's time is that wait.
+describe('the Check tab', () => {
+  test.concurrent('a2a check against the connected agent, grouped by version and binding, every exchange in the raw log', async () => {
+    const page = await open(grpcEcho.url);
+    await page.click('#tab-check');
+    // The echo is slow here (1.5 s between chunks): subscribing to a running task is checked too.
+    await page.fill('#check-slow-message', 'one two three four');
+    await page.click('#run-check');
+    await page.waitForSelector('#check-status >> text=/\\d+ passed, 0 failed/', { timeout: 60_000 });
+    const groups = await page.$$eval('#check-report .check-group h4', (all) => all.map((h) => h.textContent));
+    expect(groups).toEqual(
+      expect.arrayContaining(['A2A 1.0, card', 'A2A 1.0, JSON-RPC', 'A2A 1.0, HTTP+JSON (REST)', 'A2A 1.0, gRPC', 'A2A 0.3, JSON-RPC']),
+    );
+    expect(await page.locator('#check-report .check-result.failed').count()).toBe(0);
+    expect(await page.locator('#check-report .check-result.passed').count()).toBeGreaterThan(40);
+    // Webhooks on loopback are allowed on this agent: the push check ran and passed; so did the subscription.
+    for (const id of ['1.0-jsonrpc-push', '1.0-jsonrpc-subscribe', '1.0-grpc-stream'])
+      expect(await page.getAttribute(`#check-report [data-check="${id}"]`, 'class')).toBe('check-result passed');
+    await page.screenshot({ path: join(shots, 'inspector-check.png') });
+    // Every request of the checks is in the raw log, gRPC calls too.
+    await page.click('#tab-log');
+    expect(await page.locator('#raw-log .exchange', { hasText: 'a2a-check-unknown-' }).count()).toBeGreaterThan(5);
+    expect(await page.locator('#raw-log .exchange', { hasText: 'A2AService/GetTask' }).count()).toBeGreaterThan(0);
+    expect(errorsOf(page)).toEqual([]);
+    await page.close();
+  }, 90_000);
 
-test('the Check tab on an agent that breaks a MUST: the failure says why and links to its exchange in the raw log', async () => {
-  // An unknown task answered -32603, not TaskNotFoundError.
-  // A body that is not JSON (the parse-error check's) is left to the router, which answers -32700.
-  const jsonBody = express.json({ type: () => true });
-  const app = express()
-    .use((req, res, next) =>
-      jsonBody(req, res, () => {
-        const call = (req.body ?? {}) as { id?: unknown; method?: string; params?: { id?: string } };
-        if (call.method === 'GetTask' && call.params?.id?.startsWith('a2a-check-unknown'))
-          return void res.json({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'Internal error' } });
-        next();
-      }),
-    )
-    .use(echoRouter({ logger: pino({ level: 'silent' }) }));
-  const { url } = await serve(app);
-  const page = await open(url);
-  await page.click('#tab-check');
-  await page.click('#run-check');
-  await page.waitForSelector('#check-status >> text=/1 failed.*\\(a MUST failed\\)/', { timeout: 60_000 });
-  const failure = page.locator('#check-report [data-check="1.0-jsonrpc-get-unknown"]');
-  expect(await failure.getAttribute('class')).toBe('check-result failed');
-  await expect(failure.locator('.reason').textContent()).resolves.toContain('expected TaskNotFoundError (-32001); got -32603');
-  await failure.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join(shots, 'inspector-check-failure.png') });
-  // Its link opens the raw log at the exchange: the request it sent, the answer that came.
-  const link = failure.locator('.exchange-link').first();
-  const target = (await link.getAttribute('href'))!.slice(1);
-  await link.click();
-  expect(await page.isVisible('#panel-log')).toBe(true);
-  const exchange = page.locator(`#${target}`);
-  expect(await exchange.getAttribute('class')).toBe('exchange shown');
-  await expect(exchange.textContent()).resolves.toMatch(/"method":"GetTask".*a2a-check-unknown-.*"code":-32603/s);
-  expect(await inPage(page, 'document.activeElement?.id')).toBe(target);
-  await page.screenshot({ path: join(shots, 'inspector-check-exchange.png') });
-  expect(errorsOf(page)).toEqual([]);
-  await page.close();
-}, 90_000);
+  test.concurrent('on an agent that breaks a MUST: the failure says why and links to its exchange in the raw log', async () => {
+    // An unknown task answered -32603, not TaskNotFoundError.
+    // A body that is not JSON (the parse-error check's) is left to the router, which answers -32700.
+    const jsonBody = express.json({ type: () => true });
+    const app = express()
+      .use((req, res, next) =>
+        jsonBody(req, res, () => {
+          const call = (req.body ?? {}) as { id?: unknown; method?: string; params?: { id?: string } };
+          if (call.method === 'GetTask' && call.params?.id?.startsWith('a2a-check-unknown'))
+            return void res.json({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'Internal error' } });
+          next();
+        }),
+      )
+      .use(echoRouter({ logger: pino({ level: 'silent' }) }));
+    const { url } = await serve(app);
+    const page = await open(url);
+    await page.click('#tab-check');
+    await page.click('#run-check');
+    await page.waitForSelector('#check-status >> text=/1 failed.*\\(a MUST failed\\)/', { timeout: 60_000 });
+    const failure = page.locator('#check-report [data-check="1.0-jsonrpc-get-unknown"]');
+    expect(await failure.getAttribute('class')).toBe('check-result failed');
+    await expect(failure.locator('.reason').textContent()).resolves.toContain('expected TaskNotFoundError (-32001); got -32603');
+    await failure.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, 'inspector-check-failure.png') });
+    // Its link opens the raw log at the exchange: the request it sent, the answer that came.
+    const link = failure.locator('.exchange-link').first();
+    const target = (await link.getAttribute('href'))!.slice(1);
+    await link.click();
+    expect(await page.isVisible('#panel-log')).toBe(true);
+    const exchange = page.locator(`#${target}`);
+    expect(await exchange.getAttribute('class')).toBe('exchange shown');
+    await expect(exchange.textContent()).resolves.toMatch(/"method":"GetTask".*a2a-check-unknown-.*"code":-32603/s);
+    expect(await inPage(page, 'document.activeElement?.id')).toBe(target);
+    await page.screenshot({ path: join(shots, 'inspector-check-exchange.png') });
+    expect(errorsOf(page)).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
 
 test('signed cards: a badge says signed and valid with its key, not valid with why, or unsigned', async () => {
   const { generateKeyPairSync } = await import('node:crypto');
