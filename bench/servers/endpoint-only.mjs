@@ -7,12 +7,21 @@ import { pino } from 'pino';
 import { cannedAnswer } from './canned-task.mjs';
 import { createRpcEndpoint } from '../../packages/a2a-express/dist/transports/http.js';
 import { nodeExchange } from '../../packages/a2a-express/dist/edge/node.js';
+import { CallEntry } from '../../packages/a2a-express/dist/transports/call-entry.js';
 
 const dispatch = async (body) => ({ kind: 'response', response: cannedAnswer(body) });
+const logger = pino({ level: 'info' });
+// The way in as an agent without credentials has it; a refusal (none in the bench) is logged as one.
+const entry = new CallEntry({
+  runner: { refuse: (error) => logger.info({ code: error.code }, 'a2a call refused') },
+  auth: undefined,
+  isDraining: () => false,
+});
 const endpoint = createRpcEndpoint({
   dispatch,
-  logger: pino({ level: 'info' }),
-  auth: undefined,
+  logger,
+  entry,
+  wireError: (error) => error,
   bodyLimit: '1mb',
   maxJsonDepth: 64,
   heartbeatMs: 15_000,
