@@ -2,6 +2,7 @@
 // every resolved address is public. An allow-list opens named hosts or CIDR ranges (and plain
 // http for them), for development and for webhooks inside your own network.
 import { A2AError } from 'a2a-types/model';
+import ipaddr from 'ipaddr.js';
 
 /** Address ranges a webhook may not resolve to unless allow-listed. */
 const BLOCKED: [string, number][] = [
@@ -38,9 +39,8 @@ const BLOCKED: [string, number][] = [
 export function isPublicAddress(address: string): boolean {
   const parsed = parseAddress(address);
   if (!parsed) return false;
-  if (parsed.length === 16) {
-    const groups = Array.from({ length: 8 }, (_, i) => (parsed[2 * i]! << 8) | parsed[2 * i + 1]!);
-    const embedded = embeddedIPv4(groups);
+  if (parsed.kind() === 'ipv6') {
+    const embedded = embeddedIPv4((parsed as ipaddr.IPv6).parts);
     if (embedded !== undefined) return isPublicAddress(embedded);
   }
   return !blocked.has(parsed);
@@ -49,90 +49,52 @@ export function isPublicAddress(address: string): boolean {
 /** 4 for an IPv4 address, 6 for an IPv6 one, 0 for anything else (a host name): node:net's `isIP`. */
 export function ipFamily(text: string): 0 | 4 | 6 {
   const parsed = parseAddress(text);
-  return parsed === undefined ? 0 : parsed.length === 4 ? 4 : 6;
+  return parsed === undefined ? 0 : parsed.kind() === 'ipv4' ? 4 : 6;
 }
 
-const IPV4 =
-  /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)$/;
-
 /**
- * The bytes of an IP address as written in text (4 for IPv4, 16 for IPv6), or undefined when it
- * is not one. IPv4 is four decimal numbers without leading zeros; IPv6 has its eight groups, one
- * `::` at most, a dotted IPv4 tail, and a zone (`fe80::1%eth0`), which is not part of the address.
+ * An IP address as written in text, or undefined when it is not one, read by ipaddr.js (the
+ * parser Express's proxy-addr trusts). IPv4 only in its four-part decimal form, as node:net takes
+ * it: ipaddr.js also reads `127.1` and `0x7f.0.0.1`, which a resolver might take for a host name
+ * and a URL parser for an address. IPv6 as written, a zone (`fe80::1%eth0`) ignored.
  */
-function parseAddress(text: string): Uint8Array | undefined {
-  const v4 = IPV4.exec(text);
-  if (v4) return Uint8Array.from(v4.slice(1), Number);
-  const address = text.replace(/%[0-9a-zA-Z._~-]+$/, '');
-  if (!/^[0-9a-fA-F:.]+$/.test(address) || address.includes(':::')) return undefined;
-  const halves = address.split('::');
-  if (halves.length > 2) return undefined;
-  const groupsOf = (part: string): number[] | undefined => {
-    if (part === '') return [];
-    const groups: number[] = [];
-    const fields = part.split(':');
-    for (const [i, field] of fields.entries()) {
-      if (i === fields.length - 1 && field.includes('.')) {
-        const tail = IPV4.exec(field);
-        if (!tail) return undefined;
-        const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
-        groups.push((a << 8) | b, (c << 8) | d);
-      } else if (/^[0-9a-fA-F]{1,4}$/.test(field)) groups.push(parseInt(field, 16));
-      else return undefined;
-    }
-    return groups;
-  };
-  const head = groupsOf(halves[0]!);
-  const tail = halves.length === 2 ? groupsOf(halves[1]!) : [];
-  if (!head || !tail) return undefined;
-  // A dotted tail only ends the address.
-  if (halves.length === 2 && halves[0]!.includes('.')) return undefined;
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
-  const groups = [...head, ...new Array<number>(missing).fill(0), ...tail];
-  const bytes = new Uint8Array(16);
-  groups.forEach((group, i) => {
-    bytes[2 * i] = group >> 8;
-    bytes[2 * i + 1] = group & 0xff;
-  });
-  return bytes;
+function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
+  // ipaddr.js reads an IPv6 address's dotted tail leniently too: it must be four decimal parts.
+  if (!text.includes(':') || !ipaddr.IPv6.isValid(text)) return undefined;
+  const dotted = /:([^:%]*\.[^:%]*)(%.*)?$/.exec(text)?.[1];
+  if (dotted !== undefined && !ipaddr.IPv4.isValidFourPartDecimal(dotted)) return undefined;
+  return ipaddr.IPv6.parse(text);
 }
 
 /** Address ranges (CIDR blocks) of either family: node:net's `BlockList`, for subnets. */
 class AddressRanges {
-  readonly #ranges: { network: Uint8Array; prefix: number }[] = [];
+  readonly #ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
 
   /** Adds `network/prefix`; false when `network` is no address or `prefix` is out of its family's range. */
   add(network: string, prefix?: number): boolean {
     const parsed = parseAddress(network);
-    const bits = prefix ?? (parsed?.length ?? 0) * 8;
-    if (!parsed || !Number.isInteger(bits) || bits < 0 || bits > parsed.length * 8) return false;
-    this.#ranges.push({ network: parsed, prefix: bits });
+    if (!parsed) return false;
+    const bits = prefix ?? (parsed.kind() === 'ipv4' ? 32 : 128);
+    if (!Number.isInteger(bits) || bits < 0 || bits > (parsed.kind() === 'ipv4' ? 32 : 128)) return false;
+    this.#ranges.push([parsed, bits]);
     return true;
   }
 
-  has(address: Uint8Array): boolean {
+  has(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
     // An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is in the IPv4 ranges too, as in node:net's BlockList.
-    const mapped = address.length === 16 && address.subarray(0, 10).every((b) => b === 0) && address[10] === 0xff && address[11] === 0xff;
+    const mapped =
+      address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : undefined;
     return this.#ranges.some(
-      ({ network, prefix }) =>
-        (network.length === address.length && samePrefix(network, address, prefix)) ||
-        (mapped && network.length === 4 && samePrefix(network, address.subarray(12), prefix)),
+      ([network, bits]) =>
+        (network.kind() === address.kind() && address.match(network, bits)) ||
+        (mapped !== undefined && network.kind() === 'ipv4' && mapped.match(network, bits)),
     );
   }
 }
 
-function samePrefix(a: Uint8Array, b: Uint8Array, bits: number): boolean {
-  const whole = Math.floor(bits / 8);
-  for (let i = 0; i < whole; i++) if (a[i] !== b[i]) return false;
-  const rest = bits % 8;
-  if (rest === 0) return true;
-  const mask = (0xff << (8 - rest)) & 0xff;
-  return (a[whole]! & mask) === (b[whole]! & mask);
-}
-
 /** The IPv4 address an IPv6 address stands for or leads to, in the ranges that embed one. */
-function embeddedIPv4(g: number[]): string | undefined {
+function embeddedIPv4(g: readonly number[]): string | undefined {
   const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
   if (zero(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!); // ::ffff:0:0/96, IPv4-mapped
