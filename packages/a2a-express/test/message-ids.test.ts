@@ -3,7 +3,7 @@
 // version. What a previous release kept without an id is still shown with the id it showed then.
 import { rpc, serverPool } from 'a2a-testing';
 import { derivedMessageId } from '../src/core/message-ids.js';
-import type { TaskRecord } from '../src/store/records.js';
+import type { TaskRecord } from '../src/model/record.js';
 import { agentMessage, inputRequired, working, type TaskHandler } from '../src/index.js';
 import { InMemoryTaskStore } from '../src/store/index.js';
 import { appWith, userText } from './helpers.js';

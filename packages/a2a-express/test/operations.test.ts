@@ -6,7 +6,7 @@ import { rpc, serverPool } from 'a2a-testing';
 import { createAgentCore, type AgentCore } from '../src/agent-core.js';
 import type { CallContext } from '../src/core/call.js';
 import type { TaskEventStream } from '../src/core/event-feed.js';
-import type { TaskEvent } from '../src/core/model.js';
+import type { TaskEvent } from '../src/model/task.js';
 import { apiKey, artifact, completed, inputRequired, type AuthorizeHook, type TaskHandler, textOf } from '../src/index.js';
 import { appWith, message03, message10, silent, testCard } from './helpers.js';
 

@@ -1,4 +1,4 @@
-import { jsonCopy } from '../src/core/plain-json.js';
+import { jsonCopy } from '../src/model/plain-json.js';
 
 const roundTrip = (value: unknown) => JSON.parse(JSON.stringify(value) as string);
 

@@ -23,7 +23,7 @@ import {
   type OwnRedis,
 } from 'a2a-testing';
 import pg from 'pg';
-import { isStatusUpdateEvent } from '../src/core/model.js';
+import { isStatusUpdateEvent } from '../src/model/task.js';
 import type { VerifiedNotification } from 'a2a-push-receiver';
 import { pushNotificationReceiver } from 'a2a-push-receiver/express';
 import {

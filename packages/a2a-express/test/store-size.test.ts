@@ -1,9 +1,9 @@
 // What a task's content counts toward maxTaskBytes and the store budgets: for any shape at all
 // (hostile ones included) a finite, non-negative size, never less than its JSON.
 import type { Artifact, Message } from 'a2a-types';
-import { applyEvents } from '../src/store/fold.js';
-import type { TaskRecord } from '../src/store/records.js';
-import { jsonSize, stringSize } from '../src/store/size.js';
+import { applyEvents } from '../src/model/fold.js';
+import type { TaskRecord } from '../src/model/record.js';
+import { jsonSize, stringSize } from '../src/model/size.js';
 
 const shapes: unknown[] = [
   '',

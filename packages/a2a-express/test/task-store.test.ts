@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -186,14 +186,12 @@ describe('the record copy', () => {
     const packageDir = fileURLToPath(new URL('..', import.meta.url));
     const dir = mkdtempSync(join(packageDir, '.record-field-check-'));
     try {
-      const source = readFileSync(join(packageDir, 'src/store/records.ts'), 'utf8');
+      const source = readFileSync(join(packageDir, 'src/model/record.ts'), 'utf8');
       const withField = source.replace('  readonly bytes?: number;\n}', '  readonly bytes?: number;\n  readonly addedLater?: string;\n}');
       expect(withField).not.toBe(source);
-      // records.ts imports the model from ../core: the copy keeps that layout.
-      mkdirSync(join(dir, 'store'));
-      mkdirSync(join(dir, 'core'));
-      copyFileSync(join(packageDir, 'src/core/model.ts'), join(dir, 'core/model.ts'));
-      writeFileSync(join(dir, 'store/records.ts'), withField);
+      // record.ts imports the task's types from beside it: the copy keeps that layout.
+      copyFileSync(join(packageDir, 'src/model/task.ts'), join(dir, 'task.ts'));
+      writeFileSync(join(dir, 'record.ts'), withField);
       const tsc = join(packageDir, '../../node_modules/typescript/bin/tsc');
       const args = [
         '--noEmit',
@@ -205,12 +203,12 @@ describe('the record copy', () => {
         'nodenext',
         '--target',
         'es2022',
-        join(dir, 'store/records.ts'),
+        join(dir, 'record.ts'),
       ];
       const result = await runCommand(process.execPath, [tsc, ...args], { cwd: packageDir, timeoutMs: 60_000 });
       expect(result.stdout).toMatch(/TS2741: Property 'addedLater' is missing/);
       // The unchanged file compiles the same way.
-      writeFileSync(join(dir, 'store/records.ts'), source);
+      writeFileSync(join(dir, 'record.ts'), source);
       expect((await runCommand(process.execPath, [tsc, ...args], { cwd: packageDir, timeoutMs: 60_000 })).status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import {
   type TaskContext,
   type TaskHandler,
 } from '../src/index.js';
-import { MAX_PUSH_CONFIGS_PER_TASK } from '../src/core/model.js';
+import { MAX_PUSH_CONFIGS_PER_TASK } from '../src/model/task.js';
 import { InMemoryTaskStore, type TaskRecord } from '../src/store/index.js';
 import { appWith, eventually, expectValid03, message03, userText } from './helpers.js';
 

@@ -8,7 +8,7 @@ import type { AuthorizeHook, AuthorizeRequest } from './auth.js';
 import { tenantNotServed, type ServedTenants } from './tenants.js';
 import { CORE_VIEW, ownerIn, streamHolder, type CallContext, type CallView } from './call.js';
 import { TaskEventStream } from './event-feed.js';
-import { isTerminalState, type StoredPushConfig } from './model.js';
+import { isTerminalState, type StoredPushConfig } from '../model/task.js';
 import {
   CAPABILITY_OF,
   taskIdOfOperation,
@@ -27,7 +27,7 @@ import {
 import { openResubscription } from './resubscription.js';
 import { openSendStream } from './send-stream.js';
 import type { TaskService } from './task-service.js';
-import type { StoredEvent, TaskRecord } from '../store/records.js';
+import type { StoredEvent, TaskRecord } from '../model/record.js';
 import type { TaskListCursor } from '../store/task-store.js';
 
 /** A page of ListTasks: the tasks as the caller's view shows them. */

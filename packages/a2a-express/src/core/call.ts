@@ -3,9 +3,9 @@
 // another binding (gRPC, a queue, a test) from what it has, with nothing to fake.
 import type { CallExtensions } from './extensions.js';
 import { ownerKey, type Principal } from './principal.js';
-import type { Message } from './model.js';
+import type { Message } from '../model/task.js';
 import type { TurnRules } from './operations.js';
-import { taskSnapshot, type StoredEvent, type TaskRecord } from '../store/records.js';
+import { taskSnapshot, type StoredEvent, type TaskRecord } from '../model/record.js';
 
 /** Header names in lower case, as Node's `IncomingHttpHeaders` (and gRPC metadata) have them. */
 export type CallHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;

@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../store/records.js';
+import type { StoredEvent } from '../model/record.js';
 import type { TaskStore } from '../store/task-store.js';
 import { isFinalEvent } from './task-events.js';
 

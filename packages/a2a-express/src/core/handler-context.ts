@@ -1,15 +1,15 @@
 // The context a handler runs with. Everything in it is the handler's own: the task, message and
 // history are copies (made on first use, as most handlers read only some), so a handler that
 // changes them changes nothing stored.
-import type { Message, Metadata } from './model.js';
+import type { Message, Metadata } from '../model/task.js';
 import type { SendMessageParams } from './operations.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import { turnCallOf, type TurnCall, type TurnCallSource } from './call.js';
 import { NO_EXTENSIONS, type CallExtensions } from './extensions.js';
 import type { SendConfiguration, TaskContext, TaskView } from './handler.js';
-import { jsonCopy } from './plain-json.js';
-import { taskSnapshot, type TaskRecord } from '../store/records.js';
+import { jsonCopy } from '../model/plain-json.js';
+import { taskSnapshot, type TaskRecord } from '../model/record.js';
 
 /** How a turn's abort reaches its handler: the controller is made when the handler first reads `signal`. */
 export interface TurnSignal {

@@ -4,9 +4,9 @@
 import { formatIssues, setOwnField, validateArtifact, validateMessage, type ValidationIssue } from 'a2a-types/model';
 import type { HandlerState, TaskUpdate } from './handler.js';
 import { messageFieldIssues, partFieldIssues } from './message-fields.js';
-import type { Artifact, Message, Metadata, Part, TaskEvent, TaskStatusUpdateEvent } from './model.js';
-import { jsonCopy } from './plain-json.js';
-import type { TaskRecord } from '../store/records.js';
+import type { Artifact, Message, Metadata, Part, TaskEvent, TaskStatusUpdateEvent } from '../model/task.js';
+import { jsonCopy } from '../model/plain-json.js';
+import type { TaskRecord } from '../model/record.js';
 import { statusEvent } from './task-events.js';
 
 /** An update the kit cannot accept; the turn fails with a generic message (the reason is logged). */

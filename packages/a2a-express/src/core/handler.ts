@@ -1,7 +1,7 @@
 // What an agent author writes against: the handler's type, its context, the updates it yields,
 // and one-line helpers to build them.
 import type { DataPart, FileContent, FilePart, TextPart } from 'a2a-types/model';
-import type { Artifact, Message, Metadata, Part, Task, TaskState } from './model.js';
+import type { Artifact, Message, Metadata, Part, Task, TaskState } from '../model/task.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import type { TurnCall } from './call.js';

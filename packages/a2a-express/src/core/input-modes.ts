@@ -2,7 +2,7 @@
 // and every skill's). A client's part of another type is refused with -32005, on every version,
 // before anything is stored: the agent said it cannot read it.
 import { A2AError, ErrorCode } from 'a2a-types/model';
-import type { Message, Part } from './model.js';
+import type { Message, Part } from '../model/task.js';
 
 /** The media type of a part as the input modes name it. */
 export function mediaTypeOf(part: Part): string {

@@ -5,7 +5,7 @@
 // id derived from it, the same on every version and in every read, as it was shown then.
 import { setOwnField } from 'a2a-types/model';
 import { base64url, sha256 } from './sha256.js';
-import type { Message } from './model.js';
+import type { Message } from '../model/task.js';
 
 /** The `artifactId` of the artifact at `index`: unique within its task. */
 export function artifactIdOf(index: number | undefined): string {

@@ -1,7 +1,7 @@
 // The operations the core performs, named as A2A 1.0 names them and with params in the core's
 // model: what every version and binding is translated into, and what the `authorize` hook is
 // shown, so that one rule written in 1.0's words holds on every version and binding.
-import type { Message, Metadata, StoredPushConfig, TaskState } from './model.js';
+import type { Message, Metadata, StoredPushConfig, TaskState } from '../model/task.js';
 import type { TaskListCursor } from '../store/task-store.js';
 
 export type OperationName =

@@ -2,7 +2,7 @@
 // (-32001), with no hint that it does. Every read and change of a task goes through here.
 import { A2AError } from 'a2a-types/model';
 import { ownerKey, type Principal } from './auth.js';
-import { upgradeRecord, type TaskHead, type TaskRecord } from '../store/records.js';
+import { upgradeRecord, type TaskHead, type TaskRecord } from '../model/record.js';
 import type { TaskStore } from '../store/task-store.js';
 import { TENANT_SCHEME } from './tenants.js';
 

@@ -1,8 +1,8 @@
 // Resubscription, the same on every version: which of a task's events a stream that joins late
 // starts from, then the live ones. Each version renders the events in its own form.
 import { A2AError } from 'a2a-types/model';
-import { isFinalState } from './model.js';
-import type { StoredEvent, TaskRecord } from '../store/records.js';
+import { isFinalState } from '../model/task.js';
+import type { StoredEvent, TaskRecord } from '../model/record.js';
 import { CORE_VIEW, streamHolder, type CallContext } from './call.js';
 import { TaskEventStream } from './event-feed.js';
 import type { TaskService } from './task-service.js';

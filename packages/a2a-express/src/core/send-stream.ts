@@ -8,7 +8,7 @@ import type { SendMessageParams } from './operations.js';
 import type { TurnRules } from './operations.js';
 import type { TurnStart } from './task-engine.js';
 import type { TaskService } from './task-service.js';
-import type { StoredEvent } from '../store/records.js';
+import type { StoredEvent } from '../model/record.js';
 
 export async function openSendStream(
   service: TaskService,

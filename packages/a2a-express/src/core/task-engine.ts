@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { AuthOptions, Principal } from './auth.js';
 import { turnCallSourceOf, type CallContext } from './call.js';
 import { agentMessage, type TaskHandler } from './handler.js';
-import { isFinalState, isTerminalState, MAX_PUSH_CONFIGS_PER_TASK, type StoredPushConfig, type TaskEvent } from './model.js';
+import { isFinalState, isTerminalState, MAX_PUSH_CONFIGS_PER_TASK, type StoredPushConfig, type TaskEvent } from '../model/task.js';
 import type { SendMessageParams, TurnRules } from './operations.js';
 import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
 import { acceptsMediaType, unsupportedContent } from './input-modes.js';
@@ -24,8 +24,8 @@ import {
   type TaskHead,
   type TaskRecord,
   type TaskUpdateResult,
-} from '../store/records.js';
-import { historyEntrySize, jsonSize, taskBaseSize } from '../store/size.js';
+} from '../model/record.js';
+import { historyEntrySize, jsonSize, taskBaseSize } from '../model/size.js';
 import type { TaskStore } from '../store/task-store.js';
 import { isFinalEvent, now, statusEvent } from './task-events.js';
 import { TurnWriter } from './turn-writer.js';

@@ -7,7 +7,7 @@ import {
   type TaskState,
   type TaskStatus,
   type TaskStatusUpdateEvent,
-} from './model.js';
+} from '../model/task.js';
 
 let lastMillis = 0;
 let lastIso = '';

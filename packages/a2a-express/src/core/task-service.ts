@@ -6,12 +6,12 @@ import { A2AError } from 'a2a-types/model';
 import type { CallContext, CallerPresenceView } from './call.js';
 import type { Principal } from './principal.js';
 import { EventFeed } from './event-feed.js';
-import type { StoredPushConfig } from './model.js';
+import type { StoredPushConfig } from '../model/task.js';
 import type { PushConfigInput, SendMessageParams, TurnRules } from './operations.js';
 import { ownerOf, readOwnTask } from './ownership.js';
 import type { PushNotifier } from '../push/push-notifier.js';
-import { jsonCopy } from './plain-json.js';
-import { upgradeRecord, type StoredEvent, type TaskRecord } from '../store/records.js';
+import { jsonCopy } from '../model/plain-json.js';
+import { upgradeRecord, type StoredEvent, type TaskRecord } from '../model/record.js';
 import type { TaskListPage, TaskListQuery, TaskStore } from '../store/task-store.js';
 import { assertRoomForPushConfig, type RunningTurn, type TaskEngine } from './task-engine.js';
 

@@ -4,7 +4,7 @@
 // together, and while a write is in flight the events produced meanwhile go in the next one. A
 // networked store then costs one round trip per batch of a fast stream instead of one per chunk,
 // and the in-memory store one commit (its copies, its size count, its listeners) per batch.
-import type { TaskEvent } from './model.js';
+import type { TaskEvent } from '../model/task.js';
 
 /**
  * Writes a batch of events; true while the turn goes on, false once it is over (its final

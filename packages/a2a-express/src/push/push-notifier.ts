@@ -2,9 +2,9 @@
 // delivering signed notifications off the request path, in order per task, with a timeout and
 // bounded retries.
 import { A2AError, type PushNotificationConfig } from 'a2a-types/model';
-import { isStatusUpdateEvent, type StoredPushConfig, type TaskStatusUpdateEvent } from '../core/model.js';
+import { isStatusUpdateEvent, type StoredPushConfig, type TaskStatusUpdateEvent } from '../model/task.js';
 import type { Logger } from 'pino';
-import type { TaskRecord, TaskUpdateResult } from '../store/records.js';
+import type { TaskRecord, TaskUpdateResult } from '../model/record.js';
 import { NotificationSigner, type SigningKeyInput } from './signer.js';
 import { UrlGuard, type ResolvedAddress, type Resolver } from './url-guard.js';
 import type { WebhookAnswer, WebhookDelivery } from './delivery.js';

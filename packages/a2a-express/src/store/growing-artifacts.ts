@@ -1,8 +1,10 @@
-// The in-memory store's artifact merge: the same artifacts as `mergeArtifact`, but an append
-// costs O(chunk), not O(artifact), so a stream of n chunks costs O(n) rather than O(n²). Only the
-// in-memory store uses it, and what it builds reads like a plain artifact whose parts are frozen.
-import type { Artifact, Part } from '../core/model.js';
-import { appendedFields, extraFieldsOf, placeArtifact } from './fold.js';
+// The stores' artifact merge: the same artifacts as `mergeArtifact` (model/fold.ts), but an append
+// costs O(chunk), not O(artifact), so a stream of n chunks costs O(n) rather than O(n²). The
+// built-in stores fold with it the records they hold in memory (the in-memory store's, and the
+// Redis and PostgreSQL stores' caches); what it builds reads like a plain artifact whose parts are
+// frozen. How a store holds artifacts, not what they are: a store's business, beside the model.
+import type { Artifact, Part } from '../model/task.js';
+import { appendedFields, extraFieldsOf, placeArtifact } from '../model/fold.js';
 
 /**
  * Parts of an artifact grown by appends: a backing array shared along the chain of records, and

@@ -3,12 +3,12 @@
 // most `maxEventsPerTask` events per task.
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { A2AError } from 'a2a-types/model';
-import { isFinalState, type TaskEvent } from '../core/model.js';
+import { isFinalState, type TaskEvent } from '../model/task.js';
 import type { Logger } from 'pino';
-import { settleChange } from './fold.js';
+import { settleChange } from '../model/fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
-import { jsonCopy } from '../core/plain-json.js';
-import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from './records.js';
+import { jsonCopy } from '../model/plain-json.js';
+import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from '../model/record.js';
 import { TaskListIndex } from './list-index.js';
 import { positiveOption, type TaskListPage, type TaskListQuery, type TaskStore } from './task-store.js';
 

@@ -2,11 +2,11 @@
 // makes an InMemoryTaskStore when it is given none; RedisTaskStore is in 'a2a-express/redis'.
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './in-memory.js';
 export { isSharedTaskStore, type SharedTaskStore, type TaskStore, type TurnEnded } from './task-store.js';
-export { applyEvents, mergeArtifact, settleChange, type ArtifactMerge } from './fold.js';
+export { applyEvents, mergeArtifact, settleChange, type ArtifactMerge } from '../model/fold.js';
 // What `get` and `eventsAfter` hand readers: a detached JSON copy, so that changing it changes
 // nothing stored. Published as `ownCopy` since the store layer's first release: the kit's own
 // name for it is `jsonCopy`.
-export { jsonCopy as ownCopy } from '../core/plain-json.js';
+export { jsonCopy as ownCopy } from '../model/plain-json.js';
 export {
   taskSnapshot,
   upgradeRecord,
@@ -17,7 +17,7 @@ export {
   type TaskRecord,
   type TaskUpdateOptions,
   type TaskUpdateResult,
-} from './records.js';
+} from '../model/record.js';
 // The kit's task model, which records and events hold.
 export type {
   StoredPushConfig,
@@ -27,4 +27,4 @@ export type {
   TaskState,
   TaskStatus,
   TaskStatusUpdateEvent,
-} from '../core/model.js';
+} from '../model/task.js';

@@ -12,7 +12,7 @@
 // past a bound (listed once, then not for long) drops its indexes and builds them anew when next
 // listed, so they never hold more than the store does.
 import sortedBtree from 'sorted-btree';
-import type { TaskRecord } from './records.js';
+import type { TaskRecord } from '../model/record.js';
 import { compareListed, statusMsOf, type TaskListCursor, type TaskListPage, type TaskListQuery } from './task-store.js';
 
 // The package is CommonJS with an ES-style default export: Node's import is its `module.exports`

@@ -21,15 +21,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { A2AError } from 'a2a-types/model';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { isFinalState } from '../core/model.js';
+import { isFinalState } from '../model/task.js';
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { databaseCall } from './database-call.js';
-import { settleChange } from './fold.js';
+import { settleChange } from '../model/fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { headOf, planWrite, recordFromLayout, type LayoutWrite } from './task-layout.js';
 import { PushConfigSeal, type PushConfigKey, PushConfigsUnopenable, unopenable } from './sealed-push-configs.js';
+import { checkTaskId } from '../model/ids.js';
 import {
-  checkTaskId,
   upgradeRecord,
   type EventListener,
   type StoredEvent,
@@ -38,7 +38,7 @@ import {
   type TaskRecord,
   type TaskUpdateOptions,
   type TaskUpdateResult,
-} from './records.js';
+} from '../model/record.js';
 import {
   OneAtATimePerTask,
   positiveOption,

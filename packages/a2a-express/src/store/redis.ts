@@ -18,20 +18,20 @@
 //   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { A2AError } from 'a2a-types/model';
-import { FINAL_STATES, isFinalState } from '../core/model.js';
+import { FINAL_STATES, isFinalState } from '../model/task.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { databaseCall } from './database-call.js';
-import { settleChange } from './fold.js';
+import { settleChange } from '../model/fold.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
+import { checkTaskId } from '../model/ids.js';
 import {
-  checkTaskId,
   upgradeRecord,
   type EventListener,
   type StoredEvent,
   type TaskChange,
   type TaskRecord,
   type TaskUpdateResult,
-} from './records.js';
+} from '../model/record.js';
 import { headOf, planWrite, recordFromLayout } from './task-layout.js';
 import { CLAIM_SCRIPT, PRUNE_LIST_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
 import {

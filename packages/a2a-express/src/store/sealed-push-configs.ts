@@ -4,7 +4,7 @@
 // one task's sealed configs cannot be moved onto another's row. Several keys may be given: the
 // first seals, every one opens, so a key is rotated by putting the new one first.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { StoredPushConfig } from '../core/model.js';
+import type { StoredPushConfig } from '../model/task.js';
 
 /** A key of 32 bytes: a Buffer, or a string of them in base64, base64url or hex. */
 export type PushConfigKey = Uint8Array | string;

@@ -6,8 +6,8 @@
 //
 // A record written before a store laid records out is one JSON value; it is read as it is and
 // laid out by its next change (`laidOut` false).
-import { isStatusUpdateEvent, type Artifact, type Message, type Part } from '../core/model.js';
-import { copyRecord, upgradeRecord, type TaskChange, type TaskRecord } from './records.js';
+import { isStatusUpdateEvent, type Artifact, type Message, type Part } from '../model/task.js';
+import { copyRecord, upgradeRecord, type TaskChange, type TaskRecord } from '../model/record.js';
 
 /**
  * What one change writes besides the head and the events: when `rewrite`, the history and every

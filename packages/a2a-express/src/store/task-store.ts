@@ -2,8 +2,8 @@
 // (Redis, a database) can replace the in-memory one. `storeContract` (a2a-express/testing) holds
 // a store to every promise below: the built-in ones, and anyone's (docs/stores.md).
 import type { StoreMetrics } from '../telemetry/metrics.js';
-import { isFinalState, type TaskState } from '../core/model.js';
-import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateOptions, TaskUpdateResult } from './records.js';
+import { isFinalState, type TaskState } from '../model/task.js';
+import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateOptions, TaskUpdateResult } from '../model/record.js';
 
 /**
  * Where tasks live.

@@ -7,7 +7,7 @@ import { A2AError } from 'a2a-types';
 import { headerOf, type EdgeRequest, type EdgeResponse } from '../edge/exchange.js';
 import type { Logger } from 'pino';
 import { SeveralEvents, type TaskEventStream } from '../core/event-feed.js';
-import type { StoredEvent } from '../store/records.js';
+import type { StoredEvent } from '../model/record.js';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, startChildSpan } from '../telemetry/tracing.js';
 import { EVENT_IDS_PREFERENCE, eventIdsFor, SseStream, type StreamEventIds } from './sse.js';

@@ -20,7 +20,7 @@ import type { Principal } from '../core/auth.js';
 import { CallerPresence, type CallHeaders } from '../core/call.js';
 import { SeveralEvents, type TaskEventStream } from '../core/event-feed.js';
 import type { GrpcBinding, GrpcMethod } from '../protocol/version.js';
-import type { StoredEvent } from '../store/records.js';
+import type { StoredEvent } from '../model/record.js';
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, grpcCallTracer, type Span } from '../telemetry/tracing.js';
 import { nestingExceeds } from './nesting.js';

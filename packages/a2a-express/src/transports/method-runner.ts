@@ -14,7 +14,7 @@ import type { TaskEventStream } from '../core/event-feed.js';
 import { taskIdAt, type Method } from '../core/method.js';
 import type { Operation } from '../core/operations.js';
 import type { ProtocolVersion } from '../protocol/version.js';
-import { idIssues } from '../store/records.js';
+import { idIssues } from '../model/ids.js';
 import type { A2AMetrics, BindingName } from '../telemetry/metrics.js';
 import { callTask, endCall, nameCall, startChildSpan, withSpan, type Span } from '../telemetry/tracing.js';
 

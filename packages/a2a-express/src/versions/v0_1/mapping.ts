@@ -7,12 +7,12 @@
 // Everything else is the same object, passed as it is: this runs for every event of a stream.
 import type * as v01 from 'a2a-types';
 import type { PushBody } from '../../push/push-notifier.js';
-import type { StoredEvent, TaskRecord } from '../../store/records.js';
+import type { StoredEvent, TaskRecord } from '../../model/record.js';
 import type { A2AError } from 'a2a-types';
 import { withPathsRenamed } from '../../core/error-paths.js';
 import type { PushConfigInput, SendMessageParams } from '../../core/operations.js';
-import type { Task, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
-import { taskSnapshot } from '../../store/records.js';
+import type { Task, TaskEvent, TaskState, TaskStatus } from '../../model/task.js';
+import { taskSnapshot } from '../../model/record.js';
 
 /** How the kit names this version: in logs, and on the push configs set over it. */
 export const PROTOCOL_NAME_01 = '0.1.0';

@@ -16,7 +16,7 @@ import {
 } from 'a2a-types';
 import type { CallView } from '../../core/call.js';
 import { operation, type Method, type StreamingMethod, type UnaryMethod } from '../../core/method.js';
-import type { StoredPushConfig } from '../../core/model.js';
+import type { StoredPushConfig } from '../../model/task.js';
 import type { TurnRules } from '../../core/operations.js';
 import { withSecretsMasked } from '../../push/push-config.js';
 import { eventTo01, pushConfigFrom01, sendFrom01, taskTo01 } from './mapping.js';

@@ -1,4 +1,4 @@
-// The one place where the kit's task model (core/model.ts) meets A2A 0.3: requests come in as
+// The one place where the kit's task model (model/task.ts) meets A2A 0.3: requests come in as
 // 0.3 and are mapped to the core's operations here; records and events go out as 0.3 from here.
 // docs/protocol-0.3.md says what maps to what, and what cannot be mapped.
 //
@@ -12,10 +12,10 @@ import { messageFrom03 } from 'a2a-types/v0.3';
 import { withPathsRenamed } from '../../core/error-paths.js';
 import { partFieldIssues } from '../../core/message-fields.js';
 import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
-import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskStatus } from '../../core/model.js';
+import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskStatus } from '../../model/task.js';
 import type { PushConfigInput, SendMessageParams } from '../../core/operations.js';
 import { withSecretsMasked } from '../../push/push-config.js';
-import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../store/records.js';
+import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../model/record.js';
 
 /** The protocol version this binding speaks, as its card says it. */
 export const PROTOCOL_VERSION_03 = '0.3.0';

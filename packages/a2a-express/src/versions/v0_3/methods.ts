@@ -20,7 +20,7 @@ import {
 import type { CallView } from '../../core/call.js';
 import { operation, taskIdAt, type Method, type StreamingMethod, type UnaryMethod } from '../../core/method.js';
 import type { TurnRules } from '../../core/operations.js';
-import type { TaskRecord } from '../../store/records.js';
+import type { TaskRecord } from '../../model/record.js';
 import { eventsTo03, messageTo03, pushConfigFrom03, pushConfigTo03, replyTo03, sendFrom03, taskTo03 } from './mapping.js';
 
 /**

@@ -1,4 +1,4 @@
-// The one place where the kit's task model (core/model.ts) meets A2A 1.0: requests come in as
+// The one place where the kit's task model (model/task.ts) meets A2A 1.0: requests come in as
 // 1.0 and are mapped to the core's operations here; records and events go out as 1.0 from here.
 // docs/versions.md says what maps to what, and what cannot be mapped.
 //
@@ -8,10 +8,10 @@ import type { PushBody } from '../../push/push-notifier.js';
 import { A2AError, ErrorCode, type ErrorReason, type ValidationIssue } from 'a2a-types';
 import * as v10 from 'a2a-types/v1.0';
 import { artifactIdOf, derivedMessageId } from '../../core/message-ids.js';
-import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskState, TaskStatus } from '../../core/model.js';
+import type { Artifact, Message, Part, StoredPushConfig, TaskEvent, TaskState, TaskStatus } from '../../model/task.js';
 import type { SendMessageParams } from '../../core/operations.js';
 import { withSecretsMasked } from '../../push/push-config.js';
-import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../store/records.js';
+import { taskSnapshot, type StoredEvent, type TaskRecord } from '../../model/record.js';
 
 /** The protocol version this binding speaks, as its card and `A2A-Version` say it. */
 export const PROTOCOL_VERSION_10 = '1.0';

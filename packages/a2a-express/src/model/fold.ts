@@ -1,16 +1,9 @@
 // How events fold into a task record: pure functions, the same for every store. A store applies
 // a change's events with `settleChange`; the in-memory store swaps in a faster artifact merge
 // that gives the same records (the store contract tests check both).
-import {
-  isStatusUpdateEvent,
-  type Artifact,
-  type Message,
-  type Task,
-  type TaskArtifactUpdateEvent,
-  type TaskEvent,
-} from '../core/model.js';
+import { isStatusUpdateEvent, type Artifact, type Message, type Task, type TaskArtifactUpdateEvent, type TaskEvent } from './task.js';
 import { appendedSize, artifactSize, historyEntrySize } from './size.js';
-import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './records.js';
+import { copyRecord, type StoredEvent, type TaskChange, type TaskRecord, type TaskUpdateResult } from './record.js';
 
 /**
  * Merges a streamed chunk into a task's artifacts; see {@link mergeArtifact}. `fold` numbers the

@@ -4,7 +4,7 @@
 // back. Sizes are estimates, cheap enough for every chunk of a stream, and for any value at all
 // (a hostile shape, a missing field, a wrong type) they are finite and never negative: a store
 // adds and subtracts them for as long as it runs.
-import type { Artifact, Message, Task } from '../core/model.js';
+import type { Artifact, Message, Task } from './task.js';
 
 /** Characters JSON.stringify writes as more than one: quotes, backslashes, controls, surrogates. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
