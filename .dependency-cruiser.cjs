@@ -1,7 +1,11 @@
 // The import rules of docs/architecture.md, checked by `pnpm lint`. In a2a-express:
-// - the core (core/, store/, push/) imports no protocol version and no transport, neither Express
-//   nor any version's wire types: from a2a-types, only its model entry point (`a2a-types/model`);
-//   nor the edge, nor the contract between versions and transports (protocol/);
+// - the task model (model/: the record, events, fold, sizes, id rules) is the bottom: it imports
+//   nothing else of a2a-express, so the core and the stores both stand on it;
+// - the stores (store/) import the model, never the core; the core imports of store/ only the
+//   contract it is written against (store/task-store.ts), never a store;
+// - the core (core/, store/, push/, and model/ beneath them) imports no protocol version and no
+//   transport, neither Express nor any version's wire types: from a2a-types, only its model entry
+//   point (`a2a-types/model`); nor the edge, nor the contract between versions and transports (protocol/);
 // - a version (versions/<v>/) imports the core and its own files, never another version or a transport;
 // - a transport (transports/) imports the core only, never a version;
 // - Express only in its adapter (router.ts) and what serves an Express app: the edge (edge/), the
@@ -12,6 +16,30 @@
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: 'model-is-the-bottom',
+      severity: 'error',
+      comment:
+        'The task model (the record, events and how they fold, sizes, the id rules) is what the core, the stores, push delivery and the versions all speak: it imports none of them, nor anything else of a2a-express.',
+      from: { path: '(^|/)a2a-express/src/model/' },
+      to: { path: '(^|/)a2a-express/src/', pathNot: '(^|/)a2a-express/src/model/' },
+    },
+    {
+      name: 'store-imports-no-core',
+      severity: 'error',
+      comment:
+        'A store keeps records and events of the model (model/) and knows nothing of the core that writes them: a store written once serves any core, and the two never import each other.',
+      from: { path: '(^|/)a2a-express/src/store/' },
+      to: { path: '(^|/)a2a-express/src/core/' },
+    },
+    {
+      name: 'core-uses-the-store-contract',
+      severity: 'error',
+      comment:
+        'The core is written against the TaskStore contract (store/task-store.ts), never a store: which one holds the tasks (in memory, Redis, PostgreSQL, an app’s own) is the composition’s choice.',
+      from: { path: '(^|/)a2a-express/src/core/' },
+      to: { path: '(^|/)a2a-express/src/store/', pathNot: '(^|/)a2a-express/src/store/task-store\\.ts$' },
+    },
     {
       name: 'no-circular',
       severity: 'error',
@@ -31,16 +59,16 @@ module.exports = {
       name: 'core-knows-no-express',
       severity: 'error',
       comment:
-        'The core, the stores and push delivery serve every binding (JSON-RPC and HTTP+JSON over Express, gRPC, a test): a call reaches them as a call context with plain headers, never as an Express request.',
-      from: { path: '(^|/)a2a-express/src/(core|store|push)/' },
+        'The core, the stores, push delivery and the model beneath them serve every binding (JSON-RPC and HTTP+JSON over Express, gRPC, a test): a call reaches them as a call context with plain headers, never as an Express request.',
+      from: { path: '(^|/)a2a-express/src/(model|core|store|push)/' },
       to: { path: ['^express$', '(^|/)node_modules/express/'] },
     },
     {
       name: 'core-speaks-the-model',
       severity: 'error',
       comment:
-        "The core, the stores and push delivery speak the kit's model: from a2a-types they import its model entry point (a2a-types/model), never a version's wire types (the root is 0.1.0's, then a2a-types/v0.3 and a2a-types/v1.0).",
-      from: { path: '(^|/)a2a-express/src/(core|store|push)/' },
+        "The core, the stores, push delivery and the model itself speak the kit's model: from a2a-types they import its model entry point (a2a-types/model), never a version's wire types (the root is 0.1.0's, then a2a-types/v0.3 and a2a-types/v1.0).",
+      from: { path: '(^|/)a2a-express/src/(model|core|store|push)/' },
       to: {
         path: ['^a2a-types(/v0\\.3|/v1\\.0)?$', '(^|/)a2a-types/(dist|src)/(index|types|validators|v03/|v10/)'],
       },

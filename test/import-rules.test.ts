@@ -3,7 +3,9 @@
 // breaks each rule: a fixture whose core and edge import Express, whose core imports a version, the versions' wire types and
 // the contract that names routes,
 // whose versions import each other, whose transport imports a version, and whose only way back
-// is a type import (a cycle still). And the fetch handler's path (.dependency-cruiser-fetch-path.cjs):
+// is a type import (a cycle still); whose model reaches up into a store and is made of a
+// version's wire types, whose store runs the core, and whose core makes a store of its own
+// (its import of the store contract beside it breaks nothing). And the fetch handler's path (.dependency-cruiser-fetch-path.cjs):
 // a fixture whose fetch handler loads node:crypto, zlib (without its prefix) and, through a dynamic
 // import, Express, and whose a2a-types imports node:module; its type import of node:http and its
 // Node entry, off the path, break nothing.
@@ -106,10 +108,18 @@ describe('import rules (pnpm lint)', () => {
       expect.stringMatching(new RegExp(`^${src}/edge/exchange\\.ts -> .*node_modules/express/`)),
     ]);
     expect(broken('core-speaks-the-model').sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${src}/model/task\\.ts -> .*a2a-types/dist/v10/index\\.js$`)),
       expect.stringMatching(new RegExp(`^${src}/push/body\\.ts -> .*a2a-types/dist/v03/index\\.js$`)),
       expect.stringMatching(new RegExp(`^${src}/store/records\\.ts -> .*a2a-types/dist/index\\.js$`)),
     ]);
     expect(violations.filter((v) => v.from.endsWith('/core/errors.ts'))).toEqual([]);
+    // The model is the bottom: the core and the stores stand on it, and it on nothing of theirs.
+    expect(broken('model-is-the-bottom')).toEqual([`${src}/model/fold.ts -> ${src}/store/memory.ts`]);
+    expect(broken('store-imports-no-core')).toEqual([`${src}/store/memory.ts -> ${src}/core/engine.ts`]);
+    // The core may import the store contract, never a store.
+    expect(broken('core-uses-the-store-contract')).toEqual([`${src}/core/service.ts -> ${src}/store/memory.ts`]);
+    // Model and contract files that keep the rules break none.
+    expect(violations.filter((v) => /\/(model\/record|store\/task-store)\.ts$/.test(v.from))).toEqual([]);
     // The way back is `import type`: a cycle all the same.
     expect(broken('no-circular').length).toBeGreaterThan(0);
   }, 60_000);
