@@ -1,10 +1,10 @@
 // The PostgreSQL task store (a2a-express/postgres): tasks and their numbered events in tables of
 // their own (migrations/postgres). A change is one statement, which writes the task only if its
-// revision is still the one the change was computed from (compare-and-set); otherwise the task
-// is read again and the change computed again. So any number of processes may write one task, its
-// events numbered without gaps, and no row lock is held across round trips. Subscribers of every process hear of new events through
-// LISTEN/NOTIFY (the payload names the task, by a digest of its id: a payload holds 8,000 bytes at
-// most, an id may be longer) and read the events themselves, so a missed or
+// revision is still the one the change was computed from (compare-and-set: shared-store.ts does
+// the rest, as for Redis). So any number of processes may write one task, its events numbered
+// without gaps, and no row lock is held across round trips. Subscribers of every process hear of
+// new events through LISTEN/NOTIFY (the payload names the task, by a digest of its id: a payload
+// holds 8,000 bytes at most, an id may be longer) and read the events themselves, so a missed or
 // late notification delays an event but never loses or reorders it.
 //
 // Replicas of one agent may share it (`SharedTaskStore`): a running task holds a lease (a column)
@@ -21,34 +21,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { A2AError } from 'a2a-types/model';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { isFinalState } from '../model/task.js';
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { databaseCall } from './database-call.js';
-import { settleChange } from '../model/fold.js';
-import { mergeGrowingArtifact } from './growing-artifacts.js';
-import { headOf, planWrite, recordFromLayout, type LayoutWrite } from './task-layout.js';
+import { headOf, recordFromLayout, recordStoredWhole, type LayoutWrite } from './task-layout.js';
 import { PushConfigSeal, type PushConfigKey, PushConfigsUnopenable, unopenable } from './sealed-push-configs.js';
 import { checkTaskId } from '../model/ids.js';
-import {
-  upgradeRecord,
-  type EventListener,
-  type StoredEvent,
-  type TaskChange,
-  type TaskHead,
-  type TaskRecord,
-  type TaskUpdateOptions,
-  type TaskUpdateResult,
-} from '../model/record.js';
-import {
-  OneAtATimePerTask,
-  positiveOption,
-  statusMsOf,
-  turnEndedBy,
-  type SharedTaskStore,
-  type TaskListPage,
-  type TaskListQuery,
-  type TurnEnded,
-} from './task-store.js';
+import type { EventListener, StoredEvent, TaskChange, TaskHead, TaskRecord, TaskUpdateOptions, TaskUpdateResult } from '../model/record.js';
+import { RevisionWriter, TaskFeeds, type ChangeWrite, type TaskRevision } from './shared-store.js';
+import { positiveOption, statusMsOf, type SharedTaskStore, type TaskListPage, type TaskListQuery, type TurnEnded } from './task-store.js';
 
 export interface PostgresTaskStoreOptions {
   /** Where the database is (`postgres://user:password@host:5432/database`); or give `pool`. */
@@ -138,21 +118,6 @@ export async function migratePostgres(database: pg.Pool | string, schema = 'publ
   return ran;
 }
 
-/** One task's subscribers in this process, and the last event they have been told of. */
-interface Feed {
-  delivered: number;
-  readonly listeners: Set<{ readonly from: number; readonly listener: EventListener }>;
-  /** Deliveries in order: each waits for the one before. */
-  chain: Promise<void>;
-}
-
-/** A task as a change found it: the record, its revision, and whether it is laid out in rows. */
-interface Known {
-  readonly rev: number;
-  readonly record: TaskRecord | undefined;
-  readonly laidOut: boolean;
-}
-
 /** A task's row as read: its head (or a whole record not laid out yet) and the rows of what grows. */
 interface TaskRow {
   task_id: string;
@@ -169,18 +134,6 @@ interface TaskRow {
 
 /** What stands between the pieces of a task's history and parts as read (chr(1) in the statement). */
 const PIECES_APART = '\u0001';
-
-/** What a change takes a task it has no record of for: a new one, before any read. */
-const TAKEN_FOR_NEW: Known = { rev: 0, record: undefined, laidOut: false };
-
-/** Most records of running tasks a process keeps, as it wrote them, for their next change. */
-const MAX_KEPT_RECORDS = 10_000;
-
-/**
- * Most compare-and-set rounds for one change before giving up. Each lost round is another
- * process's change landing, so this bounds how long a busy writer elsewhere can delay this one.
- */
-const MAX_ATTEMPTS = 200;
 
 /** Most expired leases claimed in one sweep. */
 const CLAIM_BATCH = 100;
@@ -201,10 +154,18 @@ export class PostgresTaskStore implements SharedTaskStore {
   private readonly tables: { tasks: string; events: string; history: string; parts: string };
   /** The columns that make a task's record, of a2a_tasks as `t`. */
   private readonly recordColumns: string;
-  /** What this process wrote last of each running task, and the revision it wrote. */
-  private readonly written = new Map<string, Known>();
-  /** This process's changes of each task, one at a time. */
-  private readonly updating = new OneAtATimePerTask();
+  /**
+   * Changes by compare-and-set. A task this process has no record of is taken for a new one and
+   * created without a read first: most are (a send that starts a task); for one that exists, the
+   * create writes nothing, and the task is read.
+   */
+  private readonly writer = new RevisionWriter(
+    {
+      read: (taskId, checkHead) => this.readChecked(taskId, checkHead),
+      compareAndSet: (taskId, write) => this.compareAndSet(taskId, write),
+    },
+    { createsWithoutRead: true, written: (taskId, events) => this.feeds.wrote(taskId, events) },
+  );
   /**
    * The statements of the hot paths, prepared once per connection (named): a change of a task,
    * of a new task, and a read of a task.
@@ -213,7 +174,11 @@ export class PostgresTaskStore implements SharedTaskStore {
   private readonly channel: string;
   private readonly turnsChannel: string;
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
-  private readonly feeds = new Map<string, Feed>();
+  /** Each task's subscribers here: a notification names the task, whose events are then read. */
+  private readonly feeds = new TaskFeeds(
+    (taskId, afterId) => this.readEventsAfter(taskId, afterId),
+    (error, taskId) => this.logger?.warn({ err: error, taskId }, 'events could not be read'),
+  );
   /** The tasks of `feeds` by the digest a notification names them by. */
   private readonly digests = new Map<string, string>();
   private listening: Promise<pg.Client> | undefined;
@@ -294,41 +259,8 @@ export class PostgresTaskStore implements SharedTaskStore {
       // As the router does: an id longer than 1,024 characters is refused, so a notice naming it fits a notification.
       checkTaskId(taskId);
       refuseNul(taskId, 'a task id');
-      return this.updating.run(taskId, async () => {
-        // A task this process has no record of is taken for a new one, and created without a read
-        // first: most are (a send that starts a task); for one that exists, the create writes
-        // nothing, and the task is read. A change that refuses a task that is not there (a
-        // cancel, say, or one that cannot be made without a task) is made again on the task as read.
-        let known: Known = this.written.get(taskId) ?? TAKEN_FOR_NEW;
-        for (let attempt = 1; ; attempt++) {
-          let settled: TaskUpdateResult;
-          let layout: LayoutWrite;
-          try {
-            const taskChange = change(known.record);
-            // The in-memory store's merge: appending a chunk costs the chunk, not the artifact.
-            settled = settleChange(known.record, taskChange, mergeGrowingArtifact);
-            layout = planWrite(known.record, known.laidOut, taskChange, settled.record);
-          } catch (error) {
-            if (known !== TAKEN_FOR_NEW) {
-              refused = { error };
-              throw error;
-            }
-            known = await this.readChecked(taskId, options?.checkHead, (error) => (refused = { error }));
-            continue;
-          }
-          const rev = await this.compareAndSet(taskId, known, settled, layout);
-          if (rev !== undefined) {
-            const finished = isFinalState(settled.record.task.status.state);
-            this.remember(taskId, finished ? undefined : { rev, record: settled.record, laidOut: true });
-            this.tell(taskId, settled.events);
-            return settled;
-          }
-          this.written.delete(taskId);
-          if (attempt === MAX_ATTEMPTS) {
-            throw A2AError.resourceUnavailable(`task ${taskId} is being changed by too many processes at once`);
-          }
-          known = await this.readChecked(taskId, options?.checkHead, (error) => (refused = { error }));
-        }
+      return this.writer.update(taskId, change, options, (error) => {
+        refused = { error };
       });
     };
     return this.operation('update', run, (error) => error === refused?.error);
@@ -363,20 +295,10 @@ export class PostgresTaskStore implements SharedTaskStore {
         ? undefined
         : await this.pool.query(`SELECT last_event_id FROM ${this.tables.tasks} WHERE task_id = $1`, [taskId]);
       const from = (found?.rows[0]?.last_event_id as number | undefined) ?? 0;
-      let feed = this.feeds.get(taskId);
-      if (!feed) {
-        this.feeds.set(taskId, (feed = { delivered: from, listeners: new Set(), chain: Promise.resolve() }));
-        this.digests.set(digestOf(taskId), taskId);
-      }
-      const entry = { from, listener };
-      feed.listeners.add(entry);
-      const own = feed;
+      const remove = this.feeds.add(taskId, listener, from);
+      this.digests.set(digestOf(taskId), taskId);
       return () => {
-        own.listeners.delete(entry);
-        if (own.listeners.size === 0 && this.feeds.get(taskId) === own) {
-          this.feeds.delete(taskId);
-          this.digests.delete(digestOf(taskId));
-        }
+        if (remove()) this.digests.delete(digestOf(taskId));
       };
     });
   }
@@ -526,7 +448,7 @@ export class PostgresTaskStore implements SharedTaskStore {
   }
 
   /** The task as stored now, with its revision: for a change that has no record of it, or lost a round. */
-  private async read(taskId: string): Promise<Known> {
+  private async read(taskId: string): Promise<TaskRevision> {
     const found = await this.pool.query({ ...this.statements.read, values: [taskId] });
     const row = found.rows[0] as TaskRow | undefined;
     if (!row) return { rev: 0, record: undefined, laidOut: false };
@@ -536,14 +458,9 @@ export class PostgresTaskStore implements SharedTaskStore {
   /**
    * The task as stored now, for a change, once `checkHead` (when given) has passed its head: the
    * head is read first, a small read, so that a change refused for what the head says does not
-   * read the history and the parts, 16 MB for a full task (`maxTaskBytes`). What `checkHead`
-   * throws is handed to `refusing`, then thrown.
+   * read the history and the parts, 16 MB for a full task (`maxTaskBytes`).
    */
-  private async readChecked(
-    taskId: string,
-    checkHead: ((head: TaskHead) => void) | undefined,
-    refusing: (error: unknown) => void,
-  ): Promise<Known> {
+  private async readChecked(taskId: string, checkHead: ((head: TaskHead) => void) | undefined): Promise<TaskRevision> {
     if (checkHead) {
       const found = await this.pool.query({ ...this.statements.readHead, values: [taskId] });
       const row = found.rows[0] as { task_id: string; record: string | null; push_configs: string | null } | undefined;
@@ -551,24 +468,10 @@ export class PostgresTaskStore implements SharedTaskStore {
         const stored = JSON.parse(row.record) as TaskRecord;
         // The artifacts' heads without their parts are no artifacts: left out.
         const { artifacts: _, ...task } = stored.task;
-        const head = this.withPushConfigsOpened(row, { ...stored, task });
-        try {
-          checkHead(head);
-        } catch (error) {
-          refusing(error);
-          throw error;
-        }
+        checkHead(this.withPushConfigsOpened(row, { ...stored, task }));
       }
     }
     return this.read(taskId);
-  }
-
-  /** Keeps what this process wrote of a running task, for its next change; forgets a finished one. */
-  private remember(taskId: string, known: Known | undefined): void {
-    this.written.delete(taskId);
-    if (!known) return;
-    if (this.written.size >= MAX_KEPT_RECORDS) this.written.delete(this.written.keys().next().value!);
-    this.written.set(taskId, known);
   }
 
   /**
@@ -576,8 +479,8 @@ export class PostgresTaskStore implements SharedTaskStore {
    * its head, its layout's rows, its events, the log trimmed, and the notices. The new revision,
    * or undefined when another writer got there first (nothing written).
    */
-  private async compareAndSet(taskId: string, known: Known, settled: TaskUpdateResult, layout: LayoutWrite): Promise<number | undefined> {
-    const { record, events } = settled;
+  private async compareAndSet(taskId: string, write: ChangeWrite): Promise<number | undefined> {
+    const { known, record, events, layout } = write;
     const { task } = record;
     refuseNul(task.contextId, 'a context id');
     let kept = record;
@@ -588,7 +491,6 @@ export class PostgresTaskStore implements SharedTaskStore {
       if (pushConfigs !== undefined) sealed = this.seal.seal(taskId, pushConfigs);
     }
     const rows = layoutRows(layout);
-    const ended = turnEndedBy(taskId, known.record, record);
     let found: pg.QueryResult;
     try {
       found = await this.pool.query({
@@ -602,7 +504,7 @@ export class PostgresTaskStore implements SharedTaskStore {
           !record.replied,
           record.lastEventId,
           headOf(kept),
-          isFinalState(task.status.state),
+          write.final,
           this.leaseMs,
           sealed,
           known.rev,
@@ -617,7 +519,7 @@ export class PostgresTaskStore implements SharedTaskStore {
           this.channel,
           digestOf(taskId),
           this.turnsChannel,
-          ended ? JSON.stringify(ended) : null,
+          write.turnEnded ?? null,
         ],
       });
     } catch (error) {
@@ -645,7 +547,7 @@ export class PostgresTaskStore implements SharedTaskStore {
       const history = row.history === null ? [] : row.history.split(PIECES_APART);
       record = recordFromLayout(row.record, history, (index) => partsByIndex.get(index));
     } else {
-      record = upgradeRecord(JSON.parse(row.record) as TaskRecord);
+      record = recordStoredWhole(row.record);
     }
     return this.withPushConfigsOpened(row, record);
   }
@@ -668,7 +570,7 @@ export class PostgresTaskStore implements SharedTaskStore {
           return;
         }
         const taskId = message.payload === undefined ? undefined : this.digests.get(message.payload);
-        if (taskId !== undefined) this.catchUp(taskId);
+        if (taskId !== undefined) this.feeds.heard(taskId);
       });
       client.on('error', (error) => {
         this.logger?.warn({ err: error }, 'the PostgreSQL connection that listens for events failed: listening again');
@@ -692,54 +594,23 @@ export class PostgresTaskStore implements SharedTaskStore {
    * feed reads what it missed meanwhile.
    */
   private listenAgain(delayMs: number): void {
-    if (this.closed || (this.feeds.size === 0 && this.turnListeners.size === 0)) return;
+    if (this.closed || (this.digests.size === 0 && this.turnListeners.size === 0)) return;
     const retry = setTimeout(() => {
       this.listen().then(
-        () => {
-          for (const taskId of this.feeds.keys()) this.catchUp(taskId);
-        },
+        () => this.feeds.readMissed(),
         () => this.listenAgain(Math.min(delayMs * 2, 5_000)),
       );
     }, delayMs);
     retry.unref();
   }
 
-  /** Tells the task's subscribers in this process of events this process wrote (the ones that follow on). */
-  private tell(taskId: string, events: readonly StoredEvent[]): void {
-    const feed = this.feeds.get(taskId);
-    if (!feed || events.length === 0) return;
-    feed.chain = feed.chain.then(async () => {
-      if (events[0]!.id > feed.delivered + 1) await this.readInto(taskId, feed);
-      this.deliver(feed, events);
-    });
-  }
-
-  /** Reads the events the task's subscribers have not been told of, and tells them. */
-  private catchUp(taskId: string): void {
-    const feed = this.feeds.get(taskId);
-    if (!feed) return;
-    feed.chain = feed.chain
-      .then(() => this.readInto(taskId, feed))
-      .catch((error) => this.logger?.warn({ err: error, taskId }, 'events could not be read'));
-  }
-
-  private async readInto(taskId: string, feed: Feed): Promise<void> {
+  /** A task's events after `afterId`, for its subscribers here: what a notification announced. */
+  private async readEventsAfter(taskId: string, afterId: number): Promise<StoredEvent[]> {
     const found = await this.pool.query(
       `SELECT event_id, event FROM ${this.tables.events} WHERE task_id = $1 AND event_id > $2 ORDER BY event_id`,
-      [taskId, feed.delivered],
+      [taskId, afterId],
     );
-    this.deliver(
-      feed,
-      found.rows.map((row) => ({ id: row.event_id as number, event: row.event })),
-    );
-  }
-
-  private deliver(feed: Feed, events: readonly StoredEvent[]): void {
-    for (const stored of events) {
-      if (stored.id <= feed.delivered) continue;
-      feed.delivered = stored.id;
-      for (const { from, listener } of feed.listeners) if (stored.id > from) listener(stored);
-    }
+    return found.rows.map((row) => ({ id: row.event_id as number, event: row.event }));
   }
 
   private async sweep(): Promise<void> {

@@ -1,12 +1,11 @@
 // A task store in Redis, shared by every replica of an agent. Each task is a hash (a revision
 // number and the small part of its record), lists for what grows (its history, each artifact's
 // parts; task-layout.ts), its events a Redis Stream whose entry ids are the SSE ids (`0-N` for
-// event N), and its live events a pub/sub channel. A change is computed in this process from the
-// record it last saw and written by a Lua script only if the revision is still the one it was
-// computed from (compare-and-set); otherwise the record is read again and the change computed
-// again. So updates from several replicas never overwrite each other, and one task's events
-// keep their order. An event appends to the lists rather than rewriting the record, so its cost
-// does not grow with the length of the task (task-layout.ts).
+// event N), and its live events a pub/sub channel. A change is written by a Lua script only if the
+// task's revision is still the one it was computed from (compare-and-set: shared-store.ts does the
+// rest, as for PostgreSQL), so updates from several replicas never overwrite each other, and one
+// task's events keep their order. An event appends to the lists rather than rewriting the record,
+// so its cost does not grow with the length of the task (task-layout.ts).
 //
 // Keys of one task, under the store's prefix:
 //   task:<id>             hash: rev (compare-and-set revision), head (the record but its history
@@ -18,27 +17,17 @@
 //   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { A2AError } from 'a2a-types/model';
-import { FINAL_STATES, isFinalState } from '../model/task.js';
+import { FINAL_STATES } from '../model/task.js';
 import { Redis, type RedisOptions } from 'ioredis';
 import { databaseCall } from './database-call.js';
-import { settleChange } from '../model/fold.js';
-import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { checkTaskId } from '../model/ids.js';
-import {
-  upgradeRecord,
-  type EventListener,
-  type StoredEvent,
-  type TaskChange,
-  type TaskRecord,
-  type TaskUpdateResult,
-} from '../model/record.js';
-import { headOf, planWrite, recordFromLayout } from './task-layout.js';
+import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from '../model/record.js';
+import { headOf, recordFromLayout, recordStoredWhole } from './task-layout.js';
 import { CLAIM_SCRIPT, PRUNE_LIST_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
+import { RevisionWriter, TaskFeeds, type ChangeWrite, type TaskRevision } from './shared-store.js';
 import {
-  OneAtATimePerTask,
   positiveOption,
   statusMsOf,
-  turnEndedBy,
   type SharedTaskStore,
   type TaskListCursor,
   type TaskListPage,
@@ -77,13 +66,6 @@ export interface RedisTaskStoreOptions {
   maxReconnectDelayMs?: number;
 }
 
-/**
- * Most compare-and-set rounds for one update before giving up. Each lost round is another
- * process's update landing, so this bounds how long a busy writer elsewhere can delay this one.
- */
-const MAX_UPDATE_ATTEMPTS = 200;
-/** Records kept of this process's own writes, so that an update needs no read first. */
-const MAX_CACHED_RECORDS = 10_000;
 /** Most expired leases claimed in one sweep. */
 const CLAIM_BATCH = 100;
 /** Index entries read (or pruned) at a time when listing tasks. */
@@ -95,23 +77,6 @@ interface ScriptedRedis extends Redis {
   a2aRenew(...args: (string | number)[]): Promise<number>;
   a2aClaim(...args: (string | number)[]): Promise<string[]>;
   a2aPruneList(...args: (string | number)[]): Promise<number>;
-}
-
-/** A revision of a task as some process read or wrote it. */
-interface Known {
-  rev: number;
-  record: TaskRecord | undefined;
-  /** False for a record an older version of the store wrote (one JSON string): its next change rewrites it. */
-  laidOut: boolean;
-}
-
-/** The subscribers of one task's channel, and the newest event id they were given. */
-interface Channel {
-  readonly taskId: string;
-  readonly listeners: Set<EventListener>;
-  last: number | undefined;
-  /** Messages that arrived while a gap was being filled from the stream. */
-  held: StoredEvent[][] | undefined;
 }
 
 /**
@@ -129,10 +94,15 @@ export class RedisTaskStore implements SharedTaskStore {
   readonly redis: ScriptedRedis;
   /** Subscriptions only (a connection in subscriber mode can do nothing else). */
   private readonly subscriber: Redis;
-  private readonly written = new Map<string, Known>();
-  /** This process's updates of each task, one at a time. */
-  private readonly updating = new OneAtATimePerTask();
-  private readonly channels = new Map<string, Channel>();
+  /** Changes by compare-and-set; a task is read before this process's first change of it. */
+  private readonly writer = new RevisionWriter(
+    { read: (taskId) => this.read(taskId), compareAndSet: (taskId, write) => this.compareAndSet(taskId, write) },
+    { createsWithoutRead: false, written: (taskId, events) => this.feeds.wrote(taskId, events) },
+  );
+  /** Each task's subscribers here: a task's channel brings its events, its stream what a message lost left out. */
+  private readonly feeds = new TaskFeeds((taskId, afterId) => this.eventsAfter(taskId, afterId));
+  /** Where each task's channel name starts: what follows is its task id. */
+  private readonly eventsChannelPrefix: string;
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
   private readonly leasesKey: string;
   private readonly listExpiryKey: string;
@@ -173,6 +143,7 @@ export class RedisTaskStore implements SharedTaskStore {
     this.leasesKey = `${this.prefix}leases`;
     this.listExpiryKey = `${this.prefix}list-expiry`;
     this.turnEndedChannel = `${this.prefix}turn-ended`;
+    this.eventsChannelPrefix = `${this.prefix}events:`;
     this.subscriber.on('message', (channel: string, message: string) => this.receive(channel, message));
     // Messages published while the connection was down are lost; read them from the streams.
     let connectedBefore = false;
@@ -181,13 +152,10 @@ export class RedisTaskStore implements SharedTaskStore {
         connectedBefore = true;
         return;
       }
-      const names = [...this.channels.keys(), ...(this.turnListeners.size > 0 ? [this.turnEndedChannel] : [])];
+      const names = [...this.feeds.taskIds()].map((taskId) => this.eventsKey(taskId));
+      if (this.turnListeners.size > 0) names.push(this.turnEndedChannel);
       const renewed = names.length > 0 ? this.subscriber.subscribe(...names).then(() => undefined) : Promise.resolve();
-      void renewed
-        .catch(() => undefined)
-        .then(() => {
-          for (const channel of this.channels.values()) this.catchUp(channel, []);
-        });
+      void renewed.catch(() => undefined).then(() => this.feeds.readMissed());
     });
   }
 
@@ -195,70 +163,51 @@ export class RedisTaskStore implements SharedTaskStore {
     return (await this.read(taskId)).record;
   }
 
-  /**
-   * Updates of one task from this process run one after the other, so they never race each
-   * other for the revision; only other processes' writes can make an attempt start again.
-   */
   update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
-    return this.updating.run(taskId, () => this.compareAndSet(taskId, change));
+    return this.writer.update(taskId, change);
   }
 
-  private async compareAndSet(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
-    let known = this.written.get(taskId) ?? (await this.read(taskId));
-    for (let attempt = 1; ; attempt++) {
-      const taskChange = change(known.record);
-      // The in-memory store's merge: appending a chunk costs the chunk, not the artifact.
-      const { record: saved, events: stored } = settleChange(known.record, taskChange, mergeGrowingArtifact);
-      const layout = planWrite(known.record, known.laidOut, taskChange, saved);
-      const final = isFinalState(saved.task.status.state);
-      const ended = turnEndedBy(taskId, known.record, saved);
-      const args: (string | number)[] = [
-        this.taskKey(taskId),
-        this.eventsKey(taskId),
-        this.leasesKey,
-        this.historyKey(taskId),
-        this.listKey(saved.owner),
-        this.listKey(saved.owner, saved.task.contextId),
-        this.listExpiryKey,
-        this.listKey(saved.owner, undefined, saved.task.status.state),
-        this.listKey(saved.owner, saved.task.contextId, saved.task.status.state),
-        known.rev,
-        headOf(saved),
-        saved.lastEventId,
-        final ? 1 : 0,
-        this.retentionMs,
-        this.leaseMs,
-        this.maxEventsPerTask,
-        taskId,
-        this.eventsKey(taskId),
-        this.turnEndedChannel,
-        ended ? JSON.stringify(ended) : '',
-        this.partsKeyPrefix(taskId),
-        layout.artifactIndexes,
-        layout.rewrite ? 1 : 0,
-        // The list indexes move a task when its status changes, not with each chunk; a task
-        // answered by a reply alone leaves them (its client never saw a task).
-        saved.replied ? 'x' : known.record?.task.status === saved.task.status ? '' : statusMsOf(saved),
-        // The state whose indexes the task leaves; '' for a new task, or when the state is the same.
-        known.record && !known.record.replied && known.record.task.status.state !== saved.task.status.state
-          ? known.record.task.status.state
-          : '',
-        stored.length,
-      ];
-      for (const { id, event } of stored) args.push(`0-${id}`, JSON.stringify(event));
-      for (const op of layout.ops) args.push(op);
-      const [ok, rev] = await this.command('a2aUpdate', () => this.redis.a2aUpdate(...args));
-      if (ok === 1) {
-        this.remember(taskId, final ? undefined : { rev, record: saved, laidOut: true });
-        this.deliverOwn(taskId, stored);
-        return { record: saved, events: stored };
-      }
-      this.written.delete(taskId);
-      if (attempt >= MAX_UPDATE_ATTEMPTS) {
-        throw A2AError.resourceUnavailable(`task ${taskId} is being changed by too many processes at once`);
-      }
-      known = await this.read(taskId);
-    }
+  /** Writes a change with the update script, if the task is still at `known.rev`: the new revision, or undefined. */
+  private async compareAndSet(taskId: string, write: ChangeWrite): Promise<number | undefined> {
+    const { record: saved, events, layout } = write;
+    const { owner } = saved;
+    const { contextId, status } = saved.task;
+    const before = write.known.record;
+    const args: (string | number)[] = [
+      this.taskKey(taskId),
+      this.eventsKey(taskId),
+      this.leasesKey,
+      this.historyKey(taskId),
+      this.listKey(owner),
+      this.listKey(owner, contextId),
+      this.listExpiryKey,
+      this.listKey(owner, undefined, status.state),
+      this.listKey(owner, contextId, status.state),
+      write.known.rev,
+      headOf(saved),
+      saved.lastEventId,
+      write.final ? 1 : 0,
+      this.retentionMs,
+      this.leaseMs,
+      this.maxEventsPerTask,
+      taskId,
+      this.eventsKey(taskId),
+      this.turnEndedChannel,
+      write.turnEnded ?? '',
+      this.partsKeyPrefix(taskId),
+      layout.artifactIndexes,
+      layout.rewrite ? 1 : 0,
+      // The list indexes move a task when its status changes, not with each chunk; a task
+      // answered by a reply alone leaves them (its client never saw a task).
+      saved.replied ? 'x' : before?.task.status === status ? '' : statusMsOf(saved),
+      // The state whose indexes the task leaves; '' for a new task, or when the state is the same.
+      before && !before.replied && before.task.status.state !== status.state ? before.task.status.state : '',
+      events.length,
+    ];
+    for (const { id, event } of events) args.push(`0-${id}`, JSON.stringify(event));
+    for (const op of layout.ops) args.push(op);
+    const [ok, rev] = await this.command('a2aUpdate', () => this.redis.a2aUpdate(...args));
+    return ok === 1 ? rev : undefined;
   }
 
   async eventsAfter(taskId: string, afterId: number): Promise<StoredEvent[] | undefined> {
@@ -278,17 +227,10 @@ export class RedisTaskStore implements SharedTaskStore {
 
   async subscribe(taskId: string, listener: EventListener): Promise<() => void> {
     const name = this.eventsKey(taskId);
-    let channel = this.channels.get(name);
-    if (!channel) {
-      channel = { taskId, listeners: new Set(), last: undefined, held: undefined };
-      this.channels.set(name, channel);
-    }
-    channel.listeners.add(listener);
+    // From the first event its channel brings: the task's last event id is not read.
+    const remove = this.feeds.add(taskId, listener);
     const unsubscribe = () => {
-      channel.listeners.delete(listener);
-      if (channel.listeners.size > 0 || this.channels.get(name) !== channel) return;
-      this.channels.delete(name);
-      this.subscriber.unsubscribe(name).catch(() => undefined);
+      if (remove()) this.subscriber.unsubscribe(name).catch(() => undefined);
     };
     try {
       // Resolves once Redis has confirmed: every event published from then on reaches us.
@@ -327,7 +269,7 @@ export class RedisTaskStore implements SharedTaskStore {
    * QUIT cannot be sent: the connection is then dropped, so no reconnection timer stays behind.
    */
   async close(): Promise<void> {
-    this.channels.clear();
+    this.feeds.clear();
     this.turnListeners.clear();
     await Promise.all(
       [this.redis, this.subscriber].map(async (connection) => {
@@ -430,20 +372,12 @@ export class RedisTaskStore implements SharedTaskStore {
   }
 
   /** The task as stored now, assembled from its keys in one atomic read. */
-  private async read(taskId: string): Promise<Known> {
+  private async read(taskId: string): Promise<TaskRevision> {
     const [rev, head, olderRecord, history, parts] = await this.command('a2aRead', () =>
       this.redis.a2aRead(this.taskKey(taskId), this.historyKey(taskId), this.partsKeyPrefix(taskId)),
     );
     if (head !== null) return { rev: Number(rev), record: recordFromLayout(head, history ?? [], (_, i) => parts?.[i]), laidOut: true };
-    return { rev: Number(rev), record: olderRecord ? upgradeRecord(JSON.parse(olderRecord) as TaskRecord) : undefined, laidOut: false };
-  }
-
-  /** Keeps what this process wrote of a running task, for its next update; forgets a finished one. */
-  private remember(taskId: string, known: Known | undefined): void {
-    this.written.delete(taskId);
-    if (!known) return;
-    if (this.written.size >= MAX_CACHED_RECORDS) this.written.delete(this.written.keys().next().value!);
-    this.written.set(taskId, known);
+    return { rev: Number(rev), record: olderRecord ? recordStoredWhole(olderRecord) : undefined, laidOut: false };
   }
 
   /**
@@ -486,50 +420,11 @@ export class RedisTaskStore implements SharedTaskStore {
       for (const listener of this.turnListeners) listener(ended);
       return;
     }
-    const channel = this.channels.get(name);
-    if (!channel) return;
+    if (!name.startsWith(this.eventsChannelPrefix)) return;
+    const taskId = name.slice(this.eventsChannelPrefix.length);
     const newline = message.indexOf('\n');
-    // Delivered already, as this process wrote them (deliverOwn).
-    if (!channel.held && channel.last !== undefined && Number(message.slice(0, newline)) <= channel.last) return;
-    const events = JSON.parse(message.slice(newline + 1)) as StoredEvent[];
-    if (channel.held) channel.held.push(events);
-    else if (channel.last !== undefined && events[0]!.id > channel.last + 1) this.catchUp(channel, [events]);
-    else this.deliver(channel, events);
-  }
-
-  /**
-   * Some events were not received (a message lost while reconnecting): reads the task's log
-   * after the last one delivered, delivers it, then what arrived meanwhile, in order.
-   */
-  private catchUp(channel: Channel, held: StoredEvent[][]): void {
-    if (channel.held) return;
-    channel.held = held;
-    void this.eventsAfter(channel.taskId, channel.last ?? 0)
-      .catch(() => undefined)
-      .then((missed) => {
-        const waiting = channel.held ?? [];
-        channel.held = undefined;
-        if (missed) this.deliver(channel, missed);
-        for (const events of waiting) this.deliver(channel, events);
-      });
-  }
-
-  /**
-   * Hands the events this process just wrote to its own subscribers at once, rather than when
-   * Redis publishes them back: unless events of another writer may come before them (a gap after
-   * the last delivered), which the published messages then bring in order.
-   */
-  private deliverOwn(taskId: string, events: readonly StoredEvent[]): void {
-    const channel = this.channels.get(this.eventsKey(taskId));
-    if (!channel || channel.held || channel.last === undefined || events[0]?.id !== channel.last + 1) return;
-    this.deliver(channel, events);
-  }
-
-  private deliver(channel: Channel, events: readonly StoredEvent[]): void {
-    for (const event of events) {
-      if (channel.last !== undefined && event.id <= channel.last) continue;
-      channel.last = event.id;
-      for (const listener of [...channel.listeners]) listener(event);
-    }
+    // Delivered already, as this process wrote them (TaskFeeds.wrote).
+    if (this.feeds.delivered(taskId, Number(message.slice(0, newline)))) return;
+    this.feeds.heard(taskId, JSON.parse(message.slice(newline + 1)) as StoredEvent[]);
   }
 }

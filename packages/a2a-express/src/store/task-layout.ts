@@ -84,6 +84,11 @@ export function recordFromLayout(
   return upgradeRecord(record as unknown as TaskRecord);
 }
 
+/** A record an older release stored whole (one JSON value), in this release's model: its next change lays it out. */
+export function recordStoredWhole(json: string): TaskRecord {
+  return upgradeRecord(JSON.parse(json) as TaskRecord);
+}
+
 /** Whether `next` is `previous` with messages added at its end (the same objects before them). */
 function extendsHistory(previous: readonly Message[], next: readonly Message[]): boolean {
   if (next === previous) return true;
