@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import type { StoredEvent, TaskChange, TaskRecord } from '../src/store/index.js';
 import { RedisTaskStore, taskStoreFromEnv, type RedisTaskStoreOptions } from '../src/redis.js';
 import { statusEvent } from '../src/core/task-events.js';
+import { UPDATE_KEY_COUNT, UPDATE_SCRIPT, updateArguments } from '../src/store/redis-scripts.js';
 import { eventually } from './helpers.js';
 
 const url = redisUrl();
@@ -273,4 +274,51 @@ test('ids with lone surrogates are refused (-32602): in Redis they would all be 
   // U+FFFD itself is a well-formed id of its own.
   await store.update('\ufffd', () => ({ record: created('\ufffd'), events: [] }));
   expect((await store.get('\ufffd'))?.task.id).toBe('\ufffd');
+});
+
+test('the update script takes its arguments by name: each it reads is one the store gives, where the store gives it', () => {
+  const key = (name: string) => `a2a:test:${name}`;
+  const event = statusEvent('t', 'working');
+  const keys = {
+    task: key('task'),
+    events: key('events'),
+    leases: key('leases'),
+    history: key('history'),
+    ownerIndex: key('owner'),
+    contextIndex: key('context'),
+    listExpiry: key('expiry'),
+    ownerStateIndex: key('owner-state'),
+    contextStateIndex: key('context-state'),
+  };
+  const params = {
+    rev: 3,
+    head: '{"head":true}',
+    lastEventId: 5,
+    final: false,
+    retentionMs: 1000,
+    leaseMs: 2000,
+    maxEvents: 30,
+    taskId: 't',
+    eventsChannel: key('events-channel'),
+    turnEndedChannel: key('turn-ended'),
+    turnEnded: '{"ended":true}',
+    partsPrefix: key('parts:'),
+    artifactIndexes: '0 1',
+    rewrite: true,
+    listScore: 1234,
+    leftState: 'submitted',
+  };
+  const args = updateArguments(keys, params, [{ id: 5, event }], ['h', '{}']);
+  // What the script takes where: its locals, `name = KEYS[n]` and `name = ARGV[n]`.
+  const keyAt = new Map([...UPDATE_SCRIPT.matchAll(/local (\w+) = KEYS\[(\d+)\]/g)].map(([, name, at]) => [name!, Number(at)]));
+  const paramAt = new Map([...UPDATE_SCRIPT.matchAll(/(\w+) = ARGV\[(\d+)\]/g)].map(([, name, at]) => [name!, Number(at)]));
+  expect(keyAt.size).toBe(UPDATE_KEY_COUNT);
+  for (const [name, value] of Object.entries(keys)) expect(args[keyAt.get(name)! - 1]).toBe(value);
+  const given = { ...params, final: 0, rewrite: 1, eventCount: 1 };
+  expect([...paramAt.keys()].sort()).toEqual(Object.keys(given).sort());
+  for (const [name, value] of Object.entries(given)) expect(args[UPDATE_KEY_COUNT + paramAt.get(name)! - 1]).toBe(value);
+  // Every parameter the script reads is in its table.
+  for (const [, name] of UPDATE_SCRIPT.matchAll(/params\.(\w+)/g)) expect(paramAt.has(name!)).toBe(true);
+  // After them: the event (its stream id and JSON), then the layout's ops.
+  expect(args.slice(UPDATE_KEY_COUNT + paramAt.size)).toEqual(['0-5', JSON.stringify(event), 'h', '{}']);
 });

@@ -1,44 +1,144 @@
 // The Lua scripts of the Redis store. Each runs atomically in Redis: that is what makes a
 // compare-and-set update, a lease renewal or a lease claim safe with several replicas.
+import type { StoredEvent } from '../model/record.js';
 
-// KEYS: task hash, events stream, leases sorted set, history list, the owner's list index, the
-// owner's list index of the task's context, the list expiry sorted set, the owner's list index of
-// the task's state, the owner's list index of the task's context and state (see task-layout.ts).
-// ARGV: 1 expected revision, 2 head JSON, 3 last event id, 4 final (1/0), 5 retention ms,
-// 6 lease ms, 7 stream max length, 8 task id, 9 events channel, 10 turn-ended channel,
-// 11 turn-ended payload, 12 parts key prefix, 13 artifact indexes, 14 rewrite (1/0),
-// 15 the task's status time in ms when the status changed (its list score), 'x' to take it out
-// of the list indexes (a task answered by a reply alone), else '', 16 the state the task leaves
-// (its indexes of that state, made from KEYS[5] and KEYS[6] with ':s:<state>'), else '',
-// 17 event count n, then n pairs of stream id and event JSON, then the layout ops (see
-// task-layout.ts). The parts lists' keys are made here from their prefix and the indexes, which
-// is why the store is for standalone Redis, not Cluster.
-// Publishes the events as "<last event id>\n<JSON array of {id, event}>": a subscriber that has
-// them already (the writer's own process) skips the message without parsing it.
+/**
+ * The update script's keys, by name, in the order it is given them (Redis wants the keys a script
+ * touches apart from its other arguments). The list indexes are the owner's tasks, those in the
+ * task's context, those in its state, and in both (see listKey in redis.ts).
+ */
+const UPDATE_KEYS = [
+  'task',
+  'events',
+  'leases',
+  'history',
+  'ownerIndex',
+  'contextIndex',
+  'listExpiry',
+  'ownerStateIndex',
+  'contextStateIndex',
+] as const;
+
+export type UpdateKeys = { readonly [K in (typeof UPDATE_KEYS)[number]]: string };
+
+/** The update script's other arguments, by name: the script reads each as `params.<name>`. */
+export interface UpdateParams {
+  /** The revision the change was computed from: the script writes only while the task is at it. */
+  readonly rev: number;
+  /** The record but what grows in it (task-layout.ts), as JSON. */
+  readonly head: string;
+  readonly lastEventId: number;
+  /** The task ended its turn: its keys expire after `retentionMs`, and it holds no lease. */
+  readonly final: boolean;
+  readonly retentionMs: number;
+  readonly leaseMs: number;
+  /** How many events the stream keeps (at least: Redis trims in whole nodes). */
+  readonly maxEvents: number;
+  readonly taskId: string;
+  readonly eventsChannel: string;
+  readonly turnEndedChannel: string;
+  /** The notice of a turn ended from outside its handler, as JSON; '' for none. */
+  readonly turnEnded: string;
+  /** The key of the parts of the artifact at index N is this followed by N. */
+  readonly partsPrefix: string;
+  /** The artifacts' indexes after the change, space-separated. */
+  readonly artifactIndexes: string;
+  /** The history and every artifact's parts are written anew (the layout's `rewrite`). */
+  readonly rewrite: boolean;
+  /**
+   * The task's status time in ms, its score in the list indexes, when its status changed; 'x' to
+   * take it out of them (a task answered by a reply alone); '' to leave them as they are.
+   */
+  readonly listScore: string | number;
+  /** The state the task leaves, whose indexes (the owner's and the context's) it is taken out of; '' for none. */
+  readonly leftState: string;
+}
+
+/**
+ * The order the parameters are given in, then the number of events: named once, here, for both
+ * sides. The script makes its `params` table of them by name (UPDATE_SCRIPT's first lines, made
+ * from this list), so neither side counts positions; `satisfies` makes a parameter left out of the
+ * list, or one it names that is not a parameter, fail to compile.
+ */
+const UPDATE_PARAMS = Object.keys({
+  rev: true,
+  head: true,
+  lastEventId: true,
+  final: true,
+  retentionMs: true,
+  leaseMs: true,
+  maxEvents: true,
+  taskId: true,
+  eventsChannel: true,
+  turnEndedChannel: true,
+  turnEnded: true,
+  partsPrefix: true,
+  artifactIndexes: true,
+  rewrite: true,
+  listScore: true,
+  leftState: true,
+} satisfies Record<keyof UpdateParams, true>) as (keyof UpdateParams)[];
+
+/**
+ * The arguments of one call of the update script: its keys, its parameters (UPDATE_PARAMS' order),
+ * the number of events, the events (each its stream id and JSON), then the layout's ops.
+ */
+export function updateArguments(
+  keys: UpdateKeys,
+  params: UpdateParams,
+  events: readonly StoredEvent[],
+  ops: readonly string[],
+): (string | number)[] {
+  const args: (string | number)[] = UPDATE_KEYS.map((name) => keys[name]);
+  for (const name of UPDATE_PARAMS) {
+    const value = params[name];
+    args.push(typeof value === 'boolean' ? (value ? 1 : 0) : value);
+  }
+  args.push(events.length);
+  for (const { id, event } of events) args.push(`0-${id}`, JSON.stringify(event));
+  for (const op of ops) args.push(op);
+  return args;
+}
+
+/** The script's locals: each key by its name, and the table of its parameters by theirs. */
+const UPDATE_NAMES = [
+  ...UPDATE_KEYS.map((name, i) => `local ${name} = KEYS[${i + 1}]`),
+  `local params = {${[...UPDATE_PARAMS, 'eventCount'].map((name, i) => `${name} = ARGV[${i + 1}]`).join(', ')}}`,
+  `local i = ${UPDATE_PARAMS.length + 2}`,
+].join('\n');
+
+export const UPDATE_KEY_COUNT = UPDATE_KEYS.length;
+
+// Writes one change of a task (see UpdateParams), only while the task is at the revision the
+// change was computed from. The events go into the stream, the layout's ops (see task-layout.ts)
+// into the history and the parts lists, whose keys are made here from their prefix and the indexes
+// (which is why the store is for standalone Redis, not Cluster). Publishes the events as
+// "<last event id>\n<JSON array of {id, event}>": a subscriber that has them already (the writer's
+// own process) skips the message without parsing it.
 // Returns {1, new revision}, or {0, current revision} when the expected one is stale.
 export const UPDATE_SCRIPT = `
-local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
-if rev ~= tonumber(ARGV[1]) then return {0, rev} end
-local prefix = ARGV[12]
-if rev == 0 then redis.call('DEL', KEYS[2]) end
-if ARGV[14] == '1' then
-  redis.call('DEL', KEYS[4])
-  local old = redis.call('HGET', KEYS[1], 'artifacts')
+${UPDATE_NAMES}
+local rev = tonumber(redis.call('HGET', task, 'rev') or '0')
+if rev ~= tonumber(params.rev) then return {0, rev} end
+local prefix = params.partsPrefix
+if rev == 0 then redis.call('DEL', events) end
+if params.rewrite == '1' then
+  redis.call('DEL', history)
+  local old = redis.call('HGET', task, 'artifacts')
   if old then for index in string.gmatch(old, '%S+') do redis.call('DEL', prefix .. index) end end
-  redis.call('HDEL', KEYS[1], 'record')
+  redis.call('HDEL', task, 'record')
 end
-local i = 18
-local eventsEnd = 18 + 2 * tonumber(ARGV[17])
+local eventsEnd = i + 2 * tonumber(params.eventCount)
 local published = {}
 while i < eventsEnd do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[7], ARGV[i], 'e', ARGV[i + 1])
+  redis.call('XADD', events, 'MAXLEN', '~', params.maxEvents, ARGV[i], 'e', ARGV[i + 1])
   published[#published + 1] = '{"id":' .. string.sub(ARGV[i], 3) .. ',"event":' .. ARGV[i + 1] .. '}'
   i = i + 2
 end
 while i <= #ARGV do
   local op = ARGV[i]
   if op == 'h' then
-    redis.call('RPUSH', KEYS[4], ARGV[i + 1])
+    redis.call('RPUSH', history, ARGV[i + 1])
     i = i + 2
   elseif op == 'r' then
     redis.call('DEL', prefix .. ARGV[i + 1])
@@ -48,32 +148,34 @@ while i <= #ARGV do
     i = i + 3
   end
 end
-redis.call('HSET', KEYS[1], 'rev', rev + 1, 'head', ARGV[2], 'last', ARGV[3], 'artifacts', ARGV[13])
-local keys = {KEYS[1], KEYS[2], KEYS[4]}
-for index in string.gmatch(ARGV[13], '%S+') do keys[#keys + 1] = prefix .. index end
-if ARGV[16] ~= '' and ARGV[15] ~= '' then
-  redis.call('ZREM', KEYS[5] .. ':s:' .. ARGV[16], ARGV[8])
-  redis.call('ZREM', KEYS[6] .. ':s:' .. ARGV[16], ARGV[8])
+redis.call('HSET', task, 'rev', rev + 1, 'head', params.head, 'last', params.lastEventId, 'artifacts', params.artifactIndexes)
+local keys = {task, events, history}
+for index in string.gmatch(params.artifactIndexes, '%S+') do keys[#keys + 1] = prefix .. index end
+local taskId = params.taskId
+if params.leftState ~= '' and params.listScore ~= '' then
+  redis.call('ZREM', ownerIndex .. ':s:' .. params.leftState, taskId)
+  redis.call('ZREM', contextIndex .. ':s:' .. params.leftState, taskId)
 end
-if ARGV[15] == 'x' then
-  for k = 5, 9 do if k ~= 7 then redis.call('ZREM', KEYS[k], ARGV[8]) end end
-elseif ARGV[15] ~= '' then
-  for k = 5, 9 do if k ~= 7 then redis.call('ZADD', KEYS[k], ARGV[15], ARGV[8]) end end
+local indexes = {ownerIndex, contextIndex, ownerStateIndex, contextStateIndex}
+if params.listScore == 'x' then
+  for _, index in ipairs(indexes) do redis.call('ZREM', index, taskId) end
+elseif params.listScore ~= '' then
+  for _, index in ipairs(indexes) do redis.call('ZADD', index, params.listScore, taskId) end
 end
 local t = redis.call('TIME')
 local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
-local listed = KEYS[5] .. '\\n' .. KEYS[6] .. '\\n' .. ARGV[8]
-if ARGV[4] == '1' then
-  for _, key in ipairs(keys) do redis.call('PEXPIRE', key, ARGV[5]) end
-  redis.call('ZREM', KEYS[3], ARGV[8])
-  redis.call('ZADD', KEYS[7], nowMs + tonumber(ARGV[5]), listed)
+local listed = ownerIndex .. '\\n' .. contextIndex .. '\\n' .. taskId
+if params.final == '1' then
+  for _, key in ipairs(keys) do redis.call('PEXPIRE', key, params.retentionMs) end
+  redis.call('ZREM', leases, taskId)
+  redis.call('ZADD', listExpiry, nowMs + tonumber(params.retentionMs), listed)
 else
   for _, key in ipairs(keys) do redis.call('PERSIST', key) end
-  redis.call('ZADD', KEYS[3], nowMs + tonumber(ARGV[6]), ARGV[8])
-  redis.call('ZREM', KEYS[7], listed)
+  redis.call('ZADD', leases, nowMs + tonumber(params.leaseMs), taskId)
+  redis.call('ZREM', listExpiry, listed)
 end
-if #published > 0 then redis.call('PUBLISH', ARGV[9], ARGV[3] .. '\\n[' .. table.concat(published, ',') .. ']') end
-if ARGV[11] ~= '' then redis.call('PUBLISH', ARGV[10], ARGV[11]) end
+if #published > 0 then redis.call('PUBLISH', params.eventsChannel, params.lastEventId .. '\\n[' .. table.concat(published, ',') .. ']') end
+if params.turnEnded ~= '' then redis.call('PUBLISH', params.turnEndedChannel, params.turnEnded) end
 return {1, rev + 1}
 `;
 

@@ -23,7 +23,15 @@ import { databaseCall } from './database-call.js';
 import { checkTaskId } from '../model/ids.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from '../model/record.js';
 import { headOf, recordFromLayout, recordStoredWhole } from './task-layout.js';
-import { CLAIM_SCRIPT, PRUNE_LIST_SCRIPT, READ_SCRIPT, RENEW_SCRIPT, UPDATE_SCRIPT } from './redis-scripts.js';
+import {
+  CLAIM_SCRIPT,
+  PRUNE_LIST_SCRIPT,
+  READ_SCRIPT,
+  RENEW_SCRIPT,
+  UPDATE_KEY_COUNT,
+  UPDATE_SCRIPT,
+  updateArguments,
+} from './redis-scripts.js';
 import { RevisionWriter, TaskFeeds, type ChangeWrite, type TaskRevision } from './shared-store.js';
 import {
   positiveOption,
@@ -135,7 +143,7 @@ export class RedisTaskStore implements SharedTaskStore {
     // ioredis would print every failed reconnection attempt.
     this.redis.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);
-    this.redis.defineCommand('a2aUpdate', { numberOfKeys: 9, lua: UPDATE_SCRIPT });
+    this.redis.defineCommand('a2aUpdate', { numberOfKeys: UPDATE_KEY_COUNT, lua: UPDATE_SCRIPT });
     this.redis.defineCommand('a2aPruneList', { numberOfKeys: 1, lua: PRUNE_LIST_SCRIPT });
     this.redis.defineCommand('a2aRead', { numberOfKeys: 2, lua: READ_SCRIPT });
     this.redis.defineCommand('a2aRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
@@ -173,39 +181,43 @@ export class RedisTaskStore implements SharedTaskStore {
     const { owner } = saved;
     const { contextId, status } = saved.task;
     const before = write.known.record;
-    const args: (string | number)[] = [
-      this.taskKey(taskId),
-      this.eventsKey(taskId),
-      this.leasesKey,
-      this.historyKey(taskId),
-      this.listKey(owner),
-      this.listKey(owner, contextId),
-      this.listExpiryKey,
-      this.listKey(owner, undefined, status.state),
-      this.listKey(owner, contextId, status.state),
-      write.known.rev,
-      headOf(saved),
-      saved.lastEventId,
-      write.final ? 1 : 0,
-      this.retentionMs,
-      this.leaseMs,
-      this.maxEventsPerTask,
-      taskId,
-      this.eventsKey(taskId),
-      this.turnEndedChannel,
-      write.turnEnded ?? '',
-      this.partsKeyPrefix(taskId),
-      layout.artifactIndexes,
-      layout.rewrite ? 1 : 0,
-      // The list indexes move a task when its status changes, not with each chunk; a task
-      // answered by a reply alone leaves them (its client never saw a task).
-      saved.replied ? 'x' : before?.task.status === status ? '' : statusMsOf(saved),
-      // The state whose indexes the task leaves; '' for a new task, or when the state is the same.
-      before && !before.replied && before.task.status.state !== status.state ? before.task.status.state : '',
-      events.length,
-    ];
-    for (const { id, event } of events) args.push(`0-${id}`, JSON.stringify(event));
-    for (const op of layout.ops) args.push(op);
+    const keys = {
+      task: this.taskKey(taskId),
+      events: this.eventsKey(taskId),
+      leases: this.leasesKey,
+      history: this.historyKey(taskId),
+      ownerIndex: this.listKey(owner),
+      contextIndex: this.listKey(owner, contextId),
+      listExpiry: this.listExpiryKey,
+      ownerStateIndex: this.listKey(owner, undefined, status.state),
+      contextStateIndex: this.listKey(owner, contextId, status.state),
+    };
+    const args = updateArguments(
+      keys,
+      {
+        rev: write.known.rev,
+        head: headOf(saved),
+        lastEventId: saved.lastEventId,
+        final: write.final,
+        retentionMs: this.retentionMs,
+        leaseMs: this.leaseMs,
+        maxEvents: this.maxEventsPerTask,
+        taskId,
+        eventsChannel: keys.events,
+        turnEndedChannel: this.turnEndedChannel,
+        turnEnded: write.turnEnded ?? '',
+        partsPrefix: this.partsKeyPrefix(taskId),
+        artifactIndexes: layout.artifactIndexes,
+        rewrite: layout.rewrite,
+        // The list indexes move a task when its status changes, not with each chunk; a task
+        // answered by a reply alone leaves them (its client never saw a task).
+        listScore: saved.replied ? 'x' : before?.task.status === status ? '' : statusMsOf(saved),
+        // '' for a new task, or when the state is the same.
+        leftState: before && !before.replied && before.task.status.state !== status.state ? before.task.status.state : '',
+      },
+      events,
+      layout.ops,
+    );
     const [ok, rev] = await this.command('a2aUpdate', () => this.redis.a2aUpdate(...args));
     return ok === 1 ? rev : undefined;
   }
