@@ -28,3 +28,25 @@ export function schemaEditor(schema) {
   }
   return { set, apply };
 }
+
+/**
+ * The published schema a derived one was made from, unmodified: each record of "x-published"
+ * undone, newest first, on a copy. The build writes it as a module (generate-schema-modules.mjs)
+ * and compiles the validators that need it (generate-validators.mjs) from the same result.
+ */
+export function publishedSchemaOf(derived) {
+  const schema = structuredClone(derived);
+  const records = schema['x-published'];
+  delete schema['x-published'];
+  for (const record of [...records].reverse()) {
+    const keys = record.path
+      .slice(1)
+      .split('/')
+      .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const last = keys.pop();
+    const parent = keys.reduce((node, key) => node[key], schema);
+    if ('value' in record) parent[last] = record.value;
+    else delete parent[last];
+  }
+  return schema;
+}

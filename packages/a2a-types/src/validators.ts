@@ -1,7 +1,9 @@
 import schema01 from './schemas/a2a-0.1.0.js';
+import published01 from './schemas/a2a-0.1.0.published.js';
+import { validators as compiled } from './compiled/validators-0.1.0.js';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { compileWith, lazyValidator, publishedFrom, requestAjv, type ValidationIssue, type Validator } from './compile.js';
+import { compileWith, publishedValidators, validatorOf, type ValidationIssue, type Validator } from './compile.js';
 import type {
   AgentCard,
   Artifact,
@@ -20,18 +22,9 @@ export const a2aSchema: Readonly<Record<string, unknown>> = schema01;
 
 export type { ValidationIssue, Validator } from './compile.js';
 
-// Compiled when first used, as the 0.3 and 1.0 validators are: a program that imports this
-// package and never checks a 0.1.0 request (a client, a command line, an agent spoken to in 1.0)
-// never pays for it, some 0.15 s of start-up.
-let ajv: Ajv | undefined;
-function instance(): Ajv {
-  if (!ajv) {
-    ajv = requestAjv();
-    ajv.addSchema(a2aSchema, 'a2a');
-  }
-  return ajv;
-}
-const compile = <T>(definition: string): Validator<T> => lazyValidator(() => compileWith<T>(instance(), 'a2a', '$defs', definition));
+// Compiled at build time (scripts/generate-validators.mjs): loading them compiles nothing, and
+// nothing is compiled when they are called.
+const compile = <T>(definition: keyof typeof compiled): Validator<T> => validatorOf<T>(compiled[definition]);
 
 /** A JSON-RPC 2.0 request object, whatever its method (6.11.1). */
 export const validateJSONRPCRequest = compile<JSONRPCRequest>('JSONRPCRequest');
@@ -51,14 +44,14 @@ export const validateTask = compile<Task>('Task');
 /** One SSE `data:` payload of a stream (7.2.1). */
 export const validateSendTaskStreamingResponse = compile<SendTaskStreamingResponse>('SendTaskStreamingResponse');
 
-const published01 = publishedFrom(a2aSchema, '$defs');
+const published01Validator = publishedValidators(published01, '$defs');
 
 /**
  * The published A2A 0.1.0 schema, unmodified. What the kit sends must pass it as well as ours
  * (the reference clients validate against it).
  */
 export function publishedSchema(): Readonly<Record<string, unknown>> {
-  return published01().schema;
+  return published01();
 }
 
 /**
@@ -67,7 +60,7 @@ export function publishedSchema(): Readonly<Record<string, unknown>> {
  * not only the first.
  */
 export function publishedSchemaValidator(definition: string): Validator<unknown> {
-  return published01().validator(definition);
+  return published01Validator(definition);
 }
 
 let reporting: Ajv | undefined;

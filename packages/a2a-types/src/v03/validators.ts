@@ -1,6 +1,7 @@
 import schema03 from '../schemas/a2a-0.3.0.js';
-import type { Ajv } from 'ajv';
-import { compileWith, lazyValidator, publishedFrom, requestAjv, type Validator } from '../compile.js';
+import published03 from '../schemas/a2a-0.3.0.published.js';
+import { validators as compiled } from '../compiled/validators-0.3.js';
+import { publishedValidators, validatorOf, type Validator } from '../compile.js';
 import type {
   AgentCard,
   DeleteTaskPushNotificationConfigParams,
@@ -14,17 +15,8 @@ import type {
 /** The project's A2A 0.3 JSON Schema: the published one plus the fixes in SCHEMA-FIXES.md (0.3). */
 export const a2aSchema03: Readonly<Record<string, unknown>> = schema03;
 
-// Compiled when first used: an agent whose clients all speak 0.1.0 never pays for the 0.3 schema.
-let ajv: Ajv | undefined;
-function instance(): Ajv {
-  if (!ajv) {
-    ajv = requestAjv();
-    ajv.addSchema(a2aSchema03, 'a2a-0.3');
-  }
-  return ajv;
-}
-const compile = <T>(definition: string): Validator<T> =>
-  lazyValidator(() => compileWith<T>(instance(), 'a2a-0.3', 'definitions', definition));
+// Compiled at build time (scripts/generate-validators.mjs), as the 0.1.0 ones.
+const compile = <T>(definition: keyof typeof compiled): Validator<T> => validatorOf<T>(compiled[definition]);
 
 /** A 0.3 agent card (the project schema adds nothing to the published card). */
 export const validateAgentCard03 = compile<AgentCard>('AgentCard');
@@ -43,11 +35,11 @@ export const validateDeleteTaskPushNotificationConfigParams = compile<DeleteTask
   'DeleteTaskPushNotificationConfigParams',
 );
 
-const published = publishedFrom(a2aSchema03, 'definitions');
+const publishedValidator = publishedValidators(published03, 'definitions');
 
 /** The published A2A 0.3.0 schema, unmodified: what the kit sends over 0.3 must pass it. */
 export function publishedSchema03(): Readonly<Record<string, unknown>> {
-  return published().schema;
+  return published03();
 }
 
 /**
@@ -55,5 +47,5 @@ export function publishedSchema03(): Readonly<Record<string, unknown>> {
  * `SendStreamingMessageResponse`, `AgentCard`, ...), compiled on first use; every issue reported.
  */
 export function publishedSchemaValidator03(definition: string): Validator<unknown> {
-  return published().validator(definition);
+  return publishedValidator(definition);
 }

@@ -1,8 +1,9 @@
 import schema10 from '../schemas/a2a-1.0.js';
-import type { Ajv } from 'ajv';
+import published10 from '../schemas/a2a-1.0.published.js';
+import { validators as compiled } from '../compiled/validators-1.0.js';
+import { validators as compiledPublished } from '../compiled/published-card-1.0.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { compileWith, lazyValidator, publishedFrom, requestAjv, type Validator } from '../compile.js';
+import { publishedValidators, validatorOf, type Validator } from '../compile.js';
 import { normalizeProtoJson } from './proto-json.js';
 import type {
   AgentCard,
@@ -22,24 +23,13 @@ import type {
 export const a2aSchema10: Readonly<Record<string, unknown>> = schema10;
 const definitions = a2aSchema10.definitions as Record<string, Record<string, unknown>>;
 
-// Compiled when first used: an agent whose clients never speak 1.0 never pays for its schema.
-let ajv: Ajv | undefined;
-function instance(): Ajv {
-  if (!ajv) {
-    ajv = requestAjv(Ajv2020 as unknown as typeof import('ajv').Ajv);
-    // 1.0 timestamps (`statusTimestampAfter`) are RFC 3339 date-times.
-    addFormats.default(ajv, ['date-time']);
-    ajv.addSchema(a2aSchema10, 'a2a-1.0');
-  }
-  return ajv;
-}
-
 /**
  * A request validator: the value is first normalized in place (snake_case names, int32 strings,
- * enum numbers; see `normalizeProtoJson`), then checked against the definition `title`.
+ * enum numbers; see `normalizeProtoJson`), then checked against the definition `title`, compiled
+ * at build time (scripts/generate-validators.mjs), as the 0.1.0 ones.
  */
-function compile<T>(title: string): Validator<T> {
-  const checked = lazyValidator(() => compileWith<T>(instance(), 'a2a-1.0', 'definitions', encodeURIComponent(title)));
+function compile<T>(title: keyof typeof compiled): Validator<T> {
+  const checked = validatorOf<T>(compiled[title]);
   let issues: Validator<T>['issues'] = [];
   const guard = ((data: unknown): data is T => {
     const found = normalizeProtoJson(data, definitions[title]!, definitions);
@@ -80,7 +70,7 @@ const fileNameOf = (title: string): string => {
   return `${wellKnown ? 'google.protobuf' : 'lf.a2a.v1'}.${protoName}.jsonschema.json`;
 };
 
-const published = publishedFrom(a2aSchema10, 'definitions', {
+const publishedValidator = publishedValidators(published10, 'definitions', {
   AjvClass: Ajv2020 as unknown as typeof import('ajv').Ajv,
   // The published definitions refer to each other by file name: each is added under its own.
   addTo(publishedAjv, schema) {
@@ -92,7 +82,7 @@ const published = publishedFrom(a2aSchema10, 'definitions', {
 
 /** The published A2A 1.0 schema bundle, unmodified: what the kit sends over 1.0 must pass it. */
 export function publishedSchema10(): Readonly<Record<string, unknown>> {
-  return published().schema;
+  return published10();
 }
 
 /**
@@ -100,10 +90,12 @@ export function publishedSchema10(): Readonly<Record<string, unknown>> {
  * Response`, `Stream Response`, `Task`, `Agent Card`, ...), compiled on first use.
  */
 export function publishedSchemaValidator10(title: string): Validator<unknown> {
-  return published().validator(encodeURIComponent(title));
+  return publishedValidator(encodeURIComponent(title));
 }
 
-/** A card as the published 1.0 bundle checks it (strict: no field 1.0 does not define). */
-export const validateAgentCard10: Validator<AgentCard> = lazyValidator(
-  () => publishedSchemaValidator10('Agent Card') as Validator<AgentCard>,
-);
+/**
+ * A card as the published 1.0 bundle checks it (strict: no field 1.0 does not define): what
+ * `publishedSchemaValidator10('Agent Card')` checks, compiled at build time, since an agent checks
+ * its card when it is made.
+ */
+export const validateAgentCard10: Validator<AgentCard> = validatorOf<AgentCard>(compiledPublished['Agent Card']);

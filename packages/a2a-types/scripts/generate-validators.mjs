@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Compiles the validators the package exports, at build time, with Ajv's standalone code: each
+// set of validator-sets.mjs becomes a module of src/compiled/, plain functions that src/'s
+// validators wrap. Ajv compiles a schema into source text and makes it a function with `new
+// Function`, which Cloudflare Workers forbid (code generation from strings) and which cost a
+// process 0.1 to 0.2 s per schema; compiled here, nothing is generated when a request is checked.
+// Nothing generated is committed: the root build runs this before tsc. A file whose text did not
+// change is not written again, so tsc's incremental build keeps its work.
+//
+// The code is what Ajv compiled at run time before, from the same options and schemas: the same
+// checks, issue paths, messages and keywords. The published schemas' validators for any
+// definition (publishedSchemaValidator and its 0.3 and 1.0 kin) and allIssues are still compiled
+// when first called: a client's and the tools' checks, not an agent's.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import { VALIDATOR_SETS } from './validator-sets.mjs';
+
+const packageRoot = join(import.meta.dirname, '..');
+const out = join(packageRoot, 'src/compiled');
+
+/**
+ * What Ajv's code asks for with `require` (its runtime helpers, ajv-formats' formats), which an ES
+ * module cannot: each becomes a binding of src/ajv-runtime.ts. Anything else fails the build here
+ * rather than a validator at run time.
+ */
+const RUNTIME = {
+  'require("ajv-formats/dist/formats").fullFormats': 'fullFormats',
+};
+
+mkdirSync(out, { recursive: true });
+for (const set of VALIDATOR_SETS) {
+  const ajv = set.ajv({ source: true, esm: true });
+  const exportNames = set.definitions.map((_, i) => `validator${i}`);
+  let code = standaloneCode.default(ajv, Object.fromEntries(set.definitions.map((d, i) => [exportNames[i], set.ref(d)])));
+  // Ajv exports each as `export const name = validateN;`: kept inside, and exported by definition below.
+  const functionOf = {};
+  code = code.replace(/export const (validator\d+) = (validate\d+);/g, (_, name, fn) => {
+    functionOf[name] = fn;
+    return '';
+  });
+  if (Object.keys(functionOf).length !== set.definitions.length) throw new Error(`${set.module}: not every definition was exported`);
+  const used = new Set();
+  code = code.replace(/require\("[^"]+"\)(\.[A-Za-z_$][\w$]*)?/g, (call) => {
+    const binding = RUNTIME[call];
+    if (!binding)
+      throw new Error(`${set.module}: the compiled code asks for ${call}, which scripts/generate-validators.mjs does not provide`);
+    used.add(binding);
+    return binding;
+  });
+  const entries = set.definitions.map((d, i) => `  ${JSON.stringify(d)}: ${functionOf[exportNames[i]]},`).join('\n');
+  const source =
+    `// Generated from ${set.from} by scripts/generate-validators.mjs; not committed.\n` +
+    "// Ajv's standalone code is JavaScript: it is not type-checked.\n" +
+    '// @ts-nocheck\n' +
+    "import type { CompiledValidator } from '../compile.js';\n" +
+    (used.size ? `import { ${[...used].sort().join(', ')} } from '../ajv-runtime.js';\n` : '') +
+    `${code.replace(/^"use strict";/, '')}\n` +
+    `export const validators: { readonly [definition in ${set.definitions.map((d) => JSON.stringify(d)).join(' | ')}]: CompiledValidator } = {\n` +
+    `${entries}\n};\n`;
+  write(set.module, source);
+}
+
+function write(name, source) {
+  const target = join(out, name);
+  if (existsSync(target) && readFileSync(target, 'utf8') === source) return;
+  writeFileSync(target, source);
+}
