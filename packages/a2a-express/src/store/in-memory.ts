@@ -87,7 +87,8 @@ export class InMemoryTaskStore implements TaskStore {
   private idleQueue: IdleToken[] = [];
   private idleHead = 0;
   private readonly listeners = new Map<string, Set<EventListener>>();
-  private readonly sweeper: NodeJS.Timeout;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.maxTasks = positiveOption('InMemoryTaskStore', 'maxTasks', options.maxTasks ?? 10_000);
@@ -102,7 +103,15 @@ export class InMemoryTaskStore implements TaskStore {
       },
       this.maxTasks,
     );
-    // Expired tasks are also dropped lazily on access; the timer frees memory of an idle server.
+  }
+
+  /**
+   * Expired tasks are also dropped lazily on access; the timer frees memory of an idle server.
+   * Started by the first write, not when the store is made: a Worker's global scope, where an agent
+   * is made, may not set a timer.
+   */
+  private startSweeping(): void {
+    if (this.sweeper !== undefined || this.closed) return;
     this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(this.retentionMs, 60_000));
     // Node's timers hold the process open unless unref'd; a browser's or a Worker's are numbers.
     (this.sweeper as { unref?: () => void }).unref?.();
@@ -139,6 +148,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async update(taskId: string, change: (current: TaskRecord | undefined) => TaskChange): Promise<TaskUpdateResult> {
     // Everything from here to the end runs without an await, so no other update interleaves.
+    this.startSweeping();
     const entry = this.live(taskId);
     const { record: saved, events: stored } = settleChange(entry?.record, change(entry?.record), mergeGrowingArtifact);
     if (!entry) this.makeRoom(saved.bytes ?? 0);
@@ -195,6 +205,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweeper);
   }
 
