@@ -3,8 +3,7 @@
 // with no Node builtins, no `process`, no `Buffer`. In the page: an agent answers its cards and
 // JSON-RPC calls, streams, signs its cards with a key Web Crypto made there, and delivers signed
 // push notifications with fetch; Node checks from outside what it sent (the signatures against
-// the keys the page's agent serves). Cloudflare Workers would need one thing more: they forbid
-// code generation, which Ajv compiles its validators with (docs/runtimes/workers.md).
+// the keys the page's agent serves). Cloudflare Workers' runtime: fetch-handler-in-workerd.test.ts.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
