@@ -48,16 +48,28 @@ for (const set of VALIDATOR_SETS) {
     used.add(binding);
     return binding;
   });
-  const entries = set.definitions.map((d, i) => `  ${JSON.stringify(d)}: ${functionOf[exportNames[i]]},`).join('\n');
+  const entries = set.definitions.map((d, i) => `    ${JSON.stringify(d)}: ${functionOf[exportNames[i]]},`).join('\n');
+  const names = set.definitions.map((d) => JSON.stringify(d)).join(' | ');
+  // The code runs when a validator of the set is first called, not when the module is loaded:
+  // its schemas' copies and patterns are made then, and a program that loads the package and
+  // checks nothing with the set (a client, a command line) pays only for reading the text.
   const source =
     `// Generated from ${set.from} by scripts/generate-validators.mjs; not committed.\n` +
     "// Ajv's standalone code is JavaScript: it is not type-checked.\n" +
     '// @ts-nocheck\n' +
     "import type { CompiledValidator } from '../compile.js';\n" +
     (used.size ? `import { ${[...used].sort().join(', ')} } from '../ajv-runtime.js';\n` : '') +
+    `type Validators = { readonly [definition in ${names}]: CompiledValidator };\n` +
+    'let made: Validators | undefined;\n' +
+    '/** The validation functions of the set, by definition, made on first call. */\n' +
+    'export function validators(): Validators {\n' +
+    '  made ??= make();\n' +
+    '  return made;\n' +
+    '}\n' +
+    'function make(): Validators {\n' +
     `${code.replace(/^"use strict";/, '')}\n` +
-    `export const validators: { readonly [definition in ${set.definitions.map((d) => JSON.stringify(d)).join(' | ')}]: CompiledValidator } = {\n` +
-    `${entries}\n};\n`;
+    `  return {\n${entries}\n  };\n` +
+    '}\n';
   write(set.module, source);
 }
 

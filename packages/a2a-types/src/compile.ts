@@ -28,10 +28,15 @@ export interface Validator<T> {
  */
 export type CompiledValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** A validator of a function compiled at build time or by Ajv here. */
-export function validatorOf<T>(validate: CompiledValidator): Validator<T> {
+/**
+ * A validator of a function compiled at build time or by Ajv here, which `made` gives: the
+ * generated code of a set is run when one of its validators is first called, not when loaded.
+ */
+export function validatorOf<T>(made: () => CompiledValidator): Validator<T> {
   let issues: ValidationIssue[] = [];
+  let validate: CompiledValidator | undefined;
   const guard = ((data: unknown): data is T => {
+    validate ??= made();
     if (validate(data)) return true;
     issues = toIssues(validate.errors);
     return false;
@@ -48,7 +53,7 @@ export function validatorOf<T>(validate: CompiledValidator): Validator<T> {
 export function compileWith<T>(instance: Ajv, schemaId: string, defsKey: string, definition: string): Validator<T> {
   const validate = instance.getSchema(`${schemaId}#/${defsKey}/${definition}`) as ValidateFunction | undefined;
   if (!validate) throw new Error(`a2a-types: no schema definition ${definition}`);
-  return validatorOf<T>(validate);
+  return validatorOf<T>(() => validate);
 }
 
 function toIssues(errors: ErrorObject[] | null | undefined): ValidationIssue[] {

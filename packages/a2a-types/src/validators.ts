@@ -22,9 +22,9 @@ export const a2aSchema: Readonly<Record<string, unknown>> = schema01;
 
 export type { ValidationIssue, Validator } from './compile.js';
 
-// Compiled at build time (scripts/generate-validators.mjs): loading them compiles nothing, and
-// nothing is compiled when they are called.
-const compile = <T>(definition: keyof typeof compiled): Validator<T> => validatorOf<T>(compiled[definition]);
+// Compiled at build time (scripts/generate-validators.mjs): nothing is compiled when they are
+// loaded or called. The code of the set is run at the first call of one of them.
+const compile = <T>(definition: keyof ReturnType<typeof compiled>): Validator<T> => validatorOf<T>(() => compiled()[definition]);
 
 /** A JSON-RPC 2.0 request object, whatever its method (6.11.1). */
 export const validateJSONRPCRequest = compile<JSONRPCRequest>('JSONRPCRequest');

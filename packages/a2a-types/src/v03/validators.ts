@@ -16,7 +16,7 @@ import type {
 export const a2aSchema03: Readonly<Record<string, unknown>> = schema03;
 
 // Compiled at build time (scripts/generate-validators.mjs), as the 0.1.0 ones.
-const compile = <T>(definition: keyof typeof compiled): Validator<T> => validatorOf<T>(compiled[definition]);
+const compile = <T>(definition: keyof ReturnType<typeof compiled>): Validator<T> => validatorOf<T>(() => compiled()[definition]);
 
 /** A 0.3 agent card (the project schema adds nothing to the published card). */
 export const validateAgentCard03 = compile<AgentCard>('AgentCard');

@@ -28,8 +28,8 @@ const definitions = a2aSchema10.definitions as Record<string, Record<string, unk
  * enum numbers; see `normalizeProtoJson`), then checked against the definition `title`, compiled
  * at build time (scripts/generate-validators.mjs), as the 0.1.0 ones.
  */
-function compile<T>(title: keyof typeof compiled): Validator<T> {
-  const checked = validatorOf<T>(compiled[title]);
+function compile<T>(title: keyof ReturnType<typeof compiled>): Validator<T> {
+  const checked = validatorOf<T>(() => compiled()[title]);
   let issues: Validator<T>['issues'] = [];
   const guard = ((data: unknown): data is T => {
     const found = normalizeProtoJson(data, definitions[title]!, definitions);
@@ -98,4 +98,4 @@ export function publishedSchemaValidator10(title: string): Validator<unknown> {
  * `publishedSchemaValidator10('Agent Card')` checks, compiled at build time, since an agent checks
  * its card when it is made.
  */
-export const validateAgentCard10: Validator<AgentCard> = validatorOf<AgentCard>(compiledPublished['Agent Card']);
+export const validateAgentCard10: Validator<AgentCard> = validatorOf<AgentCard>(() => compiledPublished()['Agent Card']);
