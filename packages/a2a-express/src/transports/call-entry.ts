@@ -113,6 +113,12 @@ export class CallEntry {
   }
 }
 
+/** The version a client names (a header, a query parameter, metadata), trimmed; undefined when it names none. */
+export function versionNamed(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
 /** What the entry says of a call: let in, or refused. */
 export type Admission = Admitted | Refusal;
 

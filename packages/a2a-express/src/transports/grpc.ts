@@ -27,7 +27,7 @@ import { nestingExceeds } from './nesting.js';
 import { startHeartbeat, stopHeartbeat, type Beating } from './sse.js';
 import type { ExtensionsEcho } from '../core/extensions.js';
 import type { MethodRunner, RequestContext } from './method-runner.js';
-import { isRefusal, requestRefusal, type CallEntry, type Refusal } from './call-entry.js';
+import { isRefusal, requestRefusal, versionNamed, type CallEntry, type Refusal } from './call-entry.js';
 
 export interface GrpcEndpointSettings {
   readonly binding: GrpcBinding;
@@ -369,10 +369,7 @@ async function readCall(
     return { refused };
   };
   const requested = headers['a2a-version'];
-  let admission = settings.entry.admit(
-    { headers },
-    typeof requested === 'string' && requested.trim() !== '' ? requested.trim() : undefined,
-  );
+  let admission = settings.entry.admit({ headers }, versionNamed(typeof requested === 'string' ? requested : undefined));
   if (admission instanceof Promise) admission = await admission;
   if (isRefusal(admission)) return refuse(admission);
   const { principal } = admission;

@@ -14,7 +14,7 @@ import { asksForEventStream, serializeAnswer, writeEventStream, type AnswerLimit
 import { SseStream } from './sse.js';
 import type { BindingName } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, traceRequest, type Span } from '../telemetry/tracing.js';
-import { isRefusal, requestRefusal, type CallEntry, type Refusal, type RefusedCall } from './call-entry.js';
+import { isRefusal, requestRefusal, versionNamed, type CallEntry, type Refusal, type RefusedCall } from './call-entry.js';
 
 /** What an HTTP binding of a version's endpoint (JSON-RPC, HTTP+JSON) is made with. */
 export interface HttpEndpointSettings extends AnswerLimits {
@@ -274,13 +274,12 @@ function writeStream(settings: HttpEndpointSettings, req: EdgeRequest, res: Edge
 
 /** The `A2A-Version` a request asks for (spec 1.0 3.6.1): the header, else the query parameter. */
 export function requestedVersion(req: EdgeRequest): string | undefined {
-  const header = headerOf(req, 'a2a-version');
-  if (header !== undefined && header.trim() !== '') return header.trim();
+  const header = versionNamed(headerOf(req, 'a2a-version'));
+  if (header !== undefined) return header;
   // Most requests have no query: it is parsed only when it may name the version.
   if (!/a2a-version=/i.test(req.search)) return undefined;
   const query = new URLSearchParams(req.search);
-  const asked = query.get('A2A-Version') ?? query.get('a2a-version');
-  return asked !== null && asked.trim() !== '' ? asked.trim() : undefined;
+  return versionNamed(query.get('A2A-Version') ?? query.get('a2a-version'));
 }
 
 type AuthRefusal = Extract<AuthOutcome, { ok: false }>;
