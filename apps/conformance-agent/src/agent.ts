@@ -163,20 +163,33 @@ export function createConformanceHandler({ resubscribeWaitMs = 4_000 }: Conforma
 /** The extension the conformance kit's CORE-CAP-004 looks for in a card, marked required. */
 export const TCK_REQUIRED_EXTENSION = 'urn:a2a:tck:required-extension';
 
+/** What the conformance agent is made of, for any server: its options, less the card. */
+export type ConformanceAgentOptions = ConformanceOptions & Omit<A2ARouterOptions, 'card'> & { requireTckExtension?: boolean };
+
 /**
- * The conformance agent's router; mount it with `app.use(...)`. `requireTckExtension` declares
- * the kit's extension as required, which every 0.3 and 1.0 call must then ask for: the kit's
- * CORE-CAP-004 runs against it, and its other tests (which ask for no extension) do not pass.
+ * The conformance agent's handler and options, for `a2aRouter` and the other servers alike
+ * (`a2aNodeHandler`, `a2aFetchHandler`). `requireTckExtension` declares the kit's extension as
+ * required, which every 0.3 and 1.0 call must then ask for: the kit's CORE-CAP-004 runs against
+ * it, and its other tests (which ask for no extension) do not pass.
  */
-export function conformanceRouter(
-  options: ConformanceOptions & Omit<A2ARouterOptions, 'card'> & { requireTckExtension?: boolean } = {},
-): A2ARouter {
+export function conformanceAgent(options: ConformanceAgentOptions = {}): { handler: TaskHandler; options: A2ARouterOptions } {
   const { resubscribeWaitMs, requireTckExtension = false, ...routerOptions } = options;
-  return a2aRouter(createConformanceHandler({ resubscribeWaitMs }), {
-    card: conformanceCard,
-    ...(requireTckExtension && {
-      extensions: [{ uri: TCK_REQUIRED_EXTENSION, description: 'the conformance kit’s required extension (CORE-CAP-004)', required: true }],
-    }),
-    ...routerOptions,
-  });
+  return {
+    handler: createConformanceHandler({ resubscribeWaitMs }),
+    options: {
+      card: conformanceCard,
+      ...(requireTckExtension && {
+        extensions: [
+          { uri: TCK_REQUIRED_EXTENSION, description: 'the conformance kit’s required extension (CORE-CAP-004)', required: true },
+        ],
+      }),
+      ...routerOptions,
+    },
+  };
+}
+
+/** The conformance agent's router; mount it with `app.use(...)`. */
+export function conformanceRouter(options: ConformanceAgentOptions = {}): A2ARouter {
+  const agent = conformanceAgent(options);
+  return a2aRouter(agent.handler, agent.options);
 }

@@ -293,3 +293,4 @@ export {
   type ReferenceReading,
 } from './reference-clients.js';
 export { codeBlocks, codeBlockWith, pnpmCommand, runCommand, runPnpm, succeeded, type CommandResult } from './commands.js';
+export { runtimeBinary, runtimeCommand, type SampleEdge } from './runtimes.js';
