@@ -273,7 +273,8 @@ describe('a client-only project (no Express)', () => {
       writeFileSync(
         join(dir, 'src/call.ts'),
         [
-          "import { A2AClient, createPushNotificationVerifier, type PushNotificationPayload, type VerifiedNotification } from 'a2a-client';",
+          "import { createPushNotificationVerifier, type PushNotificationPayload, type VerifiedNotification } from 'a2a-client/push-receiver';",
+          "import { A2AClient } from 'a2a-client';",
           '',
           '// The payload is typed: a receiver reads taskId and the state without a cast.',
           'export const describe = ({ payload }: VerifiedNotification): string => `${payload.taskId} ${payload.status.state}`;',

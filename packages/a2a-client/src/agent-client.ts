@@ -1,3 +1,4 @@
+import type { ProtocolVersion } from './interceptors.js';
 import { type A2AClientOptions, type CallOptions, type Check, JsonRpcHttp } from './transport.js';
 
 /**
@@ -15,9 +16,10 @@ export abstract class AgentClient<Card extends { url: string }> {
     options: A2AClientOptions,
     private readonly cardPath: string,
     private readonly cardCheck: Check,
+    protocolVersion: ProtocolVersion,
   ) {
     this.baseUrl = new URL(baseUrl).toString().replace(/\/+$/, '');
-    this.http = new JsonRpcHttp(options);
+    this.http = new JsonRpcHttp(options, protocolVersion);
   }
 
   /** The agent card: fetched once, checked against the schema, then cached. */

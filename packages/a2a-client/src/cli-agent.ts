@@ -19,6 +19,7 @@ import { MAX_CARD_BYTES, readBounded } from './bounded-body.js';
 import { A2AClient } from './client.js';
 import { A2AClient03 } from './client-03.js';
 import { A2AClient10, endsStream10, type A2AClient10Options } from './client-10.js';
+import { grpcTransport, type GrpcTransportOptions } from './grpc.js';
 import type * as v10 from 'a2a-types/v1.0';
 
 export type Protocol = '0.1.0' | '0.3' | '1.0';
@@ -94,9 +95,13 @@ export async function detectProtocol(baseUrl: string, headers: Record<string, st
   return card ? '0.3' : '0.1.0';
 }
 
-export function agentApi(protocol: Protocol, baseUrl: string, options: A2AClient10Options): AgentApi {
-  if (protocol === '1.0') return api10(new A2AClient10(baseUrl, options));
-  return protocol === '0.3' ? api03(new A2AClient03(baseUrl, options)) : api01(new A2AClient(baseUrl, options));
+/** A client's options, gRPC's as grpcTransport takes them (the command line and the inspector run on Node: gRPC is always there). */
+export type AgentApiOptions = Omit<A2AClient10Options, 'grpc'> & { grpc?: GrpcTransportOptions };
+
+export function agentApi(protocol: Protocol, baseUrl: string, options: AgentApiOptions): AgentApi {
+  const { grpc, ...http } = options;
+  if (protocol === '1.0') return api10(new A2AClient10(baseUrl, { ...http, grpc: grpcTransport(grpc) }));
+  return protocol === '0.3' ? api03(new A2AClient03(baseUrl, http)) : api01(new A2AClient(baseUrl, http));
 }
 
 function api01(client: A2AClient): AgentApi {

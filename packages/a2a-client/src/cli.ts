@@ -49,6 +49,10 @@ Common options:
                                       else 0.3)
   --binding jsonrpc|rest|grpc         over A2A 1.0, the binding to use when the card lists several
                                       (default: the card's first)
+  --tls                               gRPC over TLS with the system's roots (implied by --ca, --cert
+                                      and a card's grpcs:// URL: then never plaintext)
+  --ca <file>                         gRPC over TLS: the CA certificates (PEM) the agent's must chain to
+  --cert <file> --key <file>          gRPC over mutual TLS: the client's certificate and key (PEM)
   --json                              print the raw JSON responses (for scripts)
   --strict                            an answer that departs from the A2A spec is an error (exit 1);
                                       by default it is shown, with a warning on stderr per departure
@@ -85,7 +89,7 @@ can. Ctrl-C cancels the running task (tasks/cancel); Ctrl-C again, or Ctrl-D, le
   get: `a2a get <url> <taskId> [--history <n>] [--json] [--header "Name: value"]`,
   cancel: `a2a cancel <url> <taskId> [--json] [--header "Name: value"]`,
   resubscribe: `a2a resubscribe <url> <taskId> [--last-event-id <id>] [--json] [--header "Name: value"]`,
-  inspect: `a2a inspect [url] [--port <n>] [--host <address>] [--allow-remote]
+  inspect: `a2a inspect [url] [--port <n>] [--host <address>] [--allow-remote] [--tls] [--ca <file>] [--cert <file> --key <file>]
 
 Serves the A2A inspector and prints its address: open it in a browser to see the agent's cards
 (checked against each version's schema), choose the version and binding to speak, chat (text,
@@ -101,6 +105,8 @@ Options:
                            or one of them): the inspector fetches what its page asks for, so
                            its address then carries a token made at start-up, required on
                            every call
+  --tls, --ca, --cert, --key   how the inspector dials the agent's gRPC interface (TLS, mutual
+                           TLS), as for the other commands
 
 Credentials are typed into the page and kept there; the inspector stores none.`,
   push: `a2a push set <url> <taskId> <webhookUrl> [--token <token>] [--json]
@@ -161,6 +167,10 @@ const OPTIONS = {
   deadline: { type: 'string' },
   verify: { type: 'boolean' },
   jwks: { type: 'string' },
+  tls: { type: 'boolean' },
+  ca: { type: 'string' },
+  cert: { type: 'string' },
+  key: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -203,6 +213,7 @@ async function main(argv: string[]): Promise<number> {
   const { agentApi } = await import('./cli-agent.js');
   const agent = agentApi(protocol, base, {
     headers,
+    grpc: grpcOptionsOf(values),
     ...(values.binding !== undefined ? { preferredBinding: bindingOf(values.binding) } : {}),
     validateResponses: values.strict ? 'strict' : 'warn',
     onDeparture: ({ what, issues }) => {
@@ -255,6 +266,7 @@ async function inspect(url: string | undefined, values: Options): Promise<number
       port,
       host: values.host ?? '127.0.0.1',
       allowRemote: values['allow-remote'] === true,
+      grpc: grpcOptionsOf(values),
     });
   } catch (error) {
     if (error instanceof TypeError) throw new UsageError(error.message);
@@ -268,6 +280,22 @@ async function inspect(url: string | undefined, values: Options): Promise<number
   });
   await inspector.close();
   return 0;
+}
+
+/** gRPC's TLS as --tls, --ca, --cert and --key say: the files read here, so that a wrong path is said at once. */
+function grpcOptionsOf(values: Options): { tls?: true | { ca?: string; cert?: string; key?: string } } {
+  if ((values.cert === undefined) !== (values.key === undefined)) throw new UsageError('--cert and --key go together (mutual TLS)');
+  const read = (flag: string, path: string | undefined) => {
+    if (path === undefined) return {};
+    try {
+      return { [flag]: readFileSync(path, 'utf8') };
+    } catch (error) {
+      throw new UsageError(`--${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  };
+  const files = { ...read('ca', values.ca), ...read('cert', values.cert), ...read('key', values.key) };
+  if (Object.keys(files).length > 0) return { tls: files };
+  return values.tls ? { tls: true } : {};
 }
 
 /** The A2A 1.0 binding --binding names. */

@@ -52,7 +52,7 @@ export class A2AClient03 extends AgentClient<AgentCard> {
    *   and its JSON-RPC endpoint is the card's `url` (read before the first call).
    */
   constructor(baseUrl: string | URL, options: A2AClientOptions = {}) {
-    super(baseUrl, options, '/.well-known/agent-card.json', CARD);
+    super(baseUrl, options, '/.well-known/agent-card.json', CARD, '0.3');
   }
 
   /** A client for the agent a 0.3 card describes. */

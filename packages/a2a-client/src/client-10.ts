@@ -16,7 +16,7 @@ import {
   type TaskPushNotificationConfig,
 } from 'a2a-types/v1.0';
 import { codeOfReason10, InvalidResponseError } from './errors.js';
-import { GrpcCalls, type GrpcHooks } from './grpc.js';
+import type { GrpcChannel, GrpcTransport } from './grpc.js';
 import { JsonRpcHttp, type A2AClientOptions, type CallOptions, type Check, type StreamPlan } from './transport.js';
 
 /** The bindings this client speaks, as cards name them. */
@@ -24,12 +24,16 @@ export type Binding10 = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 export interface A2AClient10Options extends A2AClientOptions {
   /**
-   * The binding to use when the card lists several. Default: the one the card lists first.
-   * `GRPC` needs @grpc/grpc-js installed (the card's gRPC interface is dialled in plaintext).
+   * The binding to use when the card lists several. Default: the one the card lists first (of
+   * those this client speaks: gRPC only with `grpc`).
    */
   preferredBinding?: Binding10;
-  /** What a gRPC call adds to its metadata, and who is told of each call (the inspector records them so). */
-  grpc?: GrpcHooks;
+  /**
+   * gRPC: `grpcTransport(...)` from `a2a-client/grpc` (Node only, with @grpc/grpc-js installed),
+   * which says how the card's gRPC interface is dialled (TLS, keepalive). Without it the client
+   * speaks JSON-RPC and HTTP+JSON only, and a card's gRPC interface is passed over.
+   */
+  grpc?: GrpcTransport;
   /**
    * The tenant to call (spec 1.0: `tenant`): the card's interface for it is chosen, or where the
    * card lists none for it, its first one, with the tenant named all the same. Default: the
@@ -102,7 +106,7 @@ export class A2AClient10 {
   private card: AgentCard | undefined;
   private chosen: AgentInterface | undefined;
   private readonly http: JsonRpcHttp;
-  private grpc: GrpcCalls | undefined;
+  private grpc: GrpcChannel | undefined;
 
   /**
    * @param baseUrl where the agent is: its card is at `<baseUrl>/.well-known/agent-card.json`
@@ -113,7 +117,13 @@ export class A2AClient10 {
     private readonly options: A2AClient10Options = {},
   ) {
     this.baseUrl = new URL(baseUrl).toString().replace(/\/+$/, '');
-    this.http = new JsonRpcHttp({ ...options, headers: { ...options.headers, ...VERSION_HEADERS } });
+    if (options.grpc !== undefined && typeof (options.grpc as Partial<GrpcTransport>).open !== 'function')
+      throw new TypeError(
+        "A2AClient10: `grpc` takes grpcTransport({ ... }) from 'a2a-client/grpc' (its hooks, metadata and observe, go there)",
+      );
+    if (options.preferredBinding === 'GRPC' && !options.grpc)
+      throw new TypeError("A2AClient10: preferredBinding 'GRPC' needs `grpc: grpcTransport()` from 'a2a-client/grpc'");
+    this.http = new JsonRpcHttp({ ...options, headers: { ...options.headers, ...VERSION_HEADERS } }, '1.0');
   }
 
   /** The agent's 1.0 card: fetched once, checked against the published schema, then cached. */
@@ -125,9 +135,15 @@ export class A2AClient10 {
   /** The interface calls go to: the card's first 1.0 interface of a binding this client speaks (or the preferred one). */
   async agentInterface(call: CallOptions = {}): Promise<AgentInterface> {
     if (this.chosen) return this.chosen;
-    const usable = ((await this.getCard(call)).supportedInterfaces ?? []).filter(
+    const listed = ((await this.getCard(call)).supportedInterfaces ?? []).filter(
       (i) => BINDINGS.includes(i.protocolBinding.toUpperCase()) && /^1\.0(\.\d+)?$/.test(i.protocolVersion),
     );
+    const usable = this.options.grpc ? listed : listed.filter((i) => i.protocolBinding.toUpperCase() !== 'GRPC');
+    if (usable.length === 0 && listed.length > 0)
+      throw new InvalidResponseError(
+        "the agent card lists A2A 1.0 over gRPC only: give the client `grpc: grpcTransport()` from 'a2a-client/grpc' (Node, with @grpc/grpc-js)",
+      );
+
     // The tenant asked for narrows the choice to its interfaces, where the card lists any; no tenant, to those of none.
     const { tenant } = this.options;
     const ofTenant = usable.filter((i) => (i.tenant || undefined) === tenant);
@@ -224,11 +240,10 @@ export class A2AClient10 {
     this.grpc?.close();
   }
 
-  private grpcCalls(address: string): GrpcCalls {
-    this.grpc ??= new GrpcCalls(address, this.http, {
+  private grpcCalls(address: string): GrpcChannel {
+    this.grpc ??= this.options.grpc!.open(address, this.http, {
       headers: { ...this.options.headers, 'a2a-version': '1.0' },
       timeoutMs: this.options.timeoutMs ?? 30_000,
-      hooks: this.options.grpc,
     });
     return this.grpc;
   }
@@ -248,7 +263,7 @@ export class A2AClient10 {
     if (protocolBinding.toUpperCase() === 'JSONRPC') return this.http.call(url, method, withTenant, resultCheck, call);
     if (protocolBinding.toUpperCase() === 'GRPC') return this.grpcCalls(url).unary(method, withTenant, resultCheck, call);
     const body = verb === 'POST' ? (restBody ?? params) : undefined;
-    return this.http.rest(verb, restUrl(url, chosen.tenant, path), body, resultCheck, codeOfReason, call);
+    return this.http.rest(method, verb, restUrl(url, chosen.tenant, path), body, resultCheck, codeOfReason, call);
   }
 
   private async *events(
@@ -283,7 +298,16 @@ export class A2AClient10 {
         yield { id: undefined, event: event as StreamResponse };
       return;
     }
-    const stream = this.http.restStream(verb, restUrl(url, tenant, path), restBody, STREAM_RESPONSE, endsStream10, codeOfReason, call);
+    const stream = this.http.restStream(
+      method,
+      verb,
+      restUrl(url, tenant, path),
+      restBody,
+      STREAM_RESPONSE,
+      endsStream10,
+      codeOfReason,
+      call,
+    );
     for await (const { id, result } of stream) yield { id, event: result as StreamResponse };
   }
 }

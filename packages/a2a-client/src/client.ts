@@ -43,7 +43,7 @@ export class A2AClient extends AgentClient<AgentCard> {
    *   and, until the card says otherwise, its JSON-RPC endpoint is `baseUrl` itself.
    */
   constructor(baseUrl: string | URL, options: A2AClientOptions = {}) {
-    super(baseUrl, options, '/.well-known/agent.json', CARD);
+    super(baseUrl, options, '/.well-known/agent.json', CARD, '0.1.0');
   }
 
   /** A client for the agent a card describes (its `url` is the endpoint). */

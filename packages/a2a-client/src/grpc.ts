@@ -2,10 +2,15 @@
 // @grpc/grpc-js, each message in its JSON form (so answers are the same objects, held to the same
 // schema, as over JSON-RPC and HTTP+JSON), `a2a-version` and the client's headers as metadata, and
 // a failed call's ErrorInfo read from its status details into the JsonRpcError 1.0 names it by.
-// @grpc/grpc-js is an optional peer dependency, loaded on the first gRPC call only.
+// @grpc/grpc-js is an optional peer dependency, loaded on the first gRPC call only. This is the
+// `a2a-client/grpc` subpath, off the main entry: a web page bundles that, and gRPC needs Node.
+// The channel is plaintext only when nothing asks for TLS: a `tls` option, or a card's
+// `grpcs://` or `https://` URL, and then it is TLS or nothing.
 import type { ErrorDetail10 } from 'a2a-types/v1.0';
 import { ERROR_INFO_TYPE } from 'a2a-types/v1.0';
-import { codeOfReason10, JsonRpcError, NetworkError, TimeoutError } from './errors.js';
+import { A2AClientError, codeOfReason10, JsonRpcError, NetworkError, TimeoutError } from './errors.js';
+import type { Answered, InterceptedCall } from './interceptors.js';
+import { interceptStream, interceptUnary } from './interceptors.js';
 import type { CallOptions, Check, JsonRpcHttp } from './transport.js';
 
 type GrpcModule = typeof import('@grpc/grpc-js');
@@ -53,46 +58,140 @@ export interface GrpcCallObserver {
   end?(status: GrpcCallStatus): void;
 }
 
+/** PEM text or bytes. */
+export type Pem = string | Uint8Array;
+
+/** TLS for the gRPC channel. */
+export interface GrpcTlsOptions {
+  /** The CA certificates the server's must chain to, instead of the system's roots. */
+  ca?: Pem;
+  /** The client's certificate chain, for mutual TLS (with `key`). */
+  cert?: Pem;
+  /** The client certificate's private key. */
+  key?: Pem;
+  /** The name the server's certificate must carry when it is not the host dialled (an IP address, a tunnel). */
+  serverName?: string;
+}
+
+/** HTTP/2 keepalive pings on the channel: how a dead connection is noticed between calls and under long streams. */
+export interface GrpcKeepaliveOptions {
+  /** Ping after this long without activity, ms. Default: grpc-js's (none). */
+  timeMs?: number;
+  /** A ping not answered within this is a dead connection, ms. Default 20,000. */
+  timeoutMs?: number;
+  /** Ping even while no call is under way. Default false (servers may answer that with GOAWAY). */
+  withoutCalls?: boolean;
+}
+
+export interface GrpcTransportOptions extends GrpcHooks {
+  /**
+   * TLS: `true` with the system's roots, or given a CA, a client certificate (mTLS) or the
+   * server's name. Default: TLS when the card's URL is `grpcs://` or `https://`, plaintext for a
+   * bare `host:port`. Asked for either way, it is never given up for plaintext.
+   */
+  tls?: boolean | GrpcTlsOptions;
+  keepalive?: GrpcKeepaliveOptions;
+}
+
+/** A gRPC channel to one agent, as A2AClient10 uses it. */
+export interface GrpcChannel {
+  unary(method: string, params: unknown, check: Check, call?: CallOptions): Promise<unknown>;
+  stream(method: string, params: unknown, check: Check, call?: CallOptions): AsyncGenerator<unknown>;
+  close(): void;
+}
+
+/** What `grpcTransport()` makes, for A2AClient10's `grpc` option: how the client dials a card's gRPC interface. */
+export interface GrpcTransport {
+  readonly open: (address: string, http: JsonRpcHttp, options: { headers: Record<string, string>; timeoutMs: number }) => GrpcChannel;
+}
+
+/**
+ * gRPC for A2AClient10 (`new A2AClient10(url, { grpc: grpcTransport({ tls: { ca } }) })`): the
+ * card's `GRPC` interface is called over @grpc/grpc-js, plaintext, or TLS as `tls` and the
+ * card's URL say.
+ */
+export function grpcTransport(options: GrpcTransportOptions = {}): GrpcTransport {
+  const tls = typeof options.tls === 'object' ? options.tls : undefined;
+  if (tls && (tls.cert === undefined) !== (tls.key === undefined))
+    throw new TypeError('grpcTransport: a client certificate needs its key, and a key its certificate (tls.cert and tls.key)');
+  return { open: (address, http, base) => new GrpcCalls(address, http, { ...base, ...options }) };
+}
+
+/** Where a card's gRPC URL points, and whether it asks for TLS: `grpcs://` and `https://` do. */
+export function grpcTarget(url: string): { address: string; tls: boolean } {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+  const address = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '');
+  return { address, tls: scheme === 'grpcs' || scheme === 'https' };
+}
+
+type CallsOptions = GrpcTransportOptions & { headers: Record<string, string>; timeoutMs: number };
+
 /** Calls one agent's gRPC interface. */
-export class GrpcCalls {
+class GrpcCalls implements GrpcChannel {
   private client: Promise<Connected> | undefined;
+  private readonly address: string;
+  private readonly tls: GrpcTlsOptions | undefined;
 
   constructor(
-    private readonly address: string,
+    url: string,
     private readonly http: JsonRpcHttp,
-    private readonly options: { headers: Record<string, string>; timeoutMs: number; hooks?: GrpcHooks },
-  ) {}
+    private readonly options: CallsOptions,
+  ) {
+    const target = grpcTarget(url);
+    this.address = target.address;
+    const asked = options.tls;
+    this.tls = typeof asked === 'object' ? asked : asked === true || target.tls ? {} : undefined;
+  }
 
   /** One unary call of `method` (its proto name), its answer held to `check`. */
   async unary(method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
-    const { grpc, types, client, definition } = await this.prepare(method);
-    const metadata = this.metadata(grpc, call);
-    const observer = this.observe(definition.path, metadata, params, false);
-    const answer = await new Promise<unknown>((resolve, reject) => {
-      const pending = client.makeUnaryRequest(
-        definition.path,
-        definition.requestSerialize,
-        definition.responseDeserialize,
-        params as never,
-        metadata,
-        { deadline: Date.now() + (call.timeoutMs ?? this.options.timeoutMs) },
-        (error, value) => {
-          if (error) return reject(this.failure(grpc, types, error));
-          observer?.message?.(value);
-          resolve(value);
-        },
-      );
-      if (observer?.end) pending.on('status', (status) => observer.end!(statusOf(grpc, status)));
-      call.signal?.addEventListener('abort', () => pending.cancel(), { once: true });
+    return interceptUnary(this.http.interceptors, this.intercepted(method, params, false, call), async (sent, answered) => {
+      const { grpc, types, client, definition } = await this.prepare(method);
+      const metadata = metadataOf(grpc, sent);
+      const observer = this.observe(definition.path, metadata, params, false);
+      const answer = await new Promise<unknown>((resolve, reject) => {
+        const pending = client.makeUnaryRequest(
+          definition.path,
+          definition.requestSerialize,
+          definition.responseDeserialize,
+          params as never,
+          metadata,
+          { deadline: Date.now() + (call.timeoutMs ?? this.options.timeoutMs) },
+          (error, value) => {
+            if (error) {
+              answered.status = error.code;
+              return reject(this.failure(grpc, types, error));
+            }
+            answered.status = grpc.status.OK;
+            observer?.message?.(value);
+            resolve(value);
+          },
+        );
+        if (observer?.end) pending.on('status', (status) => observer.end!(statusOf(grpc, status)));
+        call.signal?.addEventListener('abort', () => pending.cancel(), { once: true });
+      });
+      this.http.hold(answer, check, `${method} result`);
+      return answer;
     });
-    this.http.hold(answer, check, `${method} result`);
-    return answer;
   }
 
   /** One server-streaming call: its messages, each held to `check`, until the stream ends. */
-  async *stream(method: string, params: unknown, check: Check, call: CallOptions = {}): AsyncGenerator<unknown> {
+  stream(method: string, params: unknown, check: Check, call: CallOptions = {}): AsyncGenerator<unknown> {
+    return interceptStream(this.http.interceptors, this.intercepted(method, params, true, call), (sent, answered) =>
+      this.openStream(method, params, check, sent, call, answered),
+    );
+  }
+
+  private async *openStream(
+    method: string,
+    params: unknown,
+    check: Check,
+    sent: InterceptedCall,
+    call: CallOptions,
+    answered: Answered,
+  ): AsyncGenerator<unknown> {
     const { grpc, types, client, definition } = await this.prepare(method);
-    const metadata = this.metadata(grpc, call);
+    const metadata = metadataOf(grpc, sent);
     const observer = this.observe(definition.path, metadata, params, true);
     const stream = client.makeServerStreamRequest(
       definition.path,
@@ -101,7 +200,10 @@ export class GrpcCalls {
       params as never,
       metadata,
     );
-    if (observer?.end) stream.on('status', (status) => observer.end!(statusOf(grpc, status)));
+    stream.on('status', (status) => {
+      answered.status = status.code;
+      observer?.end?.(statusOf(grpc, status));
+    });
     call.signal?.addEventListener('abort', () => stream.cancel(), { once: true });
     try {
       for await (const message of stream) {
@@ -110,6 +212,8 @@ export class GrpcCalls {
         yield message;
       }
     } catch (error) {
+      if (error instanceof A2AClientError) throw error;
+      answered.status ??= (error as import('@grpc/grpc-js').ServiceError).code;
       throw this.failure(grpc, types, error as import('@grpc/grpc-js').ServiceError);
     } finally {
       stream.cancel();
@@ -118,6 +222,12 @@ export class GrpcCalls {
 
   close(): void {
     void this.client?.then(({ client }) => client.close()).catch(() => undefined);
+  }
+
+  /** The call as interceptors see it: its metadata the client's headers, the hook's and the call's. */
+  private intercepted(method: string, params: unknown, streaming: boolean, call: CallOptions): InterceptedCall {
+    const headers = { ...this.options.headers, ...this.options.metadata?.() };
+    return this.http.intercepted({ method, binding: 'GRPC', url: this.address, params, streaming }, call, headers);
   }
 
   /** The channel, opened on the first call, and how `method` (its proto name) is called on it. */
@@ -135,21 +245,34 @@ export class GrpcCalls {
         throw new NetworkError('calling an agent over gRPC needs @grpc/grpc-js installed', { cause: error });
       }
       const types = await import('a2a-types/v1.0/grpc');
-      const client = new grpc.Client(this.address, grpc.credentials.createInsecure());
+      const client = new grpc.Client(this.address, this.credentials(grpc), this.channelOptions());
       return { grpc, types, client, definitions: types.grpcClientDefinition() };
     })();
     return this.client;
   }
 
-  private metadata(grpc: GrpcModule, call: CallOptions): import('@grpc/grpc-js').Metadata {
-    const metadata = new grpc.Metadata();
-    const entries = { ...this.options.headers, ...this.options.hooks?.metadata?.(), ...call.headers };
-    for (const [name, value] of Object.entries(entries)) metadata.set(name.toLowerCase(), value);
-    return metadata;
+  private credentials(grpc: GrpcModule): import('@grpc/grpc-js').ChannelCredentials {
+    const tls = this.tls;
+    if (!tls) return grpc.credentials.createInsecure();
+    const bytes = (pem: Pem | undefined) => (pem === undefined ? null : Buffer.from(pem));
+    return grpc.credentials.createSsl(bytes(tls.ca), bytes(tls.key), bytes(tls.cert));
+  }
+
+  private channelOptions(): Record<string, string | number> {
+    const channel: Record<string, string | number> = {};
+    const { keepalive } = this.options;
+    if (keepalive?.timeMs !== undefined) channel['grpc.keepalive_time_ms'] = keepalive.timeMs;
+    if (keepalive?.timeoutMs !== undefined) channel['grpc.keepalive_timeout_ms'] = keepalive.timeoutMs;
+    if (keepalive?.withoutCalls !== undefined) channel['grpc.keepalive_permit_without_calls'] = keepalive.withoutCalls ? 1 : 0;
+    if (this.tls?.serverName !== undefined) {
+      channel['grpc.ssl_target_name_override'] = this.tls.serverName;
+      channel['grpc.default_authority'] = this.tls.serverName;
+    }
+    return channel;
   }
 
   private observe(path: string, metadata: import('@grpc/grpc-js').Metadata, request: unknown, streaming: boolean) {
-    return this.options.hooks?.observe?.({ address: this.address, path, metadata: textEntries(metadata), request, streaming });
+    return this.options.observe?.({ address: this.address, path, metadata: textEntries(metadata), request, streaming });
   }
 
   /** A failed call as the client's errors say it: an A2A error by its reason, else the transport's. */
@@ -165,9 +288,21 @@ export class GrpcCalls {
       });
     }
     if (error.code === grpc.status.DEADLINE_EXCEEDED) return new TimeoutError(`no gRPC answer in time from ${this.address}`);
-    if (error.code === grpc.status.UNAVAILABLE) return new NetworkError(`${this.address}: ${error.details}`, { cause: error });
+    if (error.code === grpc.status.UNAVAILABLE) {
+      // Over TLS, a server that speaks plaintext (or refuses the client's certificate) is a
+      // failed handshake: say which side of it the client was on.
+      const over = this.tls ? ' (TLS)' : '';
+      return new NetworkError(`${this.address}${over}: ${error.details}`, { cause: error });
+    }
     return new JsonRpcError({ code: -32603, message: `gRPC ${grpc.status[error.code] ?? error.code}: ${error.details}` });
   }
+}
+
+/** The metadata of a call: the headers the interceptors left, names in lower case as HTTP/2 has them. */
+function metadataOf(grpc: GrpcModule, sent: InterceptedCall): import('@grpc/grpc-js').Metadata {
+  const metadata = new grpc.Metadata();
+  for (const [name, value] of Object.entries(sent.headers)) metadata.set(name.toLowerCase(), value);
+  return metadata;
 }
 
 function statusOf(grpc: GrpcModule, status: import('@grpc/grpc-js').StatusObject): GrpcCallStatus {

@@ -2,13 +2,24 @@
 // or a stream of answers over SSE that resumes with `Last-Event-ID` when its connection drops,
 // each answer held to the schema as `validateResponses` says. The clients (client.ts for A2A
 // 0.1.0, client-03.ts for 0.3) say which methods, which schema and which event ends a stream.
-import { hasSubscribers } from 'node:diagnostics_channel';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+//
+// Nothing here may need Node: this is on the path of the client's main entry, which a web page
+// bundles (the lint holds it to that: .dependency-cruiser-fetch-path.cjs, no-node-on-the-client-path).
 import { formatIssues, type ValidationIssue, type Validator } from 'a2a-types';
 import { BodyTooLarge, MAX_CARD_BYTES, readBounded } from './bounded-body.js';
 import { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError, TimeoutError } from './errors.js';
+import {
+  type Answered,
+  type Interceptor,
+  type InterceptedCall,
+  interceptStream,
+  interceptUnary,
+  type ProtocolVersion,
+  tracingInterceptor,
+} from './interceptors.js';
 import { readSse } from './sse.js';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface A2AClientOptions {
   /** Headers sent with every request (authentication, say). */
@@ -34,6 +45,18 @@ export interface A2AClientOptions {
    * requests through a proxy or to record them (the inspector's raw log does).
    */
   fetch?: typeof fetch;
+  /**
+   * Code of yours every call goes through, on every binding: see or change its headers (gRPC: its
+   * metadata) or refuse it (`before`), see its answer or error and how long it took (`after`),
+   * each event of a stream and its end (`event`, `end`). See Interceptor.
+   */
+  interceptors?: readonly Interceptor[];
+  /**
+   * The built-in tracing interceptor, first of all: with an OpenTelemetry SDK registered, each
+   * call is a client span and carries its W3C `traceparent`. Default true; without an SDK it
+   * records and adds nothing.
+   */
+  tracing?: boolean;
 }
 
 export interface CallOptions {
@@ -89,9 +112,13 @@ export class JsonRpcHttp {
     validateResponses: 'strict' | 'warn' | 'off';
     onDeparture: ((departure: Departure) => void) | undefined;
     fetch: typeof fetch;
+    interceptors: readonly Interceptor[];
   };
 
-  constructor(options: A2AClientOptions) {
+  constructor(
+    options: A2AClientOptions,
+    readonly protocolVersion: ProtocolVersion,
+  ) {
     this.options = {
       headers: options.headers ?? {},
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -99,55 +126,92 @@ export class JsonRpcHttp {
       onDeparture: options.onDeparture,
       reconnectAttempts: options.reconnectAttempts ?? 3,
       fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      interceptors: [...(options.tracing === false ? [] : [tracingInterceptor()]), ...(options.interceptors ?? [])],
+    };
+  }
+
+  /** The interceptors every call goes through, the built-in tracing one first. */
+  get interceptors(): readonly Interceptor[] {
+    return this.options.interceptors;
+  }
+
+  /** A call as interceptors see it, its headers the client's and the call's. */
+  intercepted(
+    fields: Omit<InterceptedCall, 'headers' | 'protocolVersion' | 'signal'>,
+    call: CallOptions,
+    headers: Record<string, string> = this.options.headers,
+  ): InterceptedCall {
+    return {
+      ...fields,
+      protocolVersion: this.protocolVersion,
+      headers: { ...headers, ...call.headers },
+      ...(call.signal ? { signal: call.signal } : {}),
     };
   }
 
   /** GETs a JSON document (an agent card), at most MAX_CARD_BYTES of it, and holds it to `check`. */
   async getJson(url: string, check: Check, what: string, call: CallOptions = {}): Promise<unknown> {
-    const { response, text, overBound } = await this.timed(
-      url,
-      { method: 'GET' },
+    const intercepted = this.intercepted(
+      { method: what, binding: 'HTTP', url, httpMethod: 'GET', params: undefined, streaming: false },
       call,
-      async (response) => {
+    );
+    return interceptUnary(this.options.interceptors, intercepted, async ({ headers }, answered) => {
+      const { response, text, overBound } = await this.timed(url, { method: 'GET' }, headers, call, answered, async (response) => {
         const read = await readBounded(response.body, MAX_CARD_BYTES);
         if (read.error !== undefined) throw read.error;
         return { response, ...read };
-      },
-      `GET ${what}`,
-    );
-    if (overBound) throw new InvalidResponseError(new BodyTooLarge(`the ${what} at ${url}`, MAX_CARD_BYTES).message);
-    if (!response.ok) throw httpError(response, text);
-    const value = parseJson(text, `the ${what}`, response);
-    this.hold(value, check, what);
-    return value;
+      });
+      if (overBound) throw new InvalidResponseError(new BodyTooLarge(`the ${what} at ${url}`, MAX_CARD_BYTES).message);
+      if (!response.ok) throw httpError(response, text);
+      const value = parseJson(text, `the ${what}`, response);
+      this.hold(value, check, what);
+      return value;
+    });
   }
 
   /** One JSON-RPC call: its result, held to `check`. */
   async call(url: string, method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
-    const id = nextRequestId++;
-    const { response, text } = await this.fetchText(
-      url,
-      postInit({ jsonrpc: '2.0', id, method, params }, 'application/json'),
-      call,
-      method,
-    );
-    const result = this.unwrap(readJson(response, text), id);
-    if (!(check.nullable && result === null)) this.hold(result, check, `${method} result`);
-    return result;
+    const intercepted = this.intercepted({ method, binding: 'JSONRPC', url, httpMethod: 'POST', params, streaming: false }, call);
+    return interceptUnary(this.options.interceptors, intercepted, async ({ headers }, answered) => {
+      const id = nextRequestId++;
+      const init = postInit({ jsonrpc: '2.0', id, method, params }, 'application/json');
+      const { response, text } = await this.fetchText(url, init, headers, call, answered);
+      const result = this.unwrap(readJson(response, text), id);
+      if (!(check.nullable && result === null)) this.hold(result, check, `${method} result`);
+      return result;
+    });
   }
 
   /**
    * A streaming call: its results until the final one. A connection that drops before then is
    * resumed with `plan.resume` and `Last-Event-ID`, so no event is missed.
    */
-  async *stream(url: string, plan: StreamPlan, lastEventId: string | undefined, call: CallOptions): AsyncGenerator<StreamAnswer> {
+  stream(url: string, plan: StreamPlan, lastEventId: string | undefined, call: CallOptions): AsyncGenerator<StreamAnswer> {
+    const seed = lastEventId !== undefined ? { ...this.options.headers, 'Last-Event-ID': lastEventId } : this.options.headers;
+    const intercepted = this.intercepted(
+      { method: plan.method, binding: 'JSONRPC', url, httpMethod: 'POST', params: plan.params, streaming: true },
+      call,
+      seed,
+    );
+    return interceptStream(this.options.interceptors, intercepted, (sent, answered) =>
+      this.resumingStream(url, plan, sent.headers, call, answered),
+    );
+  }
+
+  private async *resumingStream(
+    url: string,
+    plan: StreamPlan,
+    headers: Record<string, string>,
+    call: CallOptions,
+    answered: Answered,
+  ): AsyncGenerator<StreamAnswer> {
     let attempt = 0;
-    let lastSeen = lastEventId;
+    let lastSeen: string | undefined;
     let current = { method: plan.method, params: plan.params };
     for (;;) {
       try {
-        const headers = lastSeen !== undefined ? { ...call.headers, 'Last-Event-ID': lastSeen } : call.headers;
-        for await (const answer of this.oneStream(url, current.method, current.params, plan.check, { ...call, headers })) {
+        const sent = lastSeen !== undefined ? { ...headers, 'Last-Event-ID': lastSeen } : headers;
+        for await (const answer of this.oneStream(url, current.method, current.params, plan.check, sent, call, answered)) {
           lastSeen = answer.id ?? lastSeen;
           attempt = 0;
           yield answer;
@@ -162,12 +226,20 @@ export class JsonRpcHttp {
     }
   }
 
-  private async *oneStream(url: string, method: string, params: unknown, check: Check, call: CallOptions): AsyncGenerator<StreamAnswer> {
+  private async *oneStream(
+    url: string,
+    method: string,
+    params: unknown,
+    check: Check,
+    headers: Record<string, string>,
+    call: CallOptions,
+    answered: Answered,
+  ): AsyncGenerator<StreamAnswer> {
     const id = nextRequestId++;
     // Ask for an id on every event (RFC 7240), so a dropped stream resumes where it broke. A kit
     // server sends ids only when asked: the protocol's reference clients cannot parse them.
     const init = postInit({ jsonrpc: '2.0', id, method, params }, 'text/event-stream', { prefer: EVENT_IDS_PREFERENCE });
-    const response = await this.timed(url, init, call, async (r) => r, method);
+    const response = await this.timed(url, init, headers, call, answered, async (r) => r);
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('application/json')) {
       // Refused before streaming: a JSON-RPC error (or a server that does not stream).
@@ -195,11 +267,12 @@ export class JsonRpcHttp {
   }
 
   /**
-   * One HTTP+JSON call (A2A 1.0 11): its answer, held to `check`; an error answer (a
-   * `google.rpc.Status` body) becomes the JsonRpcError of the same A2A error, `codeOf` naming its
-   * code from the body's ErrorInfo reason.
+   * One HTTP+JSON call (A2A 1.0 11) of the operation `method`: its answer, held to `check`; an
+   * error answer (a `google.rpc.Status` body) becomes the JsonRpcError of the same A2A error,
+   * `codeOf` naming its code from the body's ErrorInfo reason.
    */
   async rest(
+    method: string,
     verb: string,
     url: string,
     body: unknown,
@@ -207,20 +280,24 @@ export class JsonRpcHttp {
     codeOf: (reason: string | undefined, status: number) => number,
     call: CallOptions = {},
   ): Promise<unknown> {
-    const init: RequestInit = { method: verb, headers: { accept: 'application/json' } };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { ...(init.headers as Record<string, string>), 'content-type': 'application/json' };
-    }
-    const { response, text } = await this.fetchText(url, init, call, `${verb} ${routeOf(url)}`);
-    if (!response.ok) throw restError(response, text, codeOf);
-    const value = text === '' ? {} : parseJson(text, 'the response', response);
-    this.hold(value, check, `${verb} ${new URL(url).pathname} result`);
-    return value;
+    const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: false }, call);
+    return interceptUnary(this.options.interceptors, intercepted, async ({ headers }, answered) => {
+      const init: RequestInit = { method: verb, headers: { accept: 'application/json' } };
+      if (body !== undefined) {
+        init.body = JSON.stringify(body);
+        init.headers = { ...(init.headers as Record<string, string>), 'content-type': 'application/json' };
+      }
+      const { response, text } = await this.fetchText(url, init, headers, call, answered);
+      if (!response.ok) throw restError(response, text, codeOf);
+      const value = text === '' ? {} : parseJson(text, 'the response', response);
+      this.hold(value, check, `${verb} ${new URL(url).pathname} result`);
+      return value;
+    });
   }
 
-  /** An HTTP+JSON stream: each event bare (no envelope), until the server ends it or `isFinal`. */
-  async *restStream(
+  /** An HTTP+JSON stream of the operation `method`: each event bare (no envelope), until the server ends it or `isFinal`. */
+  restStream(
+    method: string,
     verb: string,
     url: string,
     body: unknown,
@@ -229,10 +306,27 @@ export class JsonRpcHttp {
     codeOf: (reason: string | undefined, status: number) => number,
     call: CallOptions = {},
   ): AsyncGenerator<StreamAnswer> {
+    const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: true }, call);
+    return interceptStream(this.options.interceptors, intercepted, (sent, answered) =>
+      this.oneRestStream(verb, url, body, check, isFinal, codeOf, sent.headers, call, answered),
+    );
+  }
+
+  private async *oneRestStream(
+    verb: string,
+    url: string,
+    body: unknown,
+    check: Check,
+    isFinal: (event: unknown) => boolean,
+    codeOf: (reason: string | undefined, status: number) => number,
+    sentHeaders: Record<string, string>,
+    call: CallOptions,
+    answered: Answered,
+  ): AsyncGenerator<StreamAnswer> {
     const headers: Record<string, string> = { accept: 'text/event-stream', prefer: EVENT_IDS_PREFERENCE };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = { method: verb, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
-    const response = await this.timed(url, init, call, async (r) => r, `${verb} ${routeOf(url)}`);
+    const response = await this.timed(url, init, sentHeaders, call, answered, async (r) => r);
     if (!response.ok) throw restError(response, await response.text(), codeOf);
     const type = response.headers.get('content-type') ?? '';
     if (!type.startsWith('text/event-stream')) {
@@ -285,70 +379,47 @@ export class JsonRpcHttp {
   private async fetchText(
     url: string,
     init: RequestInit,
+    headers: Record<string, string>,
     call: CallOptions,
-    operation: string,
+    answered: Answered,
   ): Promise<{ response: Response; text: string }> {
-    return this.timed(url, init, call, async (response) => ({ response, text: await response.text() }), operation);
+    return this.timed(url, init, headers, call, answered, async (response) => ({ response, text: await response.text() }));
   }
 
   /**
-   * A request within the timeout; for a stream, the timeout covers only the wait for it to start.
-   * With an OpenTelemetry SDK registered, the request is a client span named `operation`, and the
-   * agent joins its trace through `traceparent`.
+   * A request within the timeout, with `headers` (what the interceptors left) over the
+   * request's own; for a stream, the timeout covers only the wait for it to start.
    */
   private async timed<T>(
     url: string,
     init: RequestInit,
+    headers: Record<string, string>,
     call: CallOptions,
+    answered: Answered,
     read: (response: Response) => Promise<T>,
-    operation: string,
   ): Promise<T> {
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
-    const span = tracer.startSpan(operation, { kind: SpanKind.CLIENT });
-    const traced = trace.setSpan(context.active(), span);
-    const headers = { ...(init.headers as Record<string, string>), ...this.options.headers, ...call.headers };
-    // An instrumentation of fetch (it listens on undici's request channel) writes traceparent
-    // itself, for its own span under this one: written here too, the agent would get two.
-    // A span not sampled still carries its trace and the decision, so that the agent keeps both.
-    if (trace.isSpanContextValid(span.spanContext()) && !hasSubscribers('undici:request:create')) propagation.inject(traced, headers);
     try {
-      const response = await context.with(traced, () => this.options.fetch(url, { ...init, headers, signal }));
-      if (span.isRecording()) {
-        span.setAttributes({
-          'http.request.method': init.method ?? 'GET',
-          'url.full': routeUrl(url),
-          'http.response.status_code': response.status,
-        });
-        if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
-      }
+      const response = await this.options.fetch(url, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), ...headers },
+        signal,
+      });
+      answered.status = response.status;
       return await read(response);
     } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      if (error instanceof A2AClientError) throw error;
       if (timeout.signal.aborted && !call.signal?.aborted) throw new TimeoutError(`no answer from ${url} within ${timeoutMs} ms`);
       if (call.signal?.aborted) throw error;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new NetworkError(`cannot reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, { cause: error });
     } finally {
       clearTimeout(timer);
-      span.end();
     }
   }
-}
-
-const tracer = trace.getTracer('a2a-client');
-
-/** The path of a URL with its ids left out, for a span name that does not grow with every task. */
-function routeOf(url: string): string {
-  const path = new URL(url).pathname;
-  return path.replace(/\/tasks\/[^/:]+/, '/tasks/{id}').replace(/\/pushNotificationConfigs\/[^/:]+/, '/pushNotificationConfigs/{id}');
-}
-
-/** A URL without its query (which may carry a credential) and with its ids left out. */
-function routeUrl(url: string): string {
-  return `${new URL(url).origin}${routeOf(url)}`;
 }
 
 function checkMode(option: A2AClientOptions['validateResponses']): 'strict' | 'warn' | 'off' {

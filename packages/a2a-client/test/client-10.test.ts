@@ -17,6 +17,7 @@ import {
   type Departure,
   type StreamEvent10,
 } from '../src/index.js';
+import { grpcTransport } from '../src/grpc.js';
 
 const echoDir = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/echo-agent');
 const { serve, closeAll } = serverPool();
@@ -165,9 +166,15 @@ test('a card without a 1.0 interface this client speaks is an InvalidResponseErr
       res.json(cardWith([{ url: '127.0.0.1:9', protocolBinding: 'GRPC', protocolVersion: '1.0' }])),
     ),
   );
-  const client = new A2AClient10(grpcOnly.url, { timeoutMs: 5_000 });
+  const client = new A2AClient10(grpcOnly.url, { timeoutMs: 5_000, grpc: grpcTransport() });
   await expect(client.getTask({ id: 't' })).rejects.toBeInstanceOf(NetworkError);
   client.close();
+  // Without gRPC (the main entry has none: a page bundles it), the card's gRPC interface is passed
+  // over, and a card that lists no other says what to add.
+  await expect(new A2AClient10(grpcOnly.url).getTask({ id: 't' })).rejects.toThrow(
+    /lists A2A 1\.0 over gRPC only: give the client `grpc: grpcTransport\(\)` from 'a2a-client\/grpc'/,
+  );
+  expect(() => new A2AClient10(grpcOnly.url, { preferredBinding: 'GRPC' })).toThrow(/needs `grpc: grpcTransport\(\)`/);
 });
 
 describe.each<Binding10>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('A2AClient10 over %s, in a tenant', (binding) => {
@@ -183,7 +190,7 @@ describe.each<Binding10>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('A2AClient10 over %s,
       );
       const http = await serve(express().use(router));
       const grpcServer = await serveGrpc(router, { port: 0, agentUrl: http.url });
-      const client = new A2AClient10(http.url, { preferredBinding: binding, tenant: 'acme' });
+      const client = new A2AClient10(http.url, { preferredBinding: binding, tenant: 'acme', grpc: grpcTransport() });
       try {
         const chosen = await client.agentInterface();
         expect(chosen).toMatchObject({ protocolBinding: binding, tenant: 'acme' });

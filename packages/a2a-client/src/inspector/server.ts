@@ -18,6 +18,7 @@ import { createPushNotificationVerifier, PushVerificationError, type PushVerifie
 import type { Message } from 'a2a-types';
 import { checkAgent } from '../check/run.js';
 import { agentApi, type AgentApi, type Protocol } from '../cli-agent.js';
+import type { GrpcTransportOptions } from '../grpc.js';
 import { agentBase, discover, withHttpScheme } from './discovery.js';
 import { recordingFetch, recordingGrpc, type RawEntry } from './recorder.js';
 
@@ -57,6 +58,8 @@ export interface InspectorOptions {
    * the page's address. Default none.
    */
   token?: string;
+  /** How the inspector dials an agent's gRPC interface: TLS (a CA, a client certificate), keepalive. Default: plaintext unless the card's URL is grpcs://. */
+  grpc?: Omit<GrpcTransportOptions, 'metadata' | 'observe'>;
 }
 
 export interface Inspector {
@@ -230,7 +233,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
         onDeparture: (departure) => emit(session, 'departure', { time: new Date().toISOString(), ...departure }),
         ...(binding === 'JSONRPC' || binding === 'HTTP+JSON' || binding === 'GRPC' ? { preferredBinding: binding } : {}),
         // Over gRPC the call's credentials go in its metadata, and the call is recorded as it goes.
-        grpc: { metadata: () => callHeaders.getStore() ?? {}, observe: recordingGrpc(record) },
+        grpc: { ...options.grpc, metadata: () => callHeaders.getStore() ?? {}, observe: recordingGrpc(record) },
       });
       // A page that changes its agent leaves the old clients behind.
       if (session.apis.size >= 16) {
