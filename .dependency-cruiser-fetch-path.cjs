@@ -11,6 +11,9 @@
 // imports too. Dynamic imports are followed: a bundler for a Worker follows them as well. Node's
 // push delivery asks the runtime for node:http where it has it, with process.getBuiltinModule
 // (push/node-delivery.ts): not an import, and not counted (detectProcessBuiltinModuleCalls is off).
+//
+// The client's main entry (a2a-client's src/index.ts) is held to the same: a web page bundles it.
+// gRPC, the push receiver, the checker, the inspector and the command line are its Node subpaths.
 const { builtinModules } = require('node:module');
 
 const builtins = builtinModules.filter((name) => !name.startsWith('_'));
@@ -33,8 +36,19 @@ const NODE_ONLY_PACKAGES = [
   '@hono/node-server',
 ];
 
+/**
+ * The workspace's own packages that need Node. A workspace package resolves to its build, which
+ * is not followed (as a2a-types is not): each is named here, or held to the rules as a whole.
+ */
+const NODE_ONLY_WORKSPACE_PACKAGES = ['a2a-push-receiver'];
+
 /** What a module on the path may not import: Node's builtins, with or without `node:`, and Node-only packages. */
-const NODE_ONLY = [`^(node:)?(${builtins.join('|')})$`, '^node:', `node_modules/(${NODE_ONLY_PACKAGES.join('|')})/`];
+const NODE_ONLY = [
+  `^(node:)?(${builtins.join('|')})$`,
+  '^node:',
+  `node_modules/(${NODE_ONLY_PACKAGES.join('|')})/`,
+  `(^|/)(packages|node_modules)/(${NODE_ONLY_WORKSPACE_PACKAGES.join('|')})/`,
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -45,6 +59,17 @@ module.exports = {
       comment:
         'a2a-express/fetch runs wherever Web APIs do: nothing it loads may import a Node builtin or a package that needs Node. Use the Web globals (crypto.randomUUID, crypto.subtle, performance, TextEncoder, fetch) and jose; leave what needs Node to its Node-only subpath.',
       from: { path: '(^|/)a2a-express/src/fetch\\.ts$' },
+      to: {
+        reachable: true,
+        path: NODE_ONLY,
+      },
+    },
+    {
+      name: 'no-node-on-the-client-path',
+      severity: 'error',
+      comment:
+        'a2a-client’s main entry runs in a web page: nothing it loads may import a Node builtin or a package that needs Node. Use the Web globals (fetch, AbortSignal, performance, TextDecoder); leave what needs Node to a subpath of its own (a2a-client/grpc, a2a-client/push-receiver).',
+      from: { path: '(^|/)a2a-client/src/index\\.ts$' },
       to: {
         reachable: true,
         path: NODE_ONLY,

@@ -8,7 +8,8 @@
 // (its import of the store contract beside it breaks nothing). And the fetch handler's path (.dependency-cruiser-fetch-path.cjs):
 // a fixture whose fetch handler loads node:crypto, zlib (without its prefix) and, through a dynamic
 // import, Express, and whose a2a-types imports node:module; its type import of node:http and its
-// Node entry, off the path, break nothing.
+// Node entry, off the path, break nothing. The client's main entry (the same config): a fixture
+// whose entry reaches node:timers, gRPC by a dynamic import and the push receiver (node:crypto).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -54,6 +55,46 @@ describe('import rules (pnpm lint)', () => {
     );
     expect(violations).toEqual([]);
     expect(exitCode).toBe(0);
+  }, 60_000);
+
+  test('the client’s main entry loads no Node builtin and no Node-only package: a web page bundles it', async () => {
+    const { exitCode, violations } = await check(['packages/a2a-client/src/index.ts'], '.dependency-cruiser-fetch-path.cjs');
+    expect(violations).toEqual([]);
+    expect(exitCode).toBe(0);
+  }, 60_000);
+
+  test('a client entry that loads Node’s modules fails, each named with the way it is reached; its command line, off the path, breaks nothing', async () => {
+    const { exitCode, violations } = await check(['test/fixtures/client-path'], '.dependency-cruiser-fetch-path.cjs');
+    expect(exitCode).not.toBe(0);
+    const src = 'test/fixtures/client-path/packages/a2a-client/src';
+    const reached = violations.map((v) => ({
+      rule: v.rule.name,
+      from: v.from,
+      to: v.to.replace(/^.*node_modules\//, ''),
+      via: v.via?.map((step) => step.name.replace(/^.*node_modules\//, '')),
+    }));
+    expect(reached.sort((a, b) => a.to.localeCompare(b.to))).toEqual([
+      // A dynamic import (gRPC on its first call): a bundler follows it too.
+      {
+        rule: 'no-node-on-the-client-path',
+        from: `${src}/index.ts`,
+        to: '@grpc/grpc-js/build/src/index.js',
+        via: [`${src}/client-10.ts`, '@grpc/grpc-js/build/src/index.js'],
+      },
+      // A workspace package that needs Node (node:crypto), re-exported.
+      {
+        rule: 'no-node-on-the-client-path',
+        from: `${src}/index.ts`,
+        to: 'packages/a2a-push-receiver/dist/index.js',
+        via: ['packages/a2a-push-receiver/dist/index.js'],
+      },
+      {
+        rule: 'no-node-on-the-client-path',
+        from: `${src}/index.ts`,
+        to: 'timers/promises',
+        via: [`${src}/client-10.ts`, `${src}/transport.ts`, 'timers/promises'],
+      },
+    ]);
   }, 60_000);
 
   test('a fetch handler that loads Node’s modules fails, each named with the way it is reached', async () => {
