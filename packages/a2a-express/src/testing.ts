@@ -128,6 +128,34 @@ const FULL_STORE = 'a full store refuses a new task with -32011 and keeps nothin
 /** The contract, check by check. */
 const CHECKS: readonly (readonly [string, (kit: Kit, storeName: string) => Promise<void>])[] = [
   [
+    'claimIdempotencyKey (when the store has it): of claims at once from every replica one wins, the others read it, until its window ends',
+    async ({ make, peer }) => {
+      const store = await make();
+      // Optional: a store without it leaves retries of new tasks to each process (docs/idempotency.md).
+      if (!store.claimIdempotencyKey) return;
+      const other = await peer(store);
+      const claimOn = (on: TaskStore, key: string, i: number, windowMs = 60_000) =>
+        on.claimIdempotencyKey!(key, { taskId: `task-${i}`, messageId: `message-${i}` }, windowMs);
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => claimOn(i % 2 === 0 ? store : other, 'raced', i)));
+      const won = answers.flatMap((answer, i) => (answer === undefined ? [i] : []));
+      assert.equal(won.length, 1, 'one claim of eight wins');
+      const winner = { taskId: `task-${won[0]}`, messageId: `message-${won[0]}` };
+      for (const answer of answers) if (answer !== undefined) assert.deepEqual(asJson(answer), winner);
+      // Held: a later claim reads it, unchanged; another key is a claim of its own.
+      assert.deepEqual(asJson(await claimOn(other, 'raced', 9)), winner);
+      assert.equal(await claimOn(store, 'another', 10), undefined);
+      // A claim whose window ended is claimed anew (polled: when it ends is the store's clock's).
+      assert.equal(await claimOn(store, 'brief', 11, 200), undefined);
+      let claimedAgain = false;
+      for (const deadline = Date.now() + 5_000; !claimedAgain; ) {
+        if (Date.now() > deadline) assert.fail('a claim of a 200 ms window still held after 5 s');
+        claimedAgain = (await claimOn(other, 'brief', 12)) === undefined;
+        if (!claimedAgain) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.deepEqual(asJson(await claimOn(store, 'brief', 13)), { taskId: 'task-12', messageId: 'message-12' });
+    },
+  ],
+  [
     "listTasks: one owner's tasks, newest status first, filtered by context, state and time, a page at a time",
     async ({ make }) => {
       const store = await make();

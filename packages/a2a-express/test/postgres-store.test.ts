@@ -71,13 +71,26 @@ describe('PostgresTaskStore', () => {
     const schema = uniqueSchema('migrate');
     schemas.push(schema);
     const runs = await Promise.all([migratePostgres(url, schema), migratePostgres(url, schema), migratePostgres(url, schema)]);
-    expect(runs.flat()).toEqual(['001_tasks.sql', '002_leases.sql', '003_sealed_push_configs.sql', '004_laid_out.sql']);
+    expect(runs.flat()).toEqual([
+      '001_tasks.sql',
+      '002_leases.sql',
+      '003_sealed_push_configs.sql',
+      '004_laid_out.sql',
+      '005_idempotency.sql',
+    ]);
     expect(await migratePostgres(url, schema)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       const tables = await client.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
-      expect(tables.rows.map((row) => row.table_name)).toEqual(['a2a_events', 'a2a_history', 'a2a_migrations', 'a2a_parts', 'a2a_tasks']);
+      expect(tables.rows.map((row) => row.table_name)).toEqual([
+        'a2a_events',
+        'a2a_history',
+        'a2a_idempotency',
+        'a2a_migrations',
+        'a2a_parts',
+        'a2a_tasks',
+      ]);
     } finally {
       await client.end();
     }

@@ -10,7 +10,8 @@ import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { jsonCopy } from '../model/plain-json.js';
 import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResult } from '../model/record.js';
 import { TaskListIndex } from './list-index.js';
-import { positiveOption, type TaskListPage, type TaskListQuery, type TaskStore } from './task-store.js';
+import { ClaimsInProcess } from './idempotency-claims.js';
+import { positiveOption, type IdempotencyClaim, type TaskListPage, type TaskListQuery, type TaskStore } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** Most tasks kept at once; idle tasks are evicted oldest first to make room. Default 10,000. */
@@ -36,6 +37,11 @@ export interface InMemoryTaskStoreOptions {
    * line a minute). The router gives its own logger to a store that has none.
    */
   logger?: Logger;
+  /**
+   * Most idempotency keys kept at once (docs/idempotency.md), the oldest dropped first to make
+   * room. Default twice `maxTasks`: a key answers with its task only while the task is kept.
+   */
+  maxIdempotencyKeys?: number;
 }
 
 /** At most one warning about early evictions per this many milliseconds. */
@@ -89,6 +95,7 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly listeners = new Map<string, Set<EventListener>>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private closed = false;
+  private readonly claims: ClaimsInProcess;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.maxTasks = positiveOption('InMemoryTaskStore', 'maxTasks', options.maxTasks ?? 10_000);
@@ -96,6 +103,9 @@ export class InMemoryTaskStore implements TaskStore {
     this.maxEventsPerTask = positiveOption('InMemoryTaskStore', 'maxEventsPerTask', options.maxEventsPerTask ?? 1_000);
     this.maxBytes = positiveOption('InMemoryTaskStore', 'maxBytes', options.maxBytes ?? 256 * 1024 * 1024);
     this.logger = options.logger;
+    this.claims = new ClaimsInProcess(
+      positiveOption('InMemoryTaskStore', 'maxIdempotencyKeys', options.maxIdempotencyKeys ?? 2 * this.maxTasks),
+    );
     this.listed = new TaskListIndex(
       {
         all: () => recordsOf(this.entries),
@@ -202,6 +212,10 @@ export class InMemoryTaskStore implements TaskStore {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(taskId) === set) this.listeners.delete(taskId);
     };
+  }
+
+  async claimIdempotencyKey(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined> {
+    return this.claims.claim(key, claim, windowMs);
   }
 
   async close(): Promise<void> {

@@ -27,8 +27,17 @@ import { headOf, recordFromLayout, recordStoredWhole, type LayoutWrite } from '.
 import { PushConfigSeal, type PushConfigKey, PushConfigsUnopenable, unopenable } from './sealed-push-configs.js';
 import { checkTaskId } from '../model/ids.js';
 import type { EventListener, StoredEvent, TaskChange, TaskHead, TaskRecord, TaskUpdateOptions, TaskUpdateResult } from '../model/record.js';
+import { claimOf, claimText } from './idempotency-claims.js';
 import { RevisionWriter, TaskFeeds, type ChangeWrite, type TaskRevision } from './shared-store.js';
-import { positiveOption, statusMsOf, type SharedTaskStore, type TaskListPage, type TaskListQuery, type TurnEnded } from './task-store.js';
+import {
+  positiveOption,
+  statusMsOf,
+  type IdempotencyClaim,
+  type SharedTaskStore,
+  type TaskListPage,
+  type TaskListQuery,
+  type TurnEnded,
+} from './task-store.js';
 
 export interface PostgresTaskStoreOptions {
   /** Where the database is (`postgres://user:password@host:5432/database`); or give `pool`. */
@@ -171,6 +180,9 @@ export class PostgresTaskStore implements SharedTaskStore {
    * of a new task, and a read of a task.
    */
   private readonly statements: { change: pg.QueryConfig; create: pg.QueryConfig; read: pg.QueryConfig; readHead: pg.QueryConfig };
+  /** Claims an idempotency key, or reads the claim that holds it (see `claimIdempotencyKey`). */
+  private readonly claimStatement: pg.QueryConfig;
+  private readonly claimsTable: string;
   private readonly channel: string;
   private readonly turnsChannel: string;
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
@@ -223,6 +235,14 @@ export class PostgresTaskStore implements SharedTaskStore {
         `SELECT t.task_id, CASE WHEN t.laid_out THEN t.record::text END AS record, t.push_configs FROM ${this.tables.tasks} t WHERE t.task_id = $1`,
       ),
     };
+    this.claimsTable = `${schema}.a2a_idempotency`;
+    this.claimStatement = prepared(
+      'claim_key',
+      `INSERT INTO ${this.claimsTable} AS c (key, claim, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+       ON CONFLICT (key) DO UPDATE SET claim = CASE WHEN c.expires_at <= now() THEN excluded.claim ELSE c.claim END,
+         expires_at = CASE WHEN c.expires_at <= now() THEN excluded.expires_at ELSE c.expires_at END
+       RETURNING claim`,
+    );
     this.channel = `a2a_events:${this.schema}`;
     this.turnsChannel = `a2a_turns:${this.schema}`;
     this.migrate = options.migrate !== false;
@@ -351,6 +371,22 @@ export class PostgresTaskStore implements SharedTaskStore {
       }
       const found = { records, total: total.rows[0].total as number };
       return next ? { ...found, next } : found;
+    });
+  }
+
+  /**
+   * One statement claims a key that is free or whose window has ended, or reads the claim that
+   * holds it. ON CONFLICT DO UPDATE, not DO NOTHING: it waits for a claim of the same key being
+   * made at the same moment and returns it, where DO NOTHING would leave a reader whose snapshot
+   * predates it nothing to read. The claim returned is this one's when it was taken.
+   */
+  async claimIdempotencyKey(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined> {
+    return this.operation('claimIdempotencyKey', async () => {
+      await this.ready();
+      const text = claimText(claim);
+      const found = await this.pool.query({ ...this.claimStatement, values: [key, text, Math.ceil(windowMs)] });
+      const held = found.rows[0].claim as string;
+      return held === text ? undefined : claimOf(held);
     });
   }
 
@@ -616,6 +652,7 @@ export class PostgresTaskStore implements SharedTaskStore {
   private async sweep(): Promise<void> {
     await this.ready();
     await this.pool.query(`DELETE FROM ${this.tables.tasks} WHERE finished_at < now() - $1 * interval '1 millisecond'`, [this.retentionMs]);
+    await this.pool.query(`DELETE FROM ${this.claimsTable} WHERE expires_at < now()`);
   }
 }
 

@@ -15,6 +15,7 @@
 //   history:<id>          list: one message (JSON) per element, oldest first
 //   parts:<id>:<index>    list per artifact: JSON arrays of parts, concatenated in order
 //   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
+// and of the store: idempotency:<digest>, a send's claim (docs/idempotency.md), expiring with its window.
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { A2AError } from 'a2a-types/model';
 import { FINAL_STATES } from '../model/task.js';
@@ -32,10 +33,12 @@ import {
   UPDATE_SCRIPT,
   updateArguments,
 } from './redis-scripts.js';
+import { claimOf, claimText } from './idempotency-claims.js';
 import { RevisionWriter, TaskFeeds, type ChangeWrite, type TaskRevision } from './shared-store.js';
 import {
   positiveOption,
   statusMsOf,
+  type IdempotencyClaim,
   type SharedTaskStore,
   type TaskListCursor,
   type TaskListPage,
@@ -252,6 +255,22 @@ export class RedisTaskStore implements SharedTaskStore {
       throw error;
     }
     return unsubscribe;
+  }
+
+  /**
+   * SET NX: one round trip claims a key that is free; a key that is held is then read (GET), and
+   * claimed again should its window have ended in between. Not SET NX GET, which needs Redis 7.
+   */
+  async claimIdempotencyKey(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined> {
+    const name = `${this.prefix}idempotency:${key}`;
+    const text = claimText(claim);
+    for (let attempt = 1; ; attempt++) {
+      const set = await this.command('claimIdempotencyKey', () => this.redis.set(name, text, 'PX', Math.ceil(windowMs), 'NX'));
+      if (set !== null) return undefined;
+      const held = await this.command('claimIdempotencyKey', () => this.redis.get(name));
+      if (held !== null) return claimOf(held);
+      if (attempt === 3) throw A2AError.resourceUnavailable('an idempotency key is being claimed and released too fast to read');
+    }
   }
 
   async renewLeases(taskIds: readonly string[]): Promise<void> {

@@ -66,6 +66,21 @@ export interface TaskStore {
    * evicts, its commands' latency and failures. Returns what stops it. Optional.
    */
   useMetrics?(metrics: StoreMetrics): () => void;
+  /**
+   * Claims `key` for `windowMs` milliseconds with `claim`, atomically with every other process
+   * sharing the store: undefined when this call claimed it (no claim held it, or the one that did
+   * had expired), else the claim that holds it, unchanged. How a retried send finds the turn its
+   * first try started (docs/idempotency.md): `key` is a digest the router makes of who sent
+   * what, at most 64 characters. Optional: without it, a router recognizes retries of new tasks
+   * within its own process only.
+   */
+  claimIdempotencyKey?(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined>;
+}
+
+/** What an idempotency key holds: the turn a send took, by its task and its message. */
+export interface IdempotencyClaim {
+  readonly taskId: string;
+  readonly messageId: string;
 }
 
 /** A turn ended by a process other than (perhaps) the one running its handler. */
