@@ -15,11 +15,12 @@ import type { TaskHandler } from './core/handler.js';
 import { routerLogger } from './logging.js';
 import { resolveOptions, type A2ARouterOptions, type ResolvedOptions } from './options.js';
 import { PushNotifier } from './push/push-notifier.js';
+import { ClaimsInProcess } from './store/idempotency-claims.js';
 import { InMemoryTaskStore } from './store/in-memory.js';
 import { startReplicaDuties } from './store/replica-duties.js';
 import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
 import { TaskEngine } from './core/task-engine.js';
-import { TaskService } from './core/task-service.js';
+import { TaskService, type IdempotencySettings } from './core/task-service.js';
 import { AgentOperations } from './core/agent-operations.js';
 import { VERSIONS } from './versions/index.js';
 
@@ -110,12 +111,18 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions,
   const stopStoreMetrics = resolved.metrics && store.useMetrics?.(resolved.metrics);
   const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)), resolved.metrics);
   const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
-  const service = new TaskService(engine, store, push, {
-    sendWaitMs: resolved.sendWaitMs,
-    maxResponseBytes: resolved.maxResponseBytes,
-    maxStreamsPerTask: resolved.maxStreamsPerTask,
-    maxStreamsPerPrincipal: resolved.maxStreamsPerPrincipal,
-  });
+  const service = new TaskService(
+    engine,
+    store,
+    push,
+    {
+      sendWaitMs: resolved.sendWaitMs,
+      maxResponseBytes: resolved.maxResponseBytes,
+      maxStreamsPerTask: resolved.maxStreamsPerTask,
+      maxStreamsPerPrincipal: resolved.maxStreamsPerPrincipal,
+    },
+    idempotencyOf(store, resolved.idempotencyWindowMs),
+  );
   const operations = new AgentOperations(service, {
     streaming: resolved.streaming,
     pushNotifications: push !== undefined,
@@ -235,3 +242,16 @@ function pointingElsewhere(version: ProtocolVersion, endpoints: readonly Version
     },
   };
 }
+
+/**
+ * Where sends claim their idempotency keys: the store, or for a store of the app's that keeps none,
+ * this process (a retry that reaches another replica is not recognized then: docs/idempotency.md).
+ */
+function idempotencyOf(store: TaskStore, windowMs: number): IdempotencySettings {
+  if (store.claimIdempotencyKey) return { windowMs, claim: (key, claim, ms) => store.claimIdempotencyKey!(key, claim, ms) };
+  const claims = new ClaimsInProcess(IN_PROCESS_CLAIMS);
+  return { windowMs, claim: async (key, claim, ms) => claims.claim(key, claim, ms) };
+}
+
+/** Most keys the router keeps itself for a store without claims: the in-memory store's default. */
+const IN_PROCESS_CLAIMS = 20_000;

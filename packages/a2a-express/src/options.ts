@@ -42,6 +42,13 @@ export interface A2ARouterOptions extends VersionOptions {
    */
   sendWaitMs?: number | 'unbounded';
   /**
+   * How long a send's Idempotency-Key, or a new task's `messageId`, answers a retry with the turn
+   * its first try started rather than starting another (docs/idempotency.md). Milliseconds,
+   * default one hour: the stores' default `retentionMs`, since a retry's answer is its task, and
+   * a key that outlives its task runs the message again.
+   */
+  idempotencyWindowMs?: number;
+  /**
    * Extensions the agent declares (`capabilities.extensions` of its 0.3 and 1.0 cards, spec 1.0
    * 4.6): each with its `uri`, and optionally a `description`, `required` and `params`. A handler
    * reads those a call asks for in `ctx.extensions.requested` and names those it used with
@@ -175,6 +182,7 @@ export interface ResolvedOptions {
   readonly maxJsonDepth: number;
   /** Infinity for `'unbounded'`. */
   readonly sendWaitMs: number;
+  readonly idempotencyWindowMs: number;
   readonly streaming: boolean;
   readonly extensions: readonly AgentExtensionOption[];
   /** The tenants served besides the default one; undefined: none. */
@@ -214,6 +222,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     bodyLimit: options.bodyLimit ?? '10mb',
     maxJsonDepth: positiveInteger(options.maxJsonDepth ?? 100, 'maxJsonDepth'),
     sendWaitMs: options.sendWaitMs === 'unbounded' ? Number.POSITIVE_INFINITY : positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
+    idempotencyWindowMs: positiveInteger(options.idempotencyWindowMs ?? 60 * 60 * 1000, 'idempotencyWindowMs'),
     extensions: checkedExtensions(options.extensions),
     tenants: checkedTenants(options.tenants, options.listTenantsInCard === true),
     cardSigner: options.cardSigning && new CardSigner(options.cardSigning, options.card.url),

@@ -3,22 +3,10 @@
 // card lists an interface per tenant; a tenant not served is refused; the handler and the
 // authorize hook see the tenant. Over JSON-RPC, HTTP+JSON and gRPC, on loopback.
 import * as grpc from '@grpc/grpc-js';
-import {
-  deleteKeys,
-  dropSchema,
-  postgresUrl,
-  postJson,
-  redisUrl,
-  requirePostgres,
-  requireRedis,
-  rpc,
-  uniquePrefix,
-  uniqueSchema,
-} from 'a2a-testing';
+import { postJson, rpc } from 'a2a-testing';
 import { apiKey, completed, inputRequired, type A2ARouterOptions, type TaskHandler, type TaskStore } from '../src/index.js';
-import { PostgresTaskStore } from '../src/postgres.js';
-import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore } from '../src/store/index.js';
+import { storesUnderTest } from './stores-under-test.js';
 import { grpcAgents, unary } from './grpc-agents.js';
 import { appWith, message03, message10 } from './helpers.js';
 
@@ -34,37 +22,7 @@ type Json = Record<string, unknown>;
 const V1 = { 'A2A-Version': '1.0' };
 const KEYS = { 'X-API-Key': 'key-alice' };
 
-const redis = redisUrl();
-const database = postgresUrl();
-const stores: { name: string; open(): Promise<TaskStore> }[] = [
-  { name: 'InMemoryTaskStore', open: async () => new InMemoryTaskStore() },
-  {
-    name: 'RedisTaskStore',
-    async open() {
-      await requireRedis(redis);
-      const prefix = uniquePrefix('tenants');
-      const store = new RedisTaskStore({ url: redis, prefix });
-      closers.push(
-        () => store.close(),
-        () => deleteKeys(redis, prefix),
-      );
-      return store;
-    },
-  },
-  {
-    name: 'PostgresTaskStore',
-    async open() {
-      await requirePostgres(database);
-      const schema = uniqueSchema('tenants');
-      const store = new PostgresTaskStore({ connectionString: database, schema });
-      closers.push(
-        () => store.close(),
-        () => dropSchema(database, schema),
-      );
-      return store;
-    },
-  },
-];
+const stores = storesUnderTest('tenants', closers);
 
 /** Asks for input, so that tasks stay open and can take push configs. */
 const waiting: TaskHandler = async function* () {

@@ -140,10 +140,13 @@ class TaskOperations implements OperationWork {
   async SendMessage(params: SendMessageParams, context: CallContext): Promise<TaskRecord> {
     const { service } = this;
     const { taskId, rules } = addressOf(params, context);
+    const owner = ownerIn(context);
+    const send = await service.admitSend(taskId, params, owner, context);
     if (params.configuration?.returnImmediately === true) {
-      return (await service.startTurn(taskId, params, ownerIn(context), rules, context)).started.record;
+      const { run, taken } = await service.startTurn(send, owner, rules, context);
+      return taken ?? run.started.record;
     }
-    return service.sendAndWait(taskId, params, ownerIn(context), rules, context);
+    return service.sendAndWait(send, owner, rules, context);
   }
 
   async SendStreamingMessage(params: SendMessageParams, context: CallContext): Promise<TaskEventStream> {

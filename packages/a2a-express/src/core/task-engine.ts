@@ -3,7 +3,7 @@
 // cancellation, and fails the task safely when the handler misbehaves.
 import type { A2AMetrics } from '../telemetry/metrics.js';
 import { A2A_ATTRIBUTES, failSpan, startChildSpan, withSpan } from '../telemetry/tracing.js';
-import { A2AError } from 'a2a-types/model';
+import { A2AError, ErrorCode } from 'a2a-types/model';
 import type { Logger } from 'pino';
 import type { AuthOptions, Principal } from './auth.js';
 import { turnCallSourceOf, type CallContext } from './call.js';
@@ -14,6 +14,7 @@ import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-con
 import { acceptsMediaType, unsupportedContent } from './input-modes.js';
 import { messageFieldIssues } from './message-fields.js';
 import { withMessageId } from './message-ids.js';
+import { indexOfMessage, MessageTaken } from './idempotency.js';
 import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
 import { assertOwner, ownerOf } from './ownership.js';
 import {
@@ -236,9 +237,15 @@ export class TaskEngine {
       if (bytes > maxTaskBytes) throw tooLargeForTask(taskId, '/message', maxTaskBytes, base.bytes, size);
       return { pushConfigs, bytes };
     };
+    // A message the task holds already (a retry, docs/idempotency.md) starts no turn.
+    const sentId = sentParams.message.messageId;
     const { record, events } = await this.commit(
       taskId,
       (current) => {
+        if (current && sentId !== undefined && indexOfMessage(current, sentId) >= 0) {
+          assertOwner(current, principal);
+          throw new MessageTaken(current);
+        }
         isNewTask = current === undefined;
         if (!current && rules.existingTaskOnly) throw A2AError.taskNotFound(taskId);
         const base = current ?? newRecord(taskId, params, principal);
@@ -252,8 +259,22 @@ export class TaskEngine {
         return { record: withMessage, events: [statusEvent(taskId, 'working')] };
       },
       (head) => void admit(head, true),
-    );
+    ).catch((error: unknown) => this.takenOr(error, taskId, sentId, principal));
     return { record, events, isNewTask, params, principal, call: call && turnCallSourceOf(call) };
+  }
+
+  /**
+   * What a turn's start refused for the task's state (its head: still working, or ended) is a
+   * retry all the same when the task holds the message (the head alone could not tell):
+   * MessageTaken then, else the refusal.
+   */
+  private async takenOr(error: unknown, taskId: string, messageId: string | undefined, principal: Principal | undefined): Promise<never> {
+    if (messageId === undefined || !(error instanceof A2AError) || error.code !== ErrorCode.InvalidTaskState) throw error;
+    const stored = await this.store.get(taskId);
+    const record = stored && upgradeRecord(stored);
+    if (!record || indexOfMessage(record, messageId) < 0) throw error;
+    assertOwner(record, principal);
+    throw new MessageTaken(record);
   }
 
   /** Runs the handler for a started turn, in the background. */

@@ -6,14 +6,39 @@ import { A2AError } from 'a2a-types/model';
 import type { CallContext, CallerPresenceView } from './call.js';
 import type { Principal } from './principal.js';
 import { EventFeed } from './event-feed.js';
-import type { StoredPushConfig } from '../model/task.js';
+import { isFinalState, type StoredPushConfig } from '../model/task.js';
+import { claimKeyOf, idempotencyKeyOf, indexOfMessage, MessageTaken, sameMessage, takenByAnother, type ClaimedBy } from './idempotency.js';
+import { isFinalEvent } from './task-events.js';
 import type { PushConfigInput, SendMessageParams, TurnRules } from './operations.js';
 import { ownerOf, readOwnTask } from './ownership.js';
 import type { PushNotifier } from '../push/push-notifier.js';
 import { jsonCopy } from '../model/plain-json.js';
 import { upgradeRecord, type StoredEvent, type TaskRecord } from '../model/record.js';
-import type { TaskListPage, TaskListQuery, TaskStore } from '../store/task-store.js';
+import type { IdempotencyClaim, TaskListPage, TaskListQuery, TaskStore } from '../store/task-store.js';
 import { assertRoomForPushConfig, type RunningTurn, type TaskEngine } from './task-engine.js';
+
+/** Where a send's idempotency key or new task's message id is claimed (docs/idempotency.md). */
+export interface IdempotencySettings {
+  /** How long a claim lasts, milliseconds: a retry within it answers with the turn of its first try. */
+  readonly windowMs: number;
+  /** The store's claims (`TaskStore.claimIdempotencyKey`), or the router's own in this process. */
+  claim(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined>;
+}
+
+/**
+ * A send let in, with the task and message its turn is for: its own, or those the first try of a
+ * retry claimed. `by` says what the claim was made by; undefined when none was made.
+ */
+export interface AdmittedSend {
+  readonly taskId: string;
+  readonly params: SendMessageParams;
+  readonly by: ClaimedBy | undefined;
+}
+
+/** What a send did: started a turn, or (a retry) found its message taken by a turn before. */
+export type SendOutcome =
+  | { readonly run: RunningTurn; readonly taken?: undefined }
+  | { readonly run?: undefined; readonly taken: TaskRecord };
 
 /** What the service bounds. */
 interface ServiceLimits {
@@ -36,6 +61,7 @@ export class TaskService {
     private readonly store: TaskStore,
     private readonly push: PushNotifier | undefined,
     readonly limits: ServiceLimits,
+    private readonly idempotency: IdempotencySettings,
   ) {}
 
   /** The task, if it exists and the caller may see it; -32001 otherwise. */
@@ -91,37 +117,86 @@ export class TaskService {
     }
   }
 
-  /** Starts or continues the task with the message, and runs the turn's handler in the background. */
-  async startTurn(
-    taskId: string,
-    params: SendMessageParams,
-    principal: Principal | undefined,
-    rules?: TurnRules,
-    call?: CallContext,
-  ): Promise<RunningTurn> {
-    // The cheap refusals first: no request is made for the URL of a message that is refused.
+  /**
+   * Lets a send in: refuses what this agent does not take (cheap refusals first: no request is
+   * made for the URL of a message that is refused), then claims its Idempotency-Key, or a new
+   * task's message id. A retry is given the task and message id of its first try.
+   */
+  async admitSend(taskId: string, params: SendMessageParams, principal: Principal | undefined, call?: CallContext): Promise<AdmittedSend> {
     this.engine.checkMessage(params);
     await this.acceptPushConfig(params.configuration?.taskPushNotificationConfig);
-    return this.engine.run(await this.engine.startTurn(taskId, params, principal, rules, call));
+    const key = call && idempotencyKeyOf(call);
+    const { messageId } = params.message;
+    const named = Boolean(params.task) || Boolean(params.message.taskId);
+    // A message to a task it names is found in that task (MessageTaken): only a key, or the
+    // message of a task whose id is made here, needs a claim to be found again.
+    if (key === undefined && (named || messageId === undefined)) return { taskId, params, by: undefined };
+    const by: ClaimedBy = key === undefined ? 'messageId' : 'key';
+    const own = { taskId, messageId: messageId ?? crypto.randomUUID() };
+    const { windowMs } = this.idempotency;
+    const held = await this.idempotency.claim(claimKeyOf(ownerOf(principal), by, key ?? messageId!), own, windowMs);
+    const ids = held ?? own;
+    // A key that took a message for another task than this one names is another send's.
+    if (named && ids.taskId !== taskId) throw takenByAnother(by, ids.taskId);
+    if (ids.messageId === messageId) return { taskId: ids.taskId, params, by };
+    return { taskId: ids.taskId, params: { ...params, message: { ...params.message, messageId: ids.messageId } }, by };
+  }
+
+  /**
+   * Starts or continues the task with the message, and runs the turn's handler in the background;
+   * or, for a message the task has taken already (a retry), starts nothing: the task as it stands.
+   * A retry's message must be the one its first try sent: -32602 otherwise.
+   */
+  async startTurn(send: AdmittedSend, principal: Principal | undefined, rules?: TurnRules, call?: CallContext): Promise<SendOutcome> {
+    try {
+      return { run: this.engine.run(await this.engine.startTurn(send.taskId, send.params, principal, rules, call)) };
+    } catch (error) {
+      if (!(error instanceof MessageTaken)) throw error;
+      const { message } = send.params;
+      const record = jsonCopy(error.record);
+      if (!sameMessage(record.history[indexOfMessage(record, message.messageId!)]!, message)) {
+        throw takenByAnother(send.by ?? 'messageId', send.taskId);
+      }
+      return { taken: record };
+    }
   }
 
   /**
    * Starts a turn and waits for it to end, for `sendWaitMs`, or until its caller is gone: the
-   * task as it stands then. An A2AError the handler threw is thrown here.
+   * task as it stands then. An A2AError the handler threw is thrown here. A retry waits the same
+   * way for the task its first try started, whichever process runs it.
    */
-  async sendAndWait(
-    taskId: string,
-    params: SendMessageParams,
-    principal: Principal | undefined,
-    rules?: TurnRules,
-    call?: CallContext,
-  ): Promise<TaskRecord> {
-    const run = await this.startTurn(taskId, params, principal, rules, call);
-    await waitForTurn(run, this.limits.sendWaitMs, call?.caller);
+  async sendAndWait(send: AdmittedSend, principal: Principal | undefined, rules?: TurnRules, call?: CallContext): Promise<TaskRecord> {
+    const { run, taken } = await this.startTurn(send, principal, rules, call);
+    if (taken) return this.waitForTask(taken, principal, call);
+    await waitForTurn(run.ended, () => run.over, this.limits.sendWaitMs, call?.caller);
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or
     // canceled meanwhile) the store tells how the task stands now.
-    return run.finalRecord ? jsonCopy(run.finalRecord) : this.readTask(taskId, principal);
+    return run.finalRecord ? jsonCopy(run.finalRecord) : this.readTask(send.taskId, principal);
+  }
+
+  /** Waits, as a blocking send does, for a task whose turn may run in another process: until its next final event. */
+  private async waitForTask(record: TaskRecord, principal: Principal | undefined, call: CallContext | undefined): Promise<TaskRecord> {
+    if (isFinalState(record.task.status.state)) return record;
+    const taskId = record.task.id;
+    let ended = false;
+    let end!: () => void;
+    const finalEvent = new Promise<void>((resolve) => (end = resolve));
+    const unsubscribe = await this.store.subscribe(taskId, (stored) => {
+      if (!isFinalEvent(stored.event)) return;
+      ended = true;
+      end();
+    });
+    try {
+      // Read again once subscribed: a final event between the first read and the subscription is seen here.
+      const now = await this.readTask(taskId, principal);
+      if (isFinalState(now.task.status.state)) return now;
+      await waitForTurn(finalEvent, () => ended, this.limits.sendWaitMs, call?.caller);
+    } finally {
+      unsubscribe();
+    }
+    return this.readTask(taskId, principal);
   }
 
   async cancel(taskId: string, principal: Principal | undefined): Promise<TaskRecord> {
@@ -171,12 +246,12 @@ function decrement(counts: Map<string, number>, key: string): void {
  */
 const WATCH_CALLER_AFTER_MS = 1_000;
 
-/** Waits for the turn to end, `ms` at most, and no longer than its caller is there (watched after WATCH_CALLER_AFTER_MS). */
-async function waitForTurn(run: RunningTurn, ms: number, caller: CallerPresenceView | undefined): Promise<void> {
+/** Waits for a turn to end (`ended`), `ms` at most, and no longer than its caller is there (watched after WATCH_CALLER_AFTER_MS). */
+async function waitForTurn(ended: Promise<void>, over: () => boolean, ms: number, caller: CallerPresenceView | undefined): Promise<void> {
   const unwatched = caller === undefined ? ms : Math.min(ms, WATCH_CALLER_AFTER_MS);
-  await settledWithin(run.ended, unwatched);
-  if (run.over || unwatched === ms || caller === undefined || caller.gone) return;
-  await settledWithin(run.ended, ms - unwatched, caller.whenGone);
+  await settledWithin(ended, unwatched);
+  if (over() || unwatched === ms || caller === undefined || caller.gone) return;
+  await settledWithin(ended, ms - unwatched, caller.whenGone);
 }
 
 /** Settles when `promise` does, `ms` later, or once `stop` settles, whichever comes first. */
