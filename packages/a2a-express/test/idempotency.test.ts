@@ -10,6 +10,8 @@ import * as grpc from '@grpc/grpc-js';
 import { collect, openStream, postJson, rpc } from 'a2a-testing';
 import { apiKey, artifact, completed, inputRequired, textOf, type TaskHandler, type TaskStore } from '../src/index.js';
 import { statusDetailsFromBinary } from 'a2a-types/v1.0/grpc';
+import { claimKeyOf } from '../src/core/idempotency.js';
+import { InMemoryTaskStore } from '../src/store/index.js';
 import { storesUnderTest } from './stores-under-test.js';
 import { grpcAgents, unary, type GrpcClient } from './grpc-agents.js';
 import { gate } from './helpers.js';
@@ -398,5 +400,50 @@ describe.each(STORES)('on $name', ({ open }) => {
     const route = ROUTES.find((r) => r.name === '1.0 JSON-RPC')!;
     const refused = await route.send(agent, unique('bad key'), randomUUID(), false, { idempotencyKey: 'é'.repeat(3) });
     expect(refused.error).toMatchObject({ code: -32602, said: expect.stringMatching(/Idempotency-Key header must be/) });
+  });
+});
+
+describe('a claim and its task', () => {
+  const rpc10 = (url: string, text: string, messageId: string) =>
+    rpc<Json>(`${url}/v1`, 'SendMessage', { message: message10(text, messageId) }, { headers: { 'a2a-version': '1.0' } });
+
+  test('a claim whose task was never made (its process died between the two) is run by the retry, under the ids claimed', async () => {
+    const store = new InMemoryTaskStore();
+    const { url } = await agents.agent(handler, { store });
+    const messageId = randomUUID();
+    const claimedTask = randomUUID();
+    // What a process that died after claiming left: a claim, and no task.
+    expect(await store.claimIdempotencyKey(claimKeyOf(undefined, 'messageId', messageId), { taskId: claimedTask, messageId }, 60_000)).toBe(
+      undefined,
+    );
+    const text = unique('orphaned claim');
+    const retried = await rpc10(url, text, messageId);
+    expect((retried.result!.task as Json).id).toBe(claimedTask);
+    expect(((retried.result!.task as Json).status as Json).state).toBe('TASK_STATE_COMPLETED');
+    const again = await rpc10(url, text, messageId);
+    expect((again.result!.task as Json).id).toBe(claimedTask);
+    expect(turns.get(text)).toBe(1);
+  });
+
+  test('the in-memory store keeps at most maxIdempotencyKeys claims, the oldest dropped first', async () => {
+    const store = new InMemoryTaskStore({ maxIdempotencyKeys: 2 });
+    const claim = (key: string, i: number) => store.claimIdempotencyKey(key, { taskId: `t${i}`, messageId: `m${i}` }, 60_000);
+    expect([await claim('a', 1), await claim('b', 2), await claim('c', 3)]).toEqual([undefined, undefined, undefined]);
+    expect(await claim('b', 4)).toEqual({ taskId: 't2', messageId: 'm2' });
+    expect(await claim('c', 5)).toEqual({ taskId: 't3', messageId: 'm3' });
+    // 'a' made room for 'c': claimed anew.
+    expect(await claim('a', 6)).toBeUndefined();
+  });
+
+  test('with a store that keeps no claims, the router keeps them in its process', async () => {
+    const inner = new InMemoryTaskStore();
+    const withoutClaims = Object.assign(Object.create(inner) as TaskStore, { claimIdempotencyKey: undefined });
+    const { url } = await agents.agent(handler, { store: withoutClaims });
+    const text = unique('own store');
+    const messageId = randomUUID();
+    const first = await rpc10(url, text, messageId);
+    const second = await rpc10(url, text, messageId);
+    expect((second.result!.task as Json).id).toBe((first.result!.task as Json).id);
+    expect(turns.get(text)).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 -- a2a-express's PostgreSQL task store, version 5: idempotency claims (docs/idempotency.md). A send's
--- key (a digest of who sent which Idempotency-Key, or which new task's messageId) holds the task and
+-- key (who sent which Idempotency-Key, or which new task's messageId) holds the task and
 -- the message its first try took, until its window ends; the store's sweep deletes it after.
 CREATE TABLE a2a_idempotency (
   key text PRIMARY KEY,

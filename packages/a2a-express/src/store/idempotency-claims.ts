@@ -3,15 +3,22 @@
 // dropped first to make room, each dropped once its window is over.
 import type { IdempotencyClaim } from './task-store.js';
 
-interface Held {
-  readonly claim: IdempotencyClaim;
-  /** When the window ends, milliseconds since the epoch. */
+/** A claim as held: its ids, and when its window ends (milliseconds since the epoch). One object a claim. */
+interface Held extends IdempotencyClaim {
+  readonly key: string;
   readonly until: number;
 }
 
 export class ClaimsInProcess {
-  /** In the order claimed: with one window for every claim (the router's), also the order they expire in. */
   private readonly held = new Map<string, Held>();
+  /**
+   * The claims in the order made, oldest at `head`: with one window for every claim (the
+   * router's), also the order they end in. A claim replaced since (the map holds another) is
+   * skipped. A queue rather than Map iteration, whose cost grows with every entry ever deleted
+   * from the front.
+   */
+  private queue: Held[] = [];
+  private head = 0;
 
   constructor(readonly maxKeys: number) {}
 
@@ -25,18 +32,40 @@ export class ClaimsInProcess {
     const now = Date.now();
     this.dropExpired(now);
     const held = this.held.get(key);
-    if (held !== undefined && held.until > now) return held.claim;
-    this.held.delete(key);
+    if (held !== undefined && held.until > now) return { taskId: held.taskId, messageId: held.messageId };
     // Full of claims still in their window: the oldest goes early (a retry of its send then runs again).
-    if (this.held.size >= this.maxKeys) this.held.delete(this.held.keys().next().value!);
-    this.held.set(key, { claim, until: now + windowMs });
+    if (held === undefined && this.held.size >= this.maxKeys) this.dropOldest();
+    const made: Held = { key, taskId: claim.taskId, messageId: claim.messageId, until: now + windowMs };
+    this.held.set(key, made);
+    this.queue.push(made);
     return undefined;
   }
 
   private dropExpired(now: number): void {
-    for (const [key, held] of this.held) {
-      if (held.until > now) return;
-      this.held.delete(key);
+    for (let oldest = this.oldest(); oldest !== undefined && oldest.until <= now; oldest = this.oldest()) this.dropOldest();
+  }
+
+  /** The oldest claim still held, skipping those replaced. */
+  private oldest(): Held | undefined {
+    while (this.head < this.queue.length) {
+      const held = this.queue[this.head]!;
+      if (this.held.get(held.key) === held) return held;
+      this.head++;
+    }
+    this.queue = [];
+    this.head = 0;
+    return undefined;
+  }
+
+  private dropOldest(): void {
+    const oldest = this.oldest();
+    if (oldest === undefined) return;
+    this.held.delete(oldest.key);
+    this.head++;
+    // Compacted once most of the queue has been consumed.
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
   }
 }

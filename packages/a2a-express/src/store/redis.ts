@@ -15,7 +15,7 @@
 //   history:<id>          list: one message (JSON) per element, oldest first
 //   parts:<id>:<index>    list per artifact: JSON arrays of parts, concatenated in order
 //   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
-// and of the store: idempotency:<digest>, a send's claim (docs/idempotency.md), expiring with its window.
+// and of the store: idempotency:<key>, a send's claim (docs/idempotency.md), expiring with its window.
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { A2AError } from 'a2a-types/model';
 import { FINAL_STATES } from '../model/task.js';

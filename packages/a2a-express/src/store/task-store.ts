@@ -70,8 +70,8 @@ export interface TaskStore {
    * Claims `key` for `windowMs` milliseconds with `claim`, atomically with every other process
    * sharing the store: undefined when this call claimed it (no claim held it, or the one that did
    * had expired), else the claim that holds it, unchanged. How a retried send finds the turn its
-   * first try started (docs/idempotency.md): `key` is a digest the router makes of who sent
-   * what, at most 64 characters. Optional: without it, a router recognizes retries of new tasks
+   * first try started (docs/idempotency.md): `key` is what the router makes of who sent
+   * what, at most 256 characters. Optional: without it, a router recognizes retries of new tasks
    * within its own process only.
    */
   claimIdempotencyKey?(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined>;
