@@ -18,7 +18,8 @@ import {
   type TaskHandler,
 } from 'a2a-express';
 import { CURRENCIES } from './currencies.js';
-import { understandWithLlm, type ChatTurn, type LlmOptions } from './llm.js';
+import type { LlmOptions } from './llm-config.js';
+import type { ChatTurn } from './llm.js';
 import { understandConversation, type CurrencyRequest, type Slot, type Turn } from './parse.js';
 import type { RateQuote, RateSource } from './rates.js';
 
@@ -88,6 +89,7 @@ async function understand(ctx: TaskContext, options: CurrencyAgentOptions): Prom
     content: textOf(m),
   }));
   try {
+    const { understandWithLlm } = await import('./llm.js');
     const understood = await understandWithLlm(options.llm, conversation, ctx.signal);
     if (understood) return understood;
     ctx.logger.info('LLM gave no usable tool call; using the built-in understanding');

@@ -1,17 +1,12 @@
-// Optional: understanding requests with an LLM (any OpenAI-compatible chat completions endpoint),
-// with the rate lookup offered as its tool. Whatever goes wrong — no answer, a timeout, no tool
-// call, arguments that make no sense — the caller falls back to the built-in parser.
+// Optional: understanding requests with an LLM, through the Vercel AI SDK (any of its providers:
+// OpenAI, Anthropic, Google, or an OpenAI-compatible server such as a local one), with the rate
+// lookup offered as its tool. Whatever goes wrong — no answer, a timeout, no tool call,
+// arguments that make no sense — the caller falls back to the built-in parser. Loaded only by an
+// agent configured with an LLM (llm-config.ts), so that one without loads no AI library.
+import { generateText, jsonSchema, type LanguageModel, type ModelMessage } from 'ai';
 import { CURRENCY_CODES } from './currencies.js';
+import type { LlmOptions } from './llm-config.js';
 import type { CurrencyRequest } from './parse.js';
-
-export interface LlmOptions {
-  /** e.g. `https://api.openai.com/v1` or a local server's `/v1`. */
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  /** Time allowed for the call, milliseconds. Default 10,000. */
-  timeoutMs?: number;
-}
 
 export interface ChatTurn {
   role: 'user' | 'assistant';
@@ -23,23 +18,54 @@ const SYSTEM_PROMPT =
   'call get_exchange_rate with ISO 4217 codes. Use currency_date only for a specific date (YYYY-MM-DD). ' +
   'Give amount only when the user converts an amount.';
 
-const TOOL = {
-  type: 'function',
-  function: {
-    name: 'get_exchange_rate',
-    description: 'Exchange rate between two currencies, for a date or the latest, optionally applied to an amount.',
-    parameters: {
-      type: 'object',
-      properties: {
-        currency_from: { type: 'string', description: 'ISO 4217 code converted from, e.g. USD' },
-        currency_to: { type: 'string', description: 'ISO 4217 code converted to, e.g. EUR' },
-        currency_date: { type: 'string', description: 'YYYY-MM-DD, or "latest"' },
-        amount: { type: 'number', description: 'Amount of currency_from to convert' },
-      },
-      required: ['currency_from', 'currency_to'],
+interface RateToolInput {
+  currency_from?: unknown;
+  currency_to?: unknown;
+  currency_date?: unknown;
+  amount?: unknown;
+}
+
+// No `execute`: the model's call is what the agent wants (its arguments, checked below); the
+// agent looks the rate up itself, as without an LLM.
+const RATE_TOOL = {
+  description: 'Exchange rate between two currencies, for a date or the latest, optionally applied to an amount.',
+  inputSchema: jsonSchema<RateToolInput>({
+    type: 'object',
+    properties: {
+      currency_from: { type: 'string', description: 'ISO 4217 code converted from, e.g. USD' },
+      currency_to: { type: 'string', description: 'ISO 4217 code converted to, e.g. EUR' },
+      currency_date: { type: 'string', description: 'YYYY-MM-DD, or "latest"' },
+      amount: { type: 'number', description: 'Amount of currency_from to convert' },
     },
-  },
+    required: ['currency_from', 'currency_to'],
+  }),
 };
+
+/**
+ * The AI SDK model the options name. A provider's package is loaded when first used, so an
+ * agent without an LLM (or with one provider) loads none of the others.
+ */
+export async function languageModelOf(options: LlmOptions): Promise<LanguageModel> {
+  if (typeof options.model !== 'string') return options.model;
+  const settings = { ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.baseUrl ? { baseURL: options.baseUrl } : {}) };
+  switch (options.provider ?? 'openai-compatible') {
+    case 'openai':
+      return (await import('@ai-sdk/openai')).createOpenAI(settings)(options.model);
+    case 'anthropic':
+      return (await import('@ai-sdk/anthropic')).createAnthropic(settings)(options.model);
+    case 'google':
+      return (await import('@ai-sdk/google')).createGoogle(settings)(options.model);
+    case 'openai-compatible': {
+      if (!options.baseUrl) throw new Error('an OpenAI-compatible provider needs a base URL');
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({
+        name: 'llm',
+        baseURL: options.baseUrl,
+        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      }).chatModel(options.model);
+    }
+  }
+}
 
 /** The request as the LLM understood it, or undefined when it did not give a usable tool call. */
 export async function understandWithLlm(
@@ -48,24 +74,19 @@ export async function understandWithLlm(
   signal?: AbortSignal,
 ): Promise<CurrencyRequest | undefined> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
-  const response = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-    body: JSON.stringify({
-      model: options.model,
-      messages: [{ role: 'system', content: SYSTEM_PROMPT }, ...conversation],
-      tools: [TOOL],
-      tool_choice: 'auto',
-    }),
-    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  const result = await generateText({
+    model: await languageModelOf(options),
+    instructions: SYSTEM_PROMPT,
+    messages: conversation.map((turn): ModelMessage => ({ role: turn.role, content: turn.content })),
+    tools: { get_exchange_rate: RATE_TOOL },
+    toolChoice: 'auto',
+    // One call: the built-in parser answers at once, where a retry would keep the user waiting.
+    maxRetries: 0,
+    abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   });
-  if (!response.ok) return undefined;
-  const body = (await response.json()) as {
-    choices?: { message?: { tool_calls?: { function?: { name?: string; arguments?: string } }[] } }[];
-  };
-  const call = body.choices?.[0]?.message?.tool_calls?.[0]?.function;
-  if (call?.name !== 'get_exchange_rate' || typeof call.arguments !== 'string') return undefined;
-  const args = JSON.parse(call.arguments) as Record<string, unknown>;
+  const call = result.toolCalls.find((c) => c.toolName === 'get_exchange_rate' && !c.invalid);
+  if (!call) return undefined;
+  const args = (call.input ?? {}) as RateToolInput;
   const from = typeof args.currency_from === 'string' ? args.currency_from.toUpperCase() : '';
   const to = typeof args.currency_to === 'string' ? args.currency_to.toUpperCase() : '';
   if (!CURRENCY_CODES.has(from) || !CURRENCY_CODES.has(to)) return undefined;

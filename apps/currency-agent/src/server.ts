@@ -1,7 +1,7 @@
 // Starts this agent. Configuration by environment variables (all listed in the README):
 //   PORT (default `agent.port` below), HOST (default 127.0.0.1; the container image sets 0.0.0.0), LOG_LEVEL,
 //   FRANKFURTER_URL (default the public API), RATES_TIMEOUT_MS (2500), RATES_CACHE_TTL_MS (600000),
-//   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT_MS (optional LLM understanding),
+//   LLM_PROVIDER, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT_MS (optional LLM understanding),
 //   A2A_PUSH_* (push notifications), A2A_REDIS_* (tasks shared by replicas in Redis), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth),
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
@@ -17,6 +17,7 @@ import {
 import { postgresStoreFromEnv } from 'a2a-express/postgres';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { currencyRouter } from './agent.js';
+import { describeLlm, llmOptionsFromEnv } from './llm-config.js';
 import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';
 
 // Who this agent is: its name in the logs, its port unless PORT is set, the Redis key prefix
@@ -32,15 +33,7 @@ try {
     cacheTtlMs: integerFromEnv('RATES_CACHE_TTL_MS', 600_000),
     onLiveFailure: (reason) => logger.warn({ reason }, 'live rates unavailable; answering from the offline snapshot'),
   });
-  const llm =
-    process.env.LLM_BASE_URL && process.env.LLM_MODEL
-      ? {
-          baseUrl: process.env.LLM_BASE_URL,
-          model: process.env.LLM_MODEL,
-          apiKey: process.env.LLM_API_KEY,
-          timeoutMs: integerFromEnv('LLM_TIMEOUT_MS', 10_000),
-        }
-      : undefined;
+  const llm = llmOptionsFromEnv(process.env, integerFromEnv('LLM_TIMEOUT_MS', 10_000));
   const auth = authOptionsFromEnv();
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
   // A2A_STORE=postgres with DATABASE_URL, or A2A_REDIS_URL, or (neither) in memory.
@@ -66,7 +59,7 @@ try {
     grpc: grpcOptionsFromEnv(),
     details: {
       rates: frankfurterUrl,
-      understanding: llm ? `LLM ${llm.model} (built-in parser as fallback)` : 'built-in parser',
+      understanding: llm ? `LLM ${describeLlm(llm)} (built-in parser as fallback)` : 'built-in parser',
       authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)',
     },
   });
