@@ -153,7 +153,7 @@ describe('the packed tarballs', () => {
     LONG,
   );
 
-  test.each(['a2a-types', 'a2a-express', 'a2a-client', 'a2a-push-receiver', 'create-a2a-agent'])(
+  test.each(['a2a-types', 'a2a-express', 'a2a-client', 'a2a-push-receiver', 'create-a2a-agent', 'a2a-ai'])(
     '%s: README, LICENSE, engines, exports with types that exist, source maps that resolve',
     async (name) => {
       const tarball = tarballs.find((t) => new RegExp(`/${name}-\\d`).test(t))!;
