@@ -59,6 +59,13 @@ export const THIRD_PARTY_VERSIONS = {
   '@grpc/grpc-js': '^1.14.0',
   '@grpc/reflection': '^1.0.4',
   'grpc-health-check': '^2.1.0',
+  // The AI SDK and the providers the currency agent's LLM settings name (its llm.ts), loaded
+  // only when an LLM is configured; only the currency template depends on them.
+  ai: '^7.0.173',
+  '@ai-sdk/anthropic': '^4.0.105',
+  '@ai-sdk/google': '^4.0.121',
+  '@ai-sdk/openai': '^4.0.118',
+  '@ai-sdk/openai-compatible': '^3.0.92',
 } as const;
 
 /** The kit packages a new agent depends on. */
@@ -159,6 +166,9 @@ export function planProject(options: ProjectOptions): Map<string, string> {
         ([name]) => name.startsWith('@opentelemetry/') || name.startsWith('@grpc/') || name.startsWith('grpc-'),
       ),
     ),
+    ...(template === 'currency'
+      ? Object.fromEntries(Object.entries(THIRD_PARTY_VERSIONS).filter(([name]) => name === 'ai' || name.startsWith('@ai-sdk/')))
+      : {}),
   };
   const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
   // The fields both layouts' package.json start with, in this order.

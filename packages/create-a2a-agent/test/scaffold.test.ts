@@ -218,7 +218,11 @@ test('a new project starts from the versions this repository builds and tests wi
   // The tools from the root's devDependencies, the runtime from a sample agent's dependencies.
   const read = (path: string) =>
     JSON.parse(readFileSync(join(root, path), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-  const used = { ...read('package.json').devDependencies, ...read('apps/echo-agent/package.json').dependencies };
+  const used = {
+    ...read('package.json').devDependencies,
+    ...read('apps/echo-agent/package.json').dependencies,
+    ...read('apps/currency-agent/package.json').dependencies,
+  };
   for (const [name, version] of Object.entries(THIRD_PARTY_VERSIONS)) {
     if (name === 'ioredis') continue; // the kit's peer range: a new project may use any 5.x from 5.4
     expect([name, version]).toEqual([name, used[name]]);
