@@ -111,6 +111,30 @@ describe('aiSdkHandler, with the AI SDK test model, to the official SDK 1.3 clie
     expect(JSON.stringify(model.doStreamCalls[1]!.prompt)).toContain('"rate":0.5');
   });
 
+  test('a tool that throws shows as failed, its error in the log only, and the model goes on', async () => {
+    const failing = tool({
+      description: 'A rate service that is down',
+      inputSchema: jsonSchema<{ from: string }>({ type: 'object', properties: { from: { type: 'string' } } }),
+      execute: async (): Promise<{ rate: number }> => {
+        throw new Error('rates backend at 10.0.0.7 refused token tok-SECRET');
+      },
+    });
+    const model = scripted(
+      [toolCall('call-1', 'get_rate', { from: 'USD' }), finish('tool-calls')],
+      [...textParts('The rate service is down.'), finish('stop')],
+    );
+    const { client, log } = await agentWith(
+      aiSdkHandler(({ messages, abortSignal }) =>
+        streamText({ model, messages, abortSignal, tools: { get_rate: failing }, stopWhen: isStepCount(3), onError: () => {} }),
+      ),
+    );
+    const events = await streamed(client, userRequest('rate?'));
+    expect(statusesOf(events).map((s) => s.text)).toContain('get_rate failed');
+    expect(statusesOf(events).at(-1)!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(JSON.stringify(events)).not.toContain('SECRET');
+    expect(log()).toContain('tok-SECRET');
+  });
+
   test('a call of the tool that asks the user is input-required, and the answer continues the turn', async () => {
     const model = scripted(
       [toolCall('ask-1', 'ask_user', { question: 'Which currency should I convert to?' }), finish('tool-calls')],
