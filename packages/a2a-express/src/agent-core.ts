@@ -109,8 +109,9 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions,
   // The store's warnings (early evictions) go to the router's log unless it has a logger of its own.
   if (store instanceof InMemoryTaskStore) store.useLogger(logger);
   const stopStoreMetrics = resolved.metrics && store.useMetrics?.(resolved.metrics);
-  const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)), resolved.metrics);
-  const stopReplicaDuties = isSharedTaskStore(store) ? startReplicaDuties(engine, store, logger) : undefined;
+  const shared = isSharedTaskStore(store);
+  const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)), resolved.metrics, shared);
+  const stopReplicaDuties = shared ? startReplicaDuties(engine, store, logger) : undefined;
   const service = new TaskService(
     engine,
     store,

@@ -105,3 +105,20 @@ export function grpcOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): { port
   const advertisedAddress = env.A2A_GRPC_ADDRESS?.trim();
   return advertisedAddress ? { port, advertisedAddress } : { port };
 }
+
+/**
+ * What becomes of a turn whose process was lost, from the environment (docs/replicas.md):
+ * - `A2A_ON_INTERRUPTED`: `fail` (default) or `resume` (the router's `onInterrupted`);
+ * - `A2A_MAX_ATTEMPTS`: most runs of one turn with `resume` (the router's `maxAttempts`), default 3.
+ */
+export function interruptedTurnOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): {
+  onInterrupted: 'fail' | 'resume';
+  maxAttempts: number;
+} {
+  const value = env.A2A_ON_INTERRUPTED?.trim() || 'fail';
+  if (value !== 'fail' && value !== 'resume')
+    throw new TypeError(`A2A_ON_INTERRUPTED must be fail or resume, got ${JSON.stringify(value)}`);
+  const maxAttempts = integerFromEnv('A2A_MAX_ATTEMPTS', 3, env);
+  if (maxAttempts < 1) throw new TypeError(`A2A_MAX_ATTEMPTS must be at least 1, got ${maxAttempts}`);
+  return { onInterrupted: value, maxAttempts };
+}

@@ -56,6 +56,7 @@ export {
   reply,
   textOf,
   textPart,
+  withCheckpoint,
   working,
   type ArtifactOptions,
   type ArtifactUpdate,
@@ -67,7 +68,9 @@ export {
   type TaskHandler,
   type TaskUpdate,
   type TaskView,
+  type TurnResumed,
 } from './core/handler.js';
+export type { JsonValue } from './model/plain-json.js';
 export type { TaskStore } from './store/task-store.js';
 export type { PushNotificationOptions } from './push/push-notifier.js';
 export type { SigningKeyInput } from './push/signer.js';

@@ -143,6 +143,22 @@ export interface A2ARouterOptions extends VersionOptions {
    */
   maxTaskBytes?: number;
   /**
+   * What becomes of a turn whose process was lost (killed, out of memory, a node gone: its lease
+   * ran out), on a store replicas share (Redis, PostgreSQL; docs/replicas.md). `'fail'` (default):
+   * the replica that finds it fails the task, saying so. `'resume'`: that replica runs the turn's
+   * handler again, with `ctx.resumed` (the attempt, and the turn's last checkpoint); one process
+   * at a time runs a turn, and the writes of an earlier attempt are refused. The in-memory store
+   * has no other process to resume on: this changes nothing there. Env: `A2A_ON_INTERRUPTED`.
+   */
+  onInterrupted?: 'fail' | 'resume';
+  /**
+   * With `onInterrupted: 'resume'`, most runs of one turn: a turn whose process is lost this many
+   * times is failed, with a status message that says so, rather than run again. Default 3.
+   */
+  maxAttempts?: number;
+  /** Most bytes of JSON in one checkpoint (an update's `checkpoint`); a larger one fails the turn as an invalid update. Default 65,536. */
+  maxCheckpointBytes?: number;
+  /**
    * Refuse (-32005, on every version) a client's part whose media type the card's input modes do
    * not list: `defaultInputModes` (default `["text/plain"]`) and every skill's `inputModes`. A text
    * part is `text/plain`, a data part `application/json`, a file part its `mimeType`
@@ -200,6 +216,9 @@ export interface ResolvedOptions {
   readonly maxBatchSize: number;
   readonly maxPartsPerMessage: number;
   readonly maxTaskBytes: number;
+  readonly onInterrupted: 'fail' | 'resume';
+  readonly maxAttempts: number;
+  readonly maxCheckpointBytes: number;
   /** The media types a client's parts may have; undefined when `enforceInputModes` is off. */
   readonly acceptedInputModes: readonly string[] | undefined;
   readonly logger: Logger;
@@ -236,6 +255,9 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     maxBatchSize: positiveInteger(options.maxBatchSize ?? 20, 'maxBatchSize'),
     maxPartsPerMessage: positiveInteger(options.maxPartsPerMessage ?? 1_000, 'maxPartsPerMessage'),
     maxTaskBytes,
+    onInterrupted: oneOf(options.onInterrupted ?? 'fail', ['fail', 'resume'], 'onInterrupted'),
+    maxAttempts: positiveInteger(options.maxAttempts ?? 3, 'maxAttempts'),
+    maxCheckpointBytes: positiveInteger(options.maxCheckpointBytes ?? 64 * 1024, 'maxCheckpointBytes'),
     maxResponseBytes: atMost(
       positiveInteger(options.maxResponseBytes ?? Math.min(4 * maxTaskBytes, MAX_RESPONSE_BYTES), 'maxResponseBytes'),
       MAX_RESPONSE_BYTES,

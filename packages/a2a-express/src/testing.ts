@@ -205,6 +205,41 @@ const CHECKS: readonly (readonly [string, (kit: Kit, storeName: string) => Promi
     },
   ],
   [
+    "what a turn keeps to be resumed (its attempt, the process running it, its opening, its checkpoint) is kept as written, and a change's checkpoint with its events",
+    async ({ make, peer }) => {
+      const store = await make();
+      const opening = {
+        messageAt: 0,
+        isNewTask: true,
+        configuration: { acceptedOutputModes: ['text/plain'] },
+        metadata: { trace: 'x' },
+        call: { protocol: '1.0', binding: 'jsonrpc', method: 'SendMessage', headers: { 'user-agent': 'ua' }, extensions: [] },
+      };
+      await store.update('resumable', (current) => ({
+        record: { ...(current ?? created('resumable')), attempt: 1, holder: 'process-a', opening },
+        events: [working('resumable')],
+      }));
+      const step = (n: number) =>
+        store.update('resumable', (current) => ({
+          record: { ...current!, checkpoint: { chunksSent: n, note: null } },
+          events: [chunk('resumable', { index: 0, append: n > 1, parts: [text(`chunk ${n}`)] })],
+        }));
+      await step(1);
+      await step(2);
+      // Another process takes the turn over: its next attempt, in its name.
+      const other = await peer(store);
+      await other.update('resumable', (current) => ({ record: { ...current!, attempt: 2, holder: 'process-b' }, events: [] }));
+      for (const reader of [store, other]) {
+        const read = asJson(await reader.get('resumable'))!;
+        assert.equal(read.attempt, 2);
+        assert.equal(read.holder, 'process-b');
+        assert.deepEqual(read.opening, opening);
+        assert.deepEqual(read.checkpoint, { chunksSent: 2, note: null });
+        assert.deepEqual(textsOf(read.task.artifacts![0]!.parts), ['chunk 1', 'chunk 2']);
+      }
+    },
+  ],
+  [
     'get answers undefined for an unknown task; update creates it, numbering its events from 1',
     async ({ make }) => {
       const store = await make();

@@ -77,6 +77,7 @@ describe('PostgresTaskStore', () => {
       '003_sealed_push_configs.sql',
       '004_laid_out.sql',
       '005_idempotency.sql',
+      '006_turn_holder.sql',
     ]);
     expect(await migratePostgres(url, schema)).toEqual([]);
     const client = new pg.Client({ connectionString: url });

@@ -307,6 +307,7 @@ test('the update script takes its arguments by name: each it reads is one the st
     rewrite: true,
     listScore: 1234,
     leftState: 'submitted',
+    holder: 'process-a',
   };
   const args = updateArguments(keys, params, [{ id: 5, event }], ['h', '{}']);
   // What the script takes where: its locals, `name = KEYS[n]` and `name = ARGV[n]`.

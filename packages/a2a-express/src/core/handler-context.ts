@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import { turnCallOf, type TurnCall, type TurnCallSource } from './call.js';
 import { NO_EXTENSIONS, type CallExtensions } from './extensions.js';
-import type { SendConfiguration, TaskContext, TaskView } from './handler.js';
+import type { SendConfiguration, TaskContext, TaskView, TurnResumed } from './handler.js';
 import { jsonCopy } from '../model/plain-json.js';
 import { taskSnapshot, type TaskRecord } from '../model/record.js';
 
@@ -26,6 +26,10 @@ export interface TurnOpening {
   readonly principal: Principal | undefined;
   /** What it keeps of the call that opened it; undefined for a turn the core started itself. */
   readonly call: TurnCallSource | undefined;
+  /** Set when the turn runs again after its process was lost. */
+  readonly resumed?: TurnResumed;
+  /** Where the turn's message is in the record's history, when not last (a resumed turn's). */
+  readonly messageAt?: number;
 }
 
 /** A class: V8 builds an object literal with getters on a slow path, and this is made once per turn. */
@@ -35,6 +39,7 @@ export class HandlerContext implements TaskContext {
   readonly isNewTask: boolean;
   readonly requestMetadata: Metadata | undefined;
   readonly principal: Principal | undefined;
+  readonly resumed: TurnResumed | undefined;
   readonly #turn: TurnSignal;
   readonly #opening: TurnOpening;
   readonly #baseLogger: Logger;
@@ -54,6 +59,7 @@ export class HandlerContext implements TaskContext {
     this.requestMetadata = params.metadata ?? undefined;
     // The caller's own principal (the turn's owner may be its tenant with it).
     this.principal = opening.call ? opening.call.principal : opening.principal;
+    this.resumed = opening.resumed;
     this.#turn = turn;
     this.#opening = opening;
     this.#baseLogger = baseLogger;
@@ -88,7 +94,7 @@ export class HandlerContext implements TaskContext {
   }
 
   get history(): Message[] {
-    return (this.#history ??= jsonCopy(this.#opening.record.history.slice(0, -1)));
+    return (this.#history ??= jsonCopy(this.#opening.record.history.slice(0, this.#opening.messageAt ?? -1)));
   }
 
   get signal(): AbortSignal {

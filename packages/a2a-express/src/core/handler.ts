@@ -2,6 +2,7 @@
 // and one-line helpers to build them.
 import type { DataPart, FileContent, FilePart, TextPart } from 'a2a-types/model';
 import type { Artifact, Message, Metadata, Part, Task, TaskState } from '../model/task.js';
+import type { JsonValue } from '../model/plain-json.js';
 import type { Logger } from 'pino';
 import type { Principal } from './auth.js';
 import type { TurnCall } from './call.js';
@@ -54,6 +55,33 @@ export interface TaskContext {
   readonly logger: Logger;
   /** Who sent this turn's message, when the router authenticates requests. */
   readonly principal: Principal | undefined;
+  /**
+   * Set when this turn ran before and is run again (`onInterrupted: 'resume'`, docs/replicas.md):
+   * the updates of the earlier attempts are stored and were streamed; carry on from `checkpoint`.
+   * Undefined on a turn's first attempt.
+   */
+  readonly resumed: TurnResumed | undefined;
+}
+
+/** Why a turn's handler runs again, and where it had got to. */
+export interface TurnResumed {
+  /** This run of the turn: 2 the first time it is resumed. */
+  readonly attempt: number;
+  /**
+   * `'crash'`: the process that ran it stopped renewing its lease (killed, out of memory, a node
+   * lost); `'hand-over'`: a replica shutting down let it go.
+   */
+  readonly reason: 'crash' | 'hand-over';
+  /** The turn's last checkpoint (the `checkpoint` of an update it yielded), undefined when it stored none. */
+  readonly checkpoint: JsonValue | undefined;
+}
+
+/**
+ * What every update may carry: a checkpoint, a small JSON state stored with the update in one
+ * write, handed back in `ctx.resumed` if the turn is resumed (see {@link withCheckpoint}).
+ */
+interface Checkpointed {
+  readonly checkpoint?: JsonValue;
 }
 
 /** A send's configuration as the handler sees it, whichever version the request came over. */
@@ -74,7 +102,7 @@ export type HandlerState = Extract<
   'working' | 'input-required' | 'auth-required' | 'completed' | 'failed' | 'canceled' | 'rejected'
 >;
 
-export interface StatusUpdate {
+export interface StatusUpdate extends Checkpointed {
   readonly kind: 'status';
   readonly state: HandlerState;
   readonly message?: Message;
@@ -85,7 +113,7 @@ export interface StatusUpdate {
  * An artifact or a chunk of one. Without `index`, a chunk with `append` continues the newest
  * artifact and any other chunk starts a new artifact after the existing ones.
  */
-export interface ArtifactUpdate {
+export interface ArtifactUpdate extends Checkpointed {
   readonly kind: 'artifact';
   readonly artifact: Artifact;
   readonly metadata?: Metadata;
@@ -95,7 +123,7 @@ export interface ArtifactUpdate {
  * A message that is the whole answer: the turn ends, and clients that can take a message alone
  * (0.3, 1.0) get just this message, no task. 0.1.0 clients see the task completed with it.
  */
-export interface MessageReply {
+export interface MessageReply extends Checkpointed {
   readonly kind: 'reply';
   readonly message: Message;
   readonly metadata?: Metadata;
@@ -163,6 +191,15 @@ export const authRequired = (message: MessageContent, metadata?: Metadata): Stat
 export function reply(content: MessageContent, metadata?: Metadata): MessageReply {
   const message = agentMessage(content);
   return metadata ? { kind: 'reply', message, metadata } : { kind: 'reply', message };
+}
+
+/**
+ * The update with a checkpoint: the state the handler would carry on from, were its turn resumed
+ * after this update (at most `maxCheckpointBytes` of JSON). The two are written together, so a
+ * resumed turn never sends this update again, nor skips it.
+ */
+export function withCheckpoint<U extends TaskUpdate>(update: U, checkpoint: JsonValue): U {
+  return Object.assign({}, update, { checkpoint });
 }
 
 export interface ArtifactOptions {

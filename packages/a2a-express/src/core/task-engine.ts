@@ -6,8 +6,9 @@ import { A2A_ATTRIBUTES, failSpan, startChildSpan, withSpan } from '../telemetry
 import { A2AError, ErrorCode } from 'a2a-types/model';
 import type { Logger } from 'pino';
 import type { AuthOptions, Principal } from './auth.js';
-import { turnCallSourceOf, type CallContext } from './call.js';
-import { agentMessage, type TaskHandler } from './handler.js';
+import { turnCallOf, turnCallSourceOf, type CallContext, type TurnCallSource } from './call.js';
+import { CallExtensions } from './extensions.js';
+import { agentMessage, type TaskHandler, type TaskUpdate, type TurnResumed } from './handler.js';
 import { isFinalState, isTerminalState, MAX_PUSH_CONFIGS_PER_TASK, type StoredPushConfig, type TaskEvent } from '../model/task.js';
 import type { SendMessageParams, TurnRules } from './operations.js';
 import { HandlerContext, type TurnOpening, type TurnSignal } from './handler-context.js';
@@ -15,12 +16,13 @@ import { acceptsMediaType, unsupportedContent } from './input-modes.js';
 import { messageFieldIssues } from './message-fields.js';
 import { withMessageId } from './message-ids.js';
 import { indexOfMessage, MessageTaken } from './idempotency.js';
-import { InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
+import { copyFromHandler, InvalidUpdateError, toEvent, updatesOf, withArtifactIndexes } from './handler-updates.js';
 import { assertOwner, ownerOf } from './ownership.js';
 import {
   copyRecord,
   upgradeRecord,
   type StoredEvent,
+  type StoredTurnOpening,
   type TaskChange,
   type TaskHead,
   type TaskRecord,
@@ -29,7 +31,7 @@ import {
 import { historyEntrySize, jsonSize, taskBaseSize } from '../model/size.js';
 import type { TaskStore } from '../store/task-store.js';
 import { isFinalEvent, now, statusEvent } from './task-events.js';
-import { TurnWriter } from './turn-writer.js';
+import { TurnWriter, type GivenCheckpoint } from './turn-writer.js';
 
 /** A turn that has been accepted and recorded, before its handler runs. */
 export interface TurnStart extends TurnOpening {
@@ -43,6 +45,8 @@ export interface RunningTurn {
   /** The turn as it was accepted: the record in `working`, with the message in its history. */
   readonly started: TurnStart;
   readonly turn: number;
+  /** Which run of the turn this is: 1, or more for a turn resumed after its process was lost. */
+  readonly attempt: number;
   /** Settles once the turn is in a final state (completed, failed, canceled, rejected, input-required, auth-required). */
   readonly ended: Promise<void>;
   /** Whether it has ended: true from the moment `ended` settles. */
@@ -96,8 +100,18 @@ const UNCHANGED = Symbol('unchanged');
 /** A handler's update that would take its task past `maxTaskBytes`. */
 class TaskTooLargeError extends Error {}
 
+/** What becomes of a turn whose process was lost; the router's options. */
+export interface InterruptedTurns {
+  /** `'resume'`: run its handler again here (a shared store only); `'fail'`: fail its task. */
+  readonly onInterrupted: 'fail' | 'resume';
+  /** Most runs of one turn: a turn lost this many times is failed rather than run again. */
+  readonly maxAttempts: number;
+  /** Most bytes of JSON in one checkpoint. */
+  readonly maxCheckpointBytes: number;
+}
+
 /** How large one task may grow; the router's options. */
-interface TaskLimits {
+interface TaskLimits extends InterruptedTurns {
   /** The agent's authentication: the headers its API key strategies read are kept from handlers. */
   readonly auth?: AuthOptions | undefined;
   /** Most parts in one message from a client. */
@@ -114,6 +128,18 @@ const TOO_LARGE = 'The task grew past the size this agent keeps for one task; st
 // A failed task takes no more messages (-32009), so the way to retry is a new task.
 const PROCESS_LOST =
   'The agent process running this task stopped responding (its lease expired); to retry, send the message again as a new task (a new task id).';
+const attemptsSpent = (attempts: number) =>
+  `The agent process running this task stopped responding ${attempts} times (its lease expired each time), the most this agent tries one message; to retry, send the message again as a new task (a new task id).`;
+
+/**
+ * Most bytes of JSON kept of what a turn was started with (its request's metadata and
+ * configuration, its caller) for it to be resumed: written with each of its changes, so bounded.
+ * A turn that came with more is failed, not resumed, when its process is lost.
+ */
+const MAX_OPENING_BYTES = 64 * 1024;
+
+/** What became of a task whose process was lost: run again here, or failed. */
+export type Recovery = { readonly action: 'resumed'; readonly attempt: number } | { readonly action: 'failed'; readonly attempts: number };
 
 export class TaskEngine {
   private readonly running = new Map<string, Run>();
@@ -123,6 +149,10 @@ export class TaskEngine {
   private readonly acceptsMediaType: ((mediaType: string) => boolean) | undefined;
   /** Headers a handler is not shown (lower case): those the API key strategies read. */
   private readonly credentialHeaders: ReadonlySet<string>;
+  /** This process, as a task's record names the process running its turn (`holder`). */
+  readonly processId = crypto.randomUUID();
+  /** Whether a turn whose process was lost runs again (`onInterrupted: 'resume'` on a shared store). */
+  private readonly resumes: boolean;
 
   /**
    * @param onCommit called after each change this engine makes, with the stored events: the
@@ -134,9 +164,11 @@ export class TaskEngine {
     private readonly logger: Logger,
     private readonly limits: TaskLimits,
     private readonly onCommit?: (result: TaskUpdateResult) => void,
-    private readonly metrics?: Pick<A2AMetrics, 'turnEnded'>,
+    private readonly metrics?: Pick<A2AMetrics, 'turnEnded' | 'turnInterrupted'>,
+    shared = false,
   ) {
     const { maxTaskBytes, acceptedInputModes } = limits;
+    this.resumes = shared && limits.onInterrupted === 'resume';
     this.acceptsMediaType = acceptedInputModes && acceptsMediaType(acceptedInputModes);
     this.credentialHeaders = new Set(
       (limits.auth?.strategies ?? []).flatMap(({ cardCredentials }) =>
@@ -216,6 +248,7 @@ export class TaskEngine {
     // A config sent with a message without an id is the task's own: the same config sent with
     // every message of the task (as SDK clients do) is one config.
     const pushConfig = sent && ({ ...sent, id: sent.id || taskId } as StoredPushConfig);
+    const opening = this.resumes ? this.openingOf(params, principal, call) : undefined;
     /**
      * Refuses the message for what the task's head says (whose it is, its context and state, its
      * size), else the task's push configs and size with it. Needs nothing of the history or the
@@ -256,6 +289,11 @@ export class TaskEngine {
         withMessage.turn = base.turn + 1;
         withMessage.pushConfigs = pushConfigs;
         withMessage.replied = undefined;
+        // Without resume these stay unset, as do those of an earlier turn.
+        withMessage.attempt = opening && 1;
+        withMessage.holder = opening && this.processId;
+        withMessage.opening = opening && { ...opening, messageAt: base.history.length, isNewTask };
+        withMessage.checkpoint = undefined;
         return { record: withMessage, events: [statusEvent(taskId, 'working')] };
       },
       (head) => void admit(head, true),
@@ -285,6 +323,7 @@ export class TaskEngine {
       taskId: start.record.task.id,
       started: start,
       turn: start.record.turn,
+      attempt: start.record.attempt ?? 1,
       controller: undefined,
       aborted: false,
       over: false,
@@ -301,6 +340,7 @@ export class TaskEngine {
     // context the handler runs in: its own calls out become the turn's children, and so stay
     // tied to the call even when the turn outlives its request.
     const span = startChildSpan('a2a turn', { [A2A_ATTRIBUTES.taskId]: run.taskId, [A2A_ATTRIBUTES.turn]: run.turn });
+    if (run.attempt > 1) span.setAttribute('a2a.turn.attempt', run.attempt);
     const startedAt = performance.now();
     void withSpan(span, () => this.execute(run, start)).finally(() => {
       run.markEnded();
@@ -379,11 +419,13 @@ export class TaskEngine {
 
   /**
    * Aborts the handler of this turn if it runs in this process and the turn is not over: the
-   * turn was canceled, or failed by another process (a shared store tells of both).
+   * turn was canceled, or failed by another process (a shared store tells of both); given
+   * `attempt`, only a run of an earlier attempt (another process took the turn over).
    */
-  abortTurn(taskId: string, turn: number): void {
+  abortTurn(taskId: string, turn: number, attempt?: number): void {
     const run = this.running.get(taskId);
     if (!run || run.turn !== turn || run.over) return;
+    if (attempt !== undefined && run.attempt >= attempt) return;
     abort(run);
     run.markEnded();
   }
@@ -420,24 +462,94 @@ export class TaskEngine {
   }
 
   /**
-   * Fails a task whose process stopped renewing its lease (a shared store found it expired),
-   * unless it has ended meanwhile. True if it was failed.
+   * Takes over a task whose process stopped renewing its lease (a shared store found it expired
+   * and this process claimed it), unless it has ended meanwhile: with resume, and attempts left,
+   * begins the turn's next attempt in one compare-and-set (from then on the writes of every
+   * earlier attempt are refused) and runs its handler here; otherwise fails the task, saying why.
+   * Undefined when the task had ended.
    */
-  async failAbandoned(taskId: string): Promise<boolean> {
+  async recoverAbandoned(taskId: string): Promise<Recovery | undefined> {
+    let recovery: Recovery | undefined;
+    let record: TaskRecord;
     try {
-      await this.commit(taskId, (current) => {
+      ({ record } = await this.commit(taskId, (current) => {
         if (!current || isFinalState(current.task.status.state)) throw STALE_TURN;
-        return { record: current, events: [statusEvent(taskId, 'failed', withMessageId(agentMessage(PROCESS_LOST)))] };
-      });
-      return true;
+        const attempts = current.attempt ?? 1;
+        const { opening } = current;
+        if (
+          !this.resumes ||
+          opening === undefined ||
+          current.history[opening.messageAt] === undefined ||
+          attempts >= this.limits.maxAttempts
+        ) {
+          recovery = { action: 'failed', attempts };
+          const text = this.resumes && opening !== undefined ? attemptsSpent(attempts) : PROCESS_LOST;
+          return { record: current, events: [statusEvent(taskId, 'failed', withMessageId(agentMessage(text)))] };
+        }
+        recovery = { action: 'resumed', attempt: attempts + 1 };
+        const next = copyRecord(current);
+        next.attempt = attempts + 1;
+        next.holder = this.processId;
+        return { record: next, events: [] };
+      }));
     } catch (error) {
-      if (error === STALE_TURN) return false;
+      if (error === STALE_TURN) return undefined;
       throw error;
+    }
+    const taken = recovery!;
+    this.metrics?.turnInterrupted(taken.action, 'crash');
+    if (taken.action === 'resumed') {
+      const resumed: TurnResumed = { attempt: taken.attempt, reason: 'crash', checkpoint: record.checkpoint };
+      this.run(resumedStart(record, record.opening!, resumed));
+    }
+    return taken;
+  }
+
+  /**
+   * What a turn keeps of how it was started, for another process to run it again; undefined
+   * (the turn is not resumable) when that is more than MAX_OPENING_BYTES.
+   */
+  private openingOf(
+    params: SendMessageParams,
+    principal: Principal | undefined,
+    call: CallContext | undefined,
+  ): Omit<StoredTurnOpening, 'messageAt' | 'isNewTask'> | undefined {
+    const { acceptedOutputModes, historyLength, returnImmediately, taskPushNotificationConfig: push } = params.configuration ?? {};
+    const configuration: Record<string, unknown> = {};
+    if (acceptedOutputModes) configuration.acceptedOutputModes = acceptedOutputModes;
+    if (historyLength !== undefined) configuration.historyLength = historyLength;
+    if (returnImmediately !== undefined) configuration.returnImmediately = returnImmediately;
+    // What the handler is shown of the push config: never its token or credentials.
+    if (push) {
+      configuration.taskPushNotificationConfig = {
+        url: push.url,
+        ...(push.id && { id: push.id }),
+        ...(push.authentication?.schemes && { authentication: { schemes: push.authentication.schemes } }),
+      };
+    }
+    const source = call && turnCallSourceOf(call);
+    const opening = {
+      configuration,
+      ...(params.metadata && { metadata: params.metadata }),
+      ...(principal && { owner: principal }),
+      ...(source && {
+        call: {
+          ...turnCallOf(source, this.credentialHeaders),
+          extensions: source.extensions?.requested ?? [],
+          ...(source.principal && { principal: source.principal }),
+        },
+      }),
+    };
+    try {
+      const copy = copyFromHandler(opening) as StoredTurnOpening;
+      return jsonSize(copy) <= MAX_OPENING_BYTES ? copy : undefined;
+    } catch {
+      return undefined;
     }
   }
 
   private async execute(run: Run, start: TurnStart): Promise<void> {
-    const writer = new TurnWriter((events) => this.write(run, events));
+    const writer = new TurnWriter((events, checkpoints) => this.write(run, events, checkpoints));
     let handlerError: { error: unknown } | undefined;
     try {
       const updates = await updatesOf(this.handler(new HandlerContext(run, start, this.logger, this.credentialHeaders)));
@@ -447,10 +559,11 @@ export class TaskEngine {
       for await (const update of updates) {
         if (run.aborted || writer.over) break;
         const event = toEvent(run.taskId, update);
+        const checkpoint = update.checkpoint === undefined ? undefined : this.checkpointOf(update);
         // A reply is the whole answer only as the turn's first update: after others, the client
         // has been shown the task, and the reply completes it like any final message.
         if (sinceStart++ > 0 && 'reply' in event) event.reply = undefined;
-        writer.add(event);
+        writer.add(event, checkpoint);
         // Nothing the handler yields after its final state is asked for.
         if (isFinalEvent(event)) break;
         // Bounded: while a full batch waits, the handler waits for the write ahead of it.
@@ -479,25 +592,57 @@ export class TaskEngine {
    * the task past `maxTaskBytes` is written event by event, so that what fits is kept, as it
    * would have been had the events come one at a time.
    */
-  private async write(run: Run, events: readonly TaskEvent[]): Promise<boolean> {
+  private async write(run: Run, events: readonly TaskEvent[], checkpoints?: readonly (GivenCheckpoint | undefined)[]): Promise<boolean> {
     if (run.aborted) return false;
+    const checkpoint = checkpoints && lastCheckpoint(checkpoints);
     try {
       const { record } = await this.commit(run.taskId, (current) => {
+        // Refused to a turn that is over, and to an attempt another process has taken over.
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
-        return { record: current, events: withArtifactIndexes(current, events), check: this.checkSize };
+        let record = current;
+        if (checkpoint) {
+          const next = copyRecord(current);
+          next.checkpoint = checkpoint.value;
+          record = next;
+        }
+        return { record, events: withArtifactIndexes(current, events), check: this.checkSize };
       });
       if (!isFinalState(record.task.status.state)) return true;
       run.finalRecord = record;
       run.markEnded();
       return false;
     } catch (error) {
-      if (error === STALE_TURN) return false;
+      if (error === STALE_TURN) {
+        // Another process runs this turn now: this run stops (its handler is aborted).
+        if (!run.over) abort(run);
+        return false;
+      }
       if (error instanceof TaskTooLargeError && events.length > 1) {
-        for (const event of events) if (!(await this.write(run, [event]))) return false;
+        for (let i = 0; i < events.length; i++) {
+          const given = checkpoints?.[i];
+          if (!(await this.write(run, [events[i]!], given && [given]))) return false;
+        }
         return true;
       }
       throw error;
     }
+  }
+
+  /**
+   * The checkpoint given with an update, copied, when turns are resumed (it is checked either
+   * way, so that a handler's checkpoints are refused alike wherever it runs): InvalidUpdateError
+   * past `maxCheckpointBytes`.
+   */
+  private checkpointOf(update: TaskUpdate): GivenCheckpoint | undefined {
+    const value = copyFromHandler(update.checkpoint!);
+    const { maxCheckpointBytes } = this.limits;
+    const size = jsonSize(value);
+    if (size > maxCheckpointBytes) {
+      throw new InvalidUpdateError(
+        `checkpoint: ${size} bytes of JSON, more than maxCheckpointBytes (${maxCheckpointBytes}); a checkpoint says where the handler got to, not what it made`,
+      );
+    }
+    return this.resumes ? { value } : undefined;
   }
 
   private async fail(run: Run, error: unknown): Promise<void> {
@@ -637,5 +782,38 @@ function assertContinuable(current: TaskHead, rules: TurnRules): void {
 }
 
 function isCurrentTurn(current: TaskRecord | undefined, run: Run): current is TaskRecord {
-  return current !== undefined && current.turn === run.turn && !isFinalState(current.task.status.state);
+  return (
+    current !== undefined && current.turn === run.turn && (current.attempt ?? 1) === run.attempt && !isFinalState(current.task.status.state)
+  );
+}
+
+/** The last checkpoint of a batch's, which is written with the batch. */
+function lastCheckpoint(checkpoints: readonly (GivenCheckpoint | undefined)[]): GivenCheckpoint | undefined {
+  for (let i = checkpoints.length - 1; i >= 0; i--) if (checkpoints[i] !== undefined) return checkpoints[i];
+  return undefined;
+}
+
+/** A turn to run again, from its record as the attempt that takes it over wrote it. */
+function resumedStart(record: TaskRecord, opening: StoredTurnOpening, resumed: TurnResumed): TurnStart {
+  const params: SendMessageParams = { message: record.history[opening.messageAt]! };
+  if (opening.configuration) params.configuration = opening.configuration as SendMessageParams['configuration'];
+  if (opening.metadata) params.metadata = opening.metadata;
+  const stored = opening.call;
+  const call: TurnCallSource | undefined = stored && {
+    principal: stored.principal as Principal | undefined,
+    headers: stored.headers,
+    origin: { protocol: stored.protocol, binding: stored.binding, method: stored.method, params: undefined },
+    tenant: stored.tenant,
+    extensions: new CallExtensions(stored.extensions),
+  };
+  return {
+    record,
+    events: [],
+    isNewTask: opening.isNewTask,
+    params,
+    principal: opening.owner as Principal | undefined,
+    call,
+    resumed,
+    messageAt: opening.messageAt,
+  };
 }

@@ -4,16 +4,26 @@
 // together, and while a write is in flight the events produced meanwhile go in the next one. A
 // networked store then costs one round trip per batch of a fast stream instead of one per chunk,
 // and the in-memory store one commit (its copies, its size count, its listeners) per batch.
+import type { JsonValue } from '../model/plain-json.js';
 import type { TaskEvent } from '../model/task.js';
+
+/** A checkpoint a handler gave with an update (boxed: null is a checkpoint too). */
+export interface GivenCheckpoint {
+  readonly value: JsonValue;
+}
 
 /**
  * Writes a batch of events; true while the turn goes on, false once it is over (its final
- * state is stored, or the turn is no longer the task's current one).
+ * state is stored, or the turn is no longer the task's current one). `checkpoints`, when any
+ * event came with one: the checkpoint given with the event at the same index, to be written
+ * with it (the batch's last one with the batch).
  */
-type WriteEvents = (events: readonly TaskEvent[]) => Promise<boolean>;
+type WriteEvents = (events: readonly TaskEvent[], checkpoints: readonly (GivenCheckpoint | undefined)[] | undefined) => Promise<boolean>;
 
 export class TurnWriter {
   private queued: TaskEvent[] = [];
+  /** The checkpoints of `queued`, by index; made only when one comes. */
+  private queuedCheckpoints: (GivenCheckpoint | undefined)[] | undefined;
   /** The write in flight now (it never rejects: a failure is kept in `failure`). */
   private writing: Promise<void> | undefined;
   private overFlag = false;
@@ -37,8 +47,9 @@ export class TurnWriter {
   }
 
   /** Queues an event; it is written with the next batch, after every event added before it. */
-  add(event: TaskEvent): void {
+  add(event: TaskEvent, checkpoint?: GivenCheckpoint): void {
     if (this.overFlag) return;
+    if (checkpoint !== undefined) (this.queuedCheckpoints ??= [])[this.queued.length] = checkpoint;
     this.queued.push(event);
     if (this.writing === undefined) this.writing = afterMicrotasks().then(() => this.writeQueued());
   }
@@ -62,12 +73,14 @@ export class TurnWriter {
    */
   private writeQueued(): Promise<void> {
     const batch = this.queued;
+    const checkpoints = this.queuedCheckpoints;
     this.queued = [];
+    this.queuedCheckpoints = undefined;
     if (batch.length === 0) {
       this.writing = undefined;
       return Promise.resolve();
     }
-    return this.write(batch).then(
+    return this.write(batch, checkpoints).then(
       (open) => {
         if (!open) this.end();
         this.writing = this.queued.length > 0 ? this.writeQueued() : undefined;
@@ -83,6 +96,7 @@ export class TurnWriter {
   private end(): void {
     this.overFlag = true;
     this.queued = [];
+    this.queuedCheckpoints = undefined;
   }
 }
 

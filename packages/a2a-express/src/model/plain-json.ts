@@ -8,6 +8,9 @@
 // BigInt, cycles, a `__proto__` key, very deep nesting) makes the copy fall back to the
 // round-trip itself, so the result is always exactly what the round-trip gives.
 
+/** A value JSON carries as it is: what a checkpoint may hold. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
 /** Returned up the recursion when the direct copy cannot match the round-trip. */
 const FALL_BACK = Symbol('fall back to the JSON round-trip');
 

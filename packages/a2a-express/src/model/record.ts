@@ -1,7 +1,8 @@
 // What a store keeps: the record of a task, its numbered events, and the shape of a change.
 // Records are values: a store never changes one in place. What it hands to readers is a copy
 // (see TaskStore), so no reader can change what the store holds.
-import type { Message, StoredPushConfig, Task, TaskEvent } from './task.js';
+import type { Message, Metadata, StoredPushConfig, Task, TaskEvent } from './task.js';
+import type { JsonValue } from './plain-json.js';
 
 /** Everything the server keeps about one task. */
 export interface TaskRecord {
@@ -31,6 +32,60 @@ export interface TaskRecord {
    * before it existed.
    */
   readonly bytes?: number;
+  /**
+   * Which run of the current turn this is: 1 for its first, one more each time a replica takes
+   * over a turn whose process died (`onInterrupted: 'resume'`). Absent: 1. A turn's writes are
+   * refused once another attempt has begun (fencing).
+   */
+  readonly attempt?: number;
+  /** The process running the current attempt (its engine's id): only its lease renewals count. Absent without resume. */
+  readonly holder?: string;
+  /** What a replica needs to run the current turn's handler again; absent without resume. */
+  readonly opening?: StoredTurnOpening;
+  /** The current turn's last checkpoint (`checkpoint` on an update), handed back when the turn is resumed. */
+  readonly checkpoint?: JsonValue;
+}
+
+/**
+ * What a turn was started with, kept so that another process can run its handler again: where
+ * its message is in the history, and what the handler is shown of the request and its caller.
+ * Never a credential: headers come without them, as the handler sees them.
+ */
+export interface StoredTurnOpening {
+  /** The turn's message's index in the history. */
+  readonly messageAt: number;
+  readonly isNewTask: boolean;
+  /** The send's configuration as a handler is shown it (no push token, no credentials). */
+  readonly configuration?: {
+    readonly acceptedOutputModes?: string[];
+    readonly historyLength?: number;
+    readonly returnImmediately?: boolean;
+    readonly taskPushNotificationConfig?: {
+      readonly url: string;
+      readonly id?: string;
+      readonly authentication?: { readonly schemes: string[] };
+    };
+  };
+  readonly metadata?: Metadata;
+  /** Who owns the turn (the principal, or the tenant with it). */
+  readonly owner?: StoredPrincipal;
+  /** The call that started it, as its handler is shown it. */
+  readonly call?: {
+    readonly protocol: string;
+    readonly binding: string;
+    readonly method: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly tenant?: string;
+    readonly extensions: readonly string[];
+    readonly principal?: StoredPrincipal;
+  };
+}
+
+/** A principal as a record keeps it (core/principal.ts's, which never carries credentials). */
+export interface StoredPrincipal {
+  readonly id: string;
+  readonly scheme: string;
+  readonly [extra: string]: unknown;
 }
 
 /** One event of a task's log, numbered by the store. */
@@ -106,6 +161,10 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
     owner: record.owner,
     updatedAt: record.updatedAt,
     bytes: record.bytes,
+    attempt: record.attempt,
+    holder: record.holder,
+    opening: record.opening,
+    checkpoint: record.checkpoint,
   };
   return copy as Mutable<TaskRecord>;
 }

@@ -26,7 +26,16 @@ import { databaseCall } from './database-call.js';
 import { headOf, recordFromLayout, recordStoredWhole, type LayoutWrite } from './task-layout.js';
 import { PushConfigSeal, type PushConfigKey, PushConfigsUnopenable, unopenable } from './sealed-push-configs.js';
 import { checkTaskId } from '../model/ids.js';
-import type { EventListener, StoredEvent, TaskChange, TaskHead, TaskRecord, TaskUpdateOptions, TaskUpdateResult } from '../model/record.js';
+import type {
+  EventListener,
+  StoredEvent,
+  StoredTurnOpening,
+  TaskChange,
+  TaskHead,
+  TaskRecord,
+  TaskUpdateOptions,
+  TaskUpdateResult,
+} from '../model/record.js';
 import { claimOf, claimText } from './idempotency-claims.js';
 import { RevisionWriter, TaskFeeds, type ChangeWrite, type TaskRevision } from './shared-store.js';
 import {
@@ -157,6 +166,8 @@ export class PostgresTaskStore implements SharedTaskStore {
   private readonly logger: Logger | undefined;
   private readonly migrate: boolean;
   private readonly seal: PushConfigSeal | undefined;
+  /** Each running turn's sealed opening and checkpoint, by its opening (see sealedTurn). */
+  private readonly sealedTurns = new WeakMap<object, { taskId: string; checkpoint: unknown; value: { sealed: string } }>();
   private metrics: StoreMetrics | undefined;
   /** The migrations run, once they have; a run that failed (the database away) is tried again on the next use. */
   private migrated: Promise<void> | undefined;
@@ -374,29 +385,16 @@ export class PostgresTaskStore implements SharedTaskStore {
     });
   }
 
-  /**
-   * One statement claims a key that is free or whose window has ended, or reads the claim that
-   * holds it. ON CONFLICT DO UPDATE, not DO NOTHING: it waits for a claim of the same key being
-   * made at the same moment and returns it, where DO NOTHING would leave a reader whose snapshot
-   * predates it nothing to read. The claim returned is this one's when it was taken.
-   */
-  async claimIdempotencyKey(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined> {
-    return this.operation('claimIdempotencyKey', async () => {
-      await this.ready();
-      const text = claimText(claim);
-      const found = await this.pool.query({ ...this.claimStatement, values: [key, text, Math.ceil(windowMs)] });
-      const held = found.rows[0].claim as string;
-      return held === text ? undefined : claimOf(held);
-    });
-  }
-
-  async renewLeases(taskIds: readonly string[]): Promise<void> {
+  async renewLeases(taskIds: readonly string[], holder?: string): Promise<void> {
+import { claimOf, claimText } from './idempotency-claims.js';
     if (taskIds.length === 0) return;
     return this.operation('renewLeases', async () => {
       await this.ready();
+      // Only leases of turns this process runs (or of turns that name no process).
       await this.pool.query(
-        `UPDATE ${this.tables.tasks} SET lease_until = now() + $2 * interval '1 millisecond' WHERE task_id = ANY($1) AND lease_until IS NOT NULL`,
-        [taskIds, this.leaseMs],
+        `UPDATE ${this.tables.tasks} SET lease_until = now() + $2 * interval '1 millisecond'
+         WHERE task_id = ANY($1) AND lease_until IS NOT NULL AND ($3::text IS NULL OR holder IS NULL OR holder = $3::text)`,
+        [taskIds, this.leaseMs, holder ?? null],
       );
     });
   }
@@ -525,6 +523,9 @@ export class PostgresTaskStore implements SharedTaskStore {
       const { pushConfigs, ...rest } = record;
       kept = rest;
       if (pushConfigs !== undefined) sealed = this.seal.seal(taskId, pushConfigs);
+      // The record's `opening` holds the sealed form (a shape no opening has), read back by withPushConfigsOpened.
+      if (record.opening !== undefined)
+        kept = { ...rest, opening: this.sealedTurn(taskId, record) as unknown as StoredTurnOpening, checkpoint: undefined };
     }
     const rows = layoutRows(layout);
     let found: pg.QueryResult;
@@ -556,6 +557,7 @@ export class PostgresTaskStore implements SharedTaskStore {
           digestOf(taskId),
           this.turnsChannel,
           write.turnEnded ?? null,
+          record.holder ?? null,
         ],
       });
     } catch (error) {
@@ -588,11 +590,35 @@ export class PostgresTaskStore implements SharedTaskStore {
     return this.withPushConfigsOpened(row, record);
   }
 
-  /** A record (or head) of a row with its push configs, opened when the row keeps them sealed. */
+  /**
+   * A record (or head) of a row with its push configs, opened when the row keeps them sealed, and
+   * what its turn keeps to be resumed (see {@link sealedTurn}).
+   */
   private withPushConfigsOpened<R extends TaskHead>(row: Pick<TaskRow, 'task_id' | 'push_configs'>, record: R): R {
-    if (row.push_configs === null) return record;
+    const sealedTurn = (record.opening as { sealed?: unknown } | undefined)?.sealed;
+    let opened = record;
+    if (typeof sealedTurn === 'string') {
+      if (!this.seal) throw unopenable(row.task_id, 'its turn is sealed, and this store was given no pushConfigKey');
+      const turn = this.seal.openTurn(row.task_id, sealedTurn) as Pick<TaskRecord, 'opening' | 'checkpoint'>;
+      opened = { ...record, opening: turn.opening, checkpoint: turn.checkpoint };
+    }
+    if (row.push_configs === null) return opened;
     if (!this.seal) throw unopenable(row.task_id, 'they are sealed, and this store was given no pushConfigKey');
-    return { ...record, pushConfigs: this.seal.open(row.task_id, row.push_configs) };
+    return { ...opened, pushConfigs: this.seal.open(row.task_id, row.push_configs) };
+  }
+
+  /**
+   * What a running turn keeps to be resumed, sealed with the push configs' key: what the turn was
+   * started with (its caller, the request's metadata) and its checkpoint, in the record's `opening`
+   * as `{ sealed }`. Sealed once per checkpoint: the writes between two checkpoints reuse it.
+   */
+  private sealedTurn(taskId: string, record: TaskRecord): { sealed: string } {
+    const { opening, checkpoint } = record;
+    const known = this.sealedTurns.get(opening!);
+    if (known && known.checkpoint === checkpoint && known.taskId === taskId) return known.value;
+    const value = { sealed: this.seal!.sealTurn(taskId, { opening, checkpoint }) };
+    this.sealedTurns.set(opening!, { taskId, checkpoint, value });
+    return value;
   }
 
   /** The connection that listens for every task's new events, opened on the first subscription. */
@@ -695,7 +721,7 @@ function layoutRows(layout: LayoutWrite): { messages: string[]; partIndexes: num
 }
 
 /**
- * The statements of a change (compareAndSet's parameters, $1 to $24). The head is written first:
+ * The statements of a change (compareAndSet's parameters, $1 to $25). The head is written first:
  * updated only while the task is at the revision the change was computed from ($12), or inserted
  * only while no task has its id; every other part of the statement writes only when the head was
  * (`EXISTS (SELECT FROM head)`), so a change that lost the round writes nothing. Rows appended go
@@ -723,11 +749,11 @@ function changeStatements(tables: { tasks: string; events: string; history: stri
     SELECT rev, (SELECT count(*) FROM notices) AS notices FROM head`;
   const change = `WITH head AS (
       UPDATE ${tables.tasks} SET owner = $2, context_id = $3, state = $4, status_ms = $5, listed = $6, last_event_id = $7, record = $8,
-        push_configs = $11, rev = rev + 1, laid_out = true, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END, lease_until = ${lease}
+        push_configs = $11, holder = $25::text, rev = rev + 1, laid_out = true, finished_at = CASE WHEN $9 THEN coalesce(finished_at, now()) END, lease_until = ${lease}
       WHERE task_id = $1 AND rev = $12::integer RETURNING rev),${rest}`;
   const create = `WITH head AS (
-      INSERT INTO ${tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, push_configs, rev, laid_out, finished_at, lease_until)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12::integer + 1, true, CASE WHEN $9 THEN now() END, ${lease})
+      INSERT INTO ${tables.tasks} (task_id, owner, context_id, state, status_ms, listed, last_event_id, record, push_configs, rev, laid_out, finished_at, lease_until, holder)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12::integer + 1, true, CASE WHEN $9 THEN now() END, ${lease}, $25::text)
       ON CONFLICT (task_id) DO NOTHING RETURNING rev),${rest}`;
   return { change, create };
 }

@@ -52,6 +52,8 @@ export interface UpdateParams {
   readonly listScore: string | number;
   /** The state the task leaves, whose indexes (the owner's and the context's) it is taken out of; '' for none. */
   readonly leftState: string;
+  /** The process running the task's current attempt (the record's `holder`), whose renewals alone count; '' for any. */
+  readonly holder: string;
 }
 
 /**
@@ -77,6 +79,7 @@ const UPDATE_PARAMS = Object.keys({
   rewrite: true,
   listScore: true,
   leftState: true,
+  holder: true,
 } satisfies Record<keyof UpdateParams, true>) as (keyof UpdateParams)[];
 
 /**
@@ -148,7 +151,7 @@ while i <= #ARGV do
     i = i + 3
   end
 end
-redis.call('HSET', task, 'rev', rev + 1, 'head', params.head, 'last', params.lastEventId, 'artifacts', params.artifactIndexes)
+redis.call('HSET', task, 'rev', rev + 1, 'head', params.head, 'last', params.lastEventId, 'artifacts', params.artifactIndexes, 'holder', params.holder)
 local keys = {task, events, history}
 for index in string.gmatch(params.artifactIndexes, '%S+') do keys[#keys + 1] = prefix .. index end
 local taskId = params.taskId
@@ -192,12 +195,18 @@ end
 return {fields[1], fields[2], false, redis.call('LRANGE', KEYS[2], 0, -1), parts}
 `;
 
-// KEYS: leases sorted set. ARGV: lease ms, then task ids. Only leases that still exist are
-// extended (XX): a task that ended has none to renew.
+// KEYS: leases sorted set. ARGV: lease ms, the renewing process ('' for any), task key prefix,
+// then task ids. Only leases that still exist are extended (XX): a task that ended has none to
+// renew; and only of tasks whose current attempt that process runs (or that name none): a
+// process whose turn another took over cannot keep it alive.
 export const RENEW_SCRIPT = `
 local t = redis.call('TIME')
 local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', untilMs, ARGV[i]) end
+local holder = ARGV[2]
+for i = 4, #ARGV do
+  local current = holder ~= '' and redis.call('HGET', ARGV[3] .. ARGV[i], 'holder')
+  if not current or current == '' or current == holder then redis.call('ZADD', KEYS[1], 'XX', untilMs, ARGV[i]) end
+end
 return 0
 `;
 

@@ -217,6 +217,7 @@ export class RedisTaskStore implements SharedTaskStore {
         listScore: saved.replied ? 'x' : before?.task.status === status ? '' : statusMsOf(saved),
         // '' for a new task, or when the state is the same.
         leftState: before && !before.replied && before.task.status.state !== status.state ? before.task.status.state : '',
+        holder: saved.holder ?? '',
       },
       events,
       layout.ops,
@@ -273,9 +274,12 @@ export class RedisTaskStore implements SharedTaskStore {
     }
   }
 
-  async renewLeases(taskIds: readonly string[]): Promise<void> {
+  async renewLeases(taskIds: readonly string[], holder?: string): Promise<void> {
     if (taskIds.length === 0) return;
-    await this.command('a2aRenew', () => this.redis.a2aRenew(this.leasesKey, this.leaseMs, ...taskIds));
+    for (const taskId of taskIds) checkTaskId(taskId);
+    await this.command('a2aRenew', () =>
+      this.redis.a2aRenew(this.leasesKey, this.leaseMs, holder ?? '', `${this.prefix}task:`, ...taskIds),
+    );
   }
 
   async claimExpiredLeases(): Promise<string[]> {

@@ -1,18 +1,24 @@
 // What each replica does for the others when they share a store: renew the leases of the tasks
-// it runs, fail tasks whose process died (their lease ran out), and abort its handlers whose
-// turn was canceled or failed elsewhere.
+// it runs, take over tasks whose process died (their lease ran out: resumed here, or failed),
+// and abort its handlers whose turn was canceled, failed or taken over elsewhere.
 import type { Logger } from 'pino';
 
 import type { SharedTaskStore } from './task-store.js';
 
 /** What the duties need of the process's task engine. */
 interface ReplicaWork {
+  /** This process, as a task's record names the process that runs its turn. */
+  readonly processId: string;
   /** The tasks whose handlers run in this process. */
   runningTaskIds(): string[];
-  /** Aborts this turn's handler if it runs here. */
-  abortTurn(taskId: string, turn: number): void;
-  /** Fails a task whose lease ran out, unless it ended meanwhile; true if it was failed. */
-  failAbandoned(taskId: string): Promise<boolean>;
+  /** Aborts this turn's handler if it runs here (given an attempt, only a run of an earlier one). */
+  abortTurn(taskId: string, turn: number, attempt?: number): void;
+  /** Resumes or fails a task whose lease ran out, unless it ended meanwhile; what it did. */
+  recoverAbandoned(
+    taskId: string,
+  ): Promise<
+    { readonly action: 'resumed'; readonly attempt: number } | { readonly action: 'failed'; readonly attempts: number } | undefined
+  >;
 }
 
 /**
@@ -23,13 +29,15 @@ interface ReplicaWork {
 export function startReplicaDuties(engine: ReplicaWork, store: SharedTaskStore, logger: Logger): () => Promise<void> {
   const log = logger.child({ component: 'replicas' });
   const renewer = setInterval(() => {
-    store.renewLeases(engine.runningTaskIds()).catch((error: Error) => log.warn({ reason: error.message }, 'could not renew task leases'));
+    store
+      .renewLeases(engine.runningTaskIds(), engine.processId)
+      .catch((error: Error) => log.warn({ reason: error.message }, 'could not renew task leases'));
   }, store.leaseMs / 3);
   let sweeping = false;
   const sweeper = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    void failAbandonedTasks(engine, store, log).finally(() => {
+    void recoverAbandonedTasks(engine, store, log).finally(() => {
       sweeping = false;
     });
   }, store.leaseMs / 2);
@@ -37,7 +45,7 @@ export function startReplicaDuties(engine: ReplicaWork, store: SharedTaskStore, 
   (renewer as { unref?: () => void }).unref?.();
   (sweeper as { unref?: () => void }).unref?.();
   const unsubscribe = store
-    .onTurnEnded(({ taskId, turn }) => engine.abortTurn(taskId, turn))
+    .onTurnEnded(({ taskId, turn, state, attempt }) => engine.abortTurn(taskId, turn, state === 'resumed' ? attempt : undefined))
     .catch((error: Error) => {
       log.error({ err: error }, 'cannot hear of cancellations made by other replicas');
       return () => undefined;
@@ -49,10 +57,15 @@ export function startReplicaDuties(engine: ReplicaWork, store: SharedTaskStore, 
   };
 }
 
-async function failAbandonedTasks(engine: ReplicaWork, store: SharedTaskStore, log: Logger): Promise<void> {
+async function recoverAbandonedTasks(engine: ReplicaWork, store: SharedTaskStore, log: Logger): Promise<void> {
   try {
     for (const taskId of await store.claimExpiredLeases()) {
-      if (await engine.failAbandoned(taskId)) log.warn({ taskId }, 'task failed: the process running it stopped renewing its lease');
+      const recovery = await engine.recoverAbandoned(taskId);
+      if (recovery?.action === 'resumed') {
+        log.warn({ taskId, attempt: recovery.attempt }, 'task resumed here: the process running it stopped renewing its lease');
+      } else if (recovery) {
+        log.warn({ taskId, attempts: recovery.attempts }, 'task failed: the process running it stopped renewing its lease');
+      }
     }
   } catch (error) {
     log.warn({ reason: (error as Error).message }, 'could not check for abandoned tasks');

@@ -33,15 +33,35 @@ export class PushConfigSeal {
 
   /** `v1.<key id>.<iv, ciphertext and tag in base64url>`. */
   seal(taskId: string, configs: readonly StoredPushConfig[]): string {
-    const key = this.keys[0]!;
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', key.bytes, iv);
-    cipher.setAAD(Buffer.from(taskId));
-    const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(configs), 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return `${VERSION}.${key.id}.${sealed.toString('base64url')}`;
+    return this.sealJson(taskId, taskId, configs);
   }
 
   open(taskId: string, sealed: string): StoredPushConfig[] {
+    return this.openJson(taskId, taskId, sealed) as StoredPushConfig[];
+  }
+
+  /**
+   * What a running turn keeps to be resumed (what it was started with, its checkpoint), sealed
+   * as push configs are: bound to the task, and to this use, so that neither can stand for the other.
+   */
+  sealTurn(taskId: string, turn: unknown): string {
+    return this.sealJson(taskId, `${taskId}\u0000turn`, turn);
+  }
+
+  openTurn(taskId: string, sealed: string): unknown {
+    return this.openJson(taskId, `${taskId}\u0000turn`, sealed);
+  }
+
+  private sealJson(taskId: string, boundTo: string, value: unknown): string {
+    const key = this.keys[0]!;
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key.bytes, iv);
+    cipher.setAAD(Buffer.from(boundTo));
+    const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(value), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return `${VERSION}.${key.id}.${sealed.toString('base64url')}`;
+  }
+
+  private openJson(taskId: string, boundTo: string, sealed: string): unknown {
     const [version, keyId, body] = sealed.split('.');
     const key = this.keys.find((candidate) => candidate.id === keyId);
     if (version !== VERSION || body === undefined || !key)
@@ -49,10 +69,10 @@ export class PushConfigSeal {
     const bytes = Buffer.from(body, 'base64url');
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.bytes, bytes.subarray(0, IV_BYTES));
-      decipher.setAAD(Buffer.from(taskId));
+      decipher.setAAD(Buffer.from(boundTo));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
-      return JSON.parse(plain.toString('utf8')) as StoredPushConfig[];
+      return JSON.parse(plain.toString('utf8')) as unknown;
     } catch {
       throw unopenable(taskId, 'altered, or sealed for another task');
     }

@@ -83,11 +83,16 @@ export interface IdempotencyClaim {
   readonly messageId: string;
 }
 
-/** A turn ended by a process other than (perhaps) the one running its handler. */
+/**
+ * A turn ended by a process other than (perhaps) the one running its handler, or taken over by
+ * another process (`resumed`: a process running an earlier attempt of it stops).
+ */
 export interface TurnEnded {
   readonly taskId: string;
   readonly turn: number;
-  readonly state: 'canceled' | 'failed';
+  readonly state: 'canceled' | 'failed' | 'resumed';
+  /** For `resumed`: the attempt that runs now. */
+  readonly attempt?: number;
 }
 
 /**
@@ -101,11 +106,15 @@ export interface TurnEnded {
 export interface SharedTaskStore extends TaskStore {
   /** How long a lease lasts without renewal, milliseconds. */
   readonly leaseMs: number;
-  /** Extends the leases of these tasks (the ones whose handlers run in this process). */
-  renewLeases(taskIds: readonly string[]): Promise<void>;
+  /**
+   * Extends the leases of these tasks (the ones whose handlers run in this process). Given
+   * `holder` (the process's id), only of those whose current attempt it runs (`TaskRecord.holder`,
+   * or none recorded): a process that lost a turn to another cannot keep it alive.
+   */
+  renewLeases(taskIds: readonly string[], holder?: string): Promise<void>;
   /**
    * Tasks whose lease has run out, claimed for one lease period by this process so that no
-   * other replica fails them at the same time.
+   * other replica fails (or resumes) them at the same time.
    */
   claimExpiredLeases(): Promise<string[]>;
   /** Calls `listener` whenever a turn is canceled or failed, by any process sharing the store. */
@@ -177,7 +186,12 @@ export function statusMsOf(record: TaskRecord): number {
 export function turnEndedBy(taskId: string, before: TaskRecord | undefined, after: TaskRecord): TurnEnded | undefined {
   if (before && isFinalState(before.task.status.state)) return undefined;
   const { state } = after.task.status;
-  return state === 'canceled' || state === 'failed' ? { taskId, turn: after.turn, state } : undefined;
+  if (state === 'canceled' || state === 'failed') return { taskId, turn: after.turn, state };
+  // Another attempt of the same turn begins: whoever runs an earlier one stops.
+  const attempt = after.attempt ?? 1;
+  if (before && before.turn === after.turn && attempt > (before.attempt ?? 1))
+    return { taskId, turn: after.turn, state: 'resumed', attempt };
+  return undefined;
 }
 
 /**

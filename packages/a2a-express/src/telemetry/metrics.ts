@@ -77,6 +77,7 @@ export class A2AMetrics {
   private readonly postgresErrors: Counter<'operation'>;
   private readonly drains: Counter;
   private readonly draining: Gauge;
+  private readonly interruptedTurns: Counter<'action' | 'reason'>;
   /** The in-memory stores whose size is read at each scrape. */
   private readonly stores = new Set<() => StoreFigures>();
   /** A call's series, found once per version, binding and method: a call builds no label object. */
@@ -203,6 +204,12 @@ export class A2AMetrics {
       registers,
     });
     this.draining.set(0);
+    this.interruptedTurns = new Counter({
+      name: `${prefix}turns_interrupted_total`,
+      help: 'Turns whose process was lost, taken over by this process: by what it did (resumed: its handler runs again here; failed: not resumable, or out of attempts) and why the turn was lost (crash: its lease ran out)',
+      labelNames: ['action', 'reason'],
+      registers,
+    });
     if (options.processMetrics) collectDefaultMetrics({ register: registry });
   }
 
@@ -287,6 +294,11 @@ export class A2AMetrics {
   postgresOperation(operation: string, seconds: number, failed: boolean): void {
     this.postgresSeconds.observe({ operation }, seconds);
     if (failed) this.postgresErrors.inc({ operation });
+  }
+
+  /** A turn whose process was lost was taken over here: run again, or failed. */
+  turnInterrupted(action: 'resumed' | 'failed', reason: 'crash' | 'hand-over'): void {
+    this.interruptedTurns.inc({ action, reason });
   }
 
   drainStarted(): void {
