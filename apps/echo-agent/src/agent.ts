@@ -6,10 +6,12 @@ import {
   artifact,
   completed,
   inputRequired,
+  withCheckpoint,
   working,
   type A2ARouter,
   type A2ARouterOptions,
   type AgentCardInput,
+  type JsonValue,
   type Part,
   type TaskHandler,
 } from 'a2a-express';
@@ -36,7 +38,12 @@ export interface EchoOptions {
   chunkDelayMs?: number;
 }
 
-/** Echoes the message back as one artifact, streamed in several chunks. */
+/**
+ * Echoes the message back as one artifact, streamed in several chunks. Each chunk carries a
+ * checkpoint (how many chunks are sent), so that a turn resumed on another replica after its
+ * process was lost (`A2A_ON_INTERRUPTED=resume`) goes on with the next chunk; its final status
+ * then says so in its metadata (`echo.resumed`: the attempt, and the checkpoint it went on from).
+ */
 export function createEchoHandler({ chunkDelayMs = 0 }: EchoOptions = {}): TaskHandler {
   return async function* echo(ctx) {
     const parts = ctx.message.parts.filter(hasContent);
@@ -44,15 +51,27 @@ export function createEchoHandler({ chunkDelayMs = 0 }: EchoOptions = {}): TaskH
       yield inputRequired('There is nothing to echo. Send some text, a file or data.');
       return;
     }
-    yield working('Echoing your message…');
+    const { resumed } = ctx;
+    if (!resumed) yield working('Echoing your message…');
     const chunks = toChunks(parts);
-    for (const [i, chunk] of chunks.entries()) {
+    for (let i = chunksSentBy(resumed?.checkpoint, chunks.length); i < chunks.length; i++) {
       // Aborts (and so ends the handler) when the task is canceled.
       if (i > 0 && chunkDelayMs > 0) await sleep(chunkDelayMs, undefined, { signal: ctx.signal });
-      yield artifact(chunk, { name: 'echo', append: i > 0, lastChunk: i === chunks.length - 1 });
+      const chunk = artifact(chunks[i]!, { name: 'echo', append: i > 0, lastChunk: i === chunks.length - 1 });
+      yield withCheckpoint(chunk, { chunksSent: i + 1 });
     }
-    yield completed();
+    yield resumed
+      ? completed(undefined, {
+          echo: { resumed: { attempt: resumed.attempt, reason: resumed.reason, checkpoint: resumed.checkpoint ?? null } },
+        })
+      : completed();
   };
+}
+
+/** How many chunks the checkpoint says were sent: none when it says nothing this handler wrote. */
+function chunksSentBy(checkpoint: JsonValue | undefined, chunkCount: number): number {
+  const sent = (checkpoint as { chunksSent?: unknown } | null | undefined)?.chunksSent;
+  return typeof sent === 'number' && Number.isInteger(sent) && sent >= 0 ? Math.min(sent, chunkCount) : 0;
 }
 
 function hasContent(part: Part): boolean {

@@ -4,6 +4,7 @@
 //   A2A_PUSH_ALLOWLIST, A2A_PUSH_SIGNING_KEY, A2A_PUSH_VERIFY_OWNERSHIP (push notifications),
 //   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis),
 //   A2A_STORE, DATABASE_URL, A2A_POSTGRES_SCHEMA, A2A_POSTGRES_LEASE_MS, A2A_PUSH_CONFIG_KEY (PostgreSQL),
+//   A2A_ON_INTERRUPTED, A2A_MAX_ATTEMPTS (a turn whose replica died: resumed or failed; docs/replicas.md),
 //   A2A_API_KEYS, A2A_API_KEY_HEADER, A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE (auth),
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
@@ -13,6 +14,7 @@ import {
   authOptionsFromEnv,
   integerFromEnv,
   grpcOptionsFromEnv,
+  interruptedTurnOptionsFromEnv,
   metricsPortFromEnv,
   pushNotificationOptionsFromEnv,
 } from 'a2a-express/env';
@@ -37,6 +39,7 @@ try {
     auth,
     store,
     pushNotifications: pushNotificationOptionsFromEnv(),
+    ...interruptedTurnOptionsFromEnv(),
     metrics: a2aMetrics({ processMetrics: true }),
   });
   const app = express().disable('x-powered-by').use(router);

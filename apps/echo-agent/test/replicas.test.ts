@@ -164,3 +164,68 @@ describe.each(kinds)('replicas sharing $name', (kind) => {
     }
   });
 });
+
+describe.each(kinds)('replicas resuming turns (A2A_ON_INTERRUPTED=resume) on $name', (kind) => {
+  test('the replica running a slow stream is killed (SIGKILL): the other resumes the turn from its checkpoint, and the stream, resumed there with Last-Event-ID, ends completed with every chunk once and in order', async () => {
+    const { store, env, cleanup } = await kind.open();
+    // Chunks 2.5 s apart: the first replica is killed between the first chunk and the second.
+    const replicaEnv = { PORT: '0', ECHO_DELAY_MS: '2500', A2A_ON_INTERRUPTED: 'resume', ...env };
+    const doomed = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: replicaEnv });
+    const survivor = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: replicaEnv });
+    try {
+      const stream = await openStream(
+        doomed.url,
+        'tasks/sendSubscribe',
+        { id: 'resumed-task', message: { role: 'user', parts: [{ type: 'text', text: 'one two three four five six' }] } },
+        { eventIds: true },
+      );
+      // working, working, the first chunk.
+      const seen = [];
+      for (let read = 0; read < 3; read++)
+        seen.push((await within(stream.events.next(), 5_000, `event ${read + 1}; the replica's log: ${doomed.output()}`)).value!);
+      expect(seen[2]!.message.result).toMatchObject({ artifact: { parts: [{ text: 'one two ' }] } });
+      doomed.child.kill('SIGKILL');
+      stream.abort();
+      await doomed.stop();
+
+      // The client comes back on the survivor from the last event it saw, before the survivor has
+      // taken the turn over (within the lease, 500 ms, and a half for its sweep).
+      const resumed = await openStream(
+        survivor.url,
+        'tasks/resubscribe',
+        { id: 'resumed-task' },
+        { headers: { 'Last-Event-ID': seen.at(-1)!.id! }, eventIds: true },
+      );
+      const rest = await collect(resumed, { timeoutMs: 20_000 });
+      const all = [...seen, ...rest];
+      // One stream: ids one after another, each chunk once and in order, one final event, the last.
+      expect(all.map((event) => Number(event.id))).toEqual(all.map((_, i) => i + 1));
+      const chunks = all.flatMap(({ message }) => ('artifact' in message.result! ? message.result.artifact.parts : []));
+      expect(chunks.map((part) => (part as { text: string }).text)).toEqual(['one two ', 'three four ', 'five six']);
+      expect(all.filter(({ message }) => (message.result as { final?: boolean }).final)).toHaveLength(1);
+      // The handler ran again on the survivor as attempt 2, from the checkpoint of the first chunk.
+      expect(all.at(-1)!.message.result).toMatchObject({
+        final: true,
+        status: { state: 'completed' },
+        metadata: { echo: { resumed: { attempt: 2, reason: 'crash', checkpoint: { chunksSent: 1 } } } },
+      });
+      const task = (await rpc<Task>(survivor.url, 'tasks/get', { id: 'resumed-task' })).result!;
+      expect(task.status.state).toBe('completed');
+      expect(task.artifacts?.[0]?.parts.map((part) => (part as { text: string }).text).join('')).toBe('one two three four five six');
+      // What the client was sent is the task's log, as stored.
+      const log = (await store.eventsAfter('resumed-task', 0))!;
+      expect(all.map((event) => ({ id: Number(event.id), event: event.message.result }))).toEqual(log);
+      // Said in the survivor's log and metrics.
+      expect(survivor.output()).toMatch(/"taskId":"resumed-task","attempt":2,.*"msg":"task resumed here/);
+      const metrics = await (await fetch(`${survivor.url}/metrics`)).text();
+      expect(metrics).toMatch(/^a2a_turns_interrupted_total\{action="resumed",reason="crash"\} 1$/m);
+    } finally {
+      // Killed already when the test got that far: a process ended by a signal keeps exitCode null.
+      if (doomed.child.exitCode === null && doomed.child.signalCode === null) await doomed.stop();
+      await survivor.stop();
+      await store.close();
+      await cleanup();
+    }
+    // Two replicas to start, a lease to run out, two chunks 2.5 s apart: past the default 20 s on a busy machine.
+  }, 60_000);
+});
