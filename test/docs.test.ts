@@ -55,5 +55,5 @@ test('the README stays a front door: the internals live in docs/', () => {
   const order = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
   expect(order.indexOf('Use it in your own Express app')).toBeLessThan(order.indexOf('Architecture'));
   expect(order.indexOf('Use it in your own Express app')).toBe(1);
-  for (const page of ['replicas-redis.md', 'architecture.md', 'spec-choices.md']) expect(readme).toContain(`](docs/${page}`);
+  for (const page of ['replicas.md', 'architecture.md', 'spec-choices.md']) expect(readme).toContain(`](docs/${page}`);
 });
