@@ -151,7 +151,7 @@ describe.each(kinds)('resumed turns on $name', (kind) => {
     const { router } = appWith(
       async function* (ctx) {
         resumedWith.push(ctx.resumed);
-        const sent = (ctx.resumed?.checkpoint as { wordsSent: number }).wordsSent;
+        const sent = (ctx.resumed?.checkpoint as { wordsSent?: number } | undefined)?.wordsSent ?? 0;
         yield withCheckpoint(artifact('two ', { append: true }), { wordsSent: sent + 1 });
         // Holds the turn (and so its lease) until the router closes.
         await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
@@ -161,7 +161,9 @@ describe.each(kinds)('resumed turns on $name', (kind) => {
     routers.push(router);
     await eventually(async () => (resumedWith.length > 0 ? true : undefined), 10_000);
     expect(resumedWith).toEqual([{ attempt: 2, reason: 'crash', checkpoint: { wordsSent: 1 } }]);
-    await eventually(async () => ((await survivorStore.get(taskId))?.checkpoint as { wordsSent: number }).wordsSent === 2 || undefined);
+    await eventually(
+      async () => ((await survivorStore.get(taskId))?.checkpoint as { wordsSent?: number } | undefined)?.wordsSent === 2 || undefined,
+    );
 
     // The zombie wakes while the survivor's attempt runs: what it yields is not written.
     wakeZombie.open();

@@ -33,7 +33,7 @@ export class PushConfigSeal {
 
   /** `v1.<key id>.<iv, ciphertext and tag in base64url>`. */
   seal(taskId: string, configs: readonly StoredPushConfig[]): string {
-    return this.sealJson(taskId, taskId, configs);
+    return this.sealJson(taskId, configs);
   }
 
   open(taskId: string, sealed: string): StoredPushConfig[] {
@@ -45,14 +45,15 @@ export class PushConfigSeal {
    * as push configs are: bound to the task, and to this use, so that neither can stand for the other.
    */
   sealTurn(taskId: string, turn: unknown): string {
-    return this.sealJson(taskId, `${taskId}\u0000turn`, turn);
+    return this.sealJson(`${taskId}\u0000turn`, turn);
   }
 
   openTurn(taskId: string, sealed: string): unknown {
     return this.openJson(taskId, `${taskId}\u0000turn`, sealed);
   }
 
-  private sealJson(taskId: string, boundTo: string, value: unknown): string {
+  /** Seals `value` as JSON, bound to `boundTo` (associated data): it opens only as that. */
+  private sealJson(boundTo: string, value: unknown): string {
     const key = this.keys[0]!;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key.bytes, iv);
