@@ -385,8 +385,23 @@ export class PostgresTaskStore implements SharedTaskStore {
     });
   }
 
+  /**
+   * One statement claims a key that is free or whose window has ended, or reads the claim that
+   * holds it. ON CONFLICT DO UPDATE, not DO NOTHING: it waits for a claim of the same key being
+   * made at the same moment and returns it, where DO NOTHING would leave a reader whose snapshot
+   * predates it nothing to read. The claim returned is this one's when it was taken.
+   */
+  async claimIdempotencyKey(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined> {
+    return this.operation('claimIdempotencyKey', async () => {
+      await this.ready();
+      const text = claimText(claim);
+      const found = await this.pool.query({ ...this.claimStatement, values: [key, text, Math.ceil(windowMs)] });
+      const held = found.rows[0].claim as string;
+      return held === text ? undefined : claimOf(held);
+    });
+  }
+
   async renewLeases(taskIds: readonly string[], holder?: string): Promise<void> {
-import { claimOf, claimText } from './idempotency-claims.js';
     if (taskIds.length === 0) return;
     return this.operation('renewLeases', async () => {
       await this.ready();
