@@ -220,8 +220,7 @@ describe.each(kinds)('replicas resuming turns (A2A_ON_INTERRUPTED=resume) on $na
       const metrics = await (await fetch(`${survivor.url}/metrics`)).text();
       expect(metrics).toMatch(/^a2a_turns_interrupted_total\{action="resumed",reason="crash"\} 1$/m);
     } finally {
-      // Killed already when the test got that far: a process ended by a signal keeps exitCode null.
-      if (doomed.child.exitCode === null && doomed.child.signalCode === null) await doomed.stop();
+      await doomed.stop();
       await survivor.stop();
       await store.close();
       await cleanup();

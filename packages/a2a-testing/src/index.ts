@@ -272,7 +272,8 @@ export async function spawnAgent(
     output: () => stdout,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // Gone already: ended by itself (exitCode) or by a signal (signalCode, exitCode null), whose 'exit' has been emitted.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         const killer = setTimeout(() => signal('SIGKILL'), 5_000);
         child.once('exit', (code) => {
           clearTimeout(killer);
