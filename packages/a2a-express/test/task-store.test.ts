@@ -187,7 +187,10 @@ describe('the record copy', () => {
     const dir = mkdtempSync(join(packageDir, '.record-field-check-'));
     try {
       const source = readFileSync(join(packageDir, 'src/model/record.ts'), 'utf8');
-      const withField = source.replace('  readonly bytes?: number;\n}', '  readonly bytes?: number;\n  readonly addedLater?: string;\n}');
+      const withField = source.replace(
+        'export interface TaskRecord {\n',
+        'export interface TaskRecord {\n  readonly addedLater?: string;\n',
+      );
       expect(withField).not.toBe(source);
       // record.ts imports the task's types from beside it: the copy keeps that layout.
       copyFileSync(join(packageDir, 'src/model/task.ts'), join(dir, 'task.ts'));

@@ -149,8 +149,16 @@ export class TaskEngine {
   private readonly acceptsMediaType: ((mediaType: string) => boolean) | undefined;
   /** Headers a handler is not shown (lower case): those the API key strategies read. */
   private readonly credentialHeaders: ReadonlySet<string>;
-  /** This process, as a task's record names the process running its turn (`holder`). */
-  readonly processId = crypto.randomUUID();
+  private madeProcessId: string | undefined;
+  /**
+   * This process, as a task's record names the process running its turn (`holder`). Made on first
+   * use, not with the engine: a Worker makes its handler in global scope, where it may not make
+   * random values.
+   */
+  get processId(): string {
+    this.madeProcessId ??= crypto.randomUUID();
+    return this.madeProcessId;
+  }
   /** Whether a turn whose process was lost runs again (`onInterrupted: 'resume'` on a shared store). */
   private readonly resumes: boolean;
 
