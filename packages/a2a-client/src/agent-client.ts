@@ -19,7 +19,7 @@ export abstract class AgentClient<Card extends { url: string }> {
     protocolVersion: ProtocolVersion,
   ) {
     this.baseUrl = new URL(baseUrl).toString().replace(/\/+$/, '');
-    this.http = new JsonRpcHttp(options, protocolVersion);
+    this.http = new JsonRpcHttp(options, protocolVersion, () => this.getCard());
   }
 
   /** The agent card: fetched once, checked against the schema, then cached. */

@@ -123,7 +123,7 @@ export class A2AClient10 {
       );
     if (options.preferredBinding === 'GRPC' && !options.grpc)
       throw new TypeError("A2AClient10: preferredBinding 'GRPC' needs `grpc: grpcTransport()` from 'a2a-client/grpc'");
-    this.http = new JsonRpcHttp({ ...options, headers: { ...options.headers, ...VERSION_HEADERS } }, '1.0');
+    this.http = new JsonRpcHttp({ ...options, headers: { ...options.headers, ...VERSION_HEADERS } }, '1.0', () => this.getCard());
   }
 
   /** The agent's 1.0 card: fetched once, checked against the published schema, then cached. */

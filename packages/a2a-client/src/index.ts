@@ -9,4 +9,13 @@ export { type CardKeys, type CardSignatureCheck, type VerifyCardOptions, verifyC
 export type { GrpcCallObserver, GrpcCallStart, GrpcCallStatus, GrpcHooks, GrpcTransport } from './grpc.js';
 export type { CallBinding, CallOutcome, InterceptedCall, Interceptor, ProtocolVersion, StreamOutcome } from './interceptors.js';
 export { A2AClientError, HttpError, InvalidResponseError, JsonRpcError, NetworkError, NotAnAgentError, TimeoutError } from './errors.js';
+export {
+  type CardScheme,
+  type ClientCredentials,
+  type CredentialFunction,
+  type CredentialRequest,
+  type Credentials,
+  OAuthTokenError,
+} from './credentials.js';
+export type { RetryOptions } from './retries.js';
 export { readSse, type SseEvent } from './sse.js';

@@ -21,8 +21,11 @@ export interface InterceptedCall {
   readonly method: string;
   readonly protocolVersion: ProtocolVersion;
   readonly binding: CallBinding;
-  /** Where it goes: the request's URL, or the `host:port` dialled over gRPC. */
-  readonly url: string;
+  /**
+   * Where it goes: the request's URL, or the `host:port` dialled over gRPC. `before` may change
+   * it (an API key in the query, say): what is here when the last `before` returns is called.
+   */
+  url: string;
   /** The HTTP verb; absent over gRPC. */
   readonly httpMethod?: string;
   /** The request's parameters (the JSON-RPC params, the HTTP+JSON body or the gRPC request, in JSON form). */
@@ -92,6 +95,13 @@ export interface Answered {
 
 const now = () => performance.now();
 
+const answers = new WeakMap<InterceptedCall, Answered>();
+
+/** The status the call's last attempt was answered with, for the client's own interceptors (credentials, retries), which resend a call. */
+export function answerOf(call: InterceptedCall): Answered | undefined {
+  return answers.get(call);
+}
+
 /**
  * A unary call through the interceptors: `before` each, then `send` (given the headers they left,
  * inside each `around`), then `after` each, with the answer or error. `answered` is filled by the
@@ -104,6 +114,7 @@ export async function interceptUnary<T>(
 ): Promise<T> {
   const started = now();
   const answered: Answered = {};
+  answers.set(call, answered);
   let result: T;
   try {
     for (const interceptor of interceptors) await interceptor.before?.(call);
@@ -127,6 +138,7 @@ export async function* interceptStream<T>(
 ): AsyncGenerator<T> {
   const started = now();
   const answered: Answered = {};
+  answers.set(call, answered);
   let events = 0;
   let ended = false;
   const end = async (outcome: { error?: unknown; stopped?: boolean }) => {
@@ -134,19 +146,22 @@ export async function* interceptStream<T>(
     const told = { ...outcome, events, durationMs: now() - started, ...statusOf(answered) };
     for (const interceptor of [...interceptors].reverse()) await interceptor.end?.(call, told);
   };
-  let stream: AsyncGenerator<T>;
+  let stream: AsyncGenerator<T> | undefined;
   let first: IteratorResult<T>;
   try {
     for (const interceptor of interceptors) await interceptor.before?.(call);
-    stream = open(call, answered);
-    // The request leaves on the first read: that read is the sending `around` wraps.
-    first = await wrapped(interceptors, call, () => stream.next());
+    // The request leaves on the first read: that read is the sending `around` wraps, and a
+    // sending done again (a resend with fresh credentials) opens the stream again.
+    first = await wrapped(interceptors, call, () => {
+      stream = open(call, answered);
+      return stream.next();
+    });
   } catch (error) {
     await end({ error });
     throw error;
   }
   try {
-    for (let next = first; !next.done; next = await stream.next()) {
+    for (let next = first; !next.done; next = await stream!.next()) {
       for (const interceptor of [...interceptors].reverse()) await interceptor.event?.(call, next.value);
       events++;
       yield next.value;
@@ -157,7 +172,7 @@ export async function* interceptStream<T>(
     throw error;
   } finally {
     if (!ended) {
-      await stream.return(undefined as never).catch(() => undefined);
+      await stream?.return(undefined as never).catch(() => undefined);
       await end({ stopped: true });
     }
   }

@@ -18,6 +18,8 @@ import {
   tracingInterceptor,
 } from './interceptors.js';
 import { readSse } from './sse.js';
+import { type Credentials, credentialsInterceptor } from './credentials.js';
+import { type RetryOptions, retryInterceptor } from './retries.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -57,6 +59,22 @@ export interface A2AClientOptions {
    * records and adds nothing.
    */
   tracing?: boolean;
+  /**
+   * What the client holds to meet the card's security schemes, by their names in the card: a
+   * string (an API key, put where the scheme says: header, query or cookie; or a bearer token),
+   * `{ clientId, clientSecret, scopes? }` for an OAuth 2.0 client-credentials or OpenID Connect
+   * scheme (the token fetched from the card's token URL or the provider's discovery document,
+   * cached, fetched again 30 s before it expires), or a function; or one function for every
+   * scheme. A call answered 401 (gRPC: UNAUTHENTICATED) is sent once more with fresh credentials.
+   */
+  credentials?: Credentials;
+  /**
+   * Retries of calls that are safe to send again: reads (the card, GetTask, ListTasks, push
+   * config reads) after a connection error or a 5xx (gRPC: UNAVAILABLE). Default on: 2 retries,
+   * 200 ms then doubled, at most 2 s. `false` turns them off. SendMessage only with
+   * `{ sendMessage: true }`. See RetryOptions.
+   */
+  retry?: RetryOptions | boolean;
 }
 
 export interface CallOptions {
@@ -115,18 +133,33 @@ export class JsonRpcHttp {
     interceptors: readonly Interceptor[];
   };
 
+  /**
+   * @param card the client's card, for the credentials interceptor (which reads its security schemes).
+   */
   constructor(
     options: A2AClientOptions,
     readonly protocolVersion: ProtocolVersion,
+    card: () => Promise<unknown> = async () => undefined,
   ) {
+    const fetchFn: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const retry = retryInterceptor(options.retry);
+    const credentials = options.credentials && credentialsInterceptor(options.credentials, card, fetchFn, timeoutMs);
     this.options = {
       headers: options.headers ?? {},
       timeoutMs: options.timeoutMs ?? 30_000,
       validateResponses: checkMode(options.validateResponses),
       onDeparture: options.onDeparture,
       reconnectAttempts: options.reconnectAttempts ?? 3,
-      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-      interceptors: [...(options.tracing === false ? [] : [tracingInterceptor()]), ...(options.interceptors ?? [])],
+      fetch: fetchFn,
+      // Tracing outermost (one span per call, however often it is sent), then the retries,
+      // which send again what the credentials interceptor signs each time, then the caller's.
+      interceptors: [
+        ...(options.tracing === false ? [] : [tracingInterceptor()]),
+        ...(retry ? [retry] : []),
+        ...(credentials ? [credentials] : []),
+        ...(options.interceptors ?? []),
+      ],
     };
   }
 
@@ -172,10 +205,10 @@ export class JsonRpcHttp {
   /** One JSON-RPC call: its result, held to `check`. */
   async call(url: string, method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
     const intercepted = this.intercepted({ method, binding: 'JSONRPC', url, httpMethod: 'POST', params, streaming: false }, call);
-    return interceptUnary(this.options.interceptors, intercepted, async ({ headers }, answered) => {
+    return interceptUnary(this.options.interceptors, intercepted, async ({ headers, url: sentUrl }, answered) => {
       const id = nextRequestId++;
       const init = postInit({ jsonrpc: '2.0', id, method, params }, 'application/json');
-      const { response, text } = await this.fetchText(url, init, headers, call, answered);
+      const { response, text } = await this.fetchText(sentUrl, init, headers, call, answered);
       const result = this.unwrap(readJson(response, text), id);
       if (!(check.nullable && result === null)) this.hold(result, check, `${method} result`);
       return result;
@@ -194,7 +227,7 @@ export class JsonRpcHttp {
       seed,
     );
     return interceptStream(this.options.interceptors, intercepted, (sent, answered) =>
-      this.resumingStream(url, plan, sent.headers, call, answered),
+      this.resumingStream(sent.url, plan, sent.headers, call, answered),
     );
   }
 
@@ -281,13 +314,13 @@ export class JsonRpcHttp {
     call: CallOptions = {},
   ): Promise<unknown> {
     const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: false }, call);
-    return interceptUnary(this.options.interceptors, intercepted, async ({ headers }, answered) => {
+    return interceptUnary(this.options.interceptors, intercepted, async ({ headers, url: sentUrl }, answered) => {
       const init: RequestInit = { method: verb, headers: { accept: 'application/json' } };
       if (body !== undefined) {
         init.body = JSON.stringify(body);
         init.headers = { ...(init.headers as Record<string, string>), 'content-type': 'application/json' };
       }
-      const { response, text } = await this.fetchText(url, init, headers, call, answered);
+      const { response, text } = await this.fetchText(sentUrl, init, headers, call, answered);
       if (!response.ok) throw restError(response, text, codeOf);
       const value = text === '' ? {} : parseJson(text, 'the response', response);
       this.hold(value, check, `${verb} ${new URL(url).pathname} result`);
@@ -308,7 +341,7 @@ export class JsonRpcHttp {
   ): AsyncGenerator<StreamAnswer> {
     const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: true }, call);
     return interceptStream(this.options.interceptors, intercepted, (sent, answered) =>
-      this.oneRestStream(verb, url, body, check, isFinal, codeOf, sent.headers, call, answered),
+      this.oneRestStream(verb, sent.url, body, check, isFinal, codeOf, sent.headers, call, answered),
     );
   }
 
