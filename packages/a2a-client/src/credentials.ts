@@ -118,17 +118,32 @@ export function requirementsOf(card: unknown): Requirement[][] {
   });
 }
 
+/** The fields of a scheme this client reads, as 1.0 (one field per kind) and 0.3 (OpenAPI's `type`) spell them. */
+interface RawScheme {
+  type?: string;
+  location?: string;
+  in?: string;
+  name?: string;
+  scheme?: string;
+  flows?: { clientCredentials?: { tokenUrl?: string } };
+  openIdConnectUrl?: string;
+  apiKeySecurityScheme?: RawScheme;
+  httpAuthSecurityScheme?: RawScheme;
+  oauth2SecurityScheme?: RawScheme;
+  openIdConnectSecurityScheme?: RawScheme;
+  mtlsSecurityScheme?: RawScheme;
+}
+
 function readScheme(raw: unknown): CardScheme {
-  const s = (raw ?? {}) as Record<string, any>;
-  // 1.0: one field per kind; 0.3: OpenAPI's `type`.
+  const s = (raw ?? {}) as RawScheme;
   const apiKey = s.apiKeySecurityScheme ?? (s.type === 'apiKey' ? s : undefined);
-  if (apiKey) return { kind: 'apiKey', in: (apiKey.location ?? apiKey.in ?? 'header').toLowerCase(), name: apiKey.name };
+  if (apiKey?.name) return { kind: 'apiKey', in: (apiKey.location ?? apiKey.in ?? 'header').toLowerCase() as 'header', name: apiKey.name };
   const http = s.httpAuthSecurityScheme ?? (s.type === 'http' ? s : undefined);
   if (http) return { kind: 'http', scheme: String(http.scheme ?? 'bearer') };
   const oauth = s.oauth2SecurityScheme ?? (s.type === 'oauth2' ? s : undefined);
   if (oauth) return { kind: 'oauth2', tokenUrl: oauth.flows?.clientCredentials?.tokenUrl };
   const oidc = s.openIdConnectSecurityScheme ?? (s.type === 'openIdConnect' ? s : undefined);
-  if (oidc) return { kind: 'openIdConnect', url: oidc.openIdConnectUrl };
+  if (oidc?.openIdConnectUrl) return { kind: 'openIdConnect', url: oidc.openIdConnectUrl };
   if (s.mtlsSecurityScheme || s.type === 'mutualTLS') return { kind: 'mutualTLS' };
   return { kind: 'unknown' };
 }
@@ -192,7 +207,8 @@ export function credentialsInterceptor(
     if (typeof given === 'string') return given;
     const scopes = given.scopes ?? req.scopes;
     if (req.scheme.kind === 'oauth2') {
-      if (!req.scheme.tokenUrl) throw new OAuthTokenError(req.name, 'no_client_credentials_flow', 'the card offers no clientCredentials flow', undefined);
+      if (!req.scheme.tokenUrl)
+        throw new OAuthTokenError(req.name, 'no_client_credentials_flow', 'the card offers no clientCredentials flow', undefined);
       return { authorization: `Bearer ${await token(req.scheme.tokenUrl, given, scopes, fresh)}` };
     }
     if (req.scheme.kind === 'openIdConnect')
