@@ -192,8 +192,8 @@ describe('the record copy', () => {
         'export interface TaskRecord {\n  readonly addedLater?: string;\n',
       );
       expect(withField).not.toBe(source);
-      // record.ts imports the task's types from beside it: the copy keeps that layout.
-      copyFileSync(join(packageDir, 'src/model/task.ts'), join(dir, 'task.ts'));
+      // record.ts imports the task's types and the JSON value type from beside it: the copy keeps that layout.
+      for (const beside of ['task.ts', 'plain-json.ts']) copyFileSync(join(packageDir, 'src/model', beside), join(dir, beside));
       writeFileSync(join(dir, 'record.ts'), withField);
       const tsc = join(packageDir, '../../node_modules/typescript/bin/tsc');
       const args = [
