@@ -14,16 +14,16 @@ const LONG = 240_000;
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 beforeAll(() => {
-  // The repository as a clone has it, plus the packages' builds (so that only the new app is
-  // compiled here; tsc -b finds the rest up to date).
+  // The repository as a clone has it, plus the builds of its packages and apps and a2a-types'
+  // generated sources (with the fingerprint that lets its generator skip buf), so that only the
+  // new app is compiled here: tsc -b finds the rest up to date.
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
   for (const file of tracked) if (existsSync(join(root, file))) cpSync(join(root, file), join(copy, file), { preserveTimestamps: true });
-  for (const dir of readdirSync(join(root, 'packages'))) {
-    for (const built of ['dist', 'tsconfig.tsbuildinfo']) {
-      if (existsSync(join(root, 'packages', dir, built)))
-        cpSync(join(root, 'packages', dir, built), join(copy, 'packages', dir, built), { recursive: true, preserveTimestamps: true });
-    }
-  }
+  const built = ['packages/a2a-types/src/v10/grpc/gen', 'packages/a2a-types/src/schemas', 'packages/a2a-types/src/compiled'];
+  for (const workspace of ['packages', 'apps'])
+    for (const dir of readdirSync(join(root, workspace))) built.push(`${workspace}/${dir}/dist`, `${workspace}/${dir}/tsconfig.tsbuildinfo`);
+  for (const path of built)
+    if (existsSync(join(root, path))) cpSync(join(root, path), join(copy, path), { recursive: true, preserveTimestamps: true });
 });
 
 test(
