@@ -5,6 +5,7 @@
 //   A2A_REDIS_URL, A2A_REDIS_PREFIX, A2A_REDIS_LEASE_MS (tasks shared by replicas in Redis),
 //   A2A_STORE, DATABASE_URL, A2A_POSTGRES_SCHEMA, A2A_POSTGRES_LEASE_MS, A2A_PUSH_CONFIG_KEY (PostgreSQL),
 //   A2A_ON_INTERRUPTED, A2A_MAX_ATTEMPTS (a turn whose replica died: resumed or failed; docs/replicas.md),
+//   A2A_MAX_TASK_BYTES (the most one task holds, default 16 MiB),
 //   A2A_API_KEYS, A2A_API_KEY_HEADER, A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE (auth),
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
@@ -17,6 +18,7 @@ import {
   interruptedTurnOptionsFromEnv,
   metricsPortFromEnv,
   pushNotificationOptionsFromEnv,
+  taskLimitsFromEnv,
 } from 'a2a-express/env';
 import { postgresStoreFromEnv } from 'a2a-express/postgres';
 import { taskStoreFromEnv } from 'a2a-express/redis';
@@ -40,6 +42,7 @@ try {
     store,
     pushNotifications: pushNotificationOptionsFromEnv(),
     ...interruptedTurnOptionsFromEnv(),
+    ...taskLimitsFromEnv(),
     metrics: a2aMetrics({ processMetrics: true }),
   });
   const app = express().disable('x-powered-by').use(router);

@@ -2,6 +2,9 @@
 // agent as its start script runs it, on each store: a huge contextId, then a task filled with
 // continuations under the longest context id allowed, then a stream continuing it. The agent must
 // refuse what is too large, end every stream with a final event or a clear error, and live on.
+// The agent holds a quarter of its default task size (A2A_MAX_TASK_BYTES, 4 MiB), and the probe's
+// messages are a quarter of what they were: the same paths to a full task, at a quarter of the CPU
+// (filling 16 MiB tasks on three stores took a minute of the test run).
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +31,8 @@ afterAll(async () => {
   await dropSchema(postgresUrl(), schema);
 });
 
+const maxTaskBytes = 4 * 1024 * 1024;
+
 const message03 = (text: string, extra: Record<string, unknown> = {}) => ({
   kind: 'message',
   messageId: randomUUID(),
@@ -43,7 +48,10 @@ describe.each([
 ])('the echo agent on %s survives the probe', (_name, storeEnv) => {
   let agent: SpawnedAgent;
   beforeAll(async () => {
-    agent = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', ...(await storeEnv()) } });
+    agent = await spawnAgent('node', ['dist/server.js'], {
+      cwd: appDir,
+      env: { PORT: '0', A2A_MAX_TASK_BYTES: String(maxTaskBytes), ...(await storeEnv()) },
+    });
   });
   afterAll(() => agent?.stop());
 
@@ -53,13 +61,13 @@ describe.each([
     expect(huge.error).toMatchObject({ code: -32602, data: [{ path: '/message/contextId', keyword: 'maxLength' }] });
 
     const contextId = 'c'.repeat(1_024);
-    const first = await rpc(url03, 'message/send', { message: message03('y'.repeat(2_000_000), { contextId }) });
+    const first = await rpc(url03, 'message/send', { message: message03('y'.repeat(500_000), { contextId }) });
     const taskId = first.result!.id;
-    // Continuations until the task is full (about 13 of them: each adds 500 kB and its echo), then
+    // Continuations until the task is full (about 13 of them: each adds 125 kB and its echo), then
     // one more: a full task stays refused. Sends after that would only repeat the same refusal.
     let refused = 0;
     for (let i = 0; i < 30 && refused < 2; i++) {
-      const next = await rpc(url03, 'message/send', { message: message03('z'.repeat(500_000), { taskId, contextId }) });
+      const next = await rpc(url03, 'message/send', { message: message03('z'.repeat(125_000), { taskId, contextId }) });
       // Full: the client's message is refused (-32602), or the echo of it failed the task, which
       // then takes no more messages (-32009).
       if (next.error) {
@@ -87,7 +95,7 @@ describe.each([
 
     const read = await rpc(url03, 'tasks/get', { id: taskId, historyLength: 100 });
     expect(read.result?.id).toBe(taskId);
-    expect(JSON.stringify(read.result).length).toBeLessThanOrEqual(2 * 16 * 1024 * 1024);
+    expect(JSON.stringify(read.result).length).toBeLessThanOrEqual(2 * maxTaskBytes);
     expect((await rpc(`${agent.url}/`, 'tasks/get', { id: taskId })).result?.id).toBe(taskId);
     expect(agent.output()).not.toMatch(/ERR_STREAM_WRITE_AFTER_END|Invalid string length/);
   }, 240_000);

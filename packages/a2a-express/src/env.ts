@@ -122,3 +122,15 @@ export function interruptedTurnOptionsFromEnv(env: NodeJS.ProcessEnv = process.e
   if (maxAttempts < 1) throw new TypeError(`A2A_MAX_ATTEMPTS must be at least 1, got ${maxAttempts}`);
   return { onInterrupted: value, maxAttempts };
 }
+
+/**
+ * `A2A_MAX_TASK_BYTES`: the most one task may hold (the router's `maxTaskBytes`, default 16 MiB),
+ * for an operator who sizes it to the agent's memory or database; `{}` when unset, so the
+ * router's default applies.
+ */
+export function taskLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): { maxTaskBytes?: number } {
+  const maxTaskBytes = integerFromEnv('A2A_MAX_TASK_BYTES', -1, env);
+  if (maxTaskBytes === -1) return {};
+  if (maxTaskBytes < 1024) throw new TypeError(`A2A_MAX_TASK_BYTES must be at least 1024, got ${maxTaskBytes}`);
+  return { maxTaskBytes };
+}
