@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // pnpm bench:stores [--rounds N] [--seconds S] [--warm-up S] [--database-url postgres://…] [--json file]
 //                   [--cost-against <checkout>] [--stream-chunks N] [--cost-chunks A,B]
+//                   [--against <checkout> | --against resume]
 //
 // The three task stores in one run, each behind the same bench server (servers/a2a.mjs, a child
 // process of its own): the in-memory store, Redis, and PostgreSQL (with its default durability,
@@ -18,6 +19,13 @@
 // --cost-against <checkout> measures only what one event costs PostgreSQL, one chunk a change, on
 // this build's store and on the store of another build (a clone at another commit, installed and
 // built), in the same run and on the same database.
+// --against <checkout> sets each store of this build against the same store of another build (a
+// clone at another commit, installed and built: its own bench/servers/a2a.mjs), two servers a
+// store, in paired rounds (which side goes first alternates): request/response and the stream,
+// this build's figure over the other's, the median of the rounds' ratios. --against resume sets
+// this build against itself with `onInterrupted: 'resume'` and a checkpoint with every chunk
+// (BENCH_ON_INTERRUPTED, BENCH_CHECKPOINTS): what resume costs a turn that is never interrupted.
+// Neither measures PostgreSQL's own counters.
 import os from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
@@ -34,9 +42,15 @@ const rounds = Number(option('--rounds', '6'));
 const seconds = Number(option('--seconds', '5'));
 const warmUpSeconds = Number(option('--warm-up', '2'));
 const costAgainst = option('--cost-against');
+const against = option('--against');
 const jsonFile = option(
   '--json',
-  fileURLToPath(new URL(costAgainst ? 'results-stores-cost-ab.json' : 'results-stores-latest.json', import.meta.url)),
+  fileURLToPath(
+    new URL(
+      costAgainst ? 'results-stores-cost-ab.json' : against ? 'results-stores-ab.json' : 'results-stores-latest.json',
+      import.meta.url,
+    ),
+  ),
 );
 // The stream measured, and the streams whose cost per event is compared (smaller for a smoke run).
 const STREAM_CHUNKS = Number(option('--stream-chunks', '4000'));
@@ -75,7 +89,22 @@ const plans = [
   ['PostgreSQL, synchronous_commit off', { BENCH_POSTGRES_URL: asyncCommit, BENCH_POSTGRES_SCHEMA: `${schema}_async` }],
 ];
 const servers = [];
-if (!costAgainst) for (const [name, env] of plans) servers.push({ name, ...(await startBenchServer(script, { env })) });
+if (against) {
+  // Two servers a store: this build's and the other side's, each with its own keys and schema.
+  const otherScript = against === 'resume' ? script : resolvePath(against, 'bench/servers/a2a.mjs');
+  const otherEnv = against === 'resume' ? { BENCH_ON_INTERRUPTED: 'resume', BENCH_CHECKPOINTS: '1' } : {};
+  const apart = (env, side) =>
+    Object.fromEntries(
+      Object.entries(env).map(([key, value]) => [
+        key,
+        /PREFIX$/.test(key) ? `${value}${side}:` : /SCHEMA$/.test(key) ? `${value}_${side}` : value,
+      ]),
+    );
+  for (const [name, env] of plans) {
+    servers.push({ name, side: 'this', ...(await startBenchServer(script, { env: apart(env, 'this') })) });
+    servers.push({ name, side: 'other', ...(await startBenchServer(otherScript, { env: { ...apart(env, 'other'), ...otherEnv } })) });
+  }
+} else if (!costAgainst) for (const [name, env] of plans) servers.push({ name, ...(await startBenchServer(script, { env })) });
 const stopAll = () => {
   for (const server of servers) server.child.kill();
 };
@@ -93,6 +122,50 @@ async function streamRate(server, chunks) {
 for (const server of servers) {
   await loadWith(server, '0.1.0', warmUpSeconds);
   await streamRate(server, STREAM_CHUNKS);
+}
+
+if (against) {
+  await pairedRounds();
+  await finish();
+  process.exit(0);
+}
+
+/** --against: each store's two sides, round after round, the side that goes first alternating. */
+async function pairedRounds() {
+  const sides = (name) => servers.filter((server) => server.name === name);
+  const runs = Object.fromEntries(plans.map(([name]) => [name, { this: { rps: [], stream: [] }, other: { rps: [], stream: [] } }]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name] of plans) {
+      const order = round % 2 === 0 ? sides(name) : sides(name).reverse();
+      for (const server of order) runs[name][server.side].rps.push((await loadWith(server, '0.1.0', seconds)).requests.average);
+      for (const server of order) runs[name][server.side].stream.push(await streamRate(server, STREAM_CHUNKS));
+    }
+    console.error(`round ${round + 1}/${rounds} done`);
+  }
+  const ratio = (mine, theirs) => Number(median(mine.map((value, i) => value / theirs[i])).toFixed(2));
+  const otherName = against === 'resume' ? 'resume, a checkpoint a chunk' : 'the other build';
+  const speed = Object.fromEntries(
+    Object.entries(runs).map(([name, run]) => [
+      name,
+      {
+        'req/s': Math.round(median(run.this.rps)),
+        [`req/s, ${otherName}`]: Math.round(median(run.other.rps)),
+        'req/s ratio': ratio(run.this.rps, run.other.rps),
+        [`${STREAM_CHUNKS}-chunk stream, events/s`]: Math.round(median(run.this.stream)),
+        [`events/s, ${otherName}`]: Math.round(median(run.other.stream)),
+        'stream ratio': ratio(run.this.stream, run.other.stream),
+      },
+    ]),
+  );
+  const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  console.log(
+    `${machine}; this build against ${against === 'resume' ? 'itself with resume on and a checkpoint with every chunk' : against}; ${rounds} paired rounds of ${seconds} s a server, medians (ratio: the median of the rounds' ratios, this build over the other)`,
+  );
+  console.table(speed);
+  writeFileSync(
+    jsonFile,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, against, rounds, seconds, warmUpSeconds, speed }, null, 2)}\n`,
+  );
 }
 
 const runs = Object.fromEntries(servers.map((server) => [server.name, { rps: [], p99: [], stream: [] }]));
@@ -187,12 +260,18 @@ for (const [chunks, figures] of Object.entries(cost)) {
 }
 writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
 
-stopAll();
-const cleanup = new pg.Client({ connectionString: databaseUrl });
-await cleanup.connect();
-for (const name of [schema, `${schema}_async`, `${schema}_direct`])
-  await cleanup.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(name)} CASCADE`);
-await cleanup.end();
-await admin.end();
-if (withRedis) await deleteKeys(redisUrl, redisPrefix);
-await own?.dispose();
+await finish();
+
+/** Stops the servers and removes what they stored. */
+async function finish() {
+  stopAll();
+  const cleanup = new pg.Client({ connectionString: databaseUrl });
+  await cleanup.connect();
+  for (const base of [schema, `${schema}_async`, `${schema}_direct`])
+    for (const name of [base, `${base}_this`, `${base}_other`])
+      await cleanup.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(name)} CASCADE`);
+  await cleanup.end();
+  await admin.end();
+  if (withRedis) await deleteKeys(redisUrl, redisPrefix);
+  await own?.dispose();
+}
