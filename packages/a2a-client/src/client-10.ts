@@ -263,7 +263,7 @@ export class A2AClient10 {
     if (protocolBinding.toUpperCase() === 'JSONRPC') return this.http.call(url, method, withTenant, resultCheck, call);
     if (protocolBinding.toUpperCase() === 'GRPC') return this.grpcCalls(url).unary(method, withTenant, resultCheck, call);
     const body = verb === 'POST' ? (restBody ?? params) : undefined;
-    return this.http.rest(method, verb, restUrl(url, chosen.tenant, path), body, resultCheck, codeOfReason, call);
+    return this.http.rest({ method, verb, url: restUrl(url, chosen.tenant, path), body, check: resultCheck, codeOf: codeOfReason }, call);
   }
 
   private async *events(
@@ -299,13 +299,15 @@ export class A2AClient10 {
       return;
     }
     const stream = this.http.restStream(
-      method,
-      verb,
-      restUrl(url, tenant, path),
-      restBody,
-      STREAM_RESPONSE,
-      endsStream10,
-      codeOfReason,
+      {
+        method,
+        verb,
+        url: restUrl(url, tenant, path),
+        body: restBody,
+        check: STREAM_RESPONSE,
+        isFinal: endsStream10,
+        codeOf: codeOfReason,
+      },
       call,
     );
     for await (const { id, result } of stream) yield { id, event: result as StreamResponse };

@@ -117,6 +117,25 @@ export interface StreamPlan {
   readonly resume: () => { readonly method: string; readonly params: unknown };
 }
 
+/** One HTTP+JSON operation (A2A 1.0 11): where it goes, what it sends, how its answer is read. */
+export interface RestRequest {
+  /** The operation's name, for interceptors (`SendMessage`, `GetTask`, …). */
+  readonly method: string;
+  readonly verb: string;
+  readonly url: string;
+  /** The JSON body; undefined sends none. */
+  readonly body: unknown;
+  /** The answer (each event, for a stream) is held to this. */
+  readonly check: Check;
+  /** An error answer's A2A error code, from its ErrorInfo reason and the HTTP status. */
+  readonly codeOf: (reason: string | undefined, status: number) => number;
+}
+
+/** An HTTP+JSON stream, and the event that ends it. */
+export interface RestStreamRequest extends RestRequest {
+  readonly isFinal: (event: unknown) => boolean;
+}
+
 let nextRequestId = 1;
 
 /** The `Prefer` token for SSE event ids, as a2a-express names it. */
@@ -300,19 +319,12 @@ export class JsonRpcHttp {
   }
 
   /**
-   * One HTTP+JSON call (A2A 1.0 11) of the operation `method`: its answer, held to `check`; an
-   * error answer (a `google.rpc.Status` body) becomes the JsonRpcError of the same A2A error,
-   * `codeOf` naming its code from the body's ErrorInfo reason.
+   * One HTTP+JSON call (A2A 1.0 11): its answer, held to `request.check`; an error answer (a
+   * `google.rpc.Status` body) becomes the JsonRpcError of the same A2A error, `request.codeOf`
+   * naming its code from the body's ErrorInfo reason.
    */
-  async rest(
-    method: string,
-    verb: string,
-    url: string,
-    body: unknown,
-    check: Check,
-    codeOf: (reason: string | undefined, status: number) => number,
-    call: CallOptions = {},
-  ): Promise<unknown> {
+  async rest(request: RestRequest, call: CallOptions = {}): Promise<unknown> {
+    const { method, verb, url, body, check, codeOf } = request;
     const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: false }, call);
     return interceptUnary(this.options.interceptors, intercepted, async ({ headers, url: sentUrl }, answered) => {
       const init: RequestInit = { method: verb, headers: { accept: 'application/json' } };
@@ -328,34 +340,23 @@ export class JsonRpcHttp {
     });
   }
 
-  /** An HTTP+JSON stream of the operation `method`: each event bare (no envelope), until the server ends it or `isFinal`. */
-  restStream(
-    method: string,
-    verb: string,
-    url: string,
-    body: unknown,
-    check: Check,
-    isFinal: (event: unknown) => boolean,
-    codeOf: (reason: string | undefined, status: number) => number,
-    call: CallOptions = {},
-  ): AsyncGenerator<StreamAnswer> {
+  /** An HTTP+JSON stream: each event bare (no envelope), until the server ends it or `request.isFinal`. */
+  restStream(request: RestStreamRequest, call: CallOptions = {}): AsyncGenerator<StreamAnswer> {
+    const { method, verb, url, body } = request;
     const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: true }, call);
     return interceptStream(this.options.interceptors, intercepted, (sent, answered) =>
-      this.oneRestStream(verb, sent.url, body, check, isFinal, codeOf, sent.headers, call, answered),
+      this.oneRestStream({ ...request, url: sent.url }, sent.headers, call, answered),
     );
   }
 
+  /** `restStream`'s one HTTP exchange, to the URL and with the headers the interceptors left. */
   private async *oneRestStream(
-    verb: string,
-    url: string,
-    body: unknown,
-    check: Check,
-    isFinal: (event: unknown) => boolean,
-    codeOf: (reason: string | undefined, status: number) => number,
+    request: RestStreamRequest,
     sentHeaders: Record<string, string>,
     call: CallOptions,
     answered: Answered,
   ): AsyncGenerator<StreamAnswer> {
+    const { verb, url, body, check, isFinal, codeOf } = request;
     const headers: Record<string, string> = { accept: 'text/event-stream', prefer: EVENT_IDS_PREFERENCE };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = { method: verb, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
