@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // pnpm bench:stores [--rounds N] [--seconds S] [--warm-up S] [--database-url postgres://…] [--json file]
 //                   [--cost-against <checkout>] [--stream-chunks N] [--cost-chunks A,B]
-//                   [--against <checkout> | --against resume]
+//                   [--against <checkout> | --against resume] [--stores memory,redis,postgres,postgres-async]
 //
 // The three task stores in one run, each behind the same bench server (servers/a2a.mjs, a child
 // process of its own): the in-memory store, Redis, and PostgreSQL (with its default durability,
@@ -82,12 +82,16 @@ if (!withRedis) console.error(`Redis at ${redisUrl} does not answer: the Redis s
 
 const script = fileURLToPath(new URL('servers/a2a.mjs', import.meta.url));
 const asyncCommit = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c synchronous_commit=off')}`;
+// --stores memory,redis,postgres,postgres-async: the stores measured (all by default).
+const storesAsked = option('--stores', 'memory,redis,postgres,postgres-async').split(',');
 const plans = [
-  ['in-memory', {}],
-  ...(withRedis ? [['Redis', { BENCH_REDIS_URL: redisUrl, BENCH_REDIS_PREFIX: redisPrefix }]] : []),
-  ['PostgreSQL', { BENCH_POSTGRES_URL: databaseUrl, BENCH_POSTGRES_SCHEMA: schema }],
-  ['PostgreSQL, synchronous_commit off', { BENCH_POSTGRES_URL: asyncCommit, BENCH_POSTGRES_SCHEMA: `${schema}_async` }],
-];
+  ['memory', 'in-memory', {}],
+  ...(withRedis ? [['redis', 'Redis', { BENCH_REDIS_URL: redisUrl, BENCH_REDIS_PREFIX: redisPrefix }]] : []),
+  ['postgres', 'PostgreSQL', { BENCH_POSTGRES_URL: databaseUrl, BENCH_POSTGRES_SCHEMA: schema }],
+  ['postgres-async', 'PostgreSQL, synchronous_commit off', { BENCH_POSTGRES_URL: asyncCommit, BENCH_POSTGRES_SCHEMA: `${schema}_async` }],
+]
+  .filter(([key]) => storesAsked.includes(key))
+  .map(([, name, env]) => [name, env]);
 const servers = [];
 if (against) {
   // Two servers a store: this build's and the other side's, each with its own keys and schema.
@@ -181,16 +185,17 @@ for (let round = 0; round < (costAgainst ? 0 : rounds); round++) {
   console.error(`round ${round + 1}/${rounds} done`);
 }
 const baseline = runs['in-memory'];
-const paired = (list, base) => median(list.map((value, round) => value / base[round]));
+// Ratios to the in-memory store when it was measured (--stores may leave it out).
+const paired = (list, base) => (base ? Number(median(list.map((value, round) => value / base[round])).toFixed(2)) : null);
 const speed = Object.fromEntries(
   Object.entries(costAgainst ? {} : runs).map(([name, run]) => [
     name,
     {
       'req/s': Math.round(median(run.rps)),
       'p99 ms': median(run.p99),
-      'req/s vs in-memory': Number(paired(run.rps, baseline.rps).toFixed(2)),
+      'req/s vs in-memory': paired(run.rps, baseline?.rps),
       [`${STREAM_CHUNKS}-chunk stream, events/s`]: Math.round(median(run.stream)),
-      'stream vs in-memory': Number(paired(run.stream, baseline.stream).toFixed(2)),
+      'stream vs in-memory': paired(run.stream, baseline?.stream),
     },
   ]),
 );
