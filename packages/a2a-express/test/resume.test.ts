@@ -200,7 +200,7 @@ describe.each(kinds)('resumed turns on $name', (kind) => {
     const env = { PORT: '0', ...shared.env, A2A_ON_INTERRUPTED: 'resume', A2A_MAX_ATTEMPTS: '2' };
     const start = () => spawnAgent('node', ['test/fixtures/dying-agent.mjs'], { cwd: packageDir, env });
     const exited = (replica: SpawnedAgent) =>
-      within(new Promise((resolve) => replica.child.once('exit', resolve)), 10_000, `the replica to die; its log: ${replica.output()}`);
+      within(new Promise((resolve) => replica.child.once('close', resolve)), 10_000, `the replica to die; its log: ${replica.output()}`);
 
     // Attempt 1, on the replica that took the message: it dies.
     const first = await start();
@@ -224,8 +224,12 @@ describe.each(kinds)('resumed turns on $name', (kind) => {
         type: 'text',
         text: expect.stringMatching(/stopped responding 2 times .*the most this agent tries one message/),
       });
+      // The log line is written when the task is, and read from the child's stdout a little later
+      // under load: waited for, bounded.
+      const failedLine = /"attempts":2,.*task failed: the process running it stopped renewing its lease/;
+      for (let poll = 0; poll < 100 && !failedLine.test(third.output()); poll++) await sleep(50);
       expect(third.output()).not.toContain('the handler runs');
-      expect(third.output()).toMatch(/"attempts":2,.*task failed: the process running it stopped renewing its lease/);
+      expect(third.output()).toMatch(failedLine);
       expect(third.child.exitCode).toBeNull();
     } finally {
       await third.stop();
