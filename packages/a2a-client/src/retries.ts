@@ -39,7 +39,24 @@ const READS: ReadonlySet<string> = new Set([
 const SENDS: ReadonlySet<string> = new Set(['SendMessage', 'message/send']);
 const GRPC_UNAVAILABLE = 14;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits `ms`, or less when `signal` aborts: then it rejects with the signal's reason, as fetch
+ * does, so a caller that gives up during a backoff is answered at once, not after the wait.
+ */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
 
 function messageIdOf(call: InterceptedCall): string | undefined {
   const id = (call.params as { message?: { messageId?: unknown } } | undefined)?.message?.messageId;
@@ -74,7 +91,7 @@ export function retryInterceptor(options: RetryOptions | boolean | undefined): I
             (call.binding === 'GRPC' ? status === GRPC_UNAVAILABLE : status !== undefined && status >= 500);
           if (!transient || attempt >= retries || call.signal?.aborted) throw error;
           if (answer) delete answer.status;
-          await sleep(Math.min(maxBackoffMs, backoffMs * 2 ** attempt));
+          await pause(Math.min(maxBackoffMs, backoffMs * 2 ** attempt), call.signal);
         }
       }
     },

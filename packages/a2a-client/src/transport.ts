@@ -19,9 +19,7 @@ import {
 } from './interceptors.js';
 import { readSse } from './sse.js';
 import { type Credentials, credentialsInterceptor } from './credentials.js';
-import { type RetryOptions, retryInterceptor } from './retries.js';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { pause, type RetryOptions, retryInterceptor } from './retries.js';
 
 export interface A2AClientOptions {
   /** Headers sent with every request (authentication, say). */
@@ -272,7 +270,7 @@ export class JsonRpcHttp {
         return; // the server ended the stream
       } catch (error) {
         if (!(error instanceof NetworkError) || call.signal?.aborted || ++attempt > this.options.reconnectAttempts) throw error;
-        await sleep(100 * 2 ** (attempt - 1));
+        await pause(100 * 2 ** (attempt - 1), call.signal);
         current = plan.resume();
       }
     }

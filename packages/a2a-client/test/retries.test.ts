@@ -153,3 +153,23 @@ test('a SendMessage answered 503 is not sent again unless asked; asked, it goes 
     [200, request.message.messageId],
   ]);
 });
+
+test('a caller who aborts while the client waits to retry is answered at once, with the abort, and nothing more is sent', async () => {
+  const client = new A2AClient10(agentUrl, {
+    preferredBinding: 'HTTP+JSON',
+    retry: { retries: 3, backoffMs: 600_000, maxBackoffMs: 600_000 },
+  });
+  const sent = await client.sendMessage(message10('hi'));
+  const id = 'task' in sent ? sent.task!.id : '';
+  seen.length = 0;
+  unavailable.reads = 10;
+  const caller = new AbortController();
+  const read = client.getTask({ id }, { signal: caller.signal }).catch((e: unknown) => e);
+  // The first answer (503) is in: the client now waits ten minutes before it asks again.
+  for (let poll = 0; poll < 200 && seen.length === 0; poll++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(seen.map((s) => s.status)).toEqual([503]);
+  caller.abort(new Error('the caller gave up'));
+  expect(await read).toEqual(new Error('the caller gave up'));
+  expect(seen).toHaveLength(1);
+  unavailable.reads = 0;
+});
