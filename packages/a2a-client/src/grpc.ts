@@ -42,6 +42,8 @@ export interface GrpcCallStart {
   /** The request, in its JSON form (protobuf on the wire). */
   readonly request: unknown;
   readonly streaming: boolean;
+  /** Whether the channel is TLS (a `tls` option, or the card's `grpcs://` / `https://` URL). */
+  readonly tls: boolean;
 }
 
 /** How a gRPC call ended: its status code, the code's name, its message and trailers. */
@@ -272,7 +274,14 @@ class GrpcCalls implements GrpcChannel {
   }
 
   private observe(path: string, metadata: import('@grpc/grpc-js').Metadata, request: unknown, streaming: boolean) {
-    return this.options.observe?.({ address: this.address, path, metadata: textEntries(metadata), request, streaming });
+    return this.options.observe?.({
+      address: this.address,
+      path,
+      metadata: textEntries(metadata),
+      request,
+      streaming,
+      tls: this.tls !== undefined,
+    });
   }
 
   /** A failed call as the client's errors say it: an A2A error by its reason, else the transport's. */

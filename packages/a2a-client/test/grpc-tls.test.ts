@@ -243,3 +243,19 @@ test('the a2a command line over mutual TLS: --ca, --cert, --key; without them it
   const missing = await a2a(['send', '--protocol', '1.0', '--binding', 'grpc', '--ca', join(dir, 'nowhere.pem'), url, 'x']);
   expect(missing.stderr).toMatch(/--ca: cannot read .*nowhere\.pem: ENOENT/);
 }, 60_000);
+
+test('the inspector’s raw log marks a call over TLS, and its grpcurl command leaves out -plaintext for it (and only for it)', async () => {
+  const { recordingGrpc } = await import('../src/inspector/recorder.js');
+  const { grpcurlOf } = await import('../page/src/curl.js');
+  const commandsOf = async (url: string, tls?: { ca: string }) => {
+    const entries: { type: string }[] = [];
+    await exchange(url, grpcTransport({ ...(tls ? { tls } : {}), observe: recordingGrpc((entry) => entries.push(entry)) }));
+    return entries.filter((entry) => entry.type === 'request').map((request) => grpcurlOf(request as never));
+  };
+  const secure = await commandsOf((await agent({ key: pem.serverKey, cert: pem.serverCert })).url, { ca: pem.ca });
+  expect(secure).toHaveLength(2);
+  for (const command of secure) expect(command).toMatch(/^grpcurl -H /);
+  const plain = await commandsOf((await agent()).url);
+  expect(plain).toHaveLength(2);
+  for (const command of plain) expect(command).toMatch(/^grpcurl -plaintext -H /);
+});

@@ -10,6 +10,8 @@ export interface RecordedRequest {
   body?: string;
   /** A gRPC call: `url` is the address and the method's path. */
   grpc?: boolean;
+  /** A gRPC call over TLS. */
+  tls?: boolean;
 }
 
 /** Headers fetch adds on its own; curl adds its own equivalents. */
@@ -34,11 +36,13 @@ export function curlOf(request: RecordedRequest): string {
 /** Metadata grpc-js sets on every call: grpcurl sets its own. */
 const LEFT_TO_GRPCURL = new Set(['user-agent', 'grpc-accept-encoding', 'grpc-encoding', 'te', 'content-type']);
 
-/** A recorded gRPC call as grpcurl sends it: plaintext, its metadata, its request in the JSON form grpcurl reads. */
+/** A recorded gRPC call as grpcurl sends it: plaintext unless it went over TLS, its metadata, its request in the JSON form grpcurl reads. */
 export function grpcurlOf(request: RecordedRequest): string {
   const slash = request.url.indexOf('/');
   const [address, method] = slash === -1 ? [request.url, ''] : [request.url.slice(0, slash), request.url.slice(slash + 1)];
-  const words = ['grpcurl', '-plaintext'];
+  // Over TLS grpcurl verifies the agent with the system's roots; a CA of one's own, or a client
+  // certificate, is for the reader to add (-cacert, -cert, -key): the page holds no file names.
+  const words = request.tls ? ['grpcurl'] : ['grpcurl', '-plaintext'];
   for (const [name, value] of Object.entries(request.headers)) {
     if (LEFT_TO_GRPCURL.has(name.toLowerCase())) continue;
     words.push('-H', shellQuote(`${name}: ${value}`));

@@ -210,6 +210,8 @@ export class Prober {
       metadata: allMetadata,
       request,
       streaming: definition.responseStream,
+      // The checker dials gRPC in plaintext (its channel below).
+      tls: false,
     });
     if (this.loggedAs !== undefined) exchange.logId = this.loggedAs;
     const messages: unknown[] = [];

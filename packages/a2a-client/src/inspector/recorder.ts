@@ -18,6 +18,8 @@ export type RawEntry =
       body?: string;
       /** A gRPC call: `method` is `gRPC`, `url` the address and the method's path. */
       grpc?: true;
+      /** A gRPC call over TLS. */
+      tls?: true;
     }
   | {
       type: 'response';
@@ -128,6 +130,7 @@ export function recordingGrpc(record: (entry: RawEntry) => void): (call: GrpcCal
       headers: call.metadata,
       body: JSON.stringify(call.request),
       grpc: true,
+      ...(call.tls ? { tls: true as const } : {}),
     });
     let answer: string | undefined;
     return {
