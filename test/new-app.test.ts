@@ -21,7 +21,8 @@ beforeAll(() => {
   for (const file of tracked) if (existsSync(join(root, file))) cpSync(join(root, file), join(copy, file), { preserveTimestamps: true });
   const built = ['packages/a2a-types/src/v10/grpc/gen', 'packages/a2a-types/src/schemas', 'packages/a2a-types/src/compiled'];
   for (const workspace of ['packages', 'apps'])
-    for (const dir of readdirSync(join(root, workspace))) built.push(`${workspace}/${dir}/dist`, `${workspace}/${dir}/tsconfig.tsbuildinfo`);
+    for (const dir of readdirSync(join(root, workspace)))
+      built.push(`${workspace}/${dir}/dist`, `${workspace}/${dir}/tsconfig.tsbuildinfo`);
   for (const path of built)
     if (existsSync(join(root, path))) cpSync(join(root, path), join(copy, path), { recursive: true, preserveTimestamps: true });
 });
