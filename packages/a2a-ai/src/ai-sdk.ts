@@ -3,6 +3,8 @@
 import { jsonSchema, type ModelMessage, type TextStreamPart, type Tool, type ToolSet } from 'ai';
 import type { TaskContext, TaskHandler, TaskUpdate } from 'a2a-express';
 import { modelTurnUpdates, type ModelEvent, type ModelTurnOptions, type ModelUsage } from './model-turn.js';
+import { AGENT_TOOL_INPUT_SCHEMA } from './agent-tool-input.js';
+import { type AnyAgentCard, RemoteAgent, type RemoteAgentOptions, type RemoteAnswer, type RemoteConversation } from './remote-agent.js';
 import { transcriptOf } from './transcript.js';
 
 export { ASK_USER_TOOL, TURN_METADATA_KEY, type ModelTurnOptions } from './model-turn.js';
@@ -181,5 +183,45 @@ export function askUserTool(options: AskUserToolOptions = {}): Tool<{ question: 
       additionalProperties: false,
     }),
     metadata: { [ASK_USER_METADATA_KEY]: true },
+  };
+}
+
+/** What the model sends a remote agent: one message, in natural language. */
+export interface AgentToolInput {
+  message: string;
+}
+
+export interface A2AAgentToolOptions extends RemoteAgentOptions {
+  /**
+   * The conversation the tool continues. Default: one of its own, so that each tool is one
+   * conversation; make a tool per conversation of yours (or give each its own here).
+   */
+  conversation?: RemoteConversation;
+}
+
+/**
+ * Another A2A agent as an AI SDK tool: the model sends it a message, and the tool streams the
+ * call (with a2a-client, in the version and binding the card offers) and returns its answer
+ * (`RemoteAnswer`: text, data parts, or the question the agent asks when it needs more, which
+ * the model answers by calling the tool again). Successive calls continue the same remote
+ * conversation. `agent` is its URL or card (read here, once), or a `RemoteAgent` already
+ * connected (then only `conversation` of the options applies).
+ *
+ * ```ts
+ * const echo = await a2aAgentTool('http://127.0.0.1:41241');
+ * streamText({ model, tools: { echo }, ... });
+ * ```
+ */
+export async function a2aAgentTool(
+  agent: string | URL | AnyAgentCard | RemoteAgent,
+  options: A2AAgentToolOptions = {},
+): Promise<Tool<AgentToolInput, RemoteAnswer>> {
+  const { conversation: given, ...connectOptions } = options;
+  const remote = agent instanceof RemoteAgent ? agent : await RemoteAgent.connect(agent, connectOptions);
+  const conversation = given ?? remote.conversation();
+  return {
+    description: remote.description,
+    inputSchema: jsonSchema<AgentToolInput>(AGENT_TOOL_INPUT_SCHEMA),
+    execute: ({ message }, { abortSignal }) => remote.send(message, conversation, abortSignal),
   };
 }

@@ -13,3 +13,13 @@ export {
   type TurnRecord,
 } from './model-turn.js';
 export { transcriptOf, type TranscriptEntry, type TranscriptToolResult } from './transcript.js';
+export {
+  type AnyAgentCard,
+  connectAgent,
+  RemoteAgent,
+  type RemoteAgentOptions,
+  type RemoteAnswer,
+  RemoteConversation,
+  type RemoteProtocol,
+  type RemoteState,
+} from './remote-agent.js';

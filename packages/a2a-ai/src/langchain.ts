@@ -2,8 +2,11 @@
 // `.stream()` yields as the kit's updates, and the task's conversation as LangChain messages.
 // Only this entry point loads `@langchain/core`.
 import { AIMessage, HumanMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { DynamicStructuredTool } from '@langchain/core/tools';
 import type { TaskContext, TaskHandler, TaskUpdate } from 'a2a-express';
 import { modelTurnUpdates, type ModelEvent, type ModelTurnOptions, type ModelUsage } from './model-turn.js';
+import { AGENT_TOOL_INPUT_SCHEMA } from './agent-tool-input.js';
+import { type AnyAgentCard, RemoteAgent, type RemoteAgentOptions, type RemoteConversation } from './remote-agent.js';
 import { transcriptOf } from './transcript.js';
 
 export { ASK_USER_TOOL, TURN_METADATA_KEY, type ModelTurnOptions } from './model-turn.js';
@@ -173,4 +176,41 @@ export function historyAsLangChainMessages(ctx: Pick<TaskContext, 'history' | 'm
     }
   }
   return messages;
+}
+
+export interface A2AAgentToolOptions extends RemoteAgentOptions {
+  /**
+   * The conversation the tool continues. Default: one of its own, so that each tool is one
+   * conversation; make a tool per conversation of yours (or give each its own here).
+   */
+  conversation?: RemoteConversation;
+}
+
+/**
+ * Another A2A agent as a LangChain.js tool (named after its card, unless `name`): the model sends
+ * it a message, and the tool streams the call (with a2a-client, in the version and binding the
+ * card offers) and returns its answer as JSON (`RemoteAnswer`: text, data parts, or the question
+ * the agent asks when it needs more, which the model answers by calling the tool again).
+ * Successive calls continue the same remote conversation. `agent` is its URL or card (read here,
+ * once), or a `RemoteAgent` already connected (then only `conversation` of the options applies).
+ *
+ * ```ts
+ * const echo = await a2aAgentTool('http://127.0.0.1:41241');
+ * const model = chatModel.bindTools([echo]);
+ * ```
+ */
+export async function a2aAgentTool(
+  agent: string | URL | AnyAgentCard | RemoteAgent,
+  options: A2AAgentToolOptions = {},
+): Promise<DynamicStructuredTool> {
+  const { conversation: given, ...connectOptions } = options;
+  const remote = agent instanceof RemoteAgent ? agent : await RemoteAgent.connect(agent, connectOptions);
+  const conversation = given ?? remote.conversation();
+  return new DynamicStructuredTool({
+    name: remote.name,
+    description: remote.description,
+    schema: AGENT_TOOL_INPUT_SCHEMA,
+    func: async (input: { message: string }, _run, config) =>
+      JSON.stringify(await remote.send(input.message, conversation, config?.signal)),
+  });
 }

@@ -126,6 +126,17 @@ export class A2AClient10 {
     this.http = new JsonRpcHttp({ ...options, headers: { ...options.headers, ...VERSION_HEADERS } }, '1.0', () => this.getCard());
   }
 
+  /**
+   * A client for the agent a 1.0 card describes (one already fetched, or shipped with the caller):
+   * its interfaces are where that card says, and no card is fetched.
+   */
+  static fromCard(card: AgentCard, options: A2AClient10Options = {}): A2AClient10 {
+    const where = card.supportedInterfaces?.find((i) => /^https?:/i.test(i.url))?.url ?? 'http://card.invalid';
+    const client = new A2AClient10(where, options);
+    client.card = card;
+    return client;
+  }
+
   /** The agent's 1.0 card: fetched once, checked against the published schema, then cached. */
   async getCard(call: CallOptions = {}): Promise<AgentCard> {
     this.card ??= (await this.http.getJson(`${this.baseUrl}/.well-known/agent-card.json`, CARD, 'agent card', call)) as AgentCard;
