@@ -18,7 +18,7 @@ import {
   type TaskHandler,
 } from 'a2a-express';
 import { CURRENCIES } from './currencies.js';
-import type { LlmOptions } from './llm-config.js';
+import type { LlmOptions } from 'a2a-ai/llm-config';
 import type { ChatTurn } from './llm.js';
 import { understandConversation, type CurrencyRequest, type Slot, type Turn } from './parse.js';
 import type { RateQuote, RateSource } from './rates.js';

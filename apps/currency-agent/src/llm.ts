@@ -3,9 +3,10 @@
 // lookup offered as its tool. Whatever goes wrong — no answer, a timeout, no tool call,
 // arguments that make no sense — the caller falls back to the built-in parser. Loaded only by an
 // agent configured with an LLM (llm-config.ts), so that one without loads no AI library.
-import { generateText, jsonSchema, type LanguageModel, type ModelMessage } from 'ai';
+import { generateText, jsonSchema, type ModelMessage } from 'ai';
+import { languageModelOf } from 'a2a-ai/ai-sdk';
+import type { LlmOptions } from 'a2a-ai/llm-config';
 import { CURRENCY_CODES } from './currencies.js';
-import type { LlmOptions } from './llm-config.js';
 import type { CurrencyRequest } from './parse.js';
 
 export interface ChatTurn {
@@ -40,32 +41,6 @@ const RATE_TOOL = {
     required: ['currency_from', 'currency_to'],
   }),
 };
-
-/**
- * The AI SDK model the options name. A provider's package is loaded when first used, so an
- * agent without an LLM (or with one provider) loads none of the others.
- */
-export async function languageModelOf(options: LlmOptions): Promise<LanguageModel> {
-  if (typeof options.model !== 'string') return options.model;
-  const settings = { ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.baseUrl ? { baseURL: options.baseUrl } : {}) };
-  switch (options.provider ?? 'openai-compatible') {
-    case 'openai':
-      return (await import('@ai-sdk/openai')).createOpenAI(settings)(options.model);
-    case 'anthropic':
-      return (await import('@ai-sdk/anthropic')).createAnthropic(settings)(options.model);
-    case 'google':
-      return (await import('@ai-sdk/google')).createGoogle(settings)(options.model);
-    case 'openai-compatible': {
-      if (!options.baseUrl) throw new Error('an OpenAI-compatible provider needs a base URL');
-      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      return createOpenAICompatible({
-        name: 'llm',
-        baseURL: options.baseUrl,
-        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-      }).chatModel(options.model);
-    }
-  }
-}
 
 /** The request as the LLM understood it, or undefined when it did not give a usable tool call. */
 export async function understandWithLlm(

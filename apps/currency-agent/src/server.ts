@@ -17,7 +17,7 @@ import {
 import { postgresStoreFromEnv } from 'a2a-express/postgres';
 import { taskStoreFromEnv } from 'a2a-express/redis';
 import { currencyRouter } from './agent.js';
-import { describeLlm, llmOptionsFromEnv } from './llm-config.js';
+import { describeLlm, llmOptionsFromEnv } from 'a2a-ai/llm-config';
 import { DEFAULT_FRANKFURTER_URL, RateSource } from './rates.js';
 
 // Who this agent is: its name in the logs, its port unless PORT is set, the Redis key prefix

@@ -9,7 +9,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { rpc, serverPool, spawnAgent } from 'a2a-testing';
 import type { DataPart, Task } from 'a2a-types';
 import { currencyRouter } from '../src/agent.js';
-import { llmOptionsFromEnv } from '../src/llm-config.js';
+import { llmOptionsFromEnv } from 'a2a-ai/llm-config';
 import { RateSource } from '../src/rates.js';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');

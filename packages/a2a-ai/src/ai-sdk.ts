@@ -1,9 +1,10 @@
 // The Vercel AI SDK (`ai`) as an A2A handler: a `streamText` result's stream as the kit's
 // updates, and the task's conversation as the SDK's messages. Only this entry point loads `ai`.
-import { jsonSchema, type ModelMessage, type TextStreamPart, type Tool, type ToolSet } from 'ai';
+import { jsonSchema, type LanguageModel, type ModelMessage, type TextStreamPart, type Tool, type ToolSet } from 'ai';
 import type { TaskContext, TaskHandler, TaskUpdate } from 'a2a-express';
 import { modelTurnUpdates, type ModelEvent, type ModelTurnOptions, type ModelUsage } from './model-turn.js';
 import { AGENT_TOOL_INPUT_SCHEMA } from './agent-tool-input.js';
+import type { LlmOptions } from './llm-config.js';
 import { type AnyAgentCard, RemoteAgent, type RemoteAgentOptions, type RemoteAnswer, type RemoteConversation } from './remote-agent.js';
 import { transcriptOf } from './transcript.js';
 
@@ -224,4 +225,32 @@ export async function a2aAgentTool(
     inputSchema: jsonSchema<AgentToolInput>(AGENT_TOOL_INPUT_SCHEMA),
     execute: ({ message }, { abortSignal }) => remote.send(message, conversation, abortSignal),
   };
+}
+
+/**
+ * The AI SDK model the options name (see `llmOptionsFromEnv` in `a2a-ai/llm-config`): OpenAI,
+ * Anthropic, Google, or an OpenAI-compatible server (a local one, say). The provider's package
+ * (`@ai-sdk/openai`, `@ai-sdk/anthropic`, `@ai-sdk/google`, `@ai-sdk/openai-compatible`: install
+ * the one you use) is loaded when first asked for, so an agent loads none of the others.
+ */
+export async function languageModelOf(options: LlmOptions): Promise<LanguageModel> {
+  if (typeof options.model !== 'string') return options.model;
+  const settings = { ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.baseUrl ? { baseURL: options.baseUrl } : {}) };
+  switch (options.provider ?? 'openai-compatible') {
+    case 'openai':
+      return (await import('@ai-sdk/openai')).createOpenAI(settings)(options.model);
+    case 'anthropic':
+      return (await import('@ai-sdk/anthropic')).createAnthropic(settings)(options.model);
+    case 'google':
+      return (await import('@ai-sdk/google')).createGoogle(settings)(options.model);
+    case 'openai-compatible': {
+      if (!options.baseUrl) throw new Error('an OpenAI-compatible provider needs a base URL');
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({
+        name: 'llm',
+        baseURL: options.baseUrl,
+        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      }).chatModel(options.model);
+    }
+  }
 }

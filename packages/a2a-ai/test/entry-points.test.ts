@@ -30,6 +30,7 @@ test.each([
   ['a2a-ai', ['ai', '@langchain/core']],
   ['a2a-ai/ai-sdk', ['@langchain/core']],
   ['a2a-ai/langchain', ['ai']],
+  ['a2a-ai/llm-config', ['ai', '@langchain/core']],
 ])('%s loads without %j', async (entry, refused) => {
   expect(await importWithout(entry, refused)).toMatchObject({ ok: true });
 });

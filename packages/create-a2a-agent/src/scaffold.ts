@@ -68,8 +68,13 @@ export const THIRD_PARTY_VERSIONS = {
   '@ai-sdk/openai-compatible': '^3.0.92',
 } as const;
 
-/** The kit packages a new agent depends on. */
-const KIT_PACKAGES = ['a2a-express', 'a2a-types'] as const;
+/**
+ * The kit packages a new agent depends on: the currency template's LLM settings and model choice
+ * are a2a-ai's (`a2a-ai/llm-config`, `languageModelOf`), shared with the host agent.
+ */
+function kitPackagesOf(template: TemplateName): string[] {
+  return template === 'currency' ? ['a2a-express', 'a2a-types', 'a2a-ai'] : ['a2a-express', 'a2a-types'];
+}
 
 /** This package's version: a new project depends on the kit of the same version. */
 export function kitVersion(): string {
@@ -113,12 +118,16 @@ function templateFile(path: string, values: Record<string, string | number>): st
 
 /** The dependency specs of the kit's packages: registry versions, or tarballs from `kitTarballs`. */
 function kitDependencies(options: ProjectOptions): Record<string, string> {
+  const KIT_PACKAGES = kitPackagesOf(options.template);
   if (options.layout === 'workspace') return Object.fromEntries(KIT_PACKAGES.map((name) => [name, 'workspace:*']));
   if (!options.kitTarballs) return Object.fromEntries(KIT_PACKAGES.map((name) => [name, `^${kitVersion()}`]));
   const folder = resolve(options.kitTarballs);
   const files = existsSync(folder) ? readdirSync(folder) : [];
+  // a2a-ai's own kit dependencies come from the tarballs too: from the registry they would be
+  // whatever it holds under those names, if anything.
+  const fromTarballs = KIT_PACKAGES.includes('a2a-ai') ? [...KIT_PACKAGES, 'a2a-client', 'a2a-push-receiver'] : KIT_PACKAGES;
   return Object.fromEntries(
-    KIT_PACKAGES.map((name) => {
+    fromTarballs.map((name) => {
       const tarball = files.find((file) => new RegExp(`^${name}-\\d[^/]*\\.tgz$`).test(file));
       if (!tarball)
         throw new Error(`--kit: no ${name}-<version>.tgz in ${folder} (make them with \`pnpm run pack\` in the kit's repository)`);
@@ -196,7 +205,11 @@ export function planProject(options: ProjectOptions): Map<string, string> {
         extends: '../../tsconfig.base.json',
         compilerOptions: { rootDir: 'src', outDir: 'dist' },
         include: ['src'],
-        references: [{ path: '../../packages/a2a-types' }, { path: '../../packages/a2a-express' }],
+        references: [
+          { path: '../../packages/a2a-types' },
+          { path: '../../packages/a2a-express' },
+          ...(template === 'currency' ? [{ path: '../../packages/a2a-ai' }] : []),
+        ],
       }),
     );
     files.set('Dockerfile', templateFile('workspace/Dockerfile.template', values));

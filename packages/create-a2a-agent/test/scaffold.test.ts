@@ -92,6 +92,9 @@ describe('the create-a2a-agent command', () => {
       `const agent = { name: 'fx-desk', port: ${defaultPortFor('fx-desk')}, redisPrefix: 'fx:' } as const;`,
     );
     expect(readFileSync(join(work, 'fx-desk/src/agent.ts'), 'utf8')).toMatch(/^ {2}name: 'Fx Desk',$/m);
+    // Its LLM settings and model choice are a2a-ai's (shared with the host agent): it depends on it.
+    const manifest = JSON.parse(readFileSync(join(work, 'fx-desk/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies).toMatchObject({ 'a2a-ai': '^0.1.0', 'a2a-express': '^0.1.0', ai: expect.any(String) });
   });
 
   test.each([

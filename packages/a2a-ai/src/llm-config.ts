@@ -1,8 +1,10 @@
-// Which LLM the agent uses, if any, from its options or environment. Apart from llm.ts so that
-// reading the configuration loads no AI library: an agent without an LLM never does.
+// Which LLM an agent uses, if any, from its options or environment (`LLM_PROVIDER`, `LLM_MODEL`,
+// ...): the sample agents' shared settings. Its own entry point (`a2a-ai/llm-config`), so that
+// reading the configuration loads no AI library: an agent without an LLM never does. The model
+// itself is `languageModelOf` (`a2a-ai/ai-sdk`), which loads the provider's package when asked.
 import type { LanguageModel } from 'ai';
 
-/** The providers the agent can be configured with by environment (`LLM_PROVIDER`). */
+/** The providers an agent can be configured with by environment (`LLM_PROVIDER`). */
 export const LLM_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
 export type LlmProvider = (typeof LLM_PROVIDERS)[number];
 
@@ -24,7 +26,7 @@ export interface LlmOptions {
 
 /**
  * The LLM settings from the environment, or undefined when none is configured (the agent then
- * understands requests by itself): `LLM_MODEL`, with `LLM_BASE_URL` (an OpenAI-compatible
+ * does without): `LLM_MODEL`, with `LLM_BASE_URL` (an OpenAI-compatible
  * server, as before) or `LLM_PROVIDER`; `LLM_API_KEY`, `LLM_TIMEOUT_MS`.
  */
 export function llmOptionsFromEnv(env: NodeJS.ProcessEnv, timeoutMs: number): LlmOptions | undefined {
