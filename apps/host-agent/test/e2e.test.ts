@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { A2AClient10 } from 'a2a-client';
-import { listen, type RunningServer, spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import { listen, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 
 const appsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
