@@ -50,6 +50,17 @@ async function turn(booking: Tool, message: string) {
   return { answer: results[0]!.output as RemoteAnswer, secondPrompt: JSON.stringify(secondPrompt) };
 }
 
+/** The tool errors of a model step that calls `booking` once with `message` (and stops there). */
+async function toolErrorsOf(booking: Tool, message: string): Promise<unknown[]> {
+  const chunks = [{ type: 'tool-call', toolCallId: 'c', toolName: 'booking', input: JSON.stringify({ message }) }, finish('tool-calls')];
+  const model = new MockLanguageModelV4({
+    doStream: [{ stream: simulateReadableStream({ chunks: chunks as never[], initialDelayInMs: null, chunkDelayInMs: null }) }],
+  });
+  const result = streamText({ model, prompt: 'Book', tools: { booking }, maxRetries: 0 });
+  await result.consumeStream();
+  return (await result.steps).flatMap((s) => s.content.filter((c) => c.type === 'tool-error').map((c) => (c as { error: unknown }).error));
+}
+
 describe.each(transports)('a2aAgentTool (AI SDK) over %s', (_name, options) => {
   test('input-required reaches the model as the agent’s question; the answer continues that task, and the next request the same context', async () => {
     const booking = await a2aAgentTool(agent.url, { ...options, credentials });
@@ -135,48 +146,15 @@ describe('a2aAgentTool (AI SDK)', () => {
     await turn(booking, 'a table for 2');
     expect(methods).toContain('SendStreamingMessage');
 
-    const unauthenticated = await a2aAgentTool(agent.url, {});
-    const model = new MockLanguageModelV4({
-      doStream: [
-        {
-          stream: simulateReadableStream({
-            chunks: [
-              { type: 'tool-call', toolCallId: 'c', toolName: 'booking', input: JSON.stringify({ message: 'a table for 2' }) },
-              finish('tool-calls'),
-            ] as never[],
-            initialDelayInMs: null,
-            chunkDelayInMs: null,
-          }),
-        },
-      ],
-    });
-    const result = streamText({ model, prompt: 'Book', tools: { booking: unauthenticated }, maxRetries: 0 });
-    await result.consumeStream();
-    const errors = (await result.steps).flatMap((s) => s.content.filter((c) => c.type === 'tool-error'));
+    const errors = await toolErrorsOf(await a2aAgentTool(agent.url, {}), 'a table for 2');
     expect(errors).toHaveLength(1);
-    expect(String((errors[0] as { error: unknown }).error)).toMatch(/authentication required/i);
+    expect(String(errors[0])).toMatch(/authentication required/i);
   });
 
   test('a call that outlasts callTimeoutMs is given up: the model gets a tool error, not a hang', async () => {
     const booking = await a2aAgentTool(agent.url, { credentials, callTimeoutMs: 300 });
-    const model = new MockLanguageModelV4({
-      doStream: [
-        {
-          stream: simulateReadableStream({
-            chunks: [
-              { type: 'tool-call', toolCallId: 'c', toolName: 'booking', input: JSON.stringify({ message: 'wait forever' }) },
-              finish('tool-calls'),
-            ] as never[],
-            initialDelayInMs: null,
-            chunkDelayInMs: null,
-          }),
-        },
-      ],
-    });
-    const result = streamText({ model, prompt: 'Book', tools: { booking }, maxRetries: 0 });
-    await result.consumeStream();
-    const errors = (await result.steps).flatMap((s) => s.content.filter((c) => c.type === 'tool-error'));
+    const errors = await toolErrorsOf(booking, 'wait forever');
     expect(errors).toHaveLength(1);
-    expect(String((errors[0] as { error: unknown }).error)).toMatch(/abort|timeout|timed out/i);
+    expect(String(errors[0])).toMatch(/abort|timeout|timed out/i);
   });
 });
