@@ -34,6 +34,8 @@ const NODE_ONLY_PACKAGES = [
   '@opentelemetry/sdk-trace',
   '@opentelemetry/exporter-trace-otlp-http',
   '@hono/node-server',
+  // The MCP SDK (`a2a mcp`): its servers are stdio and Express, and only the command line loads it.
+  '@modelcontextprotocol/sdk',
 ];
 
 /**

@@ -38,6 +38,8 @@ Commands:
                                       its cards declare (docs/check.md); exit 1 when a MUST fails
   inspect [url]                       open the A2A inspector in a browser: card, chat, timeline,
                                       raw log, push notifications (serves it on 127.0.0.1)
+  mcp <url>                           an MCP server exposing the agent's skills as tools, over stdio
+                                      or Streamable HTTP (--http): for Claude Desktop, Cursor, … (docs/mcp.md)
 
 <url> is the agent's base URL; without a scheme, http:// is assumed (127.0.0.1:41241).
 
@@ -53,6 +55,13 @@ Common options:
                                       and a card's grpcs:// URL: then never plaintext)
   --ca <file>                         gRPC over TLS: the CA certificates (PEM) the agent's must chain to
   --cert <file> --key <file>          gRPC over mutual TLS: the client's certificate and key (PEM)
+  --api-key <key>                     the API key for the card's apiKey scheme (or X-API-Key when it
+                                      names none); env A2A_API_KEY
+  --bearer <token>                    the bearer token for the card's http scheme (or Authorization:
+                                      Bearer when it names none); env A2A_BEARER_TOKEN
+  --client-id <id> --client-secret <s> OAuth 2.0 client credentials for the card's oauth2 or
+                                      openIdConnect scheme (the token fetched, cached, refreshed);
+                                      env A2A_CLIENT_ID, A2A_CLIENT_SECRET; --scope "a b" (A2A_SCOPES)
   --json                              print the raw JSON responses (for scripts)
   --strict                            an answer that departs from the A2A spec is an error (exit 1);
                                       by default it is shown, with a warning on stderr per departure
@@ -109,6 +118,26 @@ Options:
                            TLS), as for the other commands
 
 Credentials are typed into the page and kept there; the inspector stores none.`,
+  mcp: `a2a mcp <url> [--http [port]] [--host <address>] [--allowed-host <name>] [--timeout s] [credentials]
+
+Serves an MCP server (Model Context Protocol) in front of the agent: each skill of its card is a
+tool taking a message (and optionally a taskId, contextId or newTask) that sends it to the agent
+(streaming when it can) and returns the answer: text as text, data parts as JSON (and in the
+structured result), files as embedded resources or links. When the agent asks for more
+(input-required), the result says what it asks, and the next call of that tool answers it on the
+same task. Long tasks report progress when the caller gives a progressToken. docs/mcp.md.
+
+Options:
+  --http [port]            serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio
+                           (default port: a free one, printed)
+  --host <address>         the address to listen on (default 127.0.0.1); another than loopback
+                           needs --allow-remote: whoever reaches it uses the agent as you
+  --allow-remote           let --host be an address reachable from elsewhere
+  --allowed-host <name>    a Host header accepted (repeatable; DNS rebinding protection); default
+                           for loopback: localhost, 127.0.0.1, [::1]
+  --timeout s              seconds a tool call waits for the agent (default 300); the task runs on
+  -H, --api-key, --bearer, --client-id, --client-secret, --scope, --protocol, --binding, --tls,
+  --ca, --cert, --key      how the agent is reached, as for the other commands`,
   push: `a2a push set <url> <taskId> <webhookUrl> [--token <token>] [--json]
 a2a push get <url> <taskId> [--json]`,
   check: `a2a check <url> [--message text] [--slow-message text] [--rate n] [--only id,...] [--json] [--junit file] [--header "Name: value"]
@@ -171,6 +200,13 @@ const OPTIONS = {
   ca: { type: 'string' },
   cert: { type: 'string' },
   key: { type: 'string' },
+  http: { type: 'boolean' },
+  'allowed-host': { type: 'string', multiple: true },
+  'api-key': { type: 'string' },
+  bearer: { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  scope: { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -181,7 +217,20 @@ let departures = 0;
 type Options = ReturnType<typeof parse>['values'];
 
 function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  return parseArgs({ args: httpPortAsOption(argv), options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+/** `--http 8080` and `--http=8080` (an optional value, which parseArgs has not) as `--http --port 8080`. */
+function httpPortAsOption(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const inline = /^--http=(.*)$/.exec(arg);
+    if (inline) out.push('--http', '--port', inline[1]!);
+    else if (arg === '--http' && /^\d+$/.test(argv[i + 1] ?? '')) out.push('--http', '--port', argv[++i]!);
+    else out.push(arg);
+  }
+  return out;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -211,7 +260,7 @@ async function main(argv: string[]): Promise<number> {
   const headers = headersOf(values.header);
   const protocol = await protocolOf(values.protocol, base, headers);
   const { agentApi } = await import('./cli-agent.js');
-  const agent = agentApi(protocol, base, {
+  const options = {
     headers,
     grpc: grpcOptionsOf(values),
     ...(values.binding !== undefined ? { preferredBinding: bindingOf(values.binding) } : {}),
@@ -221,7 +270,15 @@ async function main(argv: string[]): Promise<number> {
       for (const issue of issues)
         console.error(yellow(`warning: the ${what} departs from the A2A spec: ${issue.path || '(root)'} ${issue.message}`));
     },
-  });
+  } satisfies import('./cli-agent.js').AgentApiOptions;
+  const given = givenCredentials(values);
+  let agent = agentApi(protocol, base, options);
+  if (given) {
+    // The card says which schemes the credentials go to: read it (it is public) before the client that uses them is made.
+    const { raw } = await agent.card();
+    agent.close?.();
+    agent = agentApi(protocol, base, { ...options, ...(await credentialsFor(given, raw, headers)) });
+  }
   switch (command) {
     case 'card':
       return showCard(agent, values, base);
@@ -230,6 +287,8 @@ async function main(argv: string[]): Promise<number> {
       return send(agent, args.join(' '), values);
     case 'chat':
       return chat(agent, values);
+    case 'mcp':
+      return mcp(agent, values);
     case 'get':
       return printTask(await agent.get(need(args[0], 'taskId'), values.history ? count(values.history) : undefined), values);
     case 'cancel':
@@ -280,6 +339,96 @@ async function inspect(url: string | undefined, values: Options): Promise<number
   });
   await inspector.close();
   return 0;
+}
+
+/** Serves MCP for the agent: over stdio (nothing else may write to stdout) until stdin ends, or over HTTP until Ctrl-C. */
+async function mcp(agent: AgentApi, values: Options): Promise<number> {
+  const timeout = values.timeout === undefined ? 300 : Number(values.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 86_400)
+    throw new UsageError(`mcp: --timeout takes a number of seconds, got ${values.timeout}`);
+  const { view: card } = await agent.card();
+  const { serveHttp, serveStdio } = await import('./mcp.js');
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const bridge = { timeoutMs: timeout * 1000, version, describe };
+  if (!values.http) {
+    if (values.port !== undefined || values.host !== undefined) throw new UsageError('mcp: --port and --host go with --http');
+    await serveStdio(agent, card, bridge);
+    return 0;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http takes a port number, got ${values.port}`);
+  const host = values.host ?? '127.0.0.1';
+  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host) && !values['allow-remote'])
+    throw new UsageError(
+      `mcp: --host ${host} is reachable from elsewhere, and whoever reaches the server uses the agent with your credentials: add --allow-remote (and --allowed-host) if that is meant`,
+    );
+  const served = await serveHttp(agent, card, bridge, {
+    port,
+    host,
+    ...(values['allowed-host'] ? { allowedHosts: values['allowed-host'] } : {}),
+  });
+  console.log(`${bold('MCP server')} for ${card.name} (Streamable HTTP): ${served.url}`);
+  console.error(dim('Ctrl-C stops it.'));
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await served.close();
+  agent.close?.();
+  return 0;
+}
+
+interface GivenCredentials {
+  apiKey?: string;
+  bearer?: string;
+  client?: { clientId: string; clientSecret: string; scopes?: string[] };
+}
+
+/** The credentials the flags, else the environment, give; undefined when none. */
+function givenCredentials(values: Options): GivenCredentials | undefined {
+  const env = (name: string) => process.env[name] || undefined;
+  const apiKey = values['api-key'] ?? env('A2A_API_KEY');
+  const bearer = values.bearer ?? env('A2A_BEARER_TOKEN');
+  const clientId = values['client-id'] ?? env('A2A_CLIENT_ID');
+  const clientSecret = values['client-secret'] ?? env('A2A_CLIENT_SECRET');
+  const scope = values.scope ?? env('A2A_SCOPES');
+  if ((clientId === undefined) !== (clientSecret === undefined))
+    throw new UsageError('--client-id and --client-secret go together (A2A_CLIENT_ID, A2A_CLIENT_SECRET)');
+  const scopes = scope?.split(/[\s,]+/).filter(Boolean);
+  const given: GivenCredentials = {
+    ...(apiKey ? { apiKey } : {}),
+    ...(bearer ? { bearer } : {}),
+    ...(clientId && clientSecret ? { client: { clientId, clientSecret, ...(scopes?.length ? { scopes } : {}) } } : {}),
+  };
+  return Object.keys(given).length > 0 ? given : undefined;
+}
+
+/**
+ * The client's `credentials` for what was given, by the card's scheme names: the API key for its
+ * apiKey schemes, the bearer token for its http ones, the client credentials for its oauth2 and
+ * openIdConnect ones. A key or token the card has no scheme for goes as the kit's header
+ * (X-API-Key, Authorization: Bearer): many agents check one without declaring it.
+ */
+async function credentialsFor(
+  given: GivenCredentials,
+  card: unknown,
+  headers: Record<string, string>,
+): Promise<{ credentials?: import('./credentials.js').Credentials; headers: Record<string, string> }> {
+  const { requirementsOf } = await import('./credentials.js');
+  const credentials: Record<string, string | { clientId: string; clientSecret: string; scopes?: string[] }> = {};
+  const placed = { apiKey: false, bearer: false, client: false };
+  for (const { name, scheme } of requirementsOf(card).flat()) {
+    if (scheme.kind === 'apiKey' && given.apiKey) [credentials[name], placed.apiKey] = [given.apiKey, true];
+    else if (scheme.kind === 'http' && given.bearer) [credentials[name], placed.bearer] = [given.bearer, true];
+    else if ((scheme.kind === 'oauth2' || scheme.kind === 'openIdConnect') && given.client)
+      [credentials[name], placed.client] = [given.client, true];
+  }
+  if (given.client && !placed.client) throw new UsageError('--client-id: the card names no oauth2 or openIdConnect scheme to use it with');
+  const extra = {
+    ...(given.apiKey && !placed.apiKey ? { 'X-API-Key': given.apiKey } : {}),
+    ...(given.bearer && !placed.bearer ? { authorization: `Bearer ${given.bearer}` } : {}),
+  };
+  return { ...(Object.keys(credentials).length ? { credentials } : {}), headers: { ...headers, ...extra } };
 }
 
 /** gRPC's TLS as --tls, --ca, --cert and --key say: the files read here, so that a wrong path is said at once. */

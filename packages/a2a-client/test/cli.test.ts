@@ -89,7 +89,7 @@ describe('a2a', () => {
     const main = await a2a(['--help']);
     expect(main.code).toBe(0);
     expect(main.stdout).toMatch(/Commands:[\s\S]*card <url>[\s\S]*chat <url>/);
-    for (const command of ['card', 'send', 'chat', 'get', 'cancel', 'resubscribe', 'push']) {
+    for (const command of ['card', 'send', 'chat', 'get', 'cancel', 'resubscribe', 'push', 'mcp']) {
       const help = await a2a([command, '--help']);
       expect([command, help.code, help.stdout.startsWith(`a2a ${command}`)]).toEqual([command, 0, true]);
     }
@@ -117,7 +117,8 @@ describe('a2a', () => {
         packages: [],
       });
     }
-    const heavy = (urls: string[]) => urls.filter((url) => /@bufbuild|jose|\/dist\/(check|inspector)\//.test(url));
+    const heavy = (urls: string[]) =>
+      urls.filter((url) => /@bufbuild|jose|@modelcontextprotocol|zod|\/dist\/(check|inspector|mcp)/.test(url));
     const card = await imported(['card', echo.url]);
     expect(card.code).toBe(0);
     expect(packages(card.urls)).toContainEqual(expect.stringMatching(/a2a-types/));
