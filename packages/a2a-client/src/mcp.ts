@@ -370,7 +370,14 @@ export async function serveHttp(
   ]);
   type Transport = InstanceType<typeof StreamableHTTPServerTransport>;
   const sessions = new Map<string, Transport>();
-  const app = createMcpExpressApp({ host: http.host, ...(http.allowedHosts?.length ? { allowedHosts: http.allowedHosts } : {}) });
+  // The SDK protects 127.0.0.1, localhost and ::1 by itself; another loopback address (127.0.0.2) is named here so that it is too.
+  const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(http.host);
+  const allowedHosts = http.allowedHosts?.length
+    ? http.allowedHosts
+    : loopback
+      ? ['localhost', '127.0.0.1', '[::1]', http.host.includes(':') ? `[${http.host}]` : http.host]
+      : undefined;
+  const app = createMcpExpressApp({ host: http.host, ...(allowedHosts ? { allowedHosts } : {}) });
   const refuse = (res: import('express').Response, status: number, message: string) =>
     res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   const sessionOf = (req: import('express').Request) => {

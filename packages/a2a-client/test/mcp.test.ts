@@ -8,13 +8,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { spawnAgent, type SpawnedAgent } from 'a2a-testing';
+import express from 'express';
+import { pino } from 'pino';
+import { a2aRouter, apiKey, artifact, completed, failed, filePart, textOf } from 'a2a-express';
+import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../dist/cli.js');
 const apps = join(here, '../../../apps');
 
+const { serve, closeAll } = serverPool();
 let echo: SpawnedAgent;
+/** An in-process agent that does not stream, takes its API key in a header of its own, and answers with files. */
+let filer: string;
 let currency: SpawnedAgent;
 /** `a2a mcp --http` in front of the currency agent, and its endpoint. */
 let httpServer: ChildProcess;
@@ -67,6 +73,31 @@ beforeAll(async () => {
       env: { PORT: '0', FRANKFURTER_URL: 'http://127.0.0.1:9', RATES_TIMEOUT_MS: '500' },
     }),
   ]);
+  const router = a2aRouter(
+    async function* (ctx) {
+      if (textOf(ctx.message) === 'fail') return yield failed('The ledger is closed today.');
+      yield artifact([
+        filePart({ name: 'pixel.png', mimeType: 'image/png', bytes: Buffer.from('png bytes').toString('base64') }),
+        filePart({ name: 'notes.txt', mimeType: 'text/plain', bytes: Buffer.from('some notes').toString('base64') }),
+        filePart({ name: 'report.pdf', mimeType: 'application/pdf', uri: 'https://files.example/report.pdf' }),
+      ]);
+      yield completed('Here are the files.');
+    },
+    {
+      card: {
+        name: 'Filer',
+        version: '1.0.0',
+        skills: [
+          { id: 'look up: files!', name: 'Look up files', description: 'Finds files.', tags: [] },
+          { id: 'look up: files?', name: 'Look up more files', description: 'Finds more files.', tags: [] },
+        ],
+      },
+      streaming: false,
+      auth: { strategies: [apiKey({ keys: { 'partner-key': 'partner' }, header: 'X-Partner-Key' })] },
+      logger: pino({ level: 'silent' }),
+    },
+  );
+  filer = (await serve(express().use(router))).url;
   httpServer = spawn(process.execPath, [cli, 'mcp', currency.url, '--http', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
@@ -90,7 +121,7 @@ afterAll(async () => {
   const exited = new Promise((resolve) => httpServer.once('exit', resolve));
   httpServer.kill('SIGTERM');
   await exited;
-  await Promise.all([echo.stop(), currency.stop()]);
+  await Promise.all([echo.stop(), currency.stop(), closeAll()]);
 });
 
 describe('a2a mcp over stdio', () => {
@@ -161,6 +192,47 @@ describe('a2a mcp over stdio', () => {
     const next = (await client.callTool({ name: 'convert_currency', arguments: { message: 'convert 5 EUR to USD' } })) as CallToolResult;
     expect(next.structuredContent).toMatchObject({ state: 'completed' });
     expect((next.structuredContent as { taskId: string }).taskId).not.toBe(taskId);
+  });
+});
+
+describe('a2a mcp: tool names, files, failures, credentials from the card', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await stdioClient([filer, '--api-key', 'partner-key']);
+  });
+
+  test('skill ids become MCP tool names: other characters made _, the same name twice made unique', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => [t.name, t.title])).toEqual([
+      ['look_up__files_', 'Look up files'],
+      ['look_up__files__2', 'Look up more files'],
+    ]);
+  });
+
+  test("without streaming, the answer's files come back as an image, an embedded resource and a resource link, the key in the header the card names", async () => {
+    const result = (await client.callTool({ name: 'look_up__files_', arguments: { message: 'find them' } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const { taskId } = result.structuredContent as { taskId: string };
+    expect(result.content).toEqual([
+      { type: 'image', mimeType: 'image/png', data: Buffer.from('png bytes').toString('base64') },
+      {
+        type: 'resource',
+        resource: {
+          uri: `a2a://tasks/${taskId}/artifacts/notes.txt`,
+          mimeType: 'text/plain',
+          blob: Buffer.from('some notes').toString('base64'),
+        },
+      },
+      { type: 'resource_link', uri: 'https://files.example/report.pdf', name: 'report.pdf', mimeType: 'application/pdf' },
+      { type: 'text', text: 'Here are the files.' },
+    ]);
+  });
+
+  test("a task the agent fails is a tool error with the agent's reason", async () => {
+    const result = (await client.callTool({ name: 'look_up__files_', arguments: { message: 'fail' } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(texts(result).join('\n')).toMatch(/ended failed: The ledger is closed today\.$/);
+    expect(result.structuredContent).toMatchObject({ state: 'failed' });
   });
 });
 
