@@ -346,6 +346,13 @@ async function mcp(agent: AgentApi, values: Options): Promise<number> {
   const timeout = values.timeout === undefined ? 300 : Number(values.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 86_400)
     throw new UsageError(`mcp: --timeout takes a number of seconds, got ${values.timeout}`);
+  // An optional peer dependency: library users need not install it (nor the Express it brings).
+  await import('@modelcontextprotocol/sdk/server/index.js').catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new UsageError(
+      'mcp needs the MCP SDK beside a2a-client: npm install @modelcontextprotocol/sdk (with npx: npx -y -p a2a-client -p @modelcontextprotocol/sdk a2a mcp <url>)',
+    );
+  });
   const { view: card } = await agent.card();
   const { serveHttp, serveStdio } = await import('./mcp.js');
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -2,16 +2,15 @@
 // MCP host (Claude Desktop, Cursor, an IDE's agent) can use the agent's skills as tools. Each
 // skill of the card is a tool; a call sends the agent a message and hands back its answer.
 //
-// Only the command line loads this module (a dynamic import in cli.ts): the MCP SDK, zod and
-// Express, which it brings, stay off the client's library entry points and out of a web page's
-// bundle (.dependency-cruiser-fetch-path.cjs names the SDK as Node-only, so lint checks it).
+// Only the command line loads this module (a dynamic import in cli.ts), and the MCP SDK is an
+// optional peer dependency: a library user installs neither it nor the Express it brings, and a
+// web page's bundle never sees it (.dependency-cruiser-fetch-path.cjs names the SDK as Node-only).
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentCard, AgentSkill, Artifact, FileContent, Message, Part, Task } from 'a2a-types';
-import { z } from 'zod';
 import type { AgentApi } from './cli-agent.js';
 
 export interface McpBridgeOptions {
@@ -72,26 +71,61 @@ export function toolsOf(card: AgentCard): SkillTool[] {
   });
 }
 
-const INPUT = {
-  message: z.string().describe('What to ask the agent, in plain words.'),
-  taskId: z
-    .string()
-    .optional()
-    .describe('An A2A task to continue (one a previous answer named). Default: the task this tool left waiting for input, else a new one.'),
-  contextId: z
-    .string()
-    .optional()
-    .describe('The A2A context (conversation) to send in. Default: the one this tool used last in this session.'),
-  newTask: z.boolean().optional().describe('Start a new task even when this tool’s last task waits for input.'),
-};
+/** The tools' input, as JSON Schema (the card's skills are known at run time only, so no zod schemas are written for them). */
+const INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    message: { type: 'string', description: 'What to ask the agent, in plain words.' },
+    taskId: {
+      type: 'string',
+      description:
+        'An A2A task to continue (one a previous answer named). Default: the task this tool left waiting for input, else a new one.',
+    },
+    contextId: {
+      type: 'string',
+      description: 'The A2A context (conversation) to send in. Default: the one this tool used last in this session.',
+    },
+    newTask: { type: 'boolean', description: 'Start a new task even when this tool’s last task waits for input.' },
+  },
+  required: ['message'],
+} as const;
 
-const OUTPUT = {
-  state: z.string().describe('The A2A task state: completed, input-required, auth-required, working, failed, …'),
-  taskId: z.string().describe('The A2A task id (empty when the agent answered with a message and no task).'),
-  contextId: z.string().optional().describe('The A2A context id.'),
-  question: z.string().optional().describe('When state is input-required: what the agent asks. Call the tool again with the answer.'),
-  data: z.array(z.unknown()).optional().describe('The data parts of the answer, in order.'),
-};
+const OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    state: { type: 'string', description: 'The A2A task state: completed, input-required, auth-required, working, failed, …' },
+    taskId: { type: 'string', description: 'The A2A task id (empty when the agent answered with a message and no task).' },
+    contextId: { type: 'string', description: 'The A2A context id.' },
+    question: { type: 'string', description: 'When state is input-required: what the agent asks. Call the tool again with the answer.' },
+    data: { type: 'array', description: 'The data parts of the answer, in order.' },
+  },
+  required: ['state', 'taskId'],
+} as const;
+
+interface ToolArguments {
+  message: string;
+  taskId?: string;
+  contextId?: string;
+  newTask?: boolean;
+}
+
+/** The arguments as INPUT_SCHEMA has them, or what is wrong with them. */
+function readArguments(args: Record<string, unknown> | undefined): ToolArguments | string {
+  const { message, taskId, contextId, newTask } = args ?? {};
+  if (typeof message !== 'string') return 'the argument "message" (a string: what to ask the agent) is missing';
+  for (const [name, value] of [
+    ['taskId', taskId],
+    ['contextId', contextId],
+  ] as const)
+    if (value !== undefined && (typeof value !== 'string' || value === '')) return `the argument "${name}" must be a non-empty string`;
+  if (newTask !== undefined && typeof newTask !== 'boolean') return 'the argument "newTask" must be true or false';
+  return {
+    message,
+    ...(taskId !== undefined ? { taskId: taskId as string } : {}),
+    ...(contextId !== undefined ? { contextId: contextId as string } : {}),
+    ...(newTask !== undefined ? { newTask } : {}),
+  };
+}
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -110,26 +144,41 @@ const INTERRUPTED: readonly string[] = ['input-required', 'auth-required'];
  * tools made from the card read at start. Each tool keeps its own waiting task and context, so
  * two sessions never continue each other's tasks.
  */
-export function mcpServerFor(agent: AgentApi, card: AgentCard, options: McpBridgeOptions): McpServer {
-  const server = new McpServer(
+export async function mcpServerFor(agent: AgentApi, card: AgentCard, options: McpBridgeOptions): Promise<Server> {
+  const [{ Server }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  // The SDK's low-level server: McpServer wants a zod schema per tool, and these tools' schemas
+  // are plain JSON Schema, the same for every skill of a card read at run time.
+  const server = new Server(
     { name: `a2a-${(card.name || 'agent').replace(/[^A-Za-z0-9_.-]+/g, '-').toLowerCase()}`, version: options.version },
-    { instructions: card.description ? `${card.name}: ${card.description}` : undefined },
+    { capabilities: { tools: {} }, ...(card.description ? { instructions: `${card.name}: ${card.description}` } : {}) },
   );
   const streaming = card.capabilities?.streaming === true;
-  for (const tool of toolsOf(card)) {
-    const memory: ToolMemory = {};
-    server.registerTool(
-      tool.name,
-      { title: tool.title, description: tool.description, inputSchema: INPUT, outputSchema: OUTPUT, annotations: { openWorldHint: true } },
-      async (args, extra) => {
-        try {
-          return await callAgent(agent, streaming, tool.name, memory, args, extra, options);
-        } catch (error) {
-          return failure(extra.signal.aborted ? 'the call was canceled' : await options.describe(error));
-        }
-      },
-    );
-  }
+  const tools = toolsOf(card);
+  const memories = new Map<string, ToolMemory>(tools.map((t) => [t.name, {}]));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: INPUT_SCHEMA,
+      outputSchema: OUTPUT_SCHEMA,
+      annotations: { openWorldHint: true },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const memory = memories.get(request.params.name);
+    if (!memory) throw new McpError(ErrorCode.InvalidParams, `no tool ${JSON.stringify(request.params.name)}: tools/list names them`);
+    const args = readArguments(request.params.arguments);
+    if (typeof args === 'string') return failure(args);
+    try {
+      return await callAgent(agent, streaming, request.params.name, memory, args, extra, options);
+    } catch (error) {
+      return failure(extra.signal.aborted ? 'the call was canceled' : await options.describe(error));
+    }
+  });
   return server;
 }
 
@@ -138,7 +187,7 @@ async function callAgent(
   streaming: boolean,
   toolName: string,
   memory: ToolMemory,
-  args: { message: string; taskId?: string | undefined; contextId?: string | undefined; newTask?: boolean | undefined },
+  args: ToolArguments,
   extra: Extra,
   options: McpBridgeOptions,
 ): Promise<CallToolResult> {
@@ -334,7 +383,7 @@ function textOf(parts: readonly Part[]): string {
 /** Serves MCP over stdin and stdout until stdin ends. Nothing else may write to stdout. */
 export async function serveStdio(agent: AgentApi, card: AgentCard, options: McpBridgeOptions): Promise<void> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const server = mcpServerFor(agent, card, options);
+  const server = await mcpServerFor(agent, card, options);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
@@ -399,7 +448,7 @@ export async function serveHttp(
       created.onclose = () => {
         if (created.sessionId) sessions.delete(created.sessionId);
       };
-      await mcpServerFor(agent, card, options).connect(created);
+      await (await mcpServerFor(agent, card, options)).connect(created);
       transport = created;
     }
     await transport.handleRequest(req, res, req.body);
