@@ -306,6 +306,16 @@ describe('a client-only project (no Express)', () => {
     LONG,
   );
   test(
+    'a2a mcp without the MCP SDK (an optional peer, not installed here) says how to install it',
+    async () => {
+      expect(existsSync(join(dir, 'node_modules/@modelcontextprotocol/sdk'))).toBe(false);
+      const mcp = await runCommand(join(dir, 'node_modules/.bin/a2a'), ['mcp', agent.url], { cwd: dir });
+      expect(mcp.status).toBe(2);
+      expect(mcp.stderr).toMatch(/npm install @modelcontextprotocol\/sdk/);
+    },
+    LONG,
+  );
+  test(
     'a2a inspect from the tarball serves the page with everything it loads, nothing built on this machine',
     async () => {
       const child = spawn(join(dir, 'node_modules/.bin/a2a'), ['inspect', agent.url], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
