@@ -10,7 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import express from 'express';
 import { pino } from 'pino';
-import { a2aRouter, apiKey, artifact, completed, failed, filePart, textOf } from 'a2a-express';
+import { SignJWT } from 'jose';
+import { a2aRouter, apiKey, artifact, bearerJwt, completed, failed, filePart, oauth2Bearer, textOf, type AuthStrategy } from 'a2a-express';
 import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -233,6 +234,59 @@ describe('a2a mcp: tool names, files, failures, credentials from the card', () =
     expect(result.isError).toBe(true);
     expect(texts(result).join('\n')).toMatch(/ended failed: The ledger is closed today\.$/);
     expect(result.structuredContent).toMatchObject({ state: 'failed' });
+  });
+});
+
+describe('a2a mcp: OAuth 2.0 client credentials and bearer tokens from the flags and the environment', () => {
+  const secret = new TextEncoder().encode('a shared secret of thirty-two bytes or more');
+  const token = (subject: string) =>
+    new SignJWT({ sub: subject }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(secret);
+  let tokensIssued = 0;
+  let tokenUrl: string;
+  /** An agent that takes only what `strategy` accepts, and says who called. */
+  const guarded = async (strategy: AuthStrategy) => {
+    const router = a2aRouter(
+      async function* (ctx) {
+        yield completed(`Hello, ${ctx.principal?.id ?? 'nobody'}.`);
+      },
+      {
+        card: { name: 'Guarded', version: '1.0.0' },
+        streaming: false,
+        auth: { strategies: [strategy] },
+        logger: pino({ level: 'silent' }),
+      },
+    );
+    return (await serve(express().use(router))).url;
+  };
+  beforeAll(async () => {
+    // A token endpoint stand-in: client credentials in HTTP Basic, a JWT back.
+    const issuer = express().post('/token', express.urlencoded({ extended: false }), async (req, res) => {
+      const basic = Buffer.from(String(req.headers.authorization).replace(/^Basic /, ''), 'base64').toString();
+      if (basic !== 'orchestrator:client-secret' || req.body.grant_type !== 'client_credentials')
+        return void res.status(401).json({ error: 'invalid_client' });
+      tokensIssued++;
+      res.json({ access_token: await token('orchestrator'), token_type: 'Bearer', expires_in: 3600 });
+    });
+    tokenUrl = `${(await serve(issuer)).url}/token`;
+  });
+
+  test("A2A_CLIENT_ID and A2A_CLIENT_SECRET get a token from the card's oauth2 scheme's token endpoint, used for every call", async () => {
+    const url = await guarded(oauth2Bearer({ flows: { clientCredentials: { tokenUrl, scopes: {} } }, secret }));
+    const client = await stdioClient([url], { A2A_CLIENT_ID: 'orchestrator', A2A_CLIENT_SECRET: 'client-secret' });
+    const [tool] = (await client.listTools()).tools;
+    for (const _ of [1, 2]) {
+      const result = (await client.callTool({ name: tool!.name, arguments: { message: 'hi' } })) as CallToolResult;
+      expect(texts(result)).toEqual(['Hello, orchestrator.']);
+    }
+    expect(tokensIssued).toBe(1);
+  });
+
+  test("--bearer goes to the card's http bearer scheme", async () => {
+    const url = await guarded(bearerJwt({ secret }));
+    const client = await stdioClient([url, '--bearer', await token('bearer-holder')]);
+    const [tool] = (await client.listTools()).tools;
+    const result = (await client.callTool({ name: tool!.name, arguments: { message: 'hi' } })) as CallToolResult;
+    expect(texts(result)).toEqual(['Hello, bearer-holder.']);
   });
 });
 
