@@ -30,7 +30,19 @@ export interface DrainReport {
   finished: number;
   /** Turns still running at the deadline, failed with {@link SHUTDOWN_MESSAGE}. */
   stopped: number;
+  /**
+   * Turns still running at the deadline that were handed over to the other replicas instead
+   * (`onInterrupted: 'resume'` on a shared store; docs/replicas.md, "Hand-over on deploy").
+   * Absent when the drain fails them (without resume, or on a store of one process).
+   */
+  handedOver?: number;
 }
+
+/**
+ * Longest a drain that hands turns over waits for a stream here to be given its turn's hand-over
+ * event (a shared store's notice of it may come after the write) before it ends the stream anyway.
+ */
+const STREAM_CATCH_UP_MS = 1_000;
 
 /** The status message of a turn that a shutdown stopped before it finished. */
 export const SHUTDOWN_MESSAGE =
@@ -60,8 +72,10 @@ export interface AgentCore {
    */
   agentCard(mountUrl?: string): AgentCard;
   /**
-   * Lets the running turns finish until `deadlineMs`, then fails the rest; see `A2ARouter.drain`.
-   * From its start, every binding refuses new calls (`draining`).
+   * Lets the running turns finish until `deadlineMs`, then fails the rest, or with resume on a
+   * shared store hands them over to the other replicas and ends this process's streams for their
+   * clients to resubscribe; see `A2ARouter.drain`. From its start, every binding refuses new
+   * calls (`draining`).
    */
   drain(deadlineMs: number): Promise<DrainReport>;
   /** Whether a drain has begun: the agent takes no new calls. */
@@ -179,9 +193,20 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions,
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
       try {
         await engine.allEnded(deadline);
-        const stopped = await engine.stopAll(SHUTDOWN_MESSAGE);
+        let stopped = 0;
+        let handedOver = 0;
+        if (engine.handsOverOnDrain) {
+          const handed = await engine.handOverAll();
+          handedOver = handed.size;
+          // Each handed-over turn's streams here end after its hand-over event, and their clients
+          // resubscribe on another replica; so do those of turns running elsewhere, at once.
+          await service.endStreamsForReconnect(handed, STREAM_CATCH_UP_MS);
+        } else {
+          stopped = await engine.stopAll(SHUTDOWN_MESSAGE);
+        }
         await push?.flushed(deadline);
-        const report = { finished: running - stopped, stopped };
+        const report: DrainReport = { finished: running - stopped - handedOver, stopped };
+        if (engine.handsOverOnDrain) report.handedOver = handedOver;
         logger.info(report, 'drained');
         return report;
       } finally {

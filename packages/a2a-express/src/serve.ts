@@ -26,7 +26,8 @@ export interface ServeOptions {
   /**
    * On SIGTERM/SIGINT, how long the turns running in this process get to finish, ms; their
    * streams get every event meanwhile. The turns still running then are failed with a final event
-   * that says the agent shut down. Default 10,000.
+   * that says the agent shut down, or, with `onInterrupted: 'resume'` on a shared store, handed
+   * over to the other replicas (docs/replicas.md, "Hand-over on deploy"). Default 10,000.
    */
   shutdownGraceMs?: number;
   /**

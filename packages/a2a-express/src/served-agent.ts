@@ -45,7 +45,11 @@ export interface ServedAgent extends VersionPaths {
    * Ends this process's share of the work, for a graceful shutdown (`serveAgent` calls it on
    * SIGTERM): new calls get HTTP 503 with -32011; the turns running here get up to `deadlineMs`
    * to finish, their streams and webhooks receiving every event; the turns still running then are
-   * failed with a message that says the agent shut down (their final event). Resolves once their
+   * failed with a message that says the agent shut down (their final event). With
+   * `onInterrupted: 'resume'` on a shared store they are handed over instead: each handler is
+   * aborted, its turn let go with a `working` event that says so, and another replica goes on
+   * with it at once; the streams open here end after that event, for their clients to resubscribe
+   * elsewhere with `Last-Event-ID` (docs/replicas.md, "Hand-over on deploy"). Resolves once their
    * push notifications are out, or the deadline passed. Call `close()` after it.
    */
   drain(options?: { deadlineMs?: number }): Promise<DrainReport>;

@@ -14,12 +14,21 @@ export class EventFeed {
   private coveredThrough = 0;
   private unsubscribe: (() => void) | undefined;
   private closed = false;
+  /** What {@link endForReconnect} calls: the stream's own ending, once it has started. */
+  private reconnectEnding: (() => void) | undefined;
+  /** {@link endForReconnect} was called before the stream started. */
+  private endsForReconnect = false;
+  /** Set by {@link endForReconnectAfter}: the event after which the stream ends, and the bound on the wait for it. */
+  private endAfter: { readonly eventId: number; readonly timer: ReturnType<typeof setTimeout>; readonly done: () => void } | undefined;
 
-  private constructor(private readonly onClose: (() => void) | undefined) {}
+  private constructor(
+    readonly taskId: string,
+    private readonly onClose: (() => void) | undefined,
+  ) {}
 
   /** A feed of the task's events; `onClose` is called once, when it closes. */
   static async open(store: TaskStore, taskId: string, onClose?: () => void): Promise<EventFeed> {
-    const feed = new EventFeed(onClose);
+    const feed = new EventFeed(taskId, onClose);
     feed.unsubscribe = await store.subscribe(taskId, (event) => feed.receive(event));
     return feed;
   }
@@ -38,11 +47,57 @@ export class EventFeed {
     const buffered = this.buffer;
     this.buffer = [];
     for (const event of buffered) this.forward(event);
+    if (this.endAfter && this.coveredThrough >= this.endAfter.eventId) this.endForReconnect();
+  }
+
+  /** Called by {@link endForReconnect}; at once when it was called before. */
+  onEndForReconnect(ending: () => void): void {
+    this.reconnectEnding = ending;
+    if (this.endsForReconnect && !this.closed) ending();
+  }
+
+  /**
+   * Ends the stream this feed serves without its final event, after the events delivered so far,
+   * telling its client to resubscribe (a draining replica handed the task's turn over, and
+   * another goes on with it). Each transport says so in its own way (event-stream.ts, grpc.ts).
+   */
+  endForReconnect(): void {
+    const waiting = this.endAfter;
+    if (waiting) {
+      this.endAfter = undefined;
+      clearTimeout(waiting.timer);
+      waiting.done();
+    }
+    if (this.closed) return;
+    if (this.reconnectEnding) this.reconnectEnding();
+    else this.endsForReconnect = true;
+  }
+
+  /**
+   * {@link endForReconnect} once the stream has been given the event `eventId` (a hand-over's,
+   * which may reach this process's feeds a notice later than its write), or after `maxWaitMs`
+   * at the latest; at once without an id. Resolves once it has ended, or the feed closed.
+   */
+  endForReconnectAfter(eventId: number | undefined, maxWaitMs: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (eventId === undefined || (this.deliver && this.coveredThrough >= eventId)) {
+      this.endForReconnect();
+      return Promise.resolve();
+    }
+    return new Promise((done) => {
+      const timer = setTimeout(() => this.endForReconnect(), maxWaitMs);
+      this.endAfter = { eventId, timer, done };
+    });
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.endAfter) {
+      clearTimeout(this.endAfter.timer);
+      this.endAfter.done();
+      this.endAfter = undefined;
+    }
     this.buffer = [];
     this.unsubscribe?.();
     this.onClose?.();
@@ -58,6 +113,7 @@ export class EventFeed {
     if (this.closed || event.id <= this.coveredThrough) return;
     this.coveredThrough = event.id;
     this.deliver!(event);
+    if (this.endAfter && event.id >= this.endAfter.eventId) this.endForReconnect();
   }
 }
 
@@ -69,6 +125,14 @@ export class EventFeed {
 export class SeveralEvents {
   constructor(readonly values: readonly { readonly eventId: number; readonly value: unknown }[]) {}
 }
+
+/**
+ * How a stream ended before its final event: an event it could not send (`error`), or a draining
+ * replica ended it for its client to resubscribe to another (`reconnect`).
+ */
+export type StreamEnd =
+  | { readonly error: unknown; readonly reconnect?: undefined }
+  | { readonly reconnect: true; readonly error?: undefined };
 
 /**
  * The events one streaming call answers with: its initial events, then the task's live ones,
@@ -99,9 +163,11 @@ export class TaskEventStream implements AsyncIterable<StoredEvent> {
    * Calls `onEvent` with each event in order; after the final one, closes the stream and calls
    * `onEnd`. Should `onEvent` throw, the stream is closed and `onEnd` gets what it threw: the
    * error stays with this stream, never reaching the store that delivered the event (and the
-   * other streams of the task). Nothing more is called once the stream is closed.
+   * other streams of the task). Ended for its client to resubscribe elsewhere
+   * ({@link EventFeed.endForReconnect}), `onEnd` gets `{ reconnect: true }`. Nothing more is
+   * called once the stream is closed.
    */
-  start(onEvent: (event: StoredEvent) => void, onEnd: (failure?: { error: unknown }) => void): void {
+  start(onEvent: (event: StoredEvent) => void, onEnd: (end?: StreamEnd) => void): void {
     if (this.started) throw new Error('an event stream can be started once');
     this.started = true;
     let ended = false;
@@ -120,6 +186,13 @@ export class TaskEventStream implements AsyncIterable<StoredEvent> {
         this.close();
         onEnd();
       }
+    });
+    // After the events it starts with: a stream ended before it started still sends those.
+    this.feed.onEndForReconnect(() => {
+      if (ended) return;
+      ended = true;
+      this.close();
+      onEnd({ reconnect: true });
     });
   }
 

@@ -20,6 +20,7 @@ import { copyFromHandler, InvalidUpdateError, toEvent, updatesOf, withArtifactIn
 import { assertOwner, ownerOf } from './ownership.js';
 import {
   copyRecord,
+  HANDED_OVER,
   upgradeRecord,
   type StoredEvent,
   type StoredTurnOpening,
@@ -29,7 +30,7 @@ import {
   type TaskUpdateResult,
 } from '../model/record.js';
 import { historyEntrySize, jsonSize, taskBaseSize } from '../model/size.js';
-import type { TaskStore } from '../store/task-store.js';
+import { isHandedOver, type TaskStore } from '../store/task-store.js';
 import { isFinalEvent, now, statusEvent } from './task-events.js';
 import { TurnWriter, type GivenCheckpoint } from './turn-writer.js';
 
@@ -63,6 +64,8 @@ export interface RunningTurn {
 interface Run extends RunningTurn, TurnSignal {
   /** Set by `markEnded`: the turn is over, whatever the handler still does. */
   over: boolean;
+  /** Settles once the handler has returned (or thrown) and what it yielded is written or refused. */
+  executed: Promise<void>;
   error: A2AError | undefined;
   finalRecord: TaskRecord | undefined;
   markEnded(): void;
@@ -128,6 +131,8 @@ const TOO_LARGE = 'The task grew past the size this agent keeps for one task; st
 // A failed task takes no more messages (-32009), so the way to retry is a new task.
 const PROCESS_LOST =
   'The agent process running this task stopped responding (its lease expired); to retry, send the message again as a new task (a new task id).';
+const NOT_RESUMED_HERE =
+  'The agent replica running this task stopped and handed it over, and the replica that took it does not resume turns; to retry, send the message again as a new task (a new task id).';
 const attemptsSpent = (attempts: number) =>
   `The agent process running this task stopped responding ${attempts} times (its lease expired each time), the most this agent tries one message; to retry, send the message again as a new task (a new task id).`;
 
@@ -138,8 +143,24 @@ const attemptsSpent = (attempts: number) =>
  */
 const MAX_OPENING_BYTES = 64 * 1024;
 
-/** What became of a task whose process was lost: run again here, or failed. */
-export type Recovery = { readonly action: 'resumed'; readonly attempt: number } | { readonly action: 'failed'; readonly attempts: number };
+/** What became of a task whose process was lost, or that a draining replica handed over: run again here, or failed. */
+export type Recovery =
+  | { readonly action: 'resumed'; readonly attempt: number; readonly reason: 'crash' | 'hand-over' }
+  | { readonly action: 'failed'; readonly attempts: number };
+
+/**
+ * The metadata of the `working` status event a hand-over writes (the value: the attempt that goes
+ * on elsewhere): the last event a draining replica's streams of the turn send before they end, so
+ * their clients know to resubscribe elsewhere (with `Last-Event-ID`); docs/replicas.md.
+ */
+export const HAND_OVER_METADATA_KEY = 'a2a-express/hand-over';
+
+/**
+ * How long a hand-over waits for an aborted handler to return before it lets its turn go: a
+ * handler that heeds `ctx.signal` has stopped before another replica can start the turn again.
+ * One that does not is fenced all the same (its writes are refused), but may still be busy.
+ */
+const HANDLER_STOP_WAIT_MS = 1_000;
 
 export class TaskEngine {
   private readonly running = new Map<string, Run>();
@@ -161,6 +182,18 @@ export class TaskEngine {
   }
   /** Whether a turn whose process was lost runs again (`onInterrupted: 'resume'` on a shared store). */
   private readonly resumes: boolean;
+  /** Set once a drain hands this process's turns over: it then takes over none of the others'. */
+  private handingOver = false;
+
+  /** Whether a drain hands the turns still running over to the other replicas rather than fail them (resume on a shared store). */
+  get handsOverOnDrain(): boolean {
+    return this.resumes;
+  }
+
+  /** False once a drain hands this process's turns over: the replica duties take over no turn for it. */
+  get takesOverTurns(): boolean {
+    return !this.handingOver;
+  }
 
   /**
    * @param onCommit called after each change this engine makes, with the stored events: the
@@ -300,6 +333,7 @@ export class TaskEngine {
         // Without resume these stay unset, as do those of an earlier turn.
         withMessage.attempt = opening && 1;
         withMessage.holder = opening && this.processId;
+        withMessage.handOvers = undefined;
         withMessage.opening = opening && { ...opening, messageAt: base.history.length, isNewTask };
         withMessage.checkpoint = undefined;
         return { record: withMessage, events: [statusEvent(taskId, 'working')] };
@@ -336,6 +370,7 @@ export class TaskEngine {
       aborted: false,
       over: false,
       ended,
+      executed: Promise.resolve(),
       error: undefined,
       finalRecord: undefined,
       markEnded() {
@@ -350,7 +385,7 @@ export class TaskEngine {
     const span = startChildSpan('a2a turn', { [A2A_ATTRIBUTES.taskId]: run.taskId, [A2A_ATTRIBUTES.turn]: run.turn });
     if (run.attempt > 1) span.setAttribute('a2a.turn.attempt', run.attempt);
     const startedAt = performance.now();
-    void withSpan(span, () => this.execute(run, start)).finally(() => {
+    run.executed = withSpan(span, () => this.execute(run, start)).finally(() => {
       run.markEnded();
       if (this.running.get(run.taskId) === run) this.running.delete(run.taskId);
       const state = run.finalRecord?.task.status.state ?? (run.aborted ? 'aborted' : 'unknown');
@@ -470,33 +505,92 @@ export class TaskEngine {
   }
 
   /**
+   * Hands every turn still running here over to the other replicas: how a drain with resume on a
+   * shared store ends the turns that did not finish in time, instead of failing them. Each
+   * turn's handler is aborted (`ctx.signal`) and given up to HANDLER_STOP_WAIT_MS to return; then
+   * one change of its task begins the turn's next attempt, held by no process ({@link HANDED_OVER})
+   * and with its lease expired, and appends a `working` status event marked
+   * {@link HAND_OVER_METADATA_KEY}. The store announces it, and the replica that claims it first
+   * runs the handler again with `ctx.resumed.reason` `'hand-over'`. From its start this process
+   * takes over no turn itself. Returns the turns it handed over: the id of each one's hand-over
+   * event, by task.
+   */
+  async handOverAll(): Promise<Map<string, number>> {
+    this.handingOver = true;
+    const runs = [...this.running.values()].filter((run) => !run.over);
+    const eventIds = await Promise.all(runs.map((run) => this.handOver(run)));
+    const handedOver = new Map<string, number>();
+    runs.forEach((run, i) => eventIds[i] !== undefined && handedOver.set(run.taskId, eventIds[i]));
+    return handedOver;
+  }
+
+  /** Hands one turn over (see {@link handOverAll}): the id of its hand-over event, undefined when it had ended. */
+  private async handOver(run: Run): Promise<number | undefined> {
+    const log = this.logger.child({ taskId: run.taskId });
+    abort(run);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([run.executed, new Promise<void>((resolve) => (timer = setTimeout(resolve, HANDLER_STOP_WAIT_MS)))]);
+    clearTimeout(timer);
+    try {
+      const { record } = await this.commit(run.taskId, (current) => {
+        if (!isCurrentTurn(current, run)) throw STALE_TURN;
+        const next = copyRecord(current);
+        next.attempt = run.attempt + 1;
+        next.holder = HANDED_OVER;
+        next.handOvers = (current.handOvers ?? 0) + 1;
+        const metadata = { [HAND_OVER_METADATA_KEY]: { attempt: next.attempt } };
+        return { record: next, events: [statusEvent(run.taskId, 'working', undefined, metadata)] };
+      });
+      return record.lastEventId;
+    } catch (error) {
+      // Its lease runs out all the same: another replica resumes it then, as after a crash.
+      if (error !== STALE_TURN)
+        log.error({ err: error }, 'could not hand the turn over; another replica resumes it once its lease runs out');
+      return undefined;
+    } finally {
+      run.markEnded();
+      // No more renewals of its lease from here.
+      if (this.running.get(run.taskId) === run) this.running.delete(run.taskId);
+    }
+  }
+
+  /**
    * Takes over a task whose process stopped renewing its lease (a shared store found it expired
-   * and this process claimed it), unless it has ended meanwhile: with resume, and attempts left,
-   * begins the turn's next attempt in one compare-and-set (from then on the writes of every
-   * earlier attempt are refused) and runs its handler here; otherwise fails the task, saying why.
-   * Undefined when the task had ended.
+   * and this process claimed it), or that a draining replica handed over, unless it has ended
+   * meanwhile: with resume, and attempts left, begins the turn's next attempt in one
+   * compare-and-set (from then on the writes of every earlier attempt are refused) and runs its
+   * handler here; otherwise fails the task, saying why. Attempts that ended by a hand-over do not
+   * count against `maxAttempts`: a deploy does not use up a turn's tries. Undefined when the task
+   * had ended, or when this process hands its own turns over (it takes none).
    */
   async recoverAbandoned(taskId: string): Promise<Recovery | undefined> {
+    if (this.handingOver) return undefined;
     let recovery: Recovery | undefined;
     let record: TaskRecord;
     try {
       ({ record } = await this.commit(taskId, (current) => {
         if (!current || isFinalState(current.task.status.state)) throw STALE_TURN;
+        const handedOver = isHandedOver(current);
         const attempts = current.attempt ?? 1;
         const { opening } = current;
+        // The attempts lost with their process, this one included; a handed-over one has not begun.
+        const lost = attempts - (current.handOvers ?? 0);
         if (
           !this.resumes ||
           opening === undefined ||
           current.history[opening.messageAt] === undefined ||
-          attempts >= this.limits.maxAttempts
+          (!handedOver && lost >= this.limits.maxAttempts)
         ) {
           recovery = { action: 'failed', attempts };
-          const text = this.resumes && opening !== undefined ? attemptsSpent(attempts) : PROCESS_LOST;
+          const text =
+            !this.resumes && handedOver ? NOT_RESUMED_HERE : this.resumes && opening !== undefined ? attemptsSpent(lost) : PROCESS_LOST;
           return { record: current, events: [statusEvent(taskId, 'failed', withMessageId(agentMessage(text)))] };
         }
-        recovery = { action: 'resumed', attempt: attempts + 1 };
+        // A hand-over numbered the attempt that goes on already.
+        const attempt = handedOver ? attempts : attempts + 1;
+        recovery = { action: 'resumed', attempt, reason: handedOver ? 'hand-over' : 'crash' };
         const next = copyRecord(current);
-        next.attempt = attempts + 1;
+        next.attempt = attempt;
         next.holder = this.processId;
         return { record: next, events: [] };
       }));
@@ -505,9 +599,9 @@ export class TaskEngine {
       throw error;
     }
     const taken = recovery!;
-    this.metrics?.turnInterrupted(taken.action, 'crash');
+    this.metrics?.turnInterrupted(taken.action, taken.action === 'resumed' ? taken.reason : 'crash');
     if (taken.action === 'resumed') {
-      const resumed: TurnResumed = { attempt: taken.attempt, reason: 'crash', checkpoint: record.checkpoint };
+      const resumed: TurnResumed = { attempt: taken.attempt, reason: taken.reason, checkpoint: record.checkpoint };
       this.run(resumedStart(record, record.opening!, resumed));
     }
     return taken;

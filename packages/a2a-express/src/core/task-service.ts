@@ -55,6 +55,8 @@ interface ServiceLimits {
 export class TaskService {
   /** Streams open now, by task and by who holds them. */
   private readonly openStreams = { byTask: new Map<string, number>(), byHolder: new Map<string, number>() };
+  /** Every stream's feed open in this process, for a drain that hands turns over to end them. */
+  private readonly openFeeds = new Set<EventFeed>();
 
   constructor(
     private readonly engine: TaskEngine,
@@ -105,16 +107,30 @@ export class TaskService {
     }
     byTask.set(taskId, onTask + 1);
     byHolder.set(holder, held + 1);
+    let feed: EventFeed | undefined;
     const release = () => {
       decrement(byTask, taskId);
       decrement(byHolder, holder);
+      if (feed) this.openFeeds.delete(feed);
     };
     try {
-      return await EventFeed.open(this.store, taskId, release);
+      feed = await EventFeed.open(this.store, taskId, release);
+      this.openFeeds.add(feed);
+      return feed;
     } catch (error) {
       release();
       throw error;
     }
+  }
+
+  /**
+   * Ends every stream open in this process for its client to resubscribe elsewhere (a drain that
+   * handed its turns over): a handed-over turn's streams once they have sent its hand-over event
+   * (`handedOver`: its id, by task), waiting `maxWaitMs` at most; the others (of turns running on
+   * other replicas) at once. Resolves once they have ended.
+   */
+  async endStreamsForReconnect(handedOver: ReadonlyMap<string, number>, maxWaitMs: number): Promise<void> {
+    await Promise.all([...this.openFeeds].map((feed) => feed.endForReconnectAfter(handedOver.get(feed.taskId), maxWaitMs)));
   }
 
   /**

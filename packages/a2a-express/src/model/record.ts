@@ -38,13 +38,29 @@ export interface TaskRecord {
    * refused once another attempt has begun (fencing).
    */
   readonly attempt?: number;
-  /** The process running the current attempt (its engine's id): only its lease renewals count. Absent without resume. */
+  /**
+   * The process running the current attempt (its engine's id): only its lease renewals count.
+   * {@link HANDED_OVER} while a turn a draining replica let go waits for another to take it.
+   * Absent without resume.
+   */
   readonly holder?: string;
+  /**
+   * How many of the current turn's attempts ended by a hand-over (a replica that drained let the
+   * turn go for another to go on with): those do not count against `maxAttempts`. Absent: none.
+   */
+  readonly handOvers?: number;
   /** What a replica needs to run the current turn's handler again; absent without resume. */
   readonly opening?: StoredTurnOpening;
   /** The current turn's last checkpoint (`checkpoint` on an update), handed back when the turn is resumed. */
   readonly checkpoint?: JsonValue;
 }
+
+/**
+ * The `holder` of a turn that a draining replica handed over, until a replica takes it: no
+ * process's id (those are UUIDs), so no process renews its lease, which the hand-over left
+ * expired for the next sweep to claim at once.
+ */
+export const HANDED_OVER = '(handed over)';
 
 /**
  * What a turn was started with, kept so that another process can run its handler again: where
@@ -163,6 +179,7 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
     bytes: record.bytes,
     attempt: record.attempt,
     holder: record.holder,
+    handOvers: record.handOvers,
     opening: record.opening,
     checkpoint: record.checkpoint,
   };

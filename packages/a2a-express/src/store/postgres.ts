@@ -557,7 +557,8 @@ export class PostgresTaskStore implements SharedTaskStore {
           record.lastEventId,
           headOf(kept),
           write.final,
-          this.leaseMs,
+          // A turn handed over holds a lease that has run out: the next claim takes it.
+          write.handedOver ? 0 : this.leaseMs,
           sealed,
           known.rev,
           layout.rewrite && known.record !== undefined,

@@ -203,7 +203,8 @@ export class RedisTaskStore implements SharedTaskStore {
         lastEventId: saved.lastEventId,
         final: write.final,
         retentionMs: this.retentionMs,
-        leaseMs: this.leaseMs,
+        // A turn handed over holds a lease that has run out: the next claim takes it.
+        leaseMs: write.handedOver ? 0 : this.leaseMs,
         maxEvents: this.maxEventsPerTask,
         taskId,
         eventsChannel: keys.events,

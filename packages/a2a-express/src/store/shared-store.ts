@@ -18,7 +18,7 @@ import type { EventListener, StoredEvent, TaskChange, TaskHead, TaskRecord, Task
 import { isFinalState } from '../model/task.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { planWrite, type LayoutWrite } from './task-layout.js';
-import { OneAtATimePerTask, turnEndedBy } from './task-store.js';
+import { isHandedOver, OneAtATimePerTask, turnEndedBy } from './task-store.js';
 
 /** A task at one revision, as a process read or wrote it. */
 export interface TaskRevision {
@@ -40,6 +40,11 @@ export interface ChangeWrite {
   readonly layout: LayoutWrite;
   /** The change ends the turn: the task holds no lease any more, and is kept for the store's retention. */
   readonly final: boolean;
+  /**
+   * The change hands the running turn over (a draining replica let it go): its lease is written
+   * expired, so that the next claim of expired leases takes it at once.
+   */
+  readonly handedOver: boolean;
   /** The notice of a turn ended from outside its handler (see `turnEndedBy`), as JSON, for the backend to announce; undefined for none. */
   readonly turnEnded: string | undefined;
 }
@@ -158,6 +163,7 @@ export class RevisionWriter {
         events,
         layout,
         final,
+        handedOver: isHandedOver(record),
         turnEnded: ended && JSON.stringify(ended),
       });
       if (rev !== undefined) {

@@ -3,7 +3,15 @@
 // a store to every promise below: the built-in ones, and anyone's (docs/stores.md).
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { isFinalState, type TaskState } from '../model/task.js';
-import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateOptions, TaskUpdateResult } from '../model/record.js';
+import {
+  HANDED_OVER,
+  type EventListener,
+  type StoredEvent,
+  type TaskChange,
+  type TaskRecord,
+  type TaskUpdateOptions,
+  type TaskUpdateResult,
+} from '../model/record.js';
 
 /**
  * Where tasks live.
@@ -84,14 +92,16 @@ export interface IdempotencyClaim {
 }
 
 /**
- * A turn ended by a process other than (perhaps) the one running its handler, or taken over by
- * another process (`resumed`: a process running an earlier attempt of it stops).
+ * A turn ended by a process other than (perhaps) the one running its handler, taken over by
+ * another process (`resumed`: a process running an earlier attempt of it stops), or let go by a
+ * draining replica (`handed-over`: a replica that takes turns over claims it now, without waiting
+ * for its lease).
  */
 export interface TurnEnded {
   readonly taskId: string;
   readonly turn: number;
-  readonly state: 'canceled' | 'failed' | 'resumed';
-  /** For `resumed`: the attempt that runs now. */
+  readonly state: 'canceled' | 'failed' | 'resumed' | 'handed-over';
+  /** For `resumed` and `handed-over`: the attempt that runs now, or that waits to be taken. */
   readonly attempt?: number;
 }
 
@@ -187,11 +197,17 @@ export function turnEndedBy(taskId: string, before: TaskRecord | undefined, afte
   if (before && isFinalState(before.task.status.state)) return undefined;
   const { state } = after.task.status;
   if (state === 'canceled' || state === 'failed') return { taskId, turn: after.turn, state };
-  // Another attempt of the same turn begins: whoever runs an earlier one stops.
   const attempt = after.attempt ?? 1;
+  if (isHandedOver(after) && !(before && isHandedOver(before))) return { taskId, turn: after.turn, state: 'handed-over', attempt };
+  // Another attempt of the same turn begins: whoever runs an earlier one stops.
   if (before && before.turn === after.turn && attempt > (before.attempt ?? 1))
     return { taskId, turn: after.turn, state: 'resumed', attempt };
   return undefined;
+}
+
+/** Whether the task's running turn was let go by a draining replica and waits for another to take it. */
+export function isHandedOver(record: TaskRecord): boolean {
+  return record.holder === HANDED_OVER && !isFinalState(record.task.status.state);
 }
 
 /**

@@ -47,6 +47,13 @@ export function serializeAnswer(build: () => unknown, { logger, maxResponseBytes
   return { ok: false, error: A2AError.internalError(reason) };
 }
 
+/**
+ * The SSE `retry:` a stream ended for its client to resubscribe elsewhere gives (a draining
+ * replica's): how long an EventSource waits before it reconnects, enough for the turn's next
+ * replica to have taken it over.
+ */
+export const RECONNECT_AFTER_MS = 500;
+
 /** How a binding frames what a stream sends. */
 interface StreamFraming {
   /** The data of one event, from the event's JSON text. */
@@ -99,13 +106,15 @@ export function writeEventStream(
           serializeAnswer(() => value, limits),
         );
     },
-    (failure) => {
+    (end) => {
       // An event that could not be sent is the stream's last: its error says why the stream
       // ends, so the client is not left waiting for a final event.
-      if (failure?.error instanceof UnsendableEvent) {
-        const { data, type } = framing.failure(failure.error.error);
-        stream.send(failure.error.eventId, data, type);
-      } else if (failure) limits.logger.error({ err: failure.error }, 'a stream failed');
+      if (end?.error instanceof UnsendableEvent) {
+        const { data, type } = framing.failure(end.error.error);
+        stream.send(end.error.eventId, data, type);
+      } else if (end?.reconnect) {
+        stream.reconnectHint(RECONNECT_AFTER_MS);
+      } else if (end) limits.logger.error({ err: end.error }, 'a stream failed');
       stream.end();
     },
   );

@@ -184,6 +184,8 @@ function writeEvents(
   echo: GrpcExtensionsEcho | undefined,
 ): void {
   let sent = 0;
+  /** The id of the last event written: a stream ended for its client to resubscribe says it. */
+  let lastEventId: number | undefined;
   let over = false;
   const end = (reason: string) => {
     if (over) return;
@@ -217,14 +219,20 @@ function writeEvents(
   };
   events.start(
     (stored: StoredEvent) => {
+      lastEventId = stored.id;
       const rendered = events.render(stored);
       if (rendered instanceof SeveralEvents) for (const { value } of rendered.values) write(value);
       else write(rendered);
     },
-    (failure) => {
+    (ending) => {
       if (over) return;
-      if (failure) {
-        settings.logger.error({ err: failure.error }, 'a gRPC stream failed');
+      if (ending?.reconnect) {
+        end('handed-over');
+        failStream(call, reconnectStatus(lastEventId));
+        return;
+      }
+      if (ending) {
+        settings.logger.error({ err: ending.error }, 'a gRPC stream failed');
         end('failed');
         failStream(call, grpcError(settings, A2AError.internalError('an event of the stream could not be sent')));
         return;
@@ -451,6 +459,19 @@ function grpcError(settings: GrpcEndpointSettings, error: A2AError): GrpcError {
   const metadata = new Metadata();
   metadata.set('grpc-status-details-bin', Buffer.from(details));
   return Object.assign(new Error(message), { code: code as GrpcStatus, details: message, metadata });
+}
+
+/**
+ * The status of a stream a draining replica ends for its client to resubscribe elsewhere:
+ * UNAVAILABLE, gRPC's code for "try again" (the turn goes on on another replica), with the id of
+ * the last event sent in the trailer `last-event-id`: given back as a SubscribeToTask's
+ * `last-event-id` metadata, the next stream starts right after it.
+ */
+function reconnectStatus(lastEventId: number | undefined): GrpcError {
+  const message = 'this agent replica is stopping and another goes on with the task: subscribe to the task again';
+  const metadata = new Metadata();
+  if (lastEventId !== undefined) metadata.set('last-event-id', String(lastEventId));
+  return Object.assign(new Error(message), { code: GrpcStatus.UNAVAILABLE, details: message, metadata });
 }
 
 /**

@@ -209,6 +209,18 @@ export class SseStream {
     }
   }
 
+  /**
+   * Queues an SSE `retry:` field (reconnect after this many ms), when the stream carries event ids
+   * (a client that cannot resume by id has no use for it): a line with no blank line after it,
+   * which every parser we know of reads as the field and, at the end of the stream, dispatches no
+   * event for (a block of its own would be an empty event to httpx-sse). For the stream's end.
+   */
+  reconnectHint(retryMs: number): void {
+    if (this.closed || !this.options.eventIds) return;
+    this.unwritten += `retry: ${retryMs}\n`;
+    if (!this.writeScheduled && !this.waitingForDrain) this.scheduleWrite();
+  }
+
   /** Ends the response once everything queued is written. */
   end(): void {
     if (this.closed) return;
