@@ -52,19 +52,27 @@ export function createEchoHandler({ chunkDelayMs = 0 }: EchoOptions = {}): TaskH
       return;
     }
     const { resumed } = ctx;
-    if (!resumed) yield working('Echoing your message…');
-    const chunks = toChunks(parts);
-    for (let i = chunksSentBy(resumed?.checkpoint, chunks.length); i < chunks.length; i++) {
-      // Aborts (and so ends the handler) when the task is canceled.
-      if (i > 0 && chunkDelayMs > 0) await sleep(chunkDelayMs, undefined, { signal: ctx.signal });
-      const chunk = artifact(chunks[i]!, { name: 'echo', append: i > 0, lastChunk: i === chunks.length - 1 });
-      yield withCheckpoint(chunk, { chunksSent: i + 1 });
+    // When each run of a turn began and ended (debug; the log line says which process): what
+    // shows, across replicas, that no two runs of one turn overlapped (test/rolling-restart.test.ts).
+    const run = { attempt: resumed?.attempt ?? 1 };
+    ctx.logger.debug(run, 'echo run started');
+    try {
+      if (!resumed) yield working('Echoing your message…');
+      const chunks = toChunks(parts);
+      for (let i = chunksSentBy(resumed?.checkpoint, chunks.length); i < chunks.length; i++) {
+        // Aborts (and so ends the handler) when the task is canceled, or handed over by a drain.
+        if (i > 0 && chunkDelayMs > 0) await sleep(chunkDelayMs, undefined, { signal: ctx.signal });
+        const chunk = artifact(chunks[i]!, { name: 'echo', append: i > 0, lastChunk: i === chunks.length - 1 });
+        yield withCheckpoint(chunk, { chunksSent: i + 1 });
+      }
+      yield resumed
+        ? completed(undefined, {
+            echo: { resumed: { attempt: resumed.attempt, reason: resumed.reason, checkpoint: resumed.checkpoint ?? null } },
+          })
+        : completed();
+    } finally {
+      ctx.logger.debug({ ...run, aborted: ctx.signal.aborted }, 'echo run ended');
     }
-    yield resumed
-      ? completed(undefined, {
-          echo: { resumed: { attempt: resumed.attempt, reason: resumed.reason, checkpoint: resumed.checkpoint ?? null } },
-        })
-      : completed();
   };
 }
 

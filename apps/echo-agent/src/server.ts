@@ -6,6 +6,7 @@
 //   A2A_STORE, DATABASE_URL, A2A_POSTGRES_SCHEMA, A2A_POSTGRES_LEASE_MS, A2A_PUSH_CONFIG_KEY (PostgreSQL),
 //   A2A_ON_INTERRUPTED, A2A_MAX_ATTEMPTS (a turn whose replica died: resumed or failed; docs/replicas.md),
 //   A2A_MAX_TASK_BYTES (the most one task holds, default 16 MiB),
+//   A2A_SHUTDOWN_GRACE_MS (on SIGTERM, how long running turns get before they are failed or handed over),
 //   A2A_API_KEYS, A2A_API_KEY_HEADER, A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE (auth),
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
@@ -54,6 +55,7 @@ try {
     router,
     store,
     metricsPort: metricsPortFromEnv(),
+    shutdownGraceMs: integerFromEnv('A2A_SHUTDOWN_GRACE_MS', 10_000),
     grpc: grpcOptionsFromEnv(),
     // Say plainly when the agent is open to anyone.
     details: { chunkDelayMs, authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)' },
