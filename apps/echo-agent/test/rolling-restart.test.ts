@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import {
-  collect,
+  type collect,
   deleteKeys,
   dropSchema,
   openStream,
@@ -20,6 +20,7 @@ import {
   spawnAgent,
   uniquePrefix,
   uniqueSchema,
+  within,
   type OpenStream,
   type SpawnedAgent,
 } from 'a2a-testing';
@@ -145,7 +146,16 @@ describe.each(kinds)('a rolling restart of three echo replicas (A2A_ON_INTERRUPT
         (async () => {
           let stream = first;
           for (let streams = 1; ; streams++) {
-            if (stream.status === 200) events.push(...(await collect(stream, { timeoutMs: 30_000 })));
+            // Each event kept as it comes: the test waits for a turn's first chunk.
+            const reading = stream;
+            if (reading.status === 200)
+              await within(
+                (async () => {
+                  for await (const event of reading.events) events.push(event);
+                })(),
+                30_000,
+                `task ${taskId}'s stream ${streams}`,
+              );
             if ((events.at(-1)?.message.result as { final?: boolean } | undefined)?.final) return;
             if (streams > 20) throw new Error(`task ${taskId}: no final event after ${streams} streams`);
             // A replica that began stopping since it was picked refuses the call (503) or the
@@ -246,5 +256,6 @@ describe.each(kinds)('a rolling restart of three echo replicas (A2A_ON_INTERRUPT
       await Promise.all(live.map((replica) => replica.stop()));
       await cleanup();
     }
+    // Three replicas to start and three to restart, turns of seconds: past the default 20 s on a busy machine.
   }, 90_000);
 });
