@@ -149,11 +149,14 @@ export interface A2ARouterOptions extends VersionOptions {
    * handler again, with `ctx.resumed` (the attempt, and the turn's last checkpoint); one process
    * at a time runs a turn, and the writes of an earlier attempt are refused. The in-memory store
    * has no other process to resume on: this changes nothing there. Env: `A2A_ON_INTERRUPTED`.
+   * With `'resume'`, a drain also hands the turns still running at its deadline over to another
+   * replica rather than fail them (docs/replicas.md, "Hand-over on deploy").
    */
   onInterrupted?: 'fail' | 'resume';
   /**
    * With `onInterrupted: 'resume'`, most runs of one turn: a turn whose process is lost this many
-   * times is failed, with a status message that says so, rather than run again. Default 3.
+   * times is failed, with a status message that says so, rather than run again. Hand-overs by a
+   * draining replica do not count. Default 3.
    */
   maxAttempts?: number;
   /** Most bytes of JSON in one checkpoint (an update's `checkpoint`); a larger one fails the turn as an invalid update. Default 65,536. */

@@ -205,7 +205,7 @@ const CHECKS: readonly (readonly [string, (kit: Kit, storeName: string) => Promi
     },
   ],
   [
-    "what a turn keeps to be resumed (its attempt, the process running it, its opening, its checkpoint) is kept as written, and a change's checkpoint with its events",
+    "what a turn keeps to be resumed (its attempt, the process running it, its attempts handed over, its opening, its checkpoint) is kept as written, and a change's checkpoint with its events",
     async ({ make, peer }) => {
       const store = await make();
       const opening = {
@@ -226,13 +226,17 @@ const CHECKS: readonly (readonly [string, (kit: Kit, storeName: string) => Promi
         }));
       await step(1);
       await step(2);
-      // Another process takes the turn over: its next attempt, in its name.
+      // Another process takes the turn over: its next attempt, in its name (handed over to it: not counted against maxAttempts).
       const other = await peer(store);
-      await other.update('resumable', (current) => ({ record: { ...current!, attempt: 2, holder: 'process-b' }, events: [] }));
+      await other.update('resumable', (current) => ({
+        record: { ...current!, attempt: 2, holder: 'process-b', handOvers: 1 },
+        events: [],
+      }));
       for (const reader of [store, other]) {
         const read = asJson(await reader.get('resumable'))!;
         assert.equal(read.attempt, 2);
         assert.equal(read.holder, 'process-b');
+        assert.equal(read.handOvers, 1);
         assert.deepEqual(read.opening, opening);
         assert.deepEqual(read.checkpoint, { chunksSent: 2, note: null });
         assert.deepEqual(textsOf(read.task.artifacts![0]!.parts), ['chunk 1', 'chunk 2']);
