@@ -520,7 +520,10 @@ export class TaskEngine {
     const runs = [...this.running.values()].filter((run) => !run.over);
     const eventIds = await Promise.all(runs.map((run) => this.handOver(run)));
     const handedOver = new Map<string, number>();
-    runs.forEach((run, i) => eventIds[i] !== undefined && handedOver.set(run.taskId, eventIds[i]));
+    for (let i = 0; i < runs.length; i++) {
+      const eventId = eventIds[i];
+      if (eventId !== undefined) handedOver.set(runs[i]!.taskId, eventId);
+    }
     return handedOver;
   }
 
