@@ -3,6 +3,7 @@
 // client to come back, and another replica takes the turn over at once (the lease is a minute
 // long: waiting for it would time the test out) and goes on from its checkpoint. The echo agent's
 // rolling-restart test does the same with real processes, under load.
+import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 import {
   collect,
@@ -30,7 +31,9 @@ import {
   type TaskHandler,
   type TurnResumed,
 } from '../src/index.js';
+import { grpcClientDefinition } from 'a2a-types/v1.0/grpc';
 import { HAND_OVER_METADATA_KEY } from '../src/core/task-engine.js';
+import { serveGrpc, type A2AGrpcServer } from '../src/grpc.js';
 import { PostgresTaskStore } from '../src/postgres.js';
 import { RedisTaskStore } from '../src/redis.js';
 import type { SharedTaskStore } from '../src/store/index.js';
@@ -66,6 +69,26 @@ const kinds: SharedStoreKind[] = [
   },
 ];
 
+type Json = Record<string, unknown>;
+const A2AGrpcClient = grpc.makeGenericClientConstructor(grpcClientDefinition() as grpc.ServiceDefinition, 'A2AService');
+
+/** A server stream's messages, and how it ended: its error status, or undefined for OK. */
+function readGrpcStream(call: grpc.ClientReadableStream<Json>): { messages: Json[]; ended: Promise<grpc.ServiceError | undefined> } {
+  const messages: Json[] = [];
+  const ended = new Promise<grpc.ServiceError | undefined>((resolve) => {
+    call.on('data', (message: Json) => messages.push(message));
+    call.on('error', resolve);
+    call.on('end', () => resolve(undefined));
+  });
+  return { messages, ended };
+}
+
+function grpcMetadata(entries: Record<string, string>): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  for (const [key, value] of Object.entries(entries)) metadata.set(key, value);
+  return metadata;
+}
+
 /** One SSE block as written: its fields in order (a trailing block without a blank line included). */
 function sseBlocks(text: string): { field: string; value: string }[][] {
   return text
@@ -87,6 +110,18 @@ describe.each(kinds)('hand-over on drain on $name', (kind) => {
   const stores: SharedTaskStore[] = [];
   const routers: A2ARouter[] = [];
   const servers: RunningServer[] = [];
+  const grpcServers: A2AGrpcServer[] = [];
+  const grpcClients: grpc.Client[] = [];
+
+  /** A replica's gRPC server, and a client of it. */
+  async function grpcOf(router: A2ARouter, url: string) {
+    const server = await serveGrpc(router, { port: 0, agentUrl: url });
+    grpcServers.push(server);
+    const client = new A2AGrpcClient(server.address, grpc.credentials.createInsecure()) as grpc.Client &
+      Record<string, (request: Json, metadata: grpc.Metadata) => grpc.ClientReadableStream<Json>>;
+    grpcClients.push(client);
+    return client;
+  }
 
   /** A replica: its own store client and router on a loopback server. */
   async function replica(handler: TaskHandler, options: Partial<A2ARouterOptions>) {
@@ -103,6 +138,8 @@ describe.each(kinds)('hand-over on drain on $name', (kind) => {
     shared = await kind.open();
   });
   afterAll(async () => {
+    for (const client of grpcClients) client.close();
+    await Promise.all(grpcServers.map((server) => server.close({ graceMs: 0 })));
     await Promise.all(routers.map((router) => router.close()));
     await Promise.all(servers.map((server) => server.close()));
     await Promise.all(stores.map((store) => store.close()));
@@ -187,6 +224,57 @@ describe.each(kinds)('hand-over on drain on $name', (kind) => {
       expect.objectContaining({ taskId, attempt: 2 }),
     ]);
     expect(await metrics.registry.metrics()).toMatch(/^a2a_turns_interrupted_total\{action="resumed",reason="hand-over"\} 1$/m);
+  });
+
+  test('over gRPC: the drained replica ends the stream with UNAVAILABLE and the last event id in its trailer, and SubscribeToTask on another replica with that id as last-event-id goes on from there to completed', async () => {
+    const handler: TaskHandler = async function* (ctx) {
+      if (!ctx.resumed) {
+        yield withCheckpoint(artifact('one ', { name: 'words' }), { wordsSent: 1 });
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+        return;
+      }
+      yield withCheckpoint(artifact('two', { append: true, lastChunk: true }), { wordsSent: 2 });
+      yield completed();
+    };
+    const options = { onInterrupted: 'resume' } as const;
+    const draining = await replica(handler, options);
+    const other = await replica(handler, options);
+    const drainingClient = await grpcOf(draining.router, draining.url);
+    const otherClient = await grpcOf(other.router, other.url);
+    const V1 = { 'a2a-version': '1.0' };
+
+    const first = readGrpcStream(
+      drainingClient.sendStreamingMessage!(
+        { message: { messageId: 'grpc-hand-over', role: 'ROLE_USER', parts: [{ text: 'one two' }] } },
+        grpcMetadata(V1),
+      ),
+    );
+    // The task, then its first chunk.
+    await eventually(async () => (first.messages.length >= 2 ? true : undefined));
+    const taskId = (first.messages[0] as { task: { id: string } }).task.id;
+    await eventually(async () => ((await draining.store.get(taskId))?.checkpoint ? true : undefined));
+    expect(await draining.router.drain({ deadlineMs: 50 })).toEqual({ finished: 0, stopped: 0, handedOver: 1 });
+
+    const status = await within(first.ended, 5_000, 'the drained gRPC stream to end');
+    expect(status?.code).toBe(grpc.status.UNAVAILABLE);
+    expect(first.messages.at(-1)).toMatchObject({
+      statusUpdate: { status: { state: 'TASK_STATE_WORKING' }, metadata: { [HAND_OVER_METADATA_KEY]: { attempt: 2 } } },
+    });
+    const [lastEventId] = status!.metadata.get('last-event-id');
+    expect((await draining.store.get(taskId))!.lastEventId).toBe(Number(lastEventId));
+
+    const rest = readGrpcStream(
+      otherClient.subscribeToTask!({ id: taskId }, grpcMetadata({ ...V1, 'last-event-id': String(lastEventId) })),
+    );
+    expect(await within(rest.ended, 5_000, 'the resumed gRPC stream to end')).toBeUndefined();
+    expect(rest.messages).toEqual([
+      expect.objectContaining({
+        artifactUpdate: expect.objectContaining({ artifact: expect.objectContaining({ parts: [{ text: 'two' }] }) }),
+      }),
+      expect.objectContaining({
+        statusUpdate: expect.objectContaining({ status: expect.objectContaining({ state: 'TASK_STATE_COMPLETED' }) }),
+      }),
+    ]);
   });
 
   test('with onInterrupted "fail" (the default) a drain on a shared store fails the turns still running, as before', async () => {
