@@ -18,7 +18,8 @@ import { PushNotifier } from './push/push-notifier.js';
 import { ClaimsInProcess } from './store/idempotency-claims.js';
 import { InMemoryTaskStore } from './store/in-memory.js';
 import { startReplicaDuties } from './store/replica-duties.js';
-import { isSharedTaskStore, type TaskStore } from './store/task-store.js';
+import { hasTurnQueue, isSharedTaskStore, type TaskStore } from './store/task-store.js';
+import { startTurnWorker } from './store/turn-workers.js';
 import { TaskEngine } from './core/task-engine.js';
 import { TaskService, type IdempotencySettings } from './core/task-service.js';
 import { AgentOperations } from './core/agent-operations.js';
@@ -80,6 +81,11 @@ export interface AgentCore {
   drain(deadlineMs: number): Promise<DrainReport>;
   /** Whether a drain has begun: the agent takes no new calls. */
   readonly draining: boolean;
+  /**
+   * Why the agent cannot get its work done though its store answers (a front end with no live
+   * worker), for its readiness; undefined when it can. Absent for role `all`.
+   */
+  readonly checkWork: (() => Promise<string | undefined>) | undefined;
   /** Aborts the running handlers and releases what the core made itself. */
   close(): Promise<void>;
 }
@@ -117,15 +123,44 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions,
     pushNotifications: resolved.pushNotifications !== undefined,
     authentication: resolved.auth && cardAuthentication(resolved.auth),
   });
+  const store = options.store ?? new InMemoryTaskStore();
+  // Checked before anything is started too: a front end or a worker hands turns over through the store.
+  if (resolved.role !== 'all' && !hasTurnQueue(store)) {
+    const which = store instanceof InMemoryTaskStore ? 'the in-memory task store' : 'this task store';
+    throw new TypeError(
+      `${who}: role '${resolved.role}' needs a task store that replicas share, with a turn queue (RedisTaskStore, PostgresTaskStore); ${which} serves role 'all' only`,
+    );
+  }
   const logger = routerLogger(resolved.logger);
   const push = resolved.pushNotifications && new PushNotifier(resolved.pushNotifications, logger, PUSH_BODIES, resolved.metrics);
-  const store = options.store ?? new InMemoryTaskStore();
   // The store's warnings (early evictions) go to the router's log unless it has a logger of its own.
   if (store instanceof InMemoryTaskStore) store.useLogger(logger);
   const stopStoreMetrics = resolved.metrics && store.useMetrics?.(resolved.metrics);
   const shared = isSharedTaskStore(store);
   const engine = new TaskEngine(store, handler, logger, resolved, push && ((result) => push.notify(result)), resolved.metrics, shared);
   const stopReplicaDuties = shared ? startReplicaDuties(engine, store, logger) : undefined;
+  const queue = resolved.role !== 'all' && hasTurnQueue(store) ? store : undefined;
+  const worker =
+    queue && resolved.role === 'worker'
+      ? startTurnWorker(engine, queue, { maxConcurrentTurns: resolved.maxConcurrentTurns, logger })
+      : undefined;
+  const stopQueueMetrics =
+    queue &&
+    resolved.metrics?.watchTurnQueue({
+      figures: () => queue.queueFigures(),
+      liveWorkers: () => queue.liveWorkers(),
+      ...(worker && { running: () => worker.running() }),
+    });
+  // A front end is not ready while nothing would run what it queues.
+  const checkWork =
+    queue && resolved.role === 'front-end'
+      ? async (): Promise<string | undefined> => {
+          if ((await queue.liveWorkers()) > 0) return undefined;
+          const { depth, oldestAgeMs } = await queue.queueFigures();
+          const waiting = depth === 0 ? 'none waits yet' : `${depth} wait, the oldest for ${Math.round(oldestAgeMs / 1000)} s`;
+          return `no worker is alive to run turns (role front-end: turns wait in the task store's queue until a worker with A2A_ROLE=worker starts; ${waiting})`;
+        }
+      : undefined;
   const service = new TaskService(
     engine,
     store,
@@ -185,8 +220,11 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions,
     get draining() {
       return draining;
     },
+    checkWork,
     async drain(deadlineMs) {
       draining = true;
+      // A worker takes no more turns from the queue: other workers will.
+      await worker?.stop();
       resolved.metrics?.drainStarted();
       const running = engine.runningTaskIds().length;
       let timer: NodeJS.Timeout | undefined;
@@ -214,6 +252,8 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions,
       }
     },
     async close() {
+      await worker?.stop();
+      stopQueueMetrics?.();
       engine.abortAll();
       push?.close();
       await stopReplicaDuties?.();

@@ -134,3 +134,20 @@ export function taskLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): { maxTa
   if (maxTaskBytes < 1024) throw new TypeError(`A2A_MAX_TASK_BYTES must be at least 1024, got ${maxTaskBytes}`);
   return { maxTaskBytes };
 }
+
+/**
+ * What this replica does, from the environment (docs/replicas.md, "Front ends and workers"):
+ * - `A2A_ROLE`: `all` (default), `front-end` or `worker` (the router's `role`);
+ * - `A2A_MAX_CONCURRENT_TURNS`: most turns a worker runs at once (the router's `maxConcurrentTurns`), default 32.
+ */
+export function roleOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): {
+  role: 'all' | 'front-end' | 'worker';
+  maxConcurrentTurns: number;
+} {
+  const role = env.A2A_ROLE?.trim() || 'all';
+  if (role !== 'all' && role !== 'front-end' && role !== 'worker')
+    throw new TypeError(`A2A_ROLE must be all, front-end or worker, got ${JSON.stringify(role)}`);
+  const maxConcurrentTurns = integerFromEnv('A2A_MAX_CONCURRENT_TURNS', 32, env);
+  if (maxConcurrentTurns < 1) throw new TypeError(`A2A_MAX_CONCURRENT_TURNS must be at least 1, got ${maxConcurrentTurns}`);
+  return { role, maxConcurrentTurns };
+}

@@ -162,6 +162,22 @@ export interface A2ARouterOptions extends VersionOptions {
   /** Most bytes of JSON in one checkpoint (an update's `checkpoint`); a larger one fails the turn as an invalid update. Default 65,536. */
   maxCheckpointBytes?: number;
   /**
+   * What this replica does, on a store replicas share that has a turn queue (Redis, PostgreSQL;
+   * docs/replicas.md, "Front ends and workers"). `'all'` (default): it takes calls and runs the
+   * turns they start, as always. `'front-end'`: it takes calls, and queues their turns in the store
+   * for a worker; it runs no handler; its readiness says not ready while no worker is alive.
+   * `'worker'`: it runs the handlers of queued turns, `maxConcurrentTurns` at a time, and is meant
+   * to take no calls (serve it without the router: `a2aAgent`, or an app that mounts only its
+   * health and metrics). The in-memory store serves `'all'` only: another role is refused at start
+   * with a TypeError. Env: `A2A_ROLE`.
+   */
+  role?: 'all' | 'front-end' | 'worker';
+  /**
+   * With `role: 'worker'`, most turns whose handlers run in this process at once; the others wait
+   * in the queue for this worker or another. Default 32. Env: `A2A_MAX_CONCURRENT_TURNS`.
+   */
+  maxConcurrentTurns?: number;
+  /**
    * Refuse (-32005, on every version) a client's part whose media type the card's input modes do
    * not list: `defaultInputModes` (default `["text/plain"]`) and every skill's `inputModes`. A text
    * part is `text/plain`, a data part `application/json`, a file part its `mimeType`
@@ -222,6 +238,8 @@ export interface ResolvedOptions {
   readonly onInterrupted: 'fail' | 'resume';
   readonly maxAttempts: number;
   readonly maxCheckpointBytes: number;
+  readonly role: 'all' | 'front-end' | 'worker';
+  readonly maxConcurrentTurns: number;
   /** The media types a client's parts may have; undefined when `enforceInputModes` is off. */
   readonly acceptedInputModes: readonly string[] | undefined;
   readonly logger: Logger;
@@ -261,6 +279,8 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     onInterrupted: oneOf(options.onInterrupted ?? 'fail', ['fail', 'resume'], 'onInterrupted'),
     maxAttempts: positiveInteger(options.maxAttempts ?? 3, 'maxAttempts'),
     maxCheckpointBytes: positiveInteger(options.maxCheckpointBytes ?? 64 * 1024, 'maxCheckpointBytes'),
+    role: oneOf(options.role ?? 'all', ['all', 'front-end', 'worker'], 'role'),
+    maxConcurrentTurns: positiveInteger(options.maxConcurrentTurns ?? 32, 'maxConcurrentTurns'),
     maxResponseBytes: atMost(
       positiveInteger(options.maxResponseBytes ?? Math.min(4 * maxTaskBytes, MAX_RESPONSE_BYTES), 'maxResponseBytes'),
       MAX_RESPONSE_BYTES,

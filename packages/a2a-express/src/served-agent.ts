@@ -87,6 +87,7 @@ function handleOf(core: AgentCore): ServedAgent {
       logger: core.logger,
       isDraining: () => core.draining,
       pingStore: core.store.ping && (() => core.store.ping!()),
+      ...(core.checkWork && { checkWork: core.checkWork }),
     }),
     drain({ deadlineMs = 10_000 }: { deadlineMs?: number } = {}): Promise<DrainReport> {
       return core.drain(deadlineMs);

@@ -16,6 +16,7 @@ import { statusEvent } from './core/task-events.js';
 import { artifact, completed, type TaskHandler } from './core/handler.js';
 import { a2aRouter } from './router.js';
 import { applyEvents, type TaskEvent, type TaskRecord, type TaskStore } from './store/index.js';
+import { hasTurnQueue, QUEUED_HOLDER, type QueuedTurn } from './store/task-store.js';
 
 /** The store a suite is run on, and how to make more of it. */
 export interface StoreUnderTest {
@@ -127,6 +128,66 @@ const FULL_STORE = 'a full store refuses a new task with -32011 and keeps nothin
 
 /** The contract, check by check. */
 const CHECKS: readonly (readonly [string, (kit: Kit, storeName: string) => Promise<void>])[] = [
+  [
+    'the turn queue (when the store has one): the change that makes a turn queued adds one entry, which one worker of several takes, until it is settled',
+    async ({ make, peer }) => {
+      const store = await make();
+      // Optional: a store without it serves role 'all' only (docs/replicas.md).
+      if (!hasTurnQueue(store)) return;
+      const other = await peer(store);
+      if (!hasTurnQueue(other)) assert.fail('a peer of a store with a turn queue has one too');
+      const opening = { messageAt: 0, isNewTask: true, configuration: {} };
+      await store.update('queued-turn', (current) => ({
+        record: { ...(current ?? created('queued-turn')), attempt: 1, holder: QUEUED_HOLDER, opening },
+        events: [working('queued-turn')],
+      }));
+      // A further change of the turn while it waits is no second entry.
+      await other.update('queued-turn', (current) => ({ record: current!, events: [working('queued-turn', 'still waiting')] }));
+      assert.equal((await other.queueFigures()).depth, 1, 'one entry for the queued turn');
+      const takes = await Promise.all([
+        store.takeQueuedTurns('worker-a', 5, 0),
+        other.takeQueuedTurns('worker-b', 5, 0),
+        store.takeQueuedTurns('worker-c', 5, 0),
+      ]);
+      const taken = takes.flat();
+      assert.equal(taken.length, 1, 'one worker of three takes the entry');
+      const entry: QueuedTurn = taken[0]!;
+      assert.deepEqual({ taskId: entry.taskId, turn: entry.turn, attempt: entry.attempt }, { taskId: 'queued-turn', turn: 1, attempt: 1 });
+      assert.deepEqual(await other.takeQueuedTurns('worker-d', 5, 0), [], 'a taken entry is not taken again within a lease');
+      // Claimed (the holder is now a process): settled, the entry is gone.
+      await store.update('queued-turn', (current) => ({ record: { ...current!, holder: 'worker-a' }, events: [] }));
+      await store.settleQueuedTurn(entry);
+      assert.equal((await other.queueFigures()).depth, 0, 'no entry once settled');
+      // Queued again (its worker lost, its next attempt): a new entry.
+      await other.update('queued-turn', (current) => ({ record: { ...current!, attempt: 2, holder: QUEUED_HOLDER }, events: [] }));
+      const again = await store.takeQueuedTurns('worker-e', 5, 2_000);
+      assert.deepEqual(
+        again.map(({ taskId, turn, attempt }) => ({ taskId, turn, attempt })),
+        [{ taskId: 'queued-turn', turn: 1, attempt: 2 }],
+      );
+      await store.settleQueuedTurn(again[0]!);
+    },
+  ],
+  [
+    "worker heartbeats (when the store has a turn queue): a worker counts as alive, to every replica, until its heartbeat's time ends or it says it stopped",
+    async ({ make, peer }) => {
+      const store = await make();
+      if (!hasTurnQueue(store)) return;
+      const other = (await peer(store)) as typeof store;
+      assert.equal(await other.liveWorkers(), 0);
+      await store.heartbeatWorker('worker-a', 60_000);
+      await other.heartbeatWorker('worker-b', 60_000);
+      await other.heartbeatWorker('worker-b', 60_000);
+      await store.heartbeatWorker('worker-c', 200);
+      assert.equal(await store.liveWorkers(), 3);
+      await store.heartbeatWorker('worker-a', 0);
+      // worker-c's heartbeat ends (polled: when is the store's clock's).
+      for (const deadline = Date.now() + 5_000; (await other.liveWorkers()) !== 1; ) {
+        if (Date.now() > deadline) assert.fail('a worker that stopped, or whose heartbeat ended, still counted after 5 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  ],
   [
     'claimIdempotencyKey (when the store has it): of claims at once from every replica one wins, the others read it, until its window ends',
     async ({ make, peer }) => {

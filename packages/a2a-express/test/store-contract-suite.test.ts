@@ -53,7 +53,7 @@ describe('the store contract suite a user runs (a2a-express/testing)', () => {
       );
       const run = spawnSync(process.execPath, ['--test', file], { encoding: 'utf8', timeout: 60_000 });
       expect({ status: run.status, failed: /^# fail (\d+)$/m.exec(run.stdout)?.[1] }).toEqual({ status: 0, failed: '0' });
-      expect(Number(/^# pass (\d+)$/m.exec(run.stdout)?.[1])).toBe(13);
+      expect(Number(/^# pass (\d+)$/m.exec(run.stdout)?.[1])).toBe(15);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -30,7 +30,7 @@ import {
   type TaskUpdateResult,
 } from '../model/record.js';
 import { historyEntrySize, jsonSize, taskBaseSize } from '../model/size.js';
-import { isHandedOver, type TaskStore } from '../store/task-store.js';
+import { isHandedOver, QUEUED_HOLDER, type QueuedTurn, type TaskStore } from '../store/task-store.js';
 import { isFinalEvent, now, statusEvent } from './task-events.js';
 import { TurnWriter, type GivenCheckpoint } from './turn-writer.js';
 
@@ -59,6 +59,26 @@ export interface RunningTurn {
    * when it was canceled or failed from elsewhere): its answer, without reading the store.
    */
   readonly finalRecord: TaskRecord | undefined;
+  /**
+   * The turn waits in the store's turn queue for a worker (a role other than `all`): nothing runs
+   * it here, and `ended` does not settle; its end is told by the store's events.
+   */
+  readonly queued?: boolean;
+}
+
+/** A turn queued for a worker, as the process that started it sees it (see `RunningTurn.queued`). */
+export function queuedTurn(start: TurnStart): RunningTurn {
+  return {
+    taskId: start.record.task.id,
+    started: start,
+    turn: start.record.turn,
+    attempt: start.record.attempt ?? 1,
+    ended: new Promise<void>(() => undefined),
+    over: false,
+    error: undefined,
+    finalRecord: undefined,
+    queued: true,
+  };
 }
 
 interface Run extends RunningTurn, TurnSignal {
@@ -111,6 +131,12 @@ export interface InterruptedTurns {
   readonly maxAttempts: number;
   /** Most bytes of JSON in one checkpoint. */
   readonly maxCheckpointBytes: number;
+  /**
+   * `'all'` (default): a turn runs in the process that started it. `'front-end'` or `'worker'`:
+   * every turn goes through the store's turn queue, and runs where a worker claims it
+   * (docs/replicas.md); a shared store with a turn queue only.
+   */
+  readonly role?: 'all' | 'front-end' | 'worker';
 }
 
 /** How large one task may grow; the router's options. */
@@ -196,6 +222,12 @@ export class TaskEngine {
   }
 
   /**
+   * Whether turns go through the store's turn queue (a role other than `all`): a turn started here
+   * is queued, not run, and so is one taken over after its worker was lost or handed over.
+   */
+  readonly queuesTurns: boolean;
+
+  /**
    * @param onCommit called after each change this engine makes, with the stored events: the
    *   push notifier's hook, so each change is notified once, by the process that made it.
    */
@@ -210,6 +242,7 @@ export class TaskEngine {
   ) {
     const { maxTaskBytes, acceptedInputModes } = limits;
     this.resumes = shared && limits.onInterrupted === 'resume';
+    this.queuesTurns = shared && (limits.role ?? 'all') !== 'all';
     this.acceptsMediaType = acceptedInputModes && acceptsMediaType(acceptedInputModes);
     this.credentialHeaders = new Set(
       (limits.auth?.strategies ?? []).flatMap(({ cardCredentials }) =>
@@ -289,7 +322,13 @@ export class TaskEngine {
     // A config sent with a message without an id is the task's own: the same config sent with
     // every message of the task (as SDK clients do) is one config.
     const pushConfig = sent && ({ ...sent, id: sent.id || taskId } as StoredPushConfig);
-    const opening = this.resumes ? this.openingOf(params, principal, call) : undefined;
+    // A queued turn runs in another process, which needs what it was started with, as a resumed one does.
+    const opening = this.resumes || this.queuesTurns ? this.openingOf(params, principal, call) : undefined;
+    if (this.queuesTurns && opening === undefined) {
+      throw A2AError.invalidParams({
+        reason: `the request's metadata, configuration and headers are more than ${MAX_OPENING_BYTES} bytes of JSON together, more than a turn handed to a worker carries`,
+      });
+    }
     /**
      * Refuses the message for what the task's head says (whose it is, its context and state, its
      * size), else the task's push configs and size with it. Needs nothing of the history or the
@@ -332,7 +371,7 @@ export class TaskEngine {
         withMessage.replied = undefined;
         // Without resume these stay unset, as do those of an earlier turn.
         withMessage.attempt = opening && 1;
-        withMessage.holder = opening && this.processId;
+        withMessage.holder = this.queuesTurns ? QUEUED_HOLDER : opening && this.processId;
         withMessage.handOvers = undefined;
         withMessage.opening = opening && { ...opening, messageAt: base.history.length, isNewTask };
         withMessage.checkpoint = undefined;
@@ -594,7 +633,8 @@ export class TaskEngine {
         recovery = { action: 'resumed', attempt, reason: handedOver ? 'hand-over' : 'crash' };
         const next = copyRecord(current);
         next.attempt = attempt;
-        next.holder = this.processId;
+        // Queued again for a worker (the store adds the entry with this write), or run here.
+        next.holder = this.queuesTurns ? QUEUED_HOLDER : this.processId;
         return { record: next, events: [] };
       }));
     } catch (error) {
@@ -603,11 +643,46 @@ export class TaskEngine {
     }
     const taken = recovery!;
     this.metrics?.turnInterrupted(taken.action, taken.action === 'resumed' ? taken.reason : 'crash');
-    if (taken.action === 'resumed') {
+    if (taken.action === 'resumed' && !this.queuesTurns) {
       const resumed: TurnResumed = { attempt: taken.attempt, reason: taken.reason, checkpoint: record.checkpoint };
       this.run(resumedStart(record, record.opening!, resumed));
     }
     return taken;
+  }
+
+  /**
+   * Claims a turn a worker took from the store's turn queue and runs its handler here: in one
+   * compare-and-set, the task's holder goes from `queued` to this process (so one worker alone runs
+   * it; its lease starts), unless the turn is no longer the one queued (canceled meanwhile, or
+   * claimed already). A turn queued again after its worker was lost runs with `ctx.resumed`.
+   * Undefined when there is nothing to run.
+   */
+  async claimQueued(taken: QueuedTurn): Promise<RunningTurn | undefined> {
+    let record: TaskRecord;
+    try {
+      ({ record } = await this.commit(taken.taskId, (current) => {
+        if (
+          !current ||
+          isFinalState(current.task.status.state) ||
+          current.turn !== taken.turn ||
+          (current.attempt ?? 1) !== taken.attempt ||
+          current.holder !== QUEUED_HOLDER ||
+          current.opening === undefined ||
+          current.history[current.opening.messageAt] === undefined
+        ) {
+          throw STALE_TURN;
+        }
+        const next = copyRecord(current);
+        next.holder = this.processId;
+        return { record: next, events: [] };
+      }));
+    } catch (error) {
+      if (error === STALE_TURN) return undefined;
+      throw error;
+    }
+    const resumed: TurnResumed | undefined =
+      taken.attempt > 1 ? { attempt: taken.attempt, reason: 'crash', checkpoint: record.checkpoint } : undefined;
+    return this.run(resumedStart(record, record.opening!, resumed));
   }
 
   /**
@@ -898,8 +973,8 @@ function lastCheckpoint(checkpoints: readonly (GivenCheckpoint | undefined)[]): 
   return undefined;
 }
 
-/** A turn to run again, from its record as the attempt that takes it over wrote it. */
-function resumedStart(record: TaskRecord, opening: StoredTurnOpening, resumed: TurnResumed): TurnStart {
+/** A turn to run (again: given `resumed`), from its record as the process that takes it wrote it. */
+function resumedStart(record: TaskRecord, opening: StoredTurnOpening, resumed: TurnResumed | undefined): TurnStart {
   const params: SendMessageParams = { message: record.history[opening.messageAt]! };
   if (opening.configuration) params.configuration = opening.configuration as SendMessageParams['configuration'];
   if (opening.metadata) params.metadata = opening.metadata;
@@ -918,7 +993,7 @@ function resumedStart(record: TaskRecord, opening: StoredTurnOpening, resumed: T
     params,
     principal: opening.owner as Principal | undefined,
     call,
-    resumed,
+    ...(resumed && { resumed }),
     messageAt: opening.messageAt,
   };
 }

@@ -15,7 +15,7 @@ import type { PushNotifier } from '../push/push-notifier.js';
 import { jsonCopy } from '../model/plain-json.js';
 import { upgradeRecord, type StoredEvent, type TaskRecord } from '../model/record.js';
 import type { IdempotencyClaim, TaskListPage, TaskListQuery, TaskStore } from '../store/task-store.js';
-import { assertRoomForPushConfig, type RunningTurn, type TaskEngine } from './task-engine.js';
+import { assertRoomForPushConfig, queuedTurn, type RunningTurn, type TaskEngine } from './task-engine.js';
 
 /** Where a send's idempotency key or new task's message id is claimed (docs/idempotency.md). */
 export interface IdempotencySettings {
@@ -165,7 +165,9 @@ export class TaskService {
    */
   async startTurn(send: AdmittedSend, principal: Principal | undefined, rules?: TurnRules, call?: CallContext): Promise<SendOutcome> {
     try {
-      return { run: this.engine.run(await this.engine.startTurn(send.taskId, send.params, principal, rules, call)) };
+      const start = await this.engine.startTurn(send.taskId, send.params, principal, rules, call);
+      // A front end's turn is queued for a worker (the store queued it with the start's write).
+      return { run: this.engine.queuesTurns ? queuedTurn(start) : this.engine.run(start) };
     } catch (error) {
       if (!(error instanceof MessageTaken)) throw error;
       const { message } = send.params;
@@ -185,6 +187,8 @@ export class TaskService {
   async sendAndWait(send: AdmittedSend, principal: Principal | undefined, rules?: TurnRules, call?: CallContext): Promise<TaskRecord> {
     const { run, taken } = await this.startTurn(send, principal, rules, call);
     if (taken) return this.waitForTask(taken, principal, call);
+    // Run by a worker: its end is told by the task's events, as a retry's is.
+    if (run.queued) return this.waitForTask(run.started.record, principal, call);
     await waitForTurn(run.ended, () => run.over, this.limits.sendWaitMs, call?.caller);
     if (run.error) throw run.error;
     // A turn that ended by itself hands back its final record; otherwise (still working, or

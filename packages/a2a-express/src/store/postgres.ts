@@ -42,7 +42,10 @@ import {
   positiveOption,
   statusMsOf,
   type IdempotencyClaim,
+  type QueuedTurn,
   type SharedTaskStore,
+  type TurnQueue,
+  type TurnQueueFigures,
   type TaskListPage,
   type TaskListQuery,
   type TurnEnded,
@@ -156,7 +159,7 @@ const PIECES_APART = '\u0001';
 /** Most expired leases claimed in one sweep. */
 const CLAIM_BATCH = 100;
 
-export class PostgresTaskStore implements SharedTaskStore {
+export class PostgresTaskStore implements SharedTaskStore, TurnQueue {
   readonly schema: string;
   readonly leaseMs: number;
   readonly maxEventsPerTask: number;
@@ -171,7 +174,7 @@ export class PostgresTaskStore implements SharedTaskStore {
   private metrics: StoreMetrics | undefined;
   /** The migrations run, once they have; a run that failed (the database away) is tried again on the next use. */
   private migrated: Promise<void> | undefined;
-  private readonly tables: { tasks: string; events: string; history: string; parts: string };
+  private readonly tables: { tasks: string; events: string; history: string; parts: string; queue: string; workers: string };
   /** The columns that make a task's record, of a2a_tasks as `t`. */
   private readonly recordColumns: string;
   /**
@@ -196,6 +199,10 @@ export class PostgresTaskStore implements SharedTaskStore {
   private readonly claimsTable: string;
   private readonly channel: string;
   private readonly turnsChannel: string;
+  /** Where a turn queued is announced, so that a worker waiting for one takes it at once. */
+  private readonly queueChannel: string;
+  /** Workers waiting here for a turn to be queued. */
+  private readonly queueWaiters = new Set<() => void>();
   private readonly turnListeners = new Set<(ended: TurnEnded) => void>();
   /** Each task's subscribers here: a notification names the task, whose events are then read. */
   private readonly feeds = new TaskFeeds(
@@ -226,6 +233,8 @@ export class PostgresTaskStore implements SharedTaskStore {
       events: `${schema}.a2a_events`,
       history: `${schema}.a2a_history`,
       parts: `${schema}.a2a_parts`,
+      queue: `${schema}.a2a_turn_queue`,
+      workers: `${schema}.a2a_workers`,
     };
     // Text, not json: the layout joins the pieces' JSON as it is, parsing it once. The history and
     // the parts come as one text each, their pieces apart by U+0001 (which JSON text never holds
@@ -256,6 +265,7 @@ export class PostgresTaskStore implements SharedTaskStore {
     );
     this.channel = `a2a_events:${this.schema}`;
     this.turnsChannel = `a2a_turns:${this.schema}`;
+    this.queueChannel = `a2a_queue:${this.schema}`;
     this.migrate = options.migrate !== false;
     // Finished tasks past their retention are also left out where they are read.
     this.sweeper = setInterval(
@@ -438,6 +448,91 @@ export class PostgresTaskStore implements SharedTaskStore {
     });
   }
 
+  /**
+   * Rows of the turn queue no worker holds (or whose worker took them more than a lease ago and
+   * never deleted them), oldest first, marked taken by `worker`: FOR UPDATE SKIP LOCKED, so that
+   * workers taking at the same moment take different rows. With none, waits for a notification of
+   * one queued (or `waitMs`) and tries once more.
+   */
+  async takeQueuedTurns(worker: string, max: number, waitMs: number): Promise<QueuedTurn[]> {
+    return this.operation('takeQueuedTurns', async () => {
+      await this.ready();
+      await this.listen();
+      // Waiting from before the first try: a turn queued between it and the wait is not missed.
+      let wake!: () => void;
+      const queuedMeanwhile = new Promise<void>((resolve) => (wake = resolve));
+      this.queueWaiters.add(wake);
+      const timer = setTimeout(wake, Math.max(0, waitMs));
+      try {
+        const taken = await this.takeRows(worker, max);
+        if (taken.length > 0 || waitMs <= 0) return taken;
+        await queuedMeanwhile;
+        return this.closed ? [] : await this.takeRows(worker, max);
+      } finally {
+        clearTimeout(timer);
+        this.queueWaiters.delete(wake);
+      }
+    });
+  }
+
+  private async takeRows(worker: string, max: number): Promise<QueuedTurn[]> {
+    const { queue } = this.tables;
+    const found = await this.pool.query(
+      `UPDATE ${queue} SET taken_by = $1, taken_at = now()
+       WHERE entry IN (SELECT entry FROM ${queue} WHERE taken_by IS NULL OR taken_at < now() - $3 * interval '1 millisecond'
+                       ORDER BY entry LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING entry::text AS entry, task_id, turn, attempt`,
+      [worker, max, this.leaseMs],
+    );
+    return found.rows
+      .map((row) => ({
+        taskId: row.task_id as string,
+        turn: row.turn as number,
+        attempt: row.attempt as number,
+        entry: row.entry as string,
+      }))
+      .sort((a, b) => Number(a.entry) - Number(b.entry));
+  }
+
+  async settleQueuedTurn(taken: QueuedTurn): Promise<void> {
+    return this.operation('settleQueuedTurn', async () => {
+      await this.ready();
+      await this.pool.query(`DELETE FROM ${this.tables.queue} WHERE entry = $1::bigint`, [taken.entry]);
+    });
+  }
+
+  async queueFigures(): Promise<TurnQueueFigures> {
+    return this.operation('queueFigures', async () => {
+      await this.ready();
+      const found = await this.pool.query(
+        `SELECT count(*)::integer AS depth, coalesce(extract(epoch FROM now() - min(queued_at)) * 1000, 0)::float8 AS age FROM ${this.tables.queue}`,
+      );
+      return { depth: found.rows[0].depth as number, oldestAgeMs: Math.max(0, Math.round(found.rows[0].age as number)) };
+    });
+  }
+
+  async heartbeatWorker(worker: string, ttlMs: number): Promise<void> {
+    return this.operation('heartbeatWorker', async () => {
+      await this.ready();
+      const { workers } = this.tables;
+      await this.pool.query(`DELETE FROM ${workers} WHERE alive_until < now() OR ($2 <= 0 AND worker = $1)`, [worker, ttlMs]);
+      if (ttlMs <= 0) return;
+      await this.pool.query(
+        `INSERT INTO ${workers} (worker, alive_until) VALUES ($1, now() + $2 * interval '1 millisecond')
+         ON CONFLICT (worker) DO UPDATE SET alive_until = excluded.alive_until`,
+        [worker, Math.ceil(ttlMs)],
+      );
+    });
+  }
+
+  async liveWorkers(): Promise<number> {
+    return this.operation('liveWorkers', async () => {
+      await this.ready();
+      const found = await this.pool.query(`SELECT count(*)::integer AS live FROM ${this.tables.workers} WHERE alive_until > now()`);
+      return found.rows[0].live as number;
+    });
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }
@@ -456,6 +551,7 @@ export class PostgresTaskStore implements SharedTaskStore {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
+    for (const wake of [...this.queueWaiters]) wake();
     const listening = this.listening;
     this.listening = undefined;
     await listening?.then((client) => client.end()).catch(() => undefined);
@@ -574,6 +670,10 @@ export class PostgresTaskStore implements SharedTaskStore {
           this.turnsChannel,
           write.turnEnded ?? null,
           record.holder ?? null,
+          write.queued,
+          write.enqueue?.turn ?? null,
+          write.enqueue?.attempt ?? null,
+          this.queueChannel,
         ],
       });
     } catch (error) {
@@ -642,6 +742,10 @@ export class PostgresTaskStore implements SharedTaskStore {
     this.listening ??= (async () => {
       const client = new pg.Client({ ...this.pool.options });
       client.on('notification', (message) => {
+        if (message.channel === this.queueChannel) {
+          for (const wake of [...this.queueWaiters]) wake();
+          return;
+        }
         if (message.channel === this.turnsChannel) {
           const ended = JSON.parse(message.payload ?? 'null') as TurnEnded | null;
           if (ended) for (const listener of this.turnListeners) listener(ended);
@@ -657,7 +761,9 @@ export class PostgresTaskStore implements SharedTaskStore {
         this.listenAgain(100);
       });
       await client.connect();
-      await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}; LISTEN ${client.escapeIdentifier(this.turnsChannel)}`);
+      await client.query(
+        `LISTEN ${client.escapeIdentifier(this.channel)}; LISTEN ${client.escapeIdentifier(this.turnsChannel)}; LISTEN ${client.escapeIdentifier(this.queueChannel)}`,
+      );
       return client;
     })();
     this.listening.catch(() => {
@@ -737,15 +843,19 @@ function layoutRows(layout: LayoutWrite): { messages: string[]; partIndexes: num
 }
 
 /**
- * The statements of a change (compareAndSet's parameters, $1 to $25). The head is written first:
+ * The statements of a change (compareAndSet's parameters, $1 to $29). The head is written first:
  * updated only while the task is at the revision the change was computed from ($12), or inserted
  * only while no task has its id; every other part of the statement writes only when the head was
  * (`EXISTS (SELECT FROM head)`), so a change that lost the round writes nothing. Rows appended go
  * in the order given (ORDER BY the ordinality numbers their seq in that order). The notices are
  * sent when the statement commits.
  */
-function changeStatements(tables: { tasks: string; events: string; history: string; parts: string }): { change: string; create: string } {
-  const lease = "CASE WHEN $9 THEN NULL ELSE now() + $10 * interval '1 millisecond' END";
+function changeStatements(tables: { tasks: string; events: string; history: string; parts: string; queue: string }): {
+  change: string;
+  create: string;
+} {
+  // A finished task holds no lease, nor does one queued for a worker ($26): no process runs it.
+  const lease = "CASE WHEN $9 OR $26::boolean THEN NULL ELSE now() + $10 * interval '1 millisecond' END";
   const written = 'EXISTS (SELECT FROM head)';
   const rest = `
     wiped_history AS (DELETE FROM ${tables.history} WHERE task_id = $1 AND $13 AND ${written}),
@@ -759,9 +869,11 @@ function changeStatements(tables: { tasks: string; events: string; history: stri
     events AS (
       INSERT INTO ${tables.events} (task_id, event_id, event) SELECT $1, i, e FROM unnest($18::integer[], $19::json[]) AS x(i, e) WHERE ${written}),
     trimmed AS (DELETE FROM ${tables.events} WHERE task_id = $1 AND event_id <= $20 AND ${written}),
+    queued AS (INSERT INTO ${tables.queue} (task_id, turn, attempt) SELECT $1, $27::integer, $28::integer FROM head WHERE $27::integer IS NOT NULL),
     notices AS (
       SELECT pg_notify($21, $22) FROM head WHERE cardinality($18::integer[]) > 0
-      UNION ALL SELECT pg_notify($23, $24::text) FROM head WHERE $24::text IS NOT NULL)
+      UNION ALL SELECT pg_notify($23, $24::text) FROM head WHERE $24::text IS NOT NULL
+      UNION ALL SELECT pg_notify($29, '') FROM head WHERE $27::integer IS NOT NULL)
     SELECT rev, (SELECT count(*) FROM notices) AS notices FROM head`;
   const change = `WITH head AS (
       UPDATE ${tables.tasks} SET owner = $2, context_id = $3, state = $4, status_ms = $5, listed = $6, last_event_id = $7, record = $8,

@@ -17,6 +17,7 @@ const UPDATE_KEYS = [
   'listExpiry',
   'ownerStateIndex',
   'contextStateIndex',
+  'queue',
 ] as const;
 
 export type UpdateKeys = { readonly [K in (typeof UPDATE_KEYS)[number]]: string };
@@ -54,6 +55,12 @@ export interface UpdateParams {
   readonly leftState: string;
   /** The process running the task's current attempt (the record's `holder`), whose renewals alone count; '' for any. */
   readonly holder: string;
+  /** The turn waits in the turn queue for a worker: it holds no lease. */
+  readonly queued: boolean;
+  /** The turn to add to the turn queue (the `queue` stream) with this change; '' for none. */
+  readonly enqueueTurn: number | '';
+  /** Its attempt; '' for none. */
+  readonly enqueueAttempt: number | '';
 }
 
 /**
@@ -80,6 +87,9 @@ const UPDATE_PARAMS = Object.keys({
   listScore: true,
   leftState: true,
   holder: true,
+  queued: true,
+  enqueueTurn: true,
+  enqueueAttempt: true,
 } satisfies Record<keyof UpdateParams, true>) as (keyof UpdateParams)[];
 
 /**
@@ -174,9 +184,14 @@ if params.final == '1' then
   redis.call('ZADD', listExpiry, nowMs + tonumber(params.retentionMs), listed)
 else
   for _, key in ipairs(keys) do redis.call('PERSIST', key) end
-  redis.call('ZADD', leases, nowMs + tonumber(params.leaseMs), taskId)
+  if params.queued == '1' then
+    redis.call('ZREM', leases, taskId)
+  else
+    redis.call('ZADD', leases, nowMs + tonumber(params.leaseMs), taskId)
+  end
   redis.call('ZREM', listExpiry, listed)
 end
+if params.enqueueTurn ~= '' then redis.call('XADD', queue, '*', 't', taskId, 'n', params.enqueueTurn, 'a', params.enqueueAttempt) end
 if #published > 0 then redis.call('PUBLISH', params.eventsChannel, params.lastEventId .. '\\n[' .. table.concat(published, ',') .. ']') end
 if params.turnEnded ~= '' then redis.call('PUBLISH', params.turnEndedChannel, params.turnEnded) end
 return {1, rev + 1}
@@ -226,6 +241,32 @@ for _, id in ipairs(expired) do
   end
 end
 return claimed
+`;
+
+// KEYS: the workers sorted set. ARGV: the worker, how long it says it is alive (ms; 0: it
+// stopped). Each worker's score is when its word runs out; those run out are dropped here.
+export const HEARTBEAT_SCRIPT = `
+local t = redis.call('TIME')
+local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowMs)
+if tonumber(ARGV[2]) > 0 then redis.call('ZADD', KEYS[1], nowMs + tonumber(ARGV[2]), ARGV[1]) else redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
+`;
+
+// KEYS: the workers sorted set, the turn queue stream. Returns {live workers, queued entries,
+// milliseconds since the oldest entry was added (its id is its time), or -1 for none}.
+export const QUEUE_FIGURES_SCRIPT = `
+local t = redis.call('TIME')
+local nowMs = t[1] * 1000 + math.floor(t[2] / 1000)
+local live = redis.call('ZCOUNT', KEYS[1], '(' .. nowMs, '+inf')
+local depth = redis.call('XLEN', KEYS[2])
+local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
+local age = -1
+if oldest[1] then
+  local id = oldest[1][1]
+  age = nowMs - tonumber(string.sub(id, 1, string.find(id, '-', 1, true) - 1))
+end
+return {live, depth, age}
 `;
 
 // KEYS: the list expiry sorted set. ARGV: batch size, then the states a finished task can be in.

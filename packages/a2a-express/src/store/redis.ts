@@ -15,7 +15,11 @@
 //   history:<id>          list: one message (JSON) per element, oldest first
 //   parts:<id>:<index>    list per artifact: JSON arrays of parts, concatenated in order
 //   events:<id>           stream of the events, entry id 0-N for event N (the SSE id), trimmed
-// and of the store: idempotency:<key>, a send's claim (docs/idempotency.md), expiring with its window.
+// and of the store: idempotency:<key>, a send's claim (docs/idempotency.md), expiring with its window;
+// turn-queue, a stream of the turns waiting for a worker (consumer group `workers`: a worker reads
+// entries with XREADGROUP, takes over a dead one's with XAUTOCLAIM, XACKs and XDELs each once its
+// turn is claimed), added by the update script in the same write that queues the turn; workers, a
+// sorted set of the live workers, each scored with when its heartbeat runs out.
 import type { StoreMetrics } from '../telemetry/metrics.js';
 import { A2AError } from 'a2a-types/model';
 import { FINAL_STATES } from '../model/task.js';
@@ -26,7 +30,9 @@ import type { EventListener, StoredEvent, TaskChange, TaskRecord, TaskUpdateResu
 import { headOf, recordFromLayout, recordStoredWhole } from './task-layout.js';
 import {
   CLAIM_SCRIPT,
+  HEARTBEAT_SCRIPT,
   PRUNE_LIST_SCRIPT,
+  QUEUE_FIGURES_SCRIPT,
   READ_SCRIPT,
   RENEW_SCRIPT,
   UPDATE_KEY_COUNT,
@@ -39,7 +45,10 @@ import {
   positiveOption,
   statusMsOf,
   type IdempotencyClaim,
+  type QueuedTurn,
   type SharedTaskStore,
+  type TurnQueue,
+  type TurnQueueFigures,
   type TaskListCursor,
   type TaskListPage,
   type TaskListQuery,
@@ -88,14 +97,19 @@ interface ScriptedRedis extends Redis {
   a2aRenew(...args: (string | number)[]): Promise<number>;
   a2aClaim(...args: (string | number)[]): Promise<string[]>;
   a2aPruneList(...args: (string | number)[]): Promise<number>;
+  a2aHeartbeat(...args: (string | number)[]): Promise<number>;
+  a2aQueueFigures(...args: string[]): Promise<[number, number, number]>;
 }
+
+/** The consumer group of the turn queue: every worker of the agent reads as one of it. */
+const WORKERS_GROUP = 'workers';
 
 /**
  * A {@link SharedTaskStore} in Redis (standalone or a primary with replicas; not Redis
  * Cluster, whose slots the scripts' keys would cross). Every error of Redis itself is answered
  * -32011 (resource unavailable) to the client.
  */
-export class RedisTaskStore implements SharedTaskStore {
+export class RedisTaskStore implements SharedTaskStore, TurnQueue {
   readonly prefix: string;
   readonly retentionMs: number;
   readonly maxEventsPerTask: number;
@@ -118,6 +132,15 @@ export class RedisTaskStore implements SharedTaskStore {
   private readonly leasesKey: string;
   private readonly listExpiryKey: string;
   private readonly turnEndedChannel: string;
+  private readonly queueKey: string;
+  private readonly workersKey: string;
+  /**
+   * A worker's connection for the turn queue's blocking reads (XREADGROUP ... BLOCK), which would
+   * hold up every other command on the shared one; made on a worker's first read.
+   */
+  private taker: Redis | undefined;
+  /** The consumer group exists (made on the first read). */
+  private groupMade: Promise<void> | undefined;
   private metrics: StoreMetrics | undefined;
 
   constructor(options: RedisTaskStoreOptions = {}) {
@@ -151,6 +174,10 @@ export class RedisTaskStore implements SharedTaskStore {
     this.redis.defineCommand('a2aRead', { numberOfKeys: 2, lua: READ_SCRIPT });
     this.redis.defineCommand('a2aRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
     this.redis.defineCommand('a2aClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
+    this.redis.defineCommand('a2aHeartbeat', { numberOfKeys: 1, lua: HEARTBEAT_SCRIPT });
+    this.redis.defineCommand('a2aQueueFigures', { numberOfKeys: 2, lua: QUEUE_FIGURES_SCRIPT });
+    this.queueKey = `${this.prefix}turn-queue`;
+    this.workersKey = `${this.prefix}workers`;
     this.leasesKey = `${this.prefix}leases`;
     this.listExpiryKey = `${this.prefix}list-expiry`;
     this.turnEndedChannel = `${this.prefix}turn-ended`;
@@ -194,6 +221,7 @@ export class RedisTaskStore implements SharedTaskStore {
       listExpiry: this.listExpiryKey,
       ownerStateIndex: this.listKey(owner, undefined, status.state),
       contextStateIndex: this.listKey(owner, contextId, status.state),
+      queue: this.queueKey,
     };
     const args = updateArguments(
       keys,
@@ -219,6 +247,9 @@ export class RedisTaskStore implements SharedTaskStore {
         // '' for a new task, or when the state is the same.
         leftState: before && !before.replied && before.task.status.state !== status.state ? before.task.status.state : '',
         holder: saved.holder ?? '',
+        queued: write.queued,
+        enqueueTurn: write.enqueue?.turn ?? '',
+        enqueueAttempt: write.enqueue?.attempt ?? '',
       },
       events,
       layout.ops,
@@ -296,6 +327,76 @@ export class RedisTaskStore implements SharedTaskStore {
     };
   }
 
+  /**
+   * First the entries another worker read more than a lease ago and never settled (it died before
+   * it claimed their turns: XAUTOCLAIM), then new ones (XREADGROUP, blocking for `waitMs` at most,
+   * on a connection of its own). An entry whose fields are gone (deleted meanwhile) is skipped.
+   */
+  async takeQueuedTurns(worker: string, max: number, waitMs: number): Promise<QueuedTurn[]> {
+    const taker = (this.taker ??= this.takerConnection());
+    await (this.groupMade ??= this.makeGroup().catch((error: unknown) => {
+      this.groupMade = undefined;
+      throw error;
+    }));
+    const taken: QueuedTurn[] = [];
+    const [, stale] = (await this.command('xautoclaim', () =>
+      taker.xautoclaim(this.queueKey, WORKERS_GROUP, worker, this.leaseMs, '0-0', 'COUNT', max),
+    )) as [string, ([string, string[] | null] | null)[]];
+    for (const entry of stale) {
+      const turn = entry && queuedTurnOf(entry[0], entry[1]);
+      if (turn) taken.push(turn);
+    }
+    if (taken.length > 0) return taken;
+    // Blocking for less than a command may take: the read is not cut as a timeout.
+    const block = Math.max(1, Math.min(Math.floor(waitMs), Math.floor(this.commandTimeoutMs / 2)));
+    const read = (await this.command('xreadgroup', () =>
+      taker.xreadgroup('GROUP', WORKERS_GROUP, worker, 'COUNT', max, 'BLOCK', block, 'STREAMS', this.queueKey, '>'),
+    )) as [string, [string, string[]][]][] | null;
+    for (const [id, fields] of read?.[0]?.[1] ?? []) {
+      const turn = queuedTurnOf(id, fields);
+      if (turn) taken.push(turn);
+    }
+    return taken;
+  }
+
+  async settleQueuedTurn(taken: QueuedTurn): Promise<void> {
+    await this.command('settleQueuedTurn', () =>
+      this.redis.multi().xack(this.queueKey, WORKERS_GROUP, taken.entry).xdel(this.queueKey, taken.entry).exec(),
+    );
+  }
+
+  async queueFigures(): Promise<TurnQueueFigures> {
+    const [, depth, age] = await this.command('queueFigures', () => this.redis.a2aQueueFigures(this.workersKey, this.queueKey));
+    return { depth, oldestAgeMs: Math.max(0, age) };
+  }
+
+  async heartbeatWorker(worker: string, ttlMs: number): Promise<void> {
+    await this.command('heartbeatWorker', () => this.redis.a2aHeartbeat(this.workersKey, worker, Math.max(0, Math.ceil(ttlMs))));
+  }
+
+  async liveWorkers(): Promise<number> {
+    const [live] = await this.command('liveWorkers', () => this.redis.a2aQueueFigures(this.workersKey, this.queueKey));
+    return live;
+  }
+
+  /** The consumer group of the turn queue, from its first entry (entries queued before it are read too). */
+  private async makeGroup(): Promise<void> {
+    // Not through `command`: a group made already (by another worker) is no failure to count.
+    const made = this.redis.xgroup('CREATE', this.queueKey, WORKERS_GROUP, '0', 'MKSTREAM').then(
+      () => undefined,
+      (error: Error) => {
+        if (!error.message.startsWith('BUSYGROUP')) throw error;
+      },
+    );
+    await this.command('xgroup', () => made);
+  }
+
+  private takerConnection(): Redis {
+    const taker = this.redis.duplicate();
+    taker.on('error', () => undefined);
+    return taker;
+  }
+
   describe(): string {
     return `shared in Redis under ${this.prefix} (lease ${this.leaseMs} ms)`;
   }
@@ -308,7 +409,7 @@ export class RedisTaskStore implements SharedTaskStore {
     this.feeds.clear();
     this.turnListeners.clear();
     await Promise.all(
-      [this.redis, this.subscriber].map(async (connection) => {
+      [this.redis, this.subscriber, ...(this.taker ? [this.taker] : [])].map(async (connection) => {
         await connection.quit().catch(() => undefined);
         connection.disconnect();
       }),
@@ -463,4 +564,15 @@ export class RedisTaskStore implements SharedTaskStore {
     if (this.feeds.delivered(taskId, Number(message.slice(0, newline)))) return;
     this.feeds.heard(taskId, JSON.parse(message.slice(newline + 1)) as StoredEvent[]);
   }
+}
+
+/** A turn queue entry's turn, from its fields (`t` task id, `n` turn, `a` attempt); undefined for one without them. */
+function queuedTurnOf(entry: string, fields: readonly string[] | null): QueuedTurn | undefined {
+  if (!fields) return undefined;
+  const value: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) value[fields[i]!] = fields[i + 1]!;
+  const turn = Number(value.n);
+  const attempt = Number(value.a);
+  if (value.t === undefined || !Number.isInteger(turn) || !Number.isInteger(attempt)) return undefined;
+  return { taskId: value.t, turn, attempt, entry };
 }

@@ -18,7 +18,7 @@ import type { EventListener, StoredEvent, TaskChange, TaskHead, TaskRecord, Task
 import { isFinalState } from '../model/task.js';
 import { mergeGrowingArtifact } from './growing-artifacts.js';
 import { planWrite, type LayoutWrite } from './task-layout.js';
-import { isHandedOver, OneAtATimePerTask, turnEndedBy } from './task-store.js';
+import { isHandedOver, OneAtATimePerTask, QUEUED_HOLDER, turnEndedBy } from './task-store.js';
 
 /** A task at one revision, as a process read or wrote it. */
 export interface TaskRevision {
@@ -47,6 +47,13 @@ export interface ChangeWrite {
   readonly handedOver: boolean;
   /** The notice of a turn ended from outside its handler (see `turnEndedBy`), as JSON, for the backend to announce; undefined for none. */
   readonly turnEnded: string | undefined;
+  /**
+   * The record's holder is {@link QUEUED_HOLDER}: its turn waits for a worker, and holds no lease
+   * (it is not running anywhere, so it cannot be abandoned).
+   */
+  readonly queued: boolean;
+  /** The turn (and attempt) to add to the store's turn queue with this write: its record has just become queued. */
+  readonly enqueue: { readonly turn: number; readonly attempt: number } | undefined;
 }
 
 /** What a backend does for {@link RevisionWriter}. */
@@ -157,6 +164,7 @@ export class RevisionWriter {
       const { record, events } = settled;
       const final = isFinalState(record.task.status.state);
       const ended = turnEndedBy(taskId, known.record, record);
+      const queued = !final && record.holder === QUEUED_HOLDER;
       const rev = await this.tasks.compareAndSet(taskId, {
         known,
         record,
@@ -165,6 +173,8 @@ export class RevisionWriter {
         final,
         handedOver: isHandedOver(record),
         turnEnded: ended && JSON.stringify(ended),
+        queued,
+        enqueue: queued && !wasQueued(known.record, record) ? { turn: record.turn, attempt: record.attempt ?? 1 } : undefined,
       });
       if (rev !== undefined) {
         this.remember(taskId, final ? undefined : { rev, record, laidOut: true });
@@ -186,6 +196,17 @@ export class RevisionWriter {
     if (this.written.size >= MAX_KEPT_RECORDS) this.written.delete(this.written.keys().next().value!);
     this.written.set(taskId, known);
   }
+}
+
+/** Whether `before` was queued already for the same turn and attempt as `after` (a change of a queued task that is no new entry). */
+function wasQueued(before: TaskRecord | undefined, after: TaskRecord): boolean {
+  return (
+    before !== undefined &&
+    before.holder === QUEUED_HOLDER &&
+    before.turn === after.turn &&
+    (before.attempt ?? 1) === (after.attempt ?? 1) &&
+    !isFinalState(before.task.status.state)
+  );
 }
 
 /** One task's subscribers in this process, and where their delivery stands. */

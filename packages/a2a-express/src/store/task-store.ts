@@ -131,6 +131,60 @@ export interface SharedTaskStore extends TaskStore {
   onTurnEnded(listener: (ended: TurnEnded) => void): Promise<() => void>;
 }
 
+/**
+ * What a task's record names as its `holder` while its turn waits in the store's turn queue for a
+ * worker (roles `front-end` and `worker`, docs/replicas.md): no process runs it, so it holds no
+ * lease, and a shared store that writes a record whose holder turns to this adds the turn to its
+ * queue in the same atomic write.
+ */
+export const QUEUED_HOLDER = 'queued';
+
+/** A turn taken from a store's turn queue, for a worker to claim (see {@link TurnQueue}). */
+export interface QueuedTurn {
+  readonly taskId: string;
+  readonly turn: number;
+  /** The attempt the turn was queued for: 1, or more for a turn queued again after its worker was lost. */
+  readonly attempt: number;
+  /** The store's name for the queue entry, for `settleQueuedTurn`. */
+  readonly entry: string;
+}
+
+/** What a turn queue holds now: how many turns wait, and for how long the oldest has. */
+export interface TurnQueueFigures {
+  /** Turns queued and not yet claimed by a worker (a turn canceled while queued counts until a worker drops it). */
+  readonly depth: number;
+  /** Milliseconds since the oldest of them was queued; 0 when none is. */
+  readonly oldestAgeMs: number;
+}
+
+/**
+ * The turn queue of a shared store, through which front ends hand turns to workers
+ * (docs/replicas.md, "Front ends and workers"). A turn enters it with the write that makes its
+ * record's holder {@link QUEUED_HOLDER}; a worker takes entries, claims each turn in the record
+ * (compare-and-set: holder `queued` → itself, so one worker alone runs it), then settles the entry.
+ * An entry taken and not settled within the store's lease (its worker died before claiming) is
+ * given to another worker. Optional: a store without it serves role `all` only.
+ */
+export interface TurnQueue {
+  /**
+   * Up to `max` queued turns for `worker`, oldest first, with those another worker took and did
+   * not settle within a lease; waits up to `waitMs` for one when none is queued.
+   */
+  takeQueuedTurns(worker: string, max: number, waitMs: number): Promise<QueuedTurn[]>;
+  /** Removes a taken entry: its turn was claimed, or needs no worker any more. */
+  settleQueuedTurn(taken: QueuedTurn): Promise<void>;
+  queueFigures(): Promise<TurnQueueFigures>;
+  /** Says that `worker` is alive for `ttlMs` more (a heartbeat); `ttlMs` 0 says it stopped. */
+  heartbeatWorker(worker: string, ttlMs: number): Promise<void>;
+  /** How many workers said they were alive within their heartbeat's time. */
+  liveWorkers(): Promise<number>;
+}
+
+/** Whether a store has a turn queue: the roles `front-end` and `worker` need one. */
+export function hasTurnQueue(store: TaskStore): store is SharedTaskStore & TurnQueue {
+  return isSharedTaskStore(store) && typeof (store as Partial<TurnQueue>).takeQueuedTurns === 'function';
+}
+
 export function isSharedTaskStore(store: TaskStore): store is SharedTaskStore {
   return typeof (store as Partial<SharedTaskStore>).claimExpiredLeases === 'function';
 }

@@ -39,9 +39,14 @@ interface HealthSources {
   isDraining(): boolean;
   /** Resolves when the store answers; rejects saying why not. Absent: a store that is always there. */
   pingStore?: () => Promise<void>;
+  /**
+   * Why the agent cannot get its work done although the store answers (a front end with no live
+   * worker), in words an operator acts on; undefined when it can. Absent: nothing to check.
+   */
+  checkWork?: () => Promise<string | undefined>;
 }
 
-export function healthEndpoints({ logger, isDraining, pingStore }: HealthSources): HealthEndpoints {
+export function healthEndpoints({ logger, isDraining, pingStore, checkWork }: HealthSources): HealthEndpoints {
   // The store's own words (which may name internal addresses) go to the log, not to whoever
   // probes: once when it stops answering, once when it is back.
   let storeWasDown = false;
@@ -58,6 +63,11 @@ export function healthEndpoints({ logger, isDraining, pingStore }: HealthSources
         storeWasDown = true;
         reasons.push('the task store cannot be reached');
       }
+    }
+    // Asked only of a store that answers: otherwise the reason above says it all.
+    if (checkWork && !storeWasDown) {
+      const why = await checkWork().catch(() => undefined);
+      if (why !== undefined) reasons.push(why);
     }
     return { ready: reasons.length === 0, reasons };
   };

@@ -28,6 +28,16 @@ export interface A2AMetricsOptions {
 /** What a call came over: JSON-RPC or HTTP+JSON (REST). */
 export type BindingName = 'jsonrpc' | 'rest' | 'grpc';
 
+/** What a front end or a worker reports of the store's turn queue at each scrape. */
+export interface TurnQueueWatch {
+  /** Turns queued, and milliseconds since the oldest was. */
+  figures(): Promise<{ depth: number; oldestAgeMs: number }>;
+  /** Workers alive (by their heartbeats in the store). */
+  liveWorkers(): Promise<number>;
+  /** On a worker: the turns it runs now. */
+  running?: () => number;
+}
+
 /** What the in-memory store reports at each scrape. */
 interface StoreFigures {
   tasks: number;
@@ -78,6 +88,10 @@ export class A2AMetrics {
   private readonly drains: Counter;
   private readonly draining: Gauge;
   private readonly interruptedTurns: Counter<'action' | 'reason'>;
+  /** The turn queue read at each scrape (a front end's or a worker's); undefined for none. */
+  private turnQueue: TurnQueueWatch | undefined;
+  /** The scrape's reading of it, shared by its gauges: one read of the store per scrape. */
+  private turnQueueReading: { at: number; value: Promise<{ depth: number; oldestAgeMs: number; live: number } | undefined> } | undefined;
   /** The in-memory stores whose size is read at each scrape. */
   private readonly stores = new Set<() => StoreFigures>();
   /** A call's series, found once per version, binding and method: a call builds no label object. */
@@ -210,7 +224,65 @@ export class A2AMetrics {
       labelNames: ['action', 'reason'],
       registers,
     });
+    const metrics = this;
+    // Read at each scrape from the store, when this agent is a front end or a worker: unset when
+    // it is neither, or the store could not be read.
+    const fromQueue = (help: string, name: string, pick: (read: { depth: number; oldestAgeMs: number; live: number }) => number) =>
+      new Gauge({
+        name: `${prefix}${name}`,
+        help,
+        registers,
+        async collect() {
+          const read = await metrics.readTurnQueue();
+          if (read === undefined) this.reset();
+          else this.set(pick(read));
+        },
+      });
+    fromQueue(
+      'Turns queued in the task store for a worker and not yet claimed by one (role front-end or worker)',
+      'turn_queue_depth',
+      (read) => read.depth,
+    );
+    fromQueue(
+      'Seconds since the oldest turn still queued was queued; 0 when none is (role front-end or worker)',
+      'turn_queue_oldest_age_seconds',
+      (read) => read.oldestAgeMs / 1000,
+    );
+    fromQueue('Workers alive, by their heartbeats in the task store (role front-end or worker)', 'workers_live', (read) => read.live);
+    new Gauge({
+      name: `${prefix}worker_turns_running`,
+      help: 'Turns whose handlers this worker runs now (role worker), at most its maxConcurrentTurns',
+      registers,
+      collect() {
+        const running = metrics.turnQueue?.running;
+        if (running) this.set(running());
+        else this.reset();
+      },
+    });
     if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  }
+
+  /** Reports the store's turn queue at each scrape (a front end, a worker); the returned function stops it. */
+  watchTurnQueue(watch: TurnQueueWatch): () => void {
+    this.turnQueue = watch;
+    this.turnQueueReading = undefined;
+    return () => {
+      if (this.turnQueue === watch) this.turnQueue = undefined;
+    };
+  }
+
+  private readTurnQueue(): Promise<{ depth: number; oldestAgeMs: number; live: number } | undefined> {
+    const watch = this.turnQueue;
+    if (!watch) return Promise.resolve(undefined);
+    const now = performance.now();
+    // The gauges of one scrape are collected together: they share one reading.
+    if (this.turnQueueReading && now - this.turnQueueReading.at < 250) return this.turnQueueReading.value;
+    const value = Promise.all([watch.figures(), watch.liveWorkers()]).then(
+      ([figures, live]) => ({ ...figures, live }),
+      () => undefined,
+    );
+    this.turnQueueReading = { at: now, value };
+    return value;
   }
 
   /**
