@@ -7,6 +7,7 @@
 //   A2A_ON_INTERRUPTED, A2A_MAX_ATTEMPTS (a turn whose replica died: resumed or failed; docs/replicas.md),
 //   A2A_MAX_TASK_BYTES (the most one task holds, default 16 MiB),
 //   A2A_SHUTDOWN_GRACE_MS (on SIGTERM, how long running turns get before they are failed or handed over),
+//   A2A_ROLE, A2A_MAX_CONCURRENT_TURNS (front ends and workers on a shared store; docs/replicas.md),
 //   A2A_API_KEYS, A2A_API_KEY_HEADER, A2A_JWKS_URL, A2A_JWT_ISSUER, A2A_JWT_AUDIENCE (auth),
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
@@ -20,6 +21,7 @@ import {
   metricsPortFromEnv,
   pushNotificationOptionsFromEnv,
   taskLimitsFromEnv,
+  roleOptionsFromEnv,
 } from 'a2a-express/env';
 import { postgresStoreFromEnv } from 'a2a-express/postgres';
 import { taskStoreFromEnv } from 'a2a-express/redis';
@@ -36,6 +38,8 @@ try {
   // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
   // A2A_STORE=postgres with DATABASE_URL, or A2A_REDIS_URL, or (neither) in memory.
   const store = postgresStoreFromEnv(agent.name.replace(/\W/g, '_')) ?? taskStoreFromEnv(agent.redisPrefix);
+  // A2A_ROLE=front-end takes calls and queues their turns; A2A_ROLE=worker runs them.
+  const roles = roleOptionsFromEnv();
   const router = echoRouter({
     logger,
     chunkDelayMs,
@@ -44,9 +48,12 @@ try {
     pushNotifications: pushNotificationOptionsFromEnv(),
     ...interruptedTurnOptionsFromEnv(),
     ...taskLimitsFromEnv(),
+    ...roles,
     metrics: a2aMetrics({ processMetrics: true }),
   });
-  const app = express().disable('x-powered-by').use(router);
+  // A worker takes no A2A calls: its port serves its health and metrics alone (serveAgent adds them).
+  const app = express().disable('x-powered-by');
+  if (roles.role !== 'worker') app.use(router);
   serveAgent(app, {
     name: agent.name,
     port: integerFromEnv('PORT', agent.port),

@@ -96,10 +96,20 @@ export function serveAgent(app: Express, options: ServeOptions): Server {
     const { port: actual } = server.address() as AddressInfo;
     const tasks = describeStore(options.store ?? options.router?.store);
     const url = `http://${hostInUrl(host)}:${actual}/`;
-    const versionUrls = options.router && endpointUrls(url, options.router);
+    const role = options.router?.role ?? 'all';
+    // A worker's app serves no A2A calls (docs/replicas.md): its line names no endpoint.
+    const versionUrls = options.router && role !== 'worker' && endpointUrls(url, options.router);
     const listening = () =>
       logger.info(
-        { url, ...versionUrls, ...(grpc && { grpc: grpc.address }), tasks, ...(traces.length > 0 && { traces }), ...options.details },
+        {
+          url,
+          ...versionUrls,
+          ...(role !== 'all' && { role }),
+          ...(grpc && { grpc: grpc.address }),
+          tasks,
+          ...(traces.length > 0 && { traces }),
+          ...options.details,
+        },
         `${name} listening`,
       );
     if (!options.grpc || !options.router) return listening();

@@ -19,6 +19,8 @@ export interface ServedVersionPath {
 export interface ServedAgent extends VersionPaths {
   /** The task store in use (the one given in the options, or the router's in-memory one). */
   readonly store: TaskStore;
+  /** What this replica does (option `role`): `all`, `front-end` or `worker` (docs/replicas.md). */
+  readonly role: 'all' | 'front-end' | 'worker';
   /**
    * Each version served, oldest first: its protocol version and where its endpoint is, relative to
    * the mount. serveAgent's listening line names each endpoint's URL from these.
@@ -80,6 +82,7 @@ export function agentCoreOf(agent: ServedAgent): AgentCore {
 function handleOf(core: AgentCore): ServedAgent {
   return {
     store: core.store,
+    role: core.options.role,
     endpoints: core.endpoints.map((endpoint) => ({ protocol: endpoint.version.name, path: endpoint.path })),
     ...versionPaths(core.endpoints),
     metrics: core.options.metrics,

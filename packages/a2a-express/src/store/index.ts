@@ -1,7 +1,17 @@
 // a2a-express/store: the task store layer, for apps that pick or write a store. The router
 // makes an InMemoryTaskStore when it is given none; RedisTaskStore is in 'a2a-express/redis'.
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './in-memory.js';
-export { isSharedTaskStore, type SharedTaskStore, type TaskStore, type TurnEnded } from './task-store.js';
+export {
+  hasTurnQueue,
+  isSharedTaskStore,
+  QUEUED_HOLDER,
+  type QueuedTurn,
+  type SharedTaskStore,
+  type TaskStore,
+  type TurnEnded,
+  type TurnQueue,
+  type TurnQueueFigures,
+} from './task-store.js';
 export { applyEvents, mergeArtifact, settleChange, type ArtifactMerge } from '../model/fold.js';
 // What `get` and `eventsAfter` hand readers: a detached JSON copy, so that changing it changes
 // nothing stored. Published as `ownCopy` since the store layer's first release: the kit's own

@@ -91,7 +91,7 @@ export class A2AMetrics {
   /** The turn queue read at each scrape (a front end's or a worker's); undefined for none. */
   private turnQueue: TurnQueueWatch | undefined;
   /** The scrape's reading of it, shared by its gauges: one read of the store per scrape. */
-  private turnQueueReading: { at: number; value: Promise<{ depth: number; oldestAgeMs: number; live: number } | undefined> } | undefined;
+  private turnQueueReading: Promise<{ depth: number; oldestAgeMs: number; live: number } | undefined> | undefined;
   /** The in-memory stores whose size is read at each scrape. */
   private readonly stores = new Set<() => StoreFigures>();
   /** A call's series, found once per version, binding and method: a call builds no label object. */
@@ -274,14 +274,16 @@ export class A2AMetrics {
   private readTurnQueue(): Promise<{ depth: number; oldestAgeMs: number; live: number } | undefined> {
     const watch = this.turnQueue;
     if (!watch) return Promise.resolve(undefined);
-    const now = performance.now();
-    // The gauges of one scrape are collected together: they share one reading.
-    if (this.turnQueueReading && now - this.turnQueueReading.at < 250) return this.turnQueueReading.value;
+    // The gauges of one scrape are collected together: they share the reading in flight.
+    if (this.turnQueueReading) return this.turnQueueReading;
     const value = Promise.all([watch.figures(), watch.liveWorkers()]).then(
       ([figures, live]) => ({ ...figures, live }),
       () => undefined,
     );
-    this.turnQueueReading = { at: now, value };
+    this.turnQueueReading = value;
+    void value.then(() => {
+      if (this.turnQueueReading === value) this.turnQueueReading = undefined;
+    });
     return value;
   }
 
