@@ -82,7 +82,7 @@ describe.each(kinds)('the echo agent as a front end and a worker on $name', (kin
     });
     expect(refused.status).toBe(404);
     expect(await readiness(worker.url)).toEqual({ status: 200, body: { status: 'ready' } });
-    expect((await scrape(`${worker.url}/metrics`)).type('a2a_worker_turns_running')).toBe('gauge');
+    expect((await scrape(`${worker.url}/metrics`)).type('a2a_worker_turns_running')).toBe('GAUGE');
     // The worker's heartbeat is its first act: polled, bounded.
     let ready = await readiness(front.url);
     for (let tries = 0; tries < 100 && ready.status !== 200; tries++) {
@@ -103,10 +103,12 @@ describe.each(kinds)('the echo agent as a front end and a worker on $name', (kin
     const chunks = results.flatMap((event) =>
       'artifact' in event ? event.artifact.parts.map((part) => (part.type === 'text' ? part.text : '')) : [],
     );
-    expect(chunks.join('')).toBe(`${words} `);
+    expect(chunks).toEqual(['one two three ', 'four five six ', 'seven eight']);
     expect(events.map((event) => Number(event.id))).toEqual(events.map((_, i) => i + 1));
     expect(results.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } });
     const task = (await rpc<Task>(front.url, 'tasks/get', { id: 'through-front-end' })).result!;
     expect(task.status.state).toBe('completed');
+    const onWorker = await scrape(`${worker.url}/metrics`);
+    expect([onWorker.value('a2a_turn_queue_depth'), onWorker.value('a2a_workers_live')]).toEqual([0, 1]);
   });
 });

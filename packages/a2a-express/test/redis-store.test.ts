@@ -289,6 +289,7 @@ test('the update script takes its arguments by name: each it reads is one the st
     listExpiry: key('expiry'),
     ownerStateIndex: key('owner-state'),
     contextStateIndex: key('context-state'),
+    queue: key('queue'),
   };
   const params = {
     rev: 3,
@@ -308,6 +309,9 @@ test('the update script takes its arguments by name: each it reads is one the st
     listScore: 1234,
     leftState: 'submitted',
     holder: 'process-a',
+    queued: true,
+    enqueueTurn: 2,
+    enqueueAttempt: 1,
   };
   const args = updateArguments(keys, params, [{ id: 5, event }], ['h', '{}']);
   // What the script takes where: its locals, `name = KEYS[n]` and `name = ARGV[n]`.
@@ -315,7 +319,7 @@ test('the update script takes its arguments by name: each it reads is one the st
   const paramAt = new Map([...UPDATE_SCRIPT.matchAll(/(\w+) = ARGV\[(\d+)\]/g)].map(([, name, at]) => [name!, Number(at)]));
   expect(keyAt.size).toBe(UPDATE_KEY_COUNT);
   for (const [name, value] of Object.entries(keys)) expect(args[keyAt.get(name)! - 1]).toBe(value);
-  const given = { ...params, final: 0, rewrite: 1, eventCount: 1 };
+  const given = { ...params, final: 0, rewrite: 1, queued: 1, eventCount: 1 };
   expect([...paramAt.keys()].sort()).toEqual(Object.keys(given).sort());
   for (const [name, value] of Object.entries(given)) expect(args[UPDATE_KEY_COUNT + paramAt.get(name)! - 1]).toBe(value);
   // Every parameter the script reads is in its table.

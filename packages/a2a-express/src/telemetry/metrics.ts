@@ -275,7 +275,7 @@ export class A2AMetrics {
     const watch = this.turnQueue;
     if (!watch) return Promise.resolve(undefined);
     // The gauges of one scrape are collected together: they share the reading in flight.
-    if (this.turnQueueReading) return this.turnQueueReading;
+    if (this.turnQueueReading !== undefined) return this.turnQueueReading;
     const value = Promise.all([watch.figures(), watch.liveWorkers()]).then(
       ([figures, live]) => ({ ...figures, live }),
       () => undefined,
