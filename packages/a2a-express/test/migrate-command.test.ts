@@ -18,7 +18,7 @@ test('migrates a schema once: the migrations it ran, then that it is up to date'
   const first = migrate(['--schema', schema], { DATABASE_URL: url });
   expect({ status: first.status, stdout: first.stdout }).toEqual({
     status: 0,
-    stdout: `schema ${schema}: ran 001_tasks.sql, 002_leases.sql, 003_sealed_push_configs.sql, 004_laid_out.sql, 005_idempotency.sql, 006_turn_holder.sql\n`,
+    stdout: `schema ${schema}: ran 001_tasks.sql, 002_leases.sql, 003_sealed_push_configs.sql, 004_laid_out.sql, 005_idempotency.sql, 006_turn_holder.sql, 007_turn_queue.sql\n`,
   });
   const again = migrate(['--database-url', url, '--schema', schema]);
   expect({ status: again.status, stdout: again.stdout }).toEqual({ status: 0, stdout: `schema ${schema} is up to date\n` });

@@ -78,6 +78,7 @@ describe('PostgresTaskStore', () => {
       '004_laid_out.sql',
       '005_idempotency.sql',
       '006_turn_holder.sql',
+      '007_turn_queue.sql',
     ]);
     expect(await migratePostgres(url, schema)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -91,6 +92,8 @@ describe('PostgresTaskStore', () => {
         'a2a_migrations',
         'a2a_parts',
         'a2a_tasks',
+        'a2a_turn_queue',
+        'a2a_workers',
       ]);
     } finally {
       await client.end();
