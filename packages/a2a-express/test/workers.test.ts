@@ -285,4 +285,31 @@ describe.each(storeKinds)('front ends and workers on a $name', (kind) => {
     expect(textOf(task.status.message!)).toBe('finished on the second worker');
     expect(resumedWith).toEqual([{ attempt: 2, checkpoint: { half: true } }]);
   });
+
+  test('a worker drained mid-turn hands it over: the turn is queued again and another worker runs it with ctx.resumed.reason hand-over', async () => {
+    const open = await kind.fresh();
+    const firstRunning = gate();
+    const resumedWith: unknown[] = [];
+    const resumable: TaskHandler = async function* (ctx) {
+      if (ctx.resumed) {
+        resumedWith.push({ attempt: ctx.resumed.attempt, reason: ctx.resumed.reason, checkpoint: ctx.resumed.checkpoint });
+        yield completed('finished after the hand-over');
+        return;
+      }
+      yield { ...artifact('half ', { name: 'work' }), checkpoint: { half: true } };
+      firstRunning.open();
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+    };
+    const front = await frontEnd(open, { onInterrupted: 'resume' });
+    const first = worker(resumable, open, { onInterrupted: 'resume' });
+    const sent = rpc(front.url, 'tasks/send', { id: 'handed-over-worker', message: userText('work') });
+    await firstRunning.promise;
+    // A deploy stops the worker: the turn still runs at the drain's deadline, so it is handed over.
+    const report = await first.drain({ deadlineMs: 50 });
+    expect(report).toMatchObject({ handedOver: 1 });
+    worker(resumable, open, { onInterrupted: 'resume' });
+    const task = resultOf(await sent);
+    expect(task.status.state).toBe('completed');
+    expect(resumedWith).toEqual([{ attempt: 2, reason: 'hand-over', checkpoint: { half: true } }]);
+  });
 });

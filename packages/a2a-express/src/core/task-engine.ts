@@ -373,6 +373,7 @@ export class TaskEngine {
         withMessage.attempt = opening && 1;
         withMessage.holder = this.queuesTurns ? QUEUED_HOLDER : opening && this.processId;
         withMessage.handOvers = undefined;
+        withMessage.resumeReason = undefined;
         withMessage.opening = opening && { ...opening, messageAt: base.history.length, isNewTask };
         withMessage.checkpoint = undefined;
         return { record: withMessage, events: [statusEvent(taskId, 'working')] };
@@ -635,6 +636,8 @@ export class TaskEngine {
         next.attempt = attempt;
         // Queued again for a worker (the store adds the entry with this write), or run here.
         next.holder = this.queuesTurns ? QUEUED_HOLDER : this.processId;
+        // The worker that claims it tells its handler why it runs again.
+        if (this.queuesTurns) next.resumeReason = handedOver ? 'hand-over' : 'crash';
         return { record: next, events: [] };
       }));
     } catch (error) {
@@ -659,6 +662,7 @@ export class TaskEngine {
    */
   async claimQueued(taken: QueuedTurn): Promise<RunningTurn | undefined> {
     let record: TaskRecord;
+    let reason: TurnResumed['reason'] = 'crash';
     try {
       ({ record } = await this.commit(taken.taskId, (current) => {
         if (
@@ -672,8 +676,10 @@ export class TaskEngine {
         ) {
           throw STALE_TURN;
         }
+        reason = current.resumeReason ?? 'crash';
         const next = copyRecord(current);
         next.holder = this.processId;
+        next.resumeReason = undefined;
         return { record: next, events: [] };
       }));
     } catch (error) {
@@ -681,7 +687,7 @@ export class TaskEngine {
       throw error;
     }
     const resumed: TurnResumed | undefined =
-      taken.attempt > 1 ? { attempt: taken.attempt, reason: 'crash', checkpoint: record.checkpoint } : undefined;
+      taken.attempt > 1 ? { attempt: taken.attempt, reason, checkpoint: record.checkpoint } : undefined;
     return this.run(resumedStart(record, record.opening!, resumed));
   }
 

@@ -49,6 +49,12 @@ export interface TaskRecord {
    * turn go for another to go on with): those do not count against `maxAttempts`. Absent: none.
    */
   readonly handOvers?: number;
+  /**
+   * Why a queued turn (front ends and workers) runs again when a worker claims it: its last
+   * attempt was lost with its process, or handed over by a draining one. Absent for a turn queued
+   * for its first run, and once claimed.
+   */
+  readonly resumeReason?: 'crash' | 'hand-over';
   /** What a replica needs to run the current turn's handler again; absent without resume. */
   readonly opening?: StoredTurnOpening;
   /** The current turn's last checkpoint (`checkpoint` on an update), handed back when the turn is resumed. */
@@ -180,6 +186,7 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
     attempt: record.attempt,
     holder: record.holder,
     handOvers: record.handOvers,
+    resumeReason: record.resumeReason,
     opening: record.opening,
     checkpoint: record.checkpoint,
   };
