@@ -220,11 +220,12 @@ describe('pnpm bench', () => {
     expect(stdout).toMatch(/^0\.1\.0 request\/response, 32 connections, 1 s after 0\.2 s of warm-up/m);
     expect(stdout).toMatch(/^ +endpoint alone +agent without parts +agent as shipped$/m);
     // The endpoint alone runs no task work and no pino: pino's row reads 0.0 there whatever the
-    // machine's load, the core's at most a header read (the edge and the core read headers with
-    // one function, core/call.ts's headerOf), under a microsecond a request. The other columns'
-    // figures are samples, for the reader to compare.
+    // machine's load. The core's row there is a header read (the edge and the core read headers
+    // with one function, core/call.ts's headerOf), a sampled figure that a loaded machine can
+    // push past a microsecond: only its row is checked. The other columns' figures are samples,
+    // for the reader to compare.
     expect(stdout).toMatch(/^busy +\d+\.\d +\d+\.\d +\d+\.\d$/m);
-    expect(stdout).toMatch(/^kit core +0\.\d +\d+\.\d +\d+\.\d$/m);
+    expect(stdout).toMatch(/^kit core +\d+\.\d +\d+\.\d +\d+\.\d$/m);
     expect(stdout).toMatch(/^npm pino +0\.0 +\d+\.\d +\d+\.\d$/m);
     const failure = await run(process.execPath, ['bench/where-time-goes.mjs', '--versions', '0.2'], { cwd: root, timeout: 30_000 }).catch(
       (error: { code: number; stderr: string }) => error,
