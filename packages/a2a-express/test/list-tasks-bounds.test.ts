@@ -2,20 +2,24 @@
 // (never a 500, never the whole page built first), and a call reads only the index of its filters,
 // however many tasks of other owners, contexts or states there are.
 import { Redis } from 'ioredis';
-import { deleteKeys, redisUrl, requireRedis, serverPool, uniquePrefix } from 'a2a-testing';
+import { type OwnRedis, serverPool, startOwnRedis, uniquePrefix } from 'a2a-testing';
 import { artifact, completed, failed, textOf, type A2ARouterOptions, type TaskHandler } from '../src/index.js';
 import { RedisTaskStore } from '../src/redis.js';
 import { InMemoryTaskStore, type TaskRecord, type TaskStore } from '../src/store/index.js';
 import { appWith, eventually, message10 } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
-const url = redisUrl();
 const stores: TaskStore[] = [];
-const prefixes: string[] = [];
+/**
+ * A redis-server of this file's own: the work a call does is counted with MONITOR, which sees
+ * every client's commands, and the shared Redis carries other test files' replicas meanwhile
+ * (their scripts' traffic once threw ioredis's monitor off its command queue).
+ */
+let own: OwnRedis | undefined;
 afterAll(async () => {
   await closeAll();
   await Promise.all(stores.splice(0).map((store) => store.close()));
-  for (const prefix of prefixes) await deleteKeys(url, prefix);
+  await own?.dispose();
 });
 
 const V1 = { 'a2a-version': '1.0', 'content-type': 'application/json' };
@@ -27,10 +31,8 @@ const kinds = [
   {
     name: 'Redis',
     async make(): Promise<TaskStore> {
-      await requireRedis(url);
-      const prefix = uniquePrefix('list-bounds');
-      prefixes.push(prefix);
-      return new RedisTaskStore({ url, prefix });
+      own ??= await startOwnRedis();
+      return new RedisTaskStore({ url: own.url, prefix: uniquePrefix('list-bounds') });
     },
   },
 ];
@@ -173,10 +175,10 @@ test('the in-memory indexes follow tasks that change, come and go between lists,
  */
 async function readsOf(store: TaskStore): Promise<{ count(): Promise<number>; stop(): Promise<void> }> {
   if (store instanceof RedisTaskStore) {
-    const monitor = await new Redis(url).monitor();
+    const monitor = await new Redis(own!.url).monitor();
     // A command on a key of no store, sent after the call: once MONITOR shows it, it has shown
     // every command before it.
-    const marker = new Redis(url);
+    const marker = new Redis(own!.url);
     const markerKey = `marker:${store.prefix}`;
     let seen = 0;
     let markersSeen = 0;
