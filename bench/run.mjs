@@ -1066,7 +1066,9 @@ console.log(
   `a2a-express-kit bench — ${machine.mode} run, ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${machine.date}\n`,
 );
 
-const [bare, sdk, ours] = await Promise.all([start('bare'), start('sdk'), start('a2a')]);
+// Validation alone is measured in this process: the three servers start only for the other sections.
+const needsServers = !only || only.some((section) => section !== 'validation');
+const [bare, sdk, ours] = needsServers ? await Promise.all([start('bare'), start('sdk'), start('a2a')]) : [];
 let rr, st, mem, val, redis;
 if (runs('rr')) {
   rr = await requestResponse([bare, sdk, ours]);
