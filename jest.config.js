@@ -14,11 +14,11 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }] },
   testTimeout: 20000,
-  // At least three workers, even on two cores (jest's default would be one): the slowest suites
-  // wait on child processes, the registry and timers (npm installs, agents, leases) as much as on
-  // the CPU. With two workers the two cores were idle a sixth of a full run (sampled from /proc);
-  // a third worker took 641 s against some 700 s on the same machine.
-  maxWorkers: Math.max(3, availableParallelism() - 1),
+  // Two workers, even on two cores (jest's default would be one): the slowest suites wait on
+  // child processes (npm installs, agents, leases) as well as on the CPU. A third worker was tried
+  // (2026-11-28): each file then took 1.6 times as long, the run no shorter (631 s against some
+  // 640 s), and two tests that read a shared Redis or a child's log too early failed under the load.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   // The slow suites first, from a list (a fresh clone has no timings), then the rest longest first.
   testSequencer: '<rootDir>/test/longest-first-sequencer.mjs',
   globalSetup: '<rootDir>/test/services-global-setup.mjs',
