@@ -33,6 +33,11 @@ export interface AdmittedSend {
   readonly taskId: string;
   readonly params: SendMessageParams;
   readonly by: ClaimedBy | undefined;
+  /**
+   * A new task's send whose message id an earlier send took: the send as a new task, should the
+   * earlier message turn out to be another one (then it is no retry, and runs as its own task).
+   */
+  readonly asNewTask?: { readonly taskId: string; readonly params: SendMessageParams };
 }
 
 /** What a send did: started a turn, or (a retry) found its message taken by a turn before. */
@@ -154,14 +159,18 @@ export class TaskService {
     const ids = held ?? own;
     // A key that took a message for another task than this one names is another send's.
     if (named && ids.taskId !== taskId) throw takenByAnother(by, ids.taskId);
-    if (ids.messageId === messageId) return { taskId: ids.taskId, params, by };
+    // A message id alone (no key) says "retry" only for the same message: the task this send
+    // would have made, for startTurn to run if the earlier message was another one.
+    const asNewTask = held && by === 'messageId' ? { taskId, params } : undefined;
+    if (ids.messageId === messageId) return { taskId: ids.taskId, params, by, ...(asNewTask ? { asNewTask } : {}) };
     return { taskId: ids.taskId, params: { ...params, message: { ...params.message, messageId: ids.messageId } }, by };
   }
 
   /**
    * Starts or continues the task with the message, and runs the turn's handler in the background;
    * or, for a message the task has taken already (a retry), starts nothing: the task as it stands.
-   * A retry's message must be the one its first try sent: -32602 otherwise.
+   * A retry's message must be the one its first try sent: -32602 otherwise, but for a new task's
+   * send known by its message id alone, which then runs as a task of its own.
    */
   async startTurn(send: AdmittedSend, principal: Principal | undefined, rules?: TurnRules, call?: CallContext): Promise<SendOutcome> {
     try {
@@ -173,6 +182,10 @@ export class TaskService {
       const { message } = send.params;
       const record = jsonCopy(error.record);
       if (!sameMessage(record.history[indexOfMessage(record, message.messageId!)]!, message)) {
+        // A new task's message under an id another message took (a client that reuses its ids,
+        // as the official conformance kit does): not a retry, so a task of its own. A key says
+        // "retry" explicitly: another message under it is refused.
+        if (send.asNewTask) return this.startTurn({ ...send.asNewTask, by: undefined }, principal, rules, call);
         throw takenByAnother(send.by ?? 'messageId', send.taskId);
       }
       return { taken: record };
