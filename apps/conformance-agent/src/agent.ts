@@ -178,6 +178,10 @@ export function conformanceAgent(options: ConformanceAgentOptions = {}): { handl
     handler: createConformanceHandler({ resubscribeWaitMs }),
     options: {
       card: conformanceCard,
+      // The kit gives many of its different sends one message id (a session's "complete-task",
+      // "input-required") and expects a task for each: a message id alone is no retry here
+      // (spec 1.0 3.3.1 makes that detection a MAY); the Idempotency-Key header still is.
+      retriesByMessageId: false,
       ...(requireTckExtension && {
         extensions: [
           { uri: TCK_REQUIRED_EXTENSION, description: 'the conformance kit’s required extension (CORE-CAP-004)', required: true },

@@ -171,7 +171,7 @@ export function createAgentCore(handler: TaskHandler, options: A2ARouterOptions,
       maxStreamsPerTask: resolved.maxStreamsPerTask,
       maxStreamsPerPrincipal: resolved.maxStreamsPerPrincipal,
     },
-    idempotencyOf(store, resolved.idempotencyWindowMs),
+    idempotencyOf(store, resolved.idempotencyWindowMs, resolved.retriesByMessageId),
   );
   const operations = new AgentOperations(service, {
     streaming: resolved.streaming,
@@ -313,10 +313,10 @@ function pointingElsewhere(version: ProtocolVersion, endpoints: readonly Version
  * Where sends claim their idempotency keys: the store, or for a store of the app's that keeps none,
  * this process (a retry that reaches another replica is not recognized then: docs/idempotency.md).
  */
-function idempotencyOf(store: TaskStore, windowMs: number): IdempotencySettings {
-  if (store.claimIdempotencyKey) return { windowMs, claim: (key, claim, ms) => store.claimIdempotencyKey!(key, claim, ms) };
+function idempotencyOf(store: TaskStore, windowMs: number, byMessageId: boolean): IdempotencySettings {
+  if (store.claimIdempotencyKey) return { windowMs, byMessageId, claim: (key, claim, ms) => store.claimIdempotencyKey!(key, claim, ms) };
   const claims = new ClaimsInProcess(IN_PROCESS_CLAIMS);
-  return { windowMs, claim: async (key, claim, ms) => claims.claim(key, claim, ms) };
+  return { windowMs, byMessageId, claim: async (key, claim, ms) => claims.claim(key, claim, ms) };
 }
 
 /** Most keys the router keeps itself for a store without claims: the in-memory store's default. */

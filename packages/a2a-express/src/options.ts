@@ -49,6 +49,14 @@ export interface A2ARouterOptions extends VersionOptions {
    */
   idempotencyWindowMs?: number;
   /**
+   * Whether a new task's `messageId` alone marks a retry (spec 1.0 3.3.1: agents MAY detect
+   * duplicate messages by it). Default true. False leaves retries to the Idempotency-Key header:
+   * for clients that give different sends one message id and expect a task each, as the official
+   * conformance kit does (docs/idempotency.md). A follow-up already in its task's history is
+   * still answered as a retry either way.
+   */
+  retriesByMessageId?: boolean;
+  /**
    * Extensions the agent declares (`capabilities.extensions` of its 0.3 and 1.0 cards, spec 1.0
    * 4.6): each with its `uri`, and optionally a `description`, `required` and `params`. A handler
    * reads those a call asks for in `ctx.extensions.requested` and names those it used with
@@ -218,6 +226,7 @@ export interface ResolvedOptions {
   /** Infinity for `'unbounded'`. */
   readonly sendWaitMs: number;
   readonly idempotencyWindowMs: number;
+  readonly retriesByMessageId: boolean;
   readonly streaming: boolean;
   readonly extensions: readonly AgentExtensionOption[];
   /** The tenants served besides the default one; undefined: none. */
@@ -263,6 +272,7 @@ export function resolveOptions(options: A2ARouterOptions): ResolvedOptions {
     maxJsonDepth: positiveInteger(options.maxJsonDepth ?? 100, 'maxJsonDepth'),
     sendWaitMs: options.sendWaitMs === 'unbounded' ? Number.POSITIVE_INFINITY : positiveInteger(options.sendWaitMs ?? 30_000, 'sendWaitMs'),
     idempotencyWindowMs: positiveInteger(options.idempotencyWindowMs ?? 60 * 60 * 1000, 'idempotencyWindowMs'),
+    retriesByMessageId: options.retriesByMessageId ?? true,
     extensions: checkedExtensions(options.extensions),
     tenants: checkedTenants(options.tenants, options.listTenantsInCard === true),
     cardSigner: options.cardSigning && new CardSigner(options.cardSigning, options.card.url),

@@ -437,6 +437,29 @@ describe('a claim and its task', () => {
     expect(await claim('a', 6)).toBeUndefined();
   });
 
+  test('retriesByMessageId: false: the same new-task send twice runs two tasks; the same send with one Idempotency-Key still runs one', async () => {
+    const { url } = await agents.agent(handler, { retriesByMessageId: false });
+    const text = unique('no message id retries');
+    const messageId = randomUUID();
+    const first = await rpc10(url, text, messageId);
+    const second = await rpc10(url, text, messageId);
+    expect((second.result!.task as Json).id).not.toBe((first.result!.task as Json).id);
+    expect(turns.get(text)).toBe(2);
+    const keyed = unique('keyed without message id retries');
+    const idempotencyKey = randomUUID();
+    const send = () =>
+      rpc<Json>(
+        `${url}/v1`,
+        'SendMessage',
+        { message: message10(keyed, randomUUID()) },
+        { headers: { 'a2a-version': '1.0', 'idempotency-key': idempotencyKey } },
+      );
+    const one = await send();
+    const two = await send();
+    expect((two.result!.task as Json).id).toBe((one.result!.task as Json).id);
+    expect(turns.get(keyed)).toBe(1);
+  });
+
   test('with a store that keeps no claims, the router keeps them in its process', async () => {
     const inner = new InMemoryTaskStore();
     const withoutClaims = Object.assign(Object.create(inner) as TaskStore, { claimIdempotencyKey: undefined });

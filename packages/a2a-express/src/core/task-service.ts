@@ -21,6 +21,8 @@ import { assertRoomForPushConfig, queuedTurn, type RunningTurn, type TaskEngine 
 export interface IdempotencySettings {
   /** How long a claim lasts, milliseconds: a retry within it answers with the turn of its first try. */
   readonly windowMs: number;
+  /** Whether a new task's message id alone marks a retry (`retriesByMessageId`). */
+  readonly byMessageId: boolean;
   /** The store's claims (`TaskStore.claimIdempotencyKey`), or the router's own in this process. */
   claim(key: string, claim: IdempotencyClaim, windowMs: number): Promise<IdempotencyClaim | undefined>;
 }
@@ -151,7 +153,7 @@ export class TaskService {
     const named = Boolean(params.task) || Boolean(params.message.taskId);
     // A message to a task it names is found in that task (MessageTaken): only a key, or the
     // message of a task whose id is made here, needs a claim to be found again.
-    if (key === undefined && (named || messageId === undefined)) return { taskId, params, by: undefined };
+    if (key === undefined && (named || messageId === undefined || !this.idempotency.byMessageId)) return { taskId, params, by: undefined };
     const by: ClaimedBy = key === undefined ? 'messageId' : 'key';
     const own = { taskId, messageId: messageId ?? crypto.randomUUID() };
     const { windowMs } = this.idempotency;
