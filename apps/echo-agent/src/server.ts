@@ -13,18 +13,7 @@
 import express from 'express';
 import { pino } from 'pino';
 import { a2aMetrics, serveAgent } from 'a2a-express';
-import {
-  authOptionsFromEnv,
-  integerFromEnv,
-  grpcOptionsFromEnv,
-  interruptedTurnOptionsFromEnv,
-  metricsPortFromEnv,
-  pushNotificationOptionsFromEnv,
-  taskLimitsFromEnv,
-  roleOptionsFromEnv,
-} from 'a2a-express/env';
-import { postgresStoreFromEnv } from 'a2a-express/postgres';
-import { taskStoreFromEnv } from 'a2a-express/redis';
+import { describeAuthentication, exitOnBadConfiguration, integerFromEnv, routerOptionsFromEnv, serveOptionsFromEnv } from 'a2a-express/env';
 import { echoRouter } from './agent.js';
 
 // Who this agent is: its name in the logs, its port unless PORT is set, the Redis key prefix
@@ -34,40 +23,21 @@ const agent = { name: 'echo-agent', port: 41241, redisPrefix: 'a2a:echo:' } as c
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', name: agent.name });
 try {
   const chunkDelayMs = integerFromEnv('ECHO_DELAY_MS', 0);
-  const auth = authOptionsFromEnv();
-  // Several replicas share their tasks through Redis when A2A_REDIS_URL is set.
-  // A2A_STORE=postgres with DATABASE_URL, or A2A_REDIS_URL, or (neither) in memory.
-  const store = postgresStoreFromEnv(agent.name.replace(/\W/g, '_')) ?? taskStoreFromEnv(agent.redisPrefix);
-  // A2A_ROLE=front-end takes calls and queues their turns; A2A_ROLE=worker runs them.
-  const roles = roleOptionsFromEnv();
-  const router = echoRouter({
-    logger,
-    chunkDelayMs,
-    auth,
-    store,
-    pushNotifications: pushNotificationOptionsFromEnv(),
-    ...interruptedTurnOptionsFromEnv(),
-    ...taskLimitsFromEnv(),
-    ...roles,
-    metrics: a2aMetrics({ processMetrics: true }),
-  });
+  // The store (A2A_STORE=postgres with DATABASE_URL, or A2A_REDIS_URL, or neither: in memory),
+  // auth, push notifications, resumed turns, limits and role (A2A_ROLE=front-end takes calls and
+  // queues their turns, A2A_ROLE=worker runs them).
+  const fromEnv = await routerOptionsFromEnv(agent);
+  const router = echoRouter({ ...fromEnv, logger, chunkDelayMs, metrics: a2aMetrics({ processMetrics: true }) });
   // A worker takes no A2A calls: its port serves its health and metrics alone (serveAgent adds them).
   const app = express().disable('x-powered-by');
-  if (roles.role !== 'worker') app.use(router);
+  if (router.role !== 'worker') app.use(router);
   serveAgent(app, {
-    name: agent.name,
-    port: integerFromEnv('PORT', agent.port),
-    host: process.env.HOST || '127.0.0.1',
+    ...serveOptionsFromEnv(agent),
     logger,
     router,
-    store,
-    metricsPort: metricsPortFromEnv(),
-    shutdownGraceMs: integerFromEnv('A2A_SHUTDOWN_GRACE_MS', 10_000),
-    grpc: grpcOptionsFromEnv(),
-    // Say plainly when the agent is open to anyone.
-    details: { chunkDelayMs, authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)' },
+    store: fromEnv.store,
+    details: { chunkDelayMs, authentication: describeAuthentication(fromEnv.auth) },
   });
 } catch (error) {
-  logger.fatal({ err: error }, `${agent.name}: bad configuration`);
-  process.exit(1);
+  exitOnBadConfiguration(logger, agent.name, error);
 }

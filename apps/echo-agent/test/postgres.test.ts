@@ -36,13 +36,23 @@ test('with A2A_STORE=postgres, a task outlives the agent that ran it: a new proc
   }
 });
 
-test('A2A_STORE=postgres without DATABASE_URL, or a store it does not know: the agent says why and does not start', async () => {
+test('A2A_STORE=postgres without DATABASE_URL, or a store it does not know: the agent says why in one line, no stack, and does not start', async () => {
   for (const [env, why] of [
     [{ A2A_STORE: 'postgres' }, /A2A_STORE=postgres needs DATABASE_URL/],
     [{ A2A_STORE: 'mongodb' }, /A2A_STORE must be one of memory, redis, postgres/],
     [{ A2A_STORE: 'redis' }, /A2A_STORE=redis needs A2A_REDIS_URL/],
   ] as const) {
-    await expect(spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', ...env } })).rejects.toThrow(why);
+    const refusal = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: { PORT: '0', ...env } }).then(
+      () => new Error('it started'),
+      (error: Error) => error,
+    );
+    // spawnAgent's error: a line of its own, then what the agent wrote (stdout, then stderr).
+    const [, ...written] = refusal.message.split('\n').filter((line) => line.trim() !== '');
+    expect(written).toHaveLength(1);
+    const line = JSON.parse(written[0]!) as { level: number; msg: string; err?: unknown };
+    expect(line).toMatchObject({ level: 60, msg: expect.stringMatching(why) });
+    expect(line.msg).toMatch(/^echo-agent: bad configuration: /);
+    expect(line.err).toBeUndefined();
   }
 });
 

@@ -4,20 +4,15 @@
 //   ECHO_AGENT_VERSION, CURRENCY_AGENT_VERSION (1.0, 0.3 or 0.1.0; default the newest each card offers),
 //   AGENTS_API_KEY (what the host presents to agents that require a key),
 //   LLM_PROVIDER, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT_MS (the model that routes; none: a scripted one),
-//   A2A_PUSH_* (push notifications), A2A_REDIS_* (tasks shared by replicas in Redis), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth),
+//   A2A_PUSH_* (push notifications), A2A_API_KEYS / A2A_JWKS_URL / A2A_JWT_* (auth),
+//   A2A_STORE and the A2A_REDIS_* / DATABASE_URL and A2A_POSTGRES_* variables (tasks shared by
+//   replicas), A2A_ON_INTERRUPTED, A2A_MAX_ATTEMPTS, A2A_MAX_TASK_BYTES, A2A_SHUTDOWN_GRACE_MS,
+//   A2A_ROLE, A2A_MAX_CONCURRENT_TURNS (docs/sample-agents.md), A2A_GRPC_PORT, A2A_GRPC_ADDRESS,
 //   METRICS_PORT (Prometheus metrics on a port of their own), OTEL_* (traces; docs/observability.md).
 import express from 'express';
 import { pino } from 'pino';
 import { a2aMetrics, serveAgent } from 'a2a-express';
-import {
-  authOptionsFromEnv,
-  integerFromEnv,
-  grpcOptionsFromEnv,
-  metricsPortFromEnv,
-  pushNotificationOptionsFromEnv,
-} from 'a2a-express/env';
-import { postgresStoreFromEnv } from 'a2a-express/postgres';
-import { taskStoreFromEnv } from 'a2a-express/redis';
+import { describeAuthentication, exitOnBadConfiguration, integerFromEnv, routerOptionsFromEnv, serveOptionsFromEnv } from 'a2a-express/env';
 import type { RemoteProtocol } from 'a2a-ai';
 import { describeLlm, llmOptionsFromEnv } from 'a2a-ai/llm-config';
 import { hostRouter, type KnownAgent } from './agent.js';
@@ -53,34 +48,30 @@ try {
   const model = llm
     ? await (await import('a2a-ai/ai-sdk')).languageModelOf(llm)
     : (await import('./scripted-model.js')).scriptedRouterModel();
-  const auth = authOptionsFromEnv();
-  const store = postgresStoreFromEnv(agent.name.replace(/\W/g, '_')) ?? taskStoreFromEnv(agent.redisPrefix);
+  // The store (A2A_STORE=postgres with DATABASE_URL, or A2A_REDIS_URL, or neither: in memory),
+  // auth, push notifications, resumed turns, limits and role.
+  const fromEnv = await routerOptionsFromEnv(agent);
   const router = hostRouter({
+    ...fromEnv,
     agents,
     model,
     logger,
-    auth,
-    store,
-    pushNotifications: pushNotificationOptionsFromEnv(),
     metrics: a2aMetrics({ processMetrics: true }),
   });
-  const app = express().disable('x-powered-by').use(router);
+  // A worker takes no A2A calls: its port serves its health and metrics alone (serveAgent adds them).
+  const app = express().disable('x-powered-by');
+  if (router.role !== 'worker') app.use(router);
   serveAgent(app, {
-    name: agent.name,
-    port: integerFromEnv('PORT', agent.port),
-    host: process.env.HOST || '127.0.0.1',
+    ...serveOptionsFromEnv(agent),
     logger,
     router,
-    store,
-    metricsPort: metricsPortFromEnv(),
-    grpc: grpcOptionsFromEnv(),
+    store: fromEnv.store,
     details: {
       agents: Object.fromEntries(Object.entries(agents).map(([name, known]) => [name, known.url])),
       model: llm ? `LLM ${describeLlm(llm)}` : 'scripted (no LLM configured: calls every agent, answers with what they said)',
-      authentication: auth ? auth.strategies.map((s) => s.scheme) : 'none (open to every client)',
+      authentication: describeAuthentication(fromEnv.auth),
     },
   });
 } catch (error) {
-  logger.fatal({ err: error }, `${agent.name}: bad configuration`);
-  process.exit(1);
+  exitOnBadConfiguration(logger, agent.name, error);
 }

@@ -3,6 +3,8 @@
 import { apiKey, bearerJwt, type AuthOptions, type AuthStrategy } from './core/auth.js';
 import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { SigningKeyInput } from './push/signer.js';
+import type { TaskStore } from './store/task-store.js';
+import type { Logger } from 'pino';
 
 /**
  * Push notification options from environment variables, as the sample agents read them:
@@ -150,4 +152,116 @@ export function roleOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): {
   const maxConcurrentTurns = integerFromEnv('A2A_MAX_CONCURRENT_TURNS', 32, env);
   if (maxConcurrentTurns < 1) throw new TypeError(`A2A_MAX_CONCURRENT_TURNS must be at least 1, got ${maxConcurrentTurns}`);
   return { role, maxConcurrentTurns };
+}
+
+/**
+ * What the samples' listening line says of their authentication: the schemes, or plainly that
+ * the agent is open to anyone.
+ */
+export function describeAuthentication(auth: AuthOptions | undefined): string[] | string {
+  return auth ? auth.strategies.map((strategy) => strategy.scheme) : 'none (open to every client)';
+}
+
+/** Who an agent is, for the defaults of its shared store: as the samples' `agent` line names it. */
+export interface AgentIdentity {
+  /** e.g. `echo-agent`; its PostgreSQL schema unless `A2A_POSTGRES_SCHEMA` is set (`-` becomes `_`). */
+  readonly name: string;
+  /** Its Redis key prefix unless `A2A_REDIS_PREFIX` is set, e.g. `a2a:echo:`. */
+  readonly redisPrefix: string;
+}
+
+/** The router's options {@link routerOptionsFromEnv} reads. */
+export interface RouterOptionsFromEnv {
+  /** Undefined: the router's own in-memory store. */
+  store: TaskStore | undefined;
+  auth: AuthOptions | undefined;
+  pushNotifications: PushNotificationOptions;
+  onInterrupted: 'fail' | 'resume';
+  maxAttempts: number;
+  maxTaskBytes?: number;
+  role: 'all' | 'front-end' | 'worker';
+  maxConcurrentTurns: number;
+}
+
+/**
+ * Every router option the sample agents take from the environment, checked at once, for
+ * `a2aRouter(handler, { ...(await routerOptionsFromEnv(agent)), ...own })`:
+ * - the task store: `A2A_STORE` (`memory`, `redis` or `postgres`; unset: Redis when
+ *   `A2A_REDIS_URL` is set, else memory) with the variables of `taskStoreFromEnv`
+ *   (a2a-express/redis) or `postgresStoreFromEnv` (a2a-express/postgres);
+ * - authentication ({@link authOptionsFromEnv}) and push notifications
+ *   ({@link pushNotificationOptionsFromEnv});
+ * - `A2A_ON_INTERRUPTED`, `A2A_MAX_ATTEMPTS` ({@link interruptedTurnOptionsFromEnv});
+ * - `A2A_MAX_TASK_BYTES` ({@link taskLimitsFromEnv});
+ * - `A2A_ROLE`, `A2A_MAX_CONCURRENT_TURNS` ({@link roleOptionsFromEnv}).
+ * Async because ioredis and pg (optional peer dependencies) are loaded only when the environment
+ * names their store. A bad value is a TypeError naming the variable and what it takes; the store
+ * is made last, so that no connection is opened when another variable is refused.
+ */
+export async function routerOptionsFromEnv(agent: AgentIdentity, env: NodeJS.ProcessEnv = process.env): Promise<RouterOptionsFromEnv> {
+  const options = {
+    auth: authOptionsFromEnv(env),
+    pushNotifications: pushNotificationOptionsFromEnv(env),
+    ...interruptedTurnOptionsFromEnv(env),
+    ...taskLimitsFromEnv(env),
+    ...roleOptionsFromEnv(env),
+  };
+  return { store: await taskStoreOfEnv(agent, env), ...options };
+}
+
+/** The stores `A2A_STORE` may name. */
+export const STORE_KINDS: readonly string[] = ['memory', 'redis', 'postgres'];
+
+async function taskStoreOfEnv(agent: AgentIdentity, env: NodeJS.ProcessEnv): Promise<TaskStore | undefined> {
+  const kind = env.A2A_STORE?.trim() || (env.A2A_REDIS_URL?.trim() ? 'redis' : 'memory');
+  if (!STORE_KINDS.includes(kind)) throw new TypeError(`A2A_STORE must be one of ${STORE_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+  if (kind === 'postgres') return (await import('./postgres.js')).postgresStoreFromEnv(agent.name.replace(/\W/g, '_'), env);
+  if (kind === 'redis') return (await import('./redis.js')).taskStoreFromEnv(agent.redisPrefix, env);
+  return undefined;
+}
+
+/** The `serveAgent` options {@link serveOptionsFromEnv} reads. */
+export interface ServeOptionsFromEnv {
+  name: string;
+  port: number;
+  host: string;
+  metricsPort: number | undefined;
+  grpc: { port: number; advertisedAddress?: string } | undefined;
+  shutdownGraceMs: number;
+}
+
+/**
+ * The `serveAgent` options the sample agents take from the environment, for
+ * `serveAgent(app, { ...serveOptionsFromEnv(agent), logger, router, store })`:
+ * - `PORT`: default `agent.port`; `HOST`: default `127.0.0.1`;
+ * - `METRICS_PORT` ({@link metricsPortFromEnv}); `A2A_GRPC_PORT`, `A2A_GRPC_ADDRESS`
+ *   ({@link grpcOptionsFromEnv});
+ * - `A2A_SHUTDOWN_GRACE_MS`: on SIGTERM, how long running turns get before they are failed or
+ *   handed over (`shutdownGraceMs`), default 10,000.
+ */
+export function serveOptionsFromEnv(
+  agent: { readonly name: string; readonly port: number },
+  env: NodeJS.ProcessEnv = process.env,
+): ServeOptionsFromEnv {
+  const port = integerFromEnv('PORT', agent.port, env);
+  if (port > 65535) throw new TypeError(`PORT must be a port number (0 to 65535), got ${port}`);
+  return {
+    name: agent.name,
+    port,
+    host: env.HOST?.trim() || '127.0.0.1',
+    metricsPort: metricsPortFromEnv(env),
+    grpc: grpcOptionsFromEnv(env),
+    shutdownGraceMs: integerFromEnv('A2A_SHUTDOWN_GRACE_MS', 10_000, env),
+  };
+}
+
+/**
+ * Ends a sample's start-up that failed before it listened: one fatal line that says why (a bad
+ * variable's error names it and what it takes: a stack would only bury that), the stack at debug
+ * level for the rare failure that is the code's, and exit code 1.
+ */
+export function exitOnBadConfiguration(logger: Logger, name: string, error: unknown): never {
+  logger.debug({ err: error }, `${name}: where start-up failed`);
+  logger.fatal(`${name}: bad configuration: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 }

@@ -1,14 +1,11 @@
 // a2a-express/postgres: the task store on PostgreSQL. A subpath of its own so that pg (an optional
 // peer dependency) is loaded only by the apps that keep their tasks there.
-import { integerFromEnv } from './env.js';
+import { integerFromEnv, STORE_KINDS } from './env.js';
 import { PostgresTaskStore } from './store/postgres.js';
 import { PushConfigSeal } from './store/sealed-push-configs.js';
 
 export { migratePostgres, PostgresTaskStore, type PostgresTaskStoreOptions } from './store/postgres.js';
 export type { PushConfigKey } from './store/sealed-push-configs.js';
-
-/** The stores `A2A_STORE` may name. */
-const STORE_KINDS = ['memory', 'redis', 'postgres'];
 
 /**
  * The PostgreSQL task store from environment variables, when `A2A_STORE=postgres`; `undefined`
