@@ -5,23 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
-import {
-  collect,
-  deleteKeys,
-  dropSchema,
-  listen,
-  openStream,
-  postgresUrl,
-  redisUrl,
-  requirePostgres,
-  requireRedis,
-  rpc,
-  spawnAgent,
-  uniquePrefix,
-  uniqueSchema,
-  within,
-  type RunningServer,
-} from 'a2a-testing';
+import { collect, listen, openStream, rpc, sharedStores, spawnAgent, within, type RunningServer, type SharedStoreData } from 'a2a-testing';
 import type { Task, TaskStatusUpdateEvent } from 'a2a-express';
 import { PostgresTaskStore } from 'a2a-express/postgres';
 import { RedisTaskStore } from 'a2a-express/redis';
@@ -31,59 +15,36 @@ import { echoRouter } from '../src/agent.js';
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const leaseMs = 500;
 
-/** A store the replicas share: the survivor's, the environment a replica process is started with, and what it says of it. */
-interface SharedStoreKind {
-  readonly name: string;
-  open(): Promise<{ store: SharedTaskStore; env: Record<string, string>; described: string; cleanup(): Promise<void> }>;
+const { kinds } = sharedStores<SharedTaskStore>('echo-replicas', {
+  leaseMs,
+  make: { redis: (options) => new RedisTaskStore(options), postgres: (options) => new PostgresTaskStore(options) },
+});
+
+/** What a replica's listening line says of the shared store. */
+function described(data: SharedStoreData<SharedTaskStore>): string {
+  return data.name === 'Redis'
+    ? `shared in Redis under ${data.namespace} (lease ${leaseMs} ms)`
+    : `PostgreSQL (schema ${data.namespace}, lease ${leaseMs} ms)`;
 }
 
-const kinds: SharedStoreKind[] = [
-  {
-    name: 'Redis',
-    async open() {
-      const url = await requireRedis(redisUrl());
-      const prefix = uniquePrefix('echo-replicas');
-      return {
-        store: new RedisTaskStore({ url, prefix, leaseMs }),
-        env: { A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix, A2A_REDIS_LEASE_MS: String(leaseMs) },
-        described: `shared in Redis under ${prefix} (lease ${leaseMs} ms)`,
-        cleanup: () => deleteKeys(url, prefix),
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    async open() {
-      const url = await requirePostgres(postgresUrl());
-      const schema = uniqueSchema('echo_replicas');
-      return {
-        store: new PostgresTaskStore({ connectionString: url, schema, leaseMs }),
-        env: { A2A_STORE: 'postgres', DATABASE_URL: url, A2A_POSTGRES_SCHEMA: schema, A2A_POSTGRES_LEASE_MS: String(leaseMs) },
-        described: `PostgreSQL (schema ${schema}, lease ${leaseMs} ms)`,
-        cleanup: () => dropSchema(url, schema),
-      };
-    },
-  },
-];
-
 describe.each(kinds)('replicas sharing $name', (kind) => {
+  let data: SharedStoreData<SharedTaskStore>;
   let survivorStore: SharedTaskStore;
   let survivorRouter: ReturnType<typeof echoRouter>;
   let survivor: RunningServer;
   let replicaEnv: Record<string, string>;
-  let described: string;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ store: survivorStore, env: replicaEnv, described, cleanup } = await kind.open());
+    data = await kind.open();
+    survivorStore = data.make();
+    replicaEnv = data.env;
     survivorRouter = echoRouter({ store: survivorStore, logger: pino({ level: 'silent' }) });
     survivor = await listen(express().use(survivorRouter));
   });
   afterAll(async () => {
     await survivorRouter.close();
     await survivor.close();
-    await survivorStore.close();
-    await cleanup();
+    await data.cleanup();
   });
 
   test('the process running a stream is killed (SIGKILL): the task reads failed on the survivor after the lease, and the stream resumes there with Last-Event-ID', async () => {
@@ -92,7 +53,7 @@ describe.each(kinds)('replicas sharing $name', (kind) => {
       cwd: appDir,
       env: { PORT: '0', ECHO_DELAY_MS: '60000', ...replicaEnv },
     });
-    expect(JSON.parse(doomed.output().split('\n')[0]!).tasks).toBe(described);
+    expect(JSON.parse(doomed.output().split('\n')[0]!).tasks).toBe(described(data));
     const stream = await openStream(
       doomed.url,
       'tasks/sendSubscribe',
@@ -167,9 +128,10 @@ describe.each(kinds)('replicas sharing $name', (kind) => {
 
 describe.each(kinds)('replicas resuming turns (A2A_ON_INTERRUPTED=resume) on $name', (kind) => {
   test('the replica running a slow stream is killed (SIGKILL): the other resumes the turn from its checkpoint, and the stream, resumed there with Last-Event-ID, ends completed with every chunk once and in order', async () => {
-    const { store, env, cleanup } = await kind.open();
+    const data = await kind.open();
+    const store = data.make();
     // Chunks 2.5 s apart: the first replica is killed between the first chunk and the second.
-    const replicaEnv = { PORT: '0', ECHO_DELAY_MS: '2500', A2A_ON_INTERRUPTED: 'resume', ...env };
+    const replicaEnv = { PORT: '0', ECHO_DELAY_MS: '2500', A2A_ON_INTERRUPTED: 'resume', ...data.env };
     const doomed = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: replicaEnv });
     const survivor = await spawnAgent('node', ['dist/server.js'], { cwd: appDir, env: replicaEnv });
     try {
@@ -222,8 +184,7 @@ describe.each(kinds)('replicas resuming turns (A2A_ON_INTERRUPTED=resume) on $na
     } finally {
       await doomed.stop();
       await survivor.stop();
-      await store.close();
-      await cleanup();
+      await data.cleanup();
     }
     // Two replicas to start, a lease to run out, two chunks 2.5 s apart: past the default 20 s on a busy machine.
   }, 60_000);

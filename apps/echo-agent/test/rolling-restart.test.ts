@@ -7,23 +7,7 @@
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import {
-  type collect,
-  deleteKeys,
-  dropSchema,
-  openStream,
-  postgresUrl,
-  redisUrl,
-  requirePostgres,
-  requireRedis,
-  rpc,
-  spawnAgent,
-  uniquePrefix,
-  uniqueSchema,
-  within,
-  type OpenStream,
-  type SpawnedAgent,
-} from 'a2a-testing';
+import { type collect, openStream, rpc, sharedStores, spawnAgent, within, type OpenStream, type SpawnedAgent } from 'a2a-testing';
 import type { Task } from 'a2a-express';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,35 +18,8 @@ const chunkDelayMs = 150;
 /** Parts of three words each: the echo streams a text part in three chunks, so 3 × this many. */
 const partsPerMessage = 10;
 
-interface SharedStoreKind {
-  readonly name: string;
-  open(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }>;
-}
-
-const kinds: SharedStoreKind[] = [
-  {
-    name: 'Redis',
-    async open() {
-      const url = await requireRedis(redisUrl());
-      const prefix = uniquePrefix('echo-rolling');
-      return {
-        env: { A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix, A2A_REDIS_LEASE_MS: String(leaseMs) },
-        cleanup: () => deleteKeys(url, prefix),
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    async open() {
-      const url = await requirePostgres(postgresUrl());
-      const schema = uniqueSchema('echo_rolling');
-      return {
-        env: { A2A_STORE: 'postgres', DATABASE_URL: url, A2A_POSTGRES_SCHEMA: schema, A2A_POSTGRES_LEASE_MS: String(leaseMs) },
-        cleanup: () => dropSchema(url, schema),
-      };
-    },
-  },
-];
+/** Only processes use the shared data: the environment names it. */
+const { kinds } = sharedStores('echo-rolling', { leaseMs });
 
 /** A task's message: parts of three words, each word naming the task, its part and itself. */
 function messageOf(taskId: string) {

@@ -4,44 +4,14 @@
 // yields, in order, ending completed.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  collect,
-  deleteKeys,
-  dropSchema,
-  openStream,
-  postgresUrl,
-  redisUrl,
-  requirePostgres,
-  requireRedis,
-  rpc,
-  spawnAgent,
-  uniquePrefix,
-  uniqueSchema,
-  type SpawnedAgent,
-} from 'a2a-testing';
+import { collect, openStream, rpc, sharedStores, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { scrape } from 'a2a-testing/metrics';
 import type { Task, TaskEvent } from 'a2a-express';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-const kinds = [
-  {
-    name: 'Redis',
-    async open() {
-      const url = await requireRedis(redisUrl());
-      const prefix = uniquePrefix('echo-workers');
-      return { env: { A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix }, cleanup: () => deleteKeys(url, prefix) };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    async open() {
-      const url = await requirePostgres(postgresUrl());
-      const schema = uniqueSchema('echo_workers');
-      return { env: { A2A_STORE: 'postgres', DATABASE_URL: url, A2A_POSTGRES_SCHEMA: schema }, cleanup: () => dropSchema(url, schema) };
-    },
-  },
-];
+/** Only processes use the shared data: the environment names it. */
+const { kinds } = sharedStores('echo-workers');
 
 async function readiness(url: string): Promise<{ status: number; body: { status: string; reasons?: string[] } }> {
   const response = await fetch(`${url}/readyz`);

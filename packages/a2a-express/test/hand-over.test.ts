@@ -5,21 +5,7 @@
 // rolling-restart test does the same with real processes, under load.
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
-import {
-  collect,
-  deleteKeys,
-  dropSchema,
-  listen,
-  openStream,
-  postgresUrl,
-  redisUrl,
-  requirePostgres,
-  requireRedis,
-  uniquePrefix,
-  uniqueSchema,
-  within,
-  type RunningServer,
-} from 'a2a-testing';
+import { collect, listen, openStream, sharedStores, within, type RunningServer, type SharedStoreData } from 'a2a-testing';
 import {
   a2aMetrics,
   a2aRouter,
@@ -42,32 +28,13 @@ import { eventually, memoryLogger, silent, testCard, userText } from './helpers.
 /** Far longer than the test may take: a turn taken over only once its lease ran out would time it out. */
 const leaseMs = 60_000;
 
-interface SharedStoreKind {
-  readonly name: string;
-  open(): Promise<{ make(): SharedTaskStore; cleanup(): Promise<void> }>;
-}
-
-const kinds: SharedStoreKind[] = [
-  {
-    name: 'Redis',
-    async open() {
-      const url = await requireRedis(redisUrl());
-      const prefix = uniquePrefix('hand-over');
-      return { make: () => new RedisTaskStore({ url, prefix, leaseMs }), cleanup: () => deleteKeys(url, prefix) };
-    },
+const { kinds } = sharedStores<SharedTaskStore>('hand-over', {
+  leaseMs,
+  make: {
+    redis: (options) => new RedisTaskStore(options),
+    postgres: (options) => new PostgresTaskStore({ ...options, maxConnections: 3 }),
   },
-  {
-    name: 'PostgreSQL',
-    async open() {
-      const url = await requirePostgres(postgresUrl());
-      const schema = uniqueSchema('hand_over');
-      return {
-        make: () => new PostgresTaskStore({ connectionString: url, schema, leaseMs, maxConnections: 3 }),
-        cleanup: () => dropSchema(url, schema),
-      };
-    },
-  },
-];
+});
 
 type Json = Record<string, unknown>;
 const A2AGrpcClient = grpc.makeGenericClientConstructor(grpcClientDefinition() as grpc.ServiceDefinition, 'A2AService');
@@ -106,8 +73,7 @@ function sseBlocks(text: string): { field: string; value: string }[][] {
 }
 
 describe.each(kinds)('hand-over on drain on $name', (kind) => {
-  let shared: Awaited<ReturnType<SharedStoreKind['open']>>;
-  const stores: SharedTaskStore[] = [];
+  let shared: SharedStoreData<SharedTaskStore>;
   const routers: A2ARouter[] = [];
   const servers: RunningServer[] = [];
   const grpcServers: A2AGrpcServer[] = [];
@@ -126,7 +92,6 @@ describe.each(kinds)('hand-over on drain on $name', (kind) => {
   /** A replica: its own store client and router on a loopback server. */
   async function replica(handler: TaskHandler, options: Partial<A2ARouterOptions>) {
     const store = shared.make();
-    stores.push(store);
     const router = a2aRouter(handler, { card: testCard, logger: silent, store, ...options });
     routers.push(router);
     const server = await listen(express().use(router));
@@ -142,7 +107,6 @@ describe.each(kinds)('hand-over on drain on $name', (kind) => {
     await Promise.all(grpcServers.map((server) => server.close({ graceMs: 0 })));
     await Promise.all(routers.map((router) => router.close()));
     await Promise.all(servers.map((server) => server.close()));
-    await Promise.all(stores.map((store) => store.close()));
     await shared.cleanup();
   });
 

@@ -7,20 +7,15 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   collect,
-  deleteKeys,
-  dropSchema,
   openStream,
-  postgresUrl,
-  redisUrl,
-  requirePostgres,
-  requireRedis,
   rpc,
   serverPool,
+  sharedStores,
   startOwnRedis,
   uniquePrefix,
-  uniqueSchema,
   within,
   type OwnRedis,
+  type SharedStoreData,
 } from 'a2a-testing';
 import pg from 'pg';
 import { isStatusUpdateEvent } from '../src/model/task.js';
@@ -45,63 +40,39 @@ import { RedisTaskStore } from '../src/redis.js';
 import type { SharedTaskStore } from '../src/store/index.js';
 import { appWith, eventually, gate, resultOf, userText } from './helpers.js';
 
-const url = redisUrl();
-const databaseUrl = postgresUrl();
 const pool = serverPool();
 const routers: A2ARouter[] = [];
-const stores: SharedTaskStore[] = [];
-const cleanups: (() => Promise<unknown>)[] = [];
+/** Each test's data is fresh; each replica's store on it is its own (its own connections). */
+const shared = sharedStores<SharedTaskStore>('replicas', {
+  make: { redis: (options) => new RedisTaskStore(options), postgres: (options) => new PostgresTaskStore(options) },
+});
+
+/** The stores on the Redis of the test's own, which the shared stores do not know. */
+const storesOnOwnRedis: SharedTaskStore[] = [];
 
 afterAll(async () => {
   await Promise.all(routers.map((r) => r.close()));
   await pool.closeAll();
-  await Promise.all(stores.map((s) => s.close()));
-  for (const cleanup of cleanups) await cleanup();
+  await Promise.all(storesOnOwnRedis.map((store) => store.close()));
+  await shared.cleanup();
 });
 
-/** A shared store the replicas open, each its own, on data of their own. */
-interface SharedStoreKind {
-  name: string;
-  /** Fresh data, and how a replica opens a store on it. */
-  fresh(): Promise<() => SharedTaskStore>;
-  /** The ids of the tasks the data holds, as the database lists them. */
-  storedTaskIds(store: SharedTaskStore): Promise<string[]>;
+/** The ids of the tasks the data holds, as the database lists them (Redis's through a replica's store). */
+async function storedTaskIds(data: SharedStoreData<SharedTaskStore>, store: SharedTaskStore): Promise<string[]> {
+  if (data.name === 'Redis') {
+    const { redis, prefix } = store as RedisTaskStore;
+    return (await redis.keys(`${prefix}task:*`)).map((key) => key.slice(`${prefix}task:`.length));
+  }
+  const client = new pg.Client({ connectionString: data.url });
+  await client.connect();
+  try {
+    return (await client.query(`SELECT task_id FROM ${client.escapeIdentifier(data.namespace)}.a2a_tasks`)).rows.map(
+      (row) => row.task_id as string,
+    );
+  } finally {
+    await client.end();
+  }
 }
-
-const storeKinds: SharedStoreKind[] = [
-  {
-    name: 'RedisTaskStore',
-    async fresh() {
-      await requireRedis(url);
-      const prefix = uniquePrefix('replicas');
-      cleanups.push(() => deleteKeys(url, prefix));
-      return () => new RedisTaskStore({ url, prefix });
-    },
-    async storedTaskIds(store) {
-      const { redis, prefix } = store as RedisTaskStore;
-      return (await redis.keys(`${prefix}task:*`)).map((key) => key.slice(`${prefix}task:`.length));
-    },
-  },
-  {
-    name: 'PostgresTaskStore',
-    async fresh() {
-      await requirePostgres(databaseUrl);
-      const schema = uniqueSchema('replicas');
-      cleanups.push(() => dropSchema(databaseUrl, schema));
-      return () => new PostgresTaskStore({ connectionString: databaseUrl, schema });
-    },
-    async storedTaskIds(store) {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        const tasks = `${client.escapeIdentifier((store as PostgresTaskStore).schema)}.a2a_tasks`;
-        return (await client.query(`SELECT task_id FROM ${tasks}`)).rows.map((row) => row.task_id as string);
-      } finally {
-        await client.end();
-      }
-    },
-  },
-];
 
 interface Replica {
   url: string;
@@ -116,7 +87,6 @@ async function replicas(
 ): Promise<[Replica, Replica]> {
   const start = async (): Promise<Replica> => {
     const store = open();
-    stores.push(store);
     const { app, router } = appWith(handler, { store, ...options });
     routers.push(router);
     return { url: (await pool.serve(app)).url, store };
@@ -132,9 +102,9 @@ const echo: TaskHandler = async function* (ctx) {
 
 const results = (events: { message: { result?: TaskEvent } }[]) => events.map((e) => e.message.result as TaskEvent);
 
-describe.each(storeKinds)('replicas sharing a $name', (kind) => {
+describe.each(shared.kinds)('replicas sharing $name', (kind) => {
   test('tasks/send on A, tasks/get on B: the same task, history and artifacts identical', async () => {
-    const [a, b] = await replicas(echo, {}, await kind.fresh());
+    const [a, b] = await replicas(echo, {}, (await kind.open()).make);
     const sent = resultOf(await rpc(a.url, 'tasks/send', { id: 'shared-1', message: userText('hello replicas'), historyLength: 10 }));
     expect(sent.status.state).toBe('completed');
     expect(sent.artifacts).toEqual([{ name: 'echo', index: 0, parts: [{ type: 'text', text: 'hello replicas' }] }]);
@@ -160,7 +130,7 @@ describe.each(storeKinds)('replicas sharing a $name', (kind) => {
       }
       yield completed('all chunks written');
     };
-    const [a, b] = await replicas(handler, {}, await kind.fresh());
+    const [a, b] = await replicas(handler, {}, (await kind.open()).make);
     const first = await openStream(a.url, 'tasks/sendSubscribe', { id: 'resumed', message: userText('go') }, { eventIds: true });
     const seen = await collect(first, { max: 3 });
     first.abort();
@@ -193,7 +163,7 @@ describe.each(storeKinds)('replicas sharing a $name', (kind) => {
       yield working('waiting to be canceled');
       await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
     };
-    const [a, b] = await replicas(handler, {}, await kind.fresh());
+    const [a, b] = await replicas(handler, {}, (await kind.open()).make);
     const stream = await openStream(a.url, 'tasks/sendSubscribe', { id: 'cancel-me', message: userText('wait') });
     // Read one by one: collect's early stop would end the stream.
     const next = async () => (await within(stream.events.next(), 5_000, 'an event of the stream on A')).value!;
@@ -212,7 +182,8 @@ describe.each(storeKinds)('replicas sharing a $name', (kind) => {
 
   test('1,000 tasks round-robin over A and B, 50 in flight: all complete, none lost or duplicated; owners still hold', async () => {
     const keys = { 'key-alice': 'alice', 'key-bob': 'bob' };
-    const [a, b] = await replicas(echo, { auth: { strategies: [apiKey({ keys })] } }, await kind.fresh());
+    const data = await kind.open();
+    const [a, b] = await replicas(echo, { auth: { strategies: [apiKey({ keys })] } }, data.make);
     const replicaOf = (i: number) => (i % 2 === 0 ? a : b);
     const keyOf = (i: number) => (i % 4 < 2 ? 'key-alice' : 'key-bob');
     const otherKey = (i: number) => (keyOf(i) === 'key-alice' ? 'key-bob' : 'key-alice');
@@ -240,7 +211,7 @@ describe.each(storeKinds)('replicas sharing a $name', (kind) => {
       expect(answer.artifacts).toEqual([{ name: 'echo', index: 0, parts: [{ type: 'text', text: `task ${i}` }] }]);
     }
     // Stored once each, every log a single turn: opening working, working, artifact, completed.
-    expect((await kind.storedTaskIds(a.store)).sort()).toEqual([...taskIds].sort());
+    expect((await storedTaskIds(data, a.store)).sort()).toEqual([...taskIds].sort());
     for (const [i, id] of taskIds.entries()) {
       if (i % 50 !== 0) continue;
       const other = replicaOf(i + 1);
@@ -262,7 +233,7 @@ describe.each(storeKinds)('replicas sharing a $name', (kind) => {
       yield working('step 2');
       yield completed('done');
     };
-    const [a, b] = await replicas(handler, { pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } }, await kind.fresh());
+    const [a, b] = await replicas(handler, { pushNotifications: { signingKey, allowlist: ['127.0.0.1'] } }, (await kind.open()).make);
 
     const received: VerifiedNotification<PushNotificationPayload>[] = [];
     const receiver = express();
@@ -307,7 +278,11 @@ describe('replicas when Redis restarts or is down (a redis-server of the test’
 
   test('restarted while idle: the next requests succeed; while down, requests get -32011 and no stack', async () => {
     const prefix = uniquePrefix('replicas');
-    const [a, b] = await replicas(echo, {}, () => new RedisTaskStore({ url: own.url, prefix }));
+    const [a, b] = await replicas(echo, {}, () => {
+      const store = new RedisTaskStore({ url: own.url, prefix });
+      storesOnOwnRedis.push(store);
+      return store;
+    });
     expect(resultOf(await rpc(a.url, 'tasks/send', { id: 'before', message: userText('one') })).status.state).toBe('completed');
 
     await own.stop();

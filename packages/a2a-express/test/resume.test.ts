@@ -5,20 +5,7 @@
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import {
-  deleteKeys,
-  dropSchema,
-  postgresUrl,
-  redisUrl,
-  requirePostgres,
-  requireRedis,
-  rpc,
-  spawnAgent,
-  uniquePrefix,
-  uniqueSchema,
-  within,
-  type SpawnedAgent,
-} from 'a2a-testing';
+import { rpc, sharedStores, spawnAgent, within, type SharedStoreData, type SpawnedAgent } from 'a2a-testing';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { artifact, completed, withCheckpoint, type A2ARouter, type Task, type TaskHandler, type TurnResumed } from '../src/index.js';
@@ -34,89 +21,68 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const leaseMs = 400;
 const pushConfigKey = Buffer.alloc(32, 7).toString('base64');
 
-/** A shared store: stores on it (replicas), where a task's lease stands, and the environment a replica process is given. */
-interface SharedStoreKind {
-  readonly name: string;
-  open(): Promise<{
-    make(): SharedTaskStore;
-    /** The task's lease, as the store keeps it (milliseconds since the epoch). */
-    leaseOf(taskId: string): Promise<number>;
-    /** The record as the database holds it, raw. */
-    rawRecord(taskId: string): Promise<string>;
-    /** Whether the stores are given a key that seals what a turn keeps to be resumed. */
-    sealsTurns: boolean;
-    env: Record<string, string>;
-    cleanup(): Promise<void>;
-  }>;
+const { kinds } = sharedStores<SharedTaskStore>('resume', {
+  leaseMs,
+  make: {
+    redis: (options) => new RedisTaskStore(options),
+    postgres: (options) => new PostgresTaskStore({ ...options, pushConfigKey, maxConnections: 3 }),
+  },
+});
+
+/** The shared data as the database holds it, and the environment a replica process is given. */
+interface Inspection {
+  /** The task's lease, as the store keeps it (milliseconds since the epoch). */
+  leaseOf(taskId: string): Promise<number>;
+  /** The record as the database holds it, raw. */
+  rawRecord(taskId: string): Promise<string>;
+  /** Whether the stores are given a key that seals what a turn keeps to be resumed. */
+  sealsTurns: boolean;
+  env: Record<string, string>;
+  close(): Promise<void>;
 }
 
-const kinds: SharedStoreKind[] = [
-  {
-    name: 'Redis',
-    async open() {
-      const url = await requireRedis(redisUrl());
-      const prefix = uniquePrefix('resume');
-      const redis = new Redis(url);
-      return {
-        make: () => new RedisTaskStore({ url, prefix, leaseMs }),
-        leaseOf: async (taskId) => Number(await redis.zscore(`${prefix}leases`, taskId)),
-        rawRecord: async (taskId) => JSON.stringify(await redis.hgetall(`${prefix}task:${taskId}`)),
-        sealsTurns: false,
-        env: { A2A_REDIS_URL: url, A2A_REDIS_PREFIX: prefix, A2A_REDIS_LEASE_MS: String(leaseMs) },
-        cleanup: async () => {
-          redis.disconnect();
-          await deleteKeys(url, prefix);
-        },
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    async open() {
-      const url = await requirePostgres(postgresUrl());
-      const schema = uniqueSchema('resume');
-      const pool = new pg.Pool({ connectionString: url, max: 1 });
-      const row = async (taskId: string) =>
-        (await pool.query(`SELECT record::text, lease_until FROM ${pg.escapeIdentifier(schema)}.a2a_tasks WHERE task_id = $1`, [taskId]))
-          .rows[0];
-      return {
-        make: () => new PostgresTaskStore({ connectionString: url, schema, leaseMs, pushConfigKey, maxConnections: 3 }),
-        leaseOf: async (taskId) => (await row(taskId)).lease_until.getTime(),
-        rawRecord: async (taskId) => (await row(taskId)).record,
-        sealsTurns: true,
-        env: {
-          A2A_STORE: 'postgres',
-          DATABASE_URL: url,
-          A2A_POSTGRES_SCHEMA: schema,
-          A2A_POSTGRES_LEASE_MS: String(leaseMs),
-          A2A_PUSH_CONFIG_KEY: pushConfigKey,
-        },
-        cleanup: async () => {
-          await pool.end();
-          await dropSchema(url, schema);
-        },
-      };
-    },
-  },
-];
+function inspection(data: SharedStoreData<SharedTaskStore>): Inspection {
+  const prefix = data.namespace;
+  if (data.name === 'Redis') {
+    const redis = new Redis(data.url);
+    return {
+      leaseOf: async (taskId) => Number(await redis.zscore(`${prefix}leases`, taskId)),
+      rawRecord: async (taskId) => JSON.stringify(await redis.hgetall(`${prefix}task:${taskId}`)),
+      sealsTurns: false,
+      env: data.env,
+      close: async () => redis.disconnect(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: data.url, max: 1 });
+  const row = async (taskId: string) =>
+    (
+      await pool.query(`SELECT record::text, lease_until FROM ${pg.escapeIdentifier(data.namespace)}.a2a_tasks WHERE task_id = $1`, [
+        taskId,
+      ])
+    ).rows[0];
+  return {
+    leaseOf: async (taskId) => (await row(taskId)).lease_until.getTime(),
+    rawRecord: async (taskId) => (await row(taskId)).record,
+    sealsTurns: true,
+    env: { ...data.env, A2A_PUSH_CONFIG_KEY: pushConfigKey },
+    close: () => pool.end(),
+  };
+}
 
 describe.each(kinds)('resumed turns on $name', (kind) => {
-  let shared: Awaited<ReturnType<SharedStoreKind['open']>>;
-  const stores: SharedTaskStore[] = [];
+  let data: SharedStoreData<SharedTaskStore>;
+  let shared: Inspection;
   const routers: A2ARouter[] = [];
-  const store = () => {
-    const made = shared.make();
-    stores.push(made);
-    return made;
-  };
+  const store = () => data.make();
 
   beforeAll(async () => {
-    shared = await kind.open();
+    data = await kind.open();
+    shared = inspection(data);
   });
   afterAll(async () => {
     await Promise.all(routers.map((router) => router.close()));
-    await Promise.all(stores.map((made) => made.close()));
-    await shared.cleanup();
+    await shared.close();
+    await data.cleanup();
   });
 
   test('a process whose turn another replica took over (its lease ran out: a pause, a partition) cannot write to it: its write is refused and its handler aborted, and the turn goes on from its checkpoint there', async () => {

@@ -3,20 +3,7 @@
 // The same tests on Redis (a stream with a consumer group) and PostgreSQL (a queue table).
 import express from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  collect,
-  deleteKeys,
-  dropSchema,
-  openStream,
-  postgresUrl,
-  redisUrl,
-  requirePostgres,
-  requireRedis,
-  rpc,
-  serverPool,
-  uniquePrefix,
-  uniqueSchema,
-} from 'a2a-testing';
+import { collect, openStream, rpc, serverPool, sharedStores } from 'a2a-testing';
 import { scrape } from 'a2a-testing/metrics';
 import {
   a2aAgent,
@@ -37,19 +24,8 @@ import { RedisTaskStore } from '../src/redis.js';
 import { hasTurnQueue, type SharedTaskStore, type TurnQueue } from '../src/store/task-store.js';
 import { eventually, gate, resultOf, silent, testCard, userText } from './helpers.js';
 
-const url = redisUrl();
-const databaseUrl = postgresUrl();
 const pool = serverPool();
 const agents: ServedAgent[] = [];
-const stores: SharedTaskStore[] = [];
-const cleanups: (() => Promise<unknown>)[] = [];
-
-afterAll(async () => {
-  await Promise.all(agents.map((agent) => agent.close()));
-  await pool.closeAll();
-  await Promise.all(stores.map((store) => store.close()));
-  for (const cleanup of cleanups) await cleanup();
-});
 
 /**
  * A short lease: a turn that waits in the queue for several leases must still be there (it holds
@@ -59,33 +35,17 @@ const LEASE_MS = 600;
 
 type QueueStore = SharedTaskStore & TurnQueue;
 
-const storeKinds: { name: string; fresh(): Promise<() => QueueStore> }[] = [
-  {
-    name: 'RedisTaskStore',
-    async fresh() {
-      await requireRedis(url);
-      const prefix = uniquePrefix('workers');
-      cleanups.push(() => deleteKeys(url, prefix));
-      return () => new RedisTaskStore({ url, prefix, leaseMs: LEASE_MS });
-    },
-  },
-  {
-    name: 'PostgresTaskStore',
-    async fresh() {
-      await requirePostgres(databaseUrl);
-      const schema = uniqueSchema('workers');
-      cleanups.push(() => dropSchema(databaseUrl, schema));
-      return () => new PostgresTaskStore({ connectionString: databaseUrl, schema, leaseMs: LEASE_MS });
-    },
-  },
-];
+/** Each test's data is fresh; each replica's store on it is its own (its own connections). */
+const shared = sharedStores<QueueStore>('workers', {
+  leaseMs: LEASE_MS,
+  make: { redis: (options) => new RedisTaskStore(options), postgres: (options) => new PostgresTaskStore(options) },
+});
 
-/** Each replica's store is its own (its own connections), on the data `open` opens. */
-function storeOn(open: () => QueueStore): QueueStore {
-  const store = open();
-  stores.push(store);
-  return store;
-}
+afterAll(async () => {
+  await Promise.all(agents.map((agent) => agent.close()));
+  await pool.closeAll();
+  await shared.cleanup();
+});
 
 /** Handler runs on front ends: none, ever (checked after each test). */
 let ranOnFrontEnds = 0;
@@ -97,7 +57,7 @@ const notOnFrontEnds: TaskHandler = async function* () {
 
 /** A front end on loopback: the router, with its readiness and metrics beside it; its handler counts any run. */
 async function frontEnd(open: () => QueueStore, options: Partial<A2ARouterOptions> = {}) {
-  const store = storeOn(open);
+  const store = open();
   const router = a2aRouter(notOnFrontEnds, { card: testCard, logger: silent, store, role: 'front-end', metrics: a2aMetrics(), ...options });
   agents.push(router);
   const app = express();
@@ -109,7 +69,7 @@ async function frontEnd(open: () => QueueStore, options: Partial<A2ARouterOption
 
 /** A worker: no HTTP server, as `a2aAgent` makes it. */
 function worker(handler: TaskHandler, open: () => QueueStore, options: Partial<A2ARouterOptions> = {}): ServedAgent {
-  const agent = a2aAgent(handler, { card: testCard, logger: silent, store: storeOn(open), role: 'worker', ...options });
+  const agent = a2aAgent(handler, { card: testCard, logger: silent, store: open(), role: 'worker', ...options });
   agents.push(agent);
   return agent;
 }
@@ -148,9 +108,9 @@ test('A2A_ROLE and A2A_MAX_CONCURRENT_TURNS: all and 32 unless set; anything els
   );
 });
 
-describe.each(storeKinds)('front ends and workers on a $name', (kind) => {
+describe.each(shared.kinds)('front ends and workers on $name', (kind) => {
   test('a front end with no worker is not ready, saying why; a send queued there outlives leases, shows in /metrics, and completes once a worker comes up', async () => {
-    const open = await kind.fresh();
+    const { make: open } = await kind.open();
     const front = await frontEnd(open);
     expect(hasTurnQueue(front.store)).toBe(true);
     const before = await readiness(front.url);
@@ -181,7 +141,7 @@ describe.each(storeKinds)('front ends and workers on a $name', (kind) => {
   });
 
   test('a worker runs at most maxConcurrentTurns handlers at once; the other turns wait in the queue and run as room frees up', async () => {
-    const open = await kind.fresh();
+    const { make: open } = await kind.open();
     const released = gate();
     let runningNow = 0;
     let mostAtOnce = 0;
@@ -217,7 +177,7 @@ describe.each(storeKinds)('front ends and workers on a $name', (kind) => {
   });
 
   test('a streaming send through a front end gets every chunk a worker yields, in order, ending completed: the task log itself', async () => {
-    const open = await kind.fresh();
+    const { make: open } = await kind.open();
     const chunks = 40;
     const streamer: TaskHandler = async function* () {
       yield working('streaming');
@@ -242,11 +202,11 @@ describe.each(storeKinds)('front ends and workers on a $name', (kind) => {
   });
 
   test('a turn taken from the queue by a worker that died before claiming it is taken by another worker once a lease has passed', async () => {
-    const open = await kind.fresh();
+    const { make: open } = await kind.open();
     const front = await frontEnd(open);
     const sent = rpc(front.url, 'tasks/send', { id: 'orphaned', message: userText('still here') });
     // A worker that takes the entry, then is gone: it never claims the turn nor settles the entry.
-    const dead = storeOn(open);
+    const dead = open();
     const taken = await eventually(async () => {
       const entries = await dead.takeQueuedTurns('dead-worker', 1, 200);
       return entries.length > 0 ? entries : undefined;
@@ -259,7 +219,7 @@ describe.each(storeKinds)('front ends and workers on a $name', (kind) => {
   });
 
   test('a worker lost mid-turn: the turn is queued again as its next attempt and resumed by another worker from its checkpoint', async () => {
-    const open = await kind.fresh();
+    const { make: open } = await kind.open();
     const firstRunning = gate();
     const resumedWith: unknown[] = [];
     const resumable: TaskHandler = async function* (ctx) {
@@ -287,7 +247,7 @@ describe.each(storeKinds)('front ends and workers on a $name', (kind) => {
   });
 
   test('a worker drained mid-turn hands it over: the turn is queued again and another worker runs it with ctx.resumed.reason hand-over', async () => {
-    const open = await kind.fresh();
+    const { make: open } = await kind.open();
     const firstRunning = gate();
     const resumedWith: unknown[] = [];
     const resumable: TaskHandler = async function* (ctx) {

@@ -285,6 +285,7 @@ export async function spawnAgent(
 }
 export * from './postgres.js';
 export * from './redis.js';
+export * from './shared-stores.js';
 export { droppingProxy, type DroppingProxy } from './dropping-proxy.js';
 
 export {
