@@ -51,7 +51,7 @@ describe('routerOptionsFromEnv: every router option the samples take from the en
       maxConcurrentTurns: 4,
       pushNotifications: { allowlist: ['localhost'], verifyOwnership: true },
     });
-    expect(options.auth?.strategies.map((strategy) => strategy.scheme)).toEqual(['apiKey']);
+    expect(options.auth?.strategies.map((strategy) => strategy.scheme)).toEqual(['ApiKey']);
     expect((await routerOptionsFromEnv(agent, { A2A_ROLE: 'worker' })).role).toBe('worker');
   });
 
@@ -139,5 +139,5 @@ describe('serveOptionsFromEnv: where and how the samples serve', () => {
 test('describeAuthentication: the schemes, or plainly that the agent is open to anyone', async () => {
   expect(describeAuthentication(undefined)).toBe('none (open to every client)');
   const { auth } = await routerOptionsFromEnv({ name: 'a', redisPrefix: 'a:' }, { A2A_API_KEYS: 'k=alice' });
-  expect(describeAuthentication(auth)).toEqual(['apiKey']);
+  expect(describeAuthentication(auth)).toEqual(['ApiKey']);
 });
