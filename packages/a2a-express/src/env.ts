@@ -5,6 +5,9 @@ import type { PushNotificationOptions } from './push/push-notifier.js';
 import type { SigningKeyInput } from './push/signer.js';
 import type { TaskStore } from './store/task-store.js';
 import type { Logger } from 'pino';
+import { integerFromEnv, STORE_KINDS } from './env-values.js';
+
+export { integerFromEnv } from './env-values.js';
 
 /**
  * Push notification options from environment variables, as the sample agents read them:
@@ -73,15 +76,6 @@ export function authOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AuthOp
     strategies.push(apiKey({ keys, ...(env.A2A_API_KEY_HEADER ? { header: env.A2A_API_KEY_HEADER } : {}) }));
   }
   return strategies.length > 0 ? { strategies } : undefined;
-}
-
-/** A non-negative integer from the environment, or the fallback when unset; a TypeError otherwise. */
-export function integerFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new TypeError(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return value;
 }
 
 /**
@@ -208,9 +202,6 @@ export async function routerOptionsFromEnv(agent: AgentIdentity, env: NodeJS.Pro
   };
   return { store: await taskStoreOfEnv(agent, env), ...options };
 }
-
-/** The stores `A2A_STORE` may name. */
-export const STORE_KINDS: readonly string[] = ['memory', 'redis', 'postgres'];
 
 async function taskStoreOfEnv(agent: AgentIdentity, env: NodeJS.ProcessEnv): Promise<TaskStore | undefined> {
   const kind = env.A2A_STORE?.trim() || (env.A2A_REDIS_URL?.trim() ? 'redis' : 'memory');

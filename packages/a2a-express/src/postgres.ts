@@ -1,6 +1,6 @@
 // a2a-express/postgres: the task store on PostgreSQL. A subpath of its own so that pg (an optional
 // peer dependency) is loaded only by the apps that keep their tasks there.
-import { integerFromEnv, STORE_KINDS } from './env.js';
+import { integerFromEnv, STORE_KINDS } from './env-values.js';
 import { PostgresTaskStore } from './store/postgres.js';
 import { PushConfigSeal } from './store/sealed-push-configs.js';
 

@@ -1,6 +1,6 @@
 // a2a-express/redis: the task store that replicas of one agent share. A subpath of its own so
 // that ioredis (an optional peer dependency) is loaded only by the apps that use Redis.
-import { integerFromEnv } from './env.js';
+import { integerFromEnv } from './env-values.js';
 import { RedisTaskStore } from './store/redis.js';
 
 export { RedisTaskStore, type RedisTaskStoreOptions } from './store/redis.js';
