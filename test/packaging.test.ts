@@ -19,14 +19,19 @@ let tarballs: string[] = [];
 const LONG = 240_000;
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/**
+ * `--prefer-offline`: what npm's cache holds is taken without asking the registry whether it is
+ * still the newest; what it lacks is fetched. The installs test what the tarballs need, not the
+ * registry's latest patch, and each revalidation was a round trip the whole file waited on.
+ */
+const npmInstallFlags = ['--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'];
+
 /** A new folder outside the workspace with its own package.json, and npm install of `specs`. */
 async function app(name: string, specs: string[], manifest: Record<string, unknown> = {}): Promise<string> {
   const dir = join(work, name);
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, ...manifest }, null, 2));
-  succeeded(
-    await runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir, timeoutMs: 200_000 }),
-  );
+  succeeded(await runCommand('npm', ['install', ...npmInstallFlags, ...specs], { cwd: dir, timeoutMs: 200_000 }));
   return dir;
 }
 
@@ -126,7 +131,7 @@ async function scaffold(): Promise<{ project: string; installed: CommandResult }
     }),
   );
   const project = join(parent, 'travel-desk');
-  const installed = await runCommand('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+  const installed = await runCommand('npm', ['install', ...npmInstallFlags], {
     cwd: project,
     timeoutMs: 200_000,
   });
