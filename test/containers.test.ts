@@ -345,7 +345,9 @@ describe.each(Object.keys(agents))('the %s image', (name) => {
     expect(file.env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
   });
 
-  test('its deploy step and CMD, run here as written, start the agent, its HEALTHCHECK passes, and its traces reach a collector', async () => {
+  // The four images' tests run at once: each deploy is mostly pnpm linking files and waiting on the
+  // disk, and one after the other they were some fifty seconds of this file.
+  test.concurrent('its deploy step and CMD, run here as written, start the agent, its HEALTHCHECK passes, and its traces reach a collector', async () => {
     // The build stage's `pnpm --filter <app> deploy --prod ... /app`, into a temporary folder.
     const deploy = /pnpm (--filter \S+ deploy .*) \/app/.exec(file.text)?.[1];
     expect(deploy).toBeDefined();
