@@ -13,8 +13,10 @@ import { promisify } from 'node:util';
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const run = promisify(execFile);
 
+// The tools run at once (test.concurrent): most of each is a load held for a set time, so side by
+// side they take the time of the longest rather than of all twelve added up.
 describe('pnpm bench', () => {
-  test('--quick --only validation prints the section and writes --json', async () => {
+  test.concurrent('--quick --only validation prints the section and writes --json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
       const file = join(dir, 'results.json');
@@ -32,7 +34,7 @@ describe('pnpm bench', () => {
     }
   }, 90_000);
 
-  test('bench:list times ListTasks on each store at each task count, and refuses a count that is not one', async () => {
+  test.concurrent('bench:list times ListTasks on each store at each task count, and refuses a count that is not one', async () => {
     const { stdout } = await run(
       process.execPath,
       ['bench/list-tasks.mjs', '--tasks', '20,200', '--rounds', '1', '--calls', '5', '--stores', 'memory'],
@@ -47,7 +49,7 @@ describe('pnpm bench', () => {
     expect(failure).toMatchObject({ code: 2 });
   }, 90_000);
 
-  test('bench:dispatch measures the core of each version it is given', async () => {
+  test.concurrent('bench:dispatch measures the core of each version it is given', async () => {
     const { stdout } = await run(process.execPath, ['bench/dispatch.mjs', '--versions', '0.1.0,1.0', '--calls', '200', '--turns', '1'], {
       cwd: root,
       timeout: 60_000,
@@ -55,7 +57,7 @@ describe('pnpm bench', () => {
     expect(stdout).toMatch(/^0\.1\.0 +\d+\.\d µs of CPU per call\n1\.0 +\d+\.\d µs of CPU per call\n$/);
   }, 90_000);
 
-  test('bench:grpc sets the kit against the SDK 1.x gRPC server, calls and a stream, each answer checked', async () => {
+  test.concurrent('bench:grpc sets the kit against the SDK 1.x gRPC server, calls and a stream, each answer checked', async () => {
     const { stdout } = await run(
       process.execPath,
       ['bench/grpc.mjs', '--rounds', '1', '--seconds', '0.3', '--in-flight', '4', '--chunks', '50', '--calls', '2000'],
@@ -67,7 +69,7 @@ describe('pnpm bench', () => {
     expect(stdout).toMatch(/^SendStreamingMessage \(50 chunks\) +ours \d+ messages\/s, SDK 1\.x \d+ messages\/s: \d+\.\d\d×/m);
   }, 90_000);
 
-  test('bench:stores sets the three stores side by side and counts what PostgreSQL writes for an event', async () => {
+  test.concurrent('bench:stores sets the three stores side by side and counts what PostgreSQL writes for an event', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
       const file = join(dir, 'stores.json');
@@ -105,7 +107,7 @@ describe('pnpm bench', () => {
     }
   }, 180_000);
 
-  test("bench:pg-drivers sets pg against postgres.js on the store's statements", async () => {
+  test.concurrent("bench:pg-drivers sets pg against postgres.js on the store's statements", async () => {
     const { stdout } = await run(process.execPath, ['bench/pg-drivers.mjs', '--rounds', '1', '--seconds', '0.3'], {
       cwd: root,
       timeout: 60_000,
@@ -114,7 +116,7 @@ describe('pnpm bench', () => {
     expect(stdout).toMatch(/^│ postgres +│ +\d+ +│ +\d+ +│ +\d+(\.\d+)? +│/m);
   }, 90_000);
 
-  test('bench:shipped sets the echo agent as shipped against a bench server, and refuses a missing --against', async () => {
+  test.concurrent('bench:shipped sets the echo agent as shipped against a bench server, and refuses a missing --against', async () => {
     const { stdout } = await run(
       process.execPath,
       [
@@ -134,7 +136,7 @@ describe('pnpm bench', () => {
     expect((failure as { stderr: string }).stderr).toContain('--against takes the folder of another checkout');
   }, 90_000);
 
-  test('bench:shipped sets the echo agent against itself less a part users rely on (without:), and names the parts it knows', async () => {
+  test.concurrent('bench:shipped sets the echo agent against itself less a part users rely on (without:), and names the parts it knows', async () => {
     const { stdout } = await run(
       process.execPath,
       [
@@ -169,7 +171,7 @@ describe('pnpm bench', () => {
     expect((failure as { stderr: string }).stderr).toContain('no part validation (call-logs, metrics, push, retention)');
   }, 90_000);
 
-  test("bench:shipped --streams reads section 9's streams from both checkouts, an SDK server or bare Express's floor, events/s and CPU an event", async () => {
+  test.concurrent("bench:shipped --streams reads section 9's streams from both checkouts, an SDK server or bare Express's floor, events/s and CPU an event", async () => {
     const { stdout } = await run(
       process.execPath,
       ['bench/shipped-ab.mjs', '--against', root, '--streams', '5', '--streams-count', '20', '--versions', '0.3,1.0', '--rounds', '1'],
@@ -208,7 +210,7 @@ describe('pnpm bench', () => {
     );
   }, 90_000);
 
-  test('bench:where profiles the endpoint alone, the agent without its parts and as shipped, a row for each place code lives', async () => {
+  test.concurrent('bench:where profiles the endpoint alone, the agent without its parts and as shipped, a row for each place code lives', async () => {
     const { stdout } = await run(
       process.execPath,
       ['bench/where-time-goes.mjs', '--versions', '0.1.0', '--seconds', '1', '--warm-up', '0.2'],
@@ -234,7 +236,7 @@ describe('pnpm bench', () => {
     expect((failure as { stderr: string }).stderr).toContain('no version 0.2 (0.1.0, 0.3, 1.0, 1.0-rest)');
   }, 120_000);
 
-  test("runs-median sets each comparison's ratio in every run beside their median, and refuses a file without section 9", async () => {
+  test.concurrent("runs-median sets each comparison's ratio in every run beside their median, and refuses a file without section 9", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-median-'));
     try {
       const results = JSON.parse(readFileSync(join(root, 'bench/results-versions-latest.json'), 'utf8'));
@@ -259,7 +261,7 @@ describe('pnpm bench', () => {
     }
   });
 
-  test('an unknown --only section is refused with the list of sections', async () => {
+  test.concurrent('an unknown --only section is refused with the list of sections', async () => {
     const failure = await run(process.execPath, ['bench/run.mjs', '--only', 'speed'], { cwd: root, timeout: 30_000 }).catch(
       (error: { code: number; stderr: string }) => error,
     );
