@@ -14,12 +14,17 @@ const LONG = 240_000;
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 beforeAll(() => {
-  // The repository as a clone has it, plus the builds of its packages and apps and a2a-types'
-  // generated sources (with the fingerprint that lets its generator skip buf), so that only the
+  // The repository as a clone has it, plus the builds of its packages and apps and the generated sources
+  // of a2a-types and the ITK agent (with the fingerprint that lets its generator skip buf), so that only the
   // new app is compiled here: tsc -b finds the rest up to date.
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
   for (const file of tracked) if (existsSync(join(root, file))) cpSync(join(root, file), join(copy, file), { preserveTimestamps: true });
-  const built = ['packages/a2a-types/src/v10/grpc/gen', 'packages/a2a-types/src/schemas', 'packages/a2a-types/src/compiled'];
+  const built = [
+    'packages/a2a-types/src/v10/grpc/gen',
+    'packages/a2a-types/src/schemas',
+    'packages/a2a-types/src/compiled',
+    'apps/itk-agent/src/gen',
+  ];
   for (const workspace of ['packages', 'apps'])
     for (const dir of readdirSync(join(root, workspace)))
       built.push(`${workspace}/${dir}/dist`, `${workspace}/${dir}/tsconfig.tsbuildinfo`);

@@ -12,7 +12,15 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { readSse } from 'a2a-client';
-import { type Instruction, InstructionSchema, SeriesOfSteps_ResponseGenerator } from '../src/gen/instruction_pb.js';
+import {
+  type CallAgent,
+  type Instruction,
+  InstructionSchema,
+  PushNotificationBehaviorSchema,
+  ResubscribeBehaviorSchema,
+  SendMessageBehaviorSchema,
+  SeriesOfSteps_ResponseGenerator,
+} from '../src/gen/instruction_pb.js';
 
 export type Transport = 'jsonrpc' | 'http_json' | 'grpc';
 export type Behaviour = 'send_message' | 'push_notification' | 'resubscribe';
@@ -76,12 +84,12 @@ export function circuitInstruction(
     const [u, v] = [circuit[i]!, circuit[i + 1]!];
     const token = `[${u.name} -> ${v.name} (${transport})]`;
     hopTokens.push(token);
-    const behaviourStep =
+    const behaviourStep: CallAgent['behavior'] =
       behaviour === 'push_notification'
-        ? { case: 'pushNotification' as const, value: { url: webhookBase ?? '' } }
+        ? { case: 'pushNotification', value: create(PushNotificationBehaviorSchema, { url: webhookBase ?? '' }) }
         : behaviour === 'resubscribe'
-          ? { case: 'resubscribe' as const, value: {} }
-          : { case: 'sendMessage' as const, value: {} };
+          ? { case: 'resubscribe', value: create(ResubscribeBehaviorSchema) }
+          : { case: 'sendMessage', value: create(SendMessageBehaviorSchema) };
     instruction = create(InstructionSchema, {
       step: {
         case: 'steps',

@@ -112,7 +112,7 @@ function texts1(message: Message1 | undefined): string[] {
   return (message?.parts ?? []).flatMap((p) => (p.content?.$case === 'text' && p.content.value ? [p.content.value] : []));
 }
 
-function message1(taskId: string, contextId: string, text: string, messageId = randomUUID()): Message1 {
+function message1(taskId: string, contextId: string, text: string, messageId: string = randomUUID()): Message1 {
   return {
     messageId,
     contextId,
@@ -444,7 +444,7 @@ class ItkExecutor03 {
   async execute(context: sdk03.RequestContext, bus: sdk03.ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = context;
     const now = () => new Date().toISOString();
-    const status = (state: string, final: boolean, text?: string, messageId = randomUUID()) => ({
+    const status = (state: string, final: boolean, text?: string, messageId: string = randomUUID()) => ({
       kind: 'status-update',
       taskId,
       contextId,
