@@ -2,23 +2,27 @@
 // after its connection drops (a proxy in this file that cuts the connection a request arrives
 // on) and after a 503 (the agent's own front answers it), as often as the bound says and no
 // more; a SendMessage never, unless the caller opts in, and then with the same message and an
-// Idempotency-Key equal to its messageId.
+// Idempotency-Key equal to its messageId. Over gRPC the same on UNAVAILABLE: a card lists the
+// agent's gRPC interface at a port where nothing listens until the client has seen a read fail.
 import net from 'node:net';
 import express from 'express';
 import { a2aRouter, completed } from 'a2a-express';
 import { pino } from 'pino';
 import { serverPool } from 'a2a-testing';
 import { A2AClient03, A2AClient10, HttpError, NetworkError } from '../src/index.js';
+import { type GrpcCallStart, grpcTransport } from '../src/grpc.js';
 
 const { serve, closeAll } = serverPool();
 let agentUrl: string;
 let closeRouter: () => Promise<void>;
+let router: ReturnType<typeof a2aRouter>;
+const grpcClosers: (() => Promise<void>)[] = [];
 /** How many of the next matching requests the agent's front answers 503, and what it saw. */
 const unavailable = { reads: 0, sends: 0 };
 const seen: { path: string; idempotencyKey: string | undefined; status: number }[] = [];
 
 beforeAll(async () => {
-  const router = a2aRouter(
+  router = a2aRouter(
     async function* () {
       yield completed('done');
     },
@@ -41,6 +45,7 @@ beforeAll(async () => {
   agentUrl = (await serve(app.use(router)))!.url;
 });
 afterAll(async () => {
+  for (const close of grpcClosers) await close();
   await closeRouter();
   await closeAll();
 });
@@ -172,4 +177,120 @@ test('a caller who aborts while the client waits to retry is answered at once, w
   expect(await read).toEqual(new Error('the caller gave up'));
   expect(seen).toHaveLength(1);
   unavailable.reads = 0;
+});
+
+// ---- gRPC: UNAVAILABLE ------------------------------------------------------------------------
+
+/** A loopback port nothing listens on (one the system gave and took back). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A card of the agent's that lists its gRPC interface at `port` only. */
+async function cardListingGrpcAt(port: number): Promise<string> {
+  const card = (await (await fetch(`${agentUrl}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as Record<
+    string,
+    unknown
+  >;
+  card.supportedInterfaces = [{ url: `127.0.0.1:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0' }];
+  return (await serve(express().get('/.well-known/agent-card.json', (_req, res) => res.json(card))))!.url;
+}
+
+/** A task of the agent's, made over HTTP+JSON. */
+async function aTask(): Promise<string> {
+  const sent = await new A2AClient10(agentUrl, { preferredBinding: 'HTTP+JSON' }).sendMessage(message10('hi'));
+  return 'task' in sent ? sent.task!.id : '';
+}
+
+test('over gRPC, a read answered UNAVAILABLE is asked again, at most `retries` times; off, once', async () => {
+  const stub = await cardListingGrpcAt(await freePort());
+  const id = await aTask();
+  const starts: GrpcCallStart[] = [];
+  const client = new A2AClient10(stub, {
+    preferredBinding: 'GRPC',
+    grpc: grpcTransport({ observe: (call) => void starts.push(call) }),
+    retry: { retries: 2, ...fast },
+  });
+  try {
+    const error = await client.getTask({ id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(starts.map((call) => call.path)).toEqual(Array(3).fill('/lf.a2a.v1.A2AService/GetTask'));
+  } finally {
+    client.close();
+  }
+  starts.length = 0;
+  const once = new A2AClient10(stub, {
+    preferredBinding: 'GRPC',
+    grpc: grpcTransport({ observe: (call) => void starts.push(call) }),
+    retry: false,
+  });
+  try {
+    await expect(once.getTask({ id })).rejects.toBeInstanceOf(NetworkError);
+    expect(starts).toHaveLength(1);
+  } finally {
+    once.close();
+  }
+});
+
+test('over gRPC, a read that failed UNAVAILABLE before the agent listened succeeds on a retry once it does', async () => {
+  const port = await freePort();
+  const stub = await cardListingGrpcAt(port);
+  const id = await aTask();
+  const { serveGrpc } = await import('a2a-express/grpc');
+  const outcomes: string[] = [];
+  let serving: Promise<unknown> | undefined;
+  const client = new A2AClient10(stub, {
+    preferredBinding: 'GRPC',
+    grpc: grpcTransport({
+      observe: () => ({
+        end: (status) => {
+          outcomes.push(status.name);
+          // The first failure seen: the agent's gRPC server starts on the port the card lists.
+          if (status.name === 'UNAVAILABLE' && !serving) {
+            serving = serveGrpc(router, { port, host: '127.0.0.1', agentUrl }).then((server) =>
+              grpcClosers.push(() => server.close({ graceMs: 100 })),
+            );
+          }
+        },
+      }),
+    }),
+    // grpc-js waits about a second before it dials again after a refused connection: the bound
+    // leaves room for that (attempts at 0, 0.25, 0.75, 1.75 and 3.75 s).
+    retry: { retries: 4, backoffMs: 250, maxBackoffMs: 2_000 },
+  });
+  try {
+    await expect(client.getTask({ id })).resolves.toHaveProperty('id', id);
+    expect(outcomes[0]).toBe('UNAVAILABLE');
+    expect(outcomes.at(-1)).toBe('OK');
+  } finally {
+    client.close();
+    await serving;
+  }
+});
+
+test('over gRPC, a SendMessage answered UNAVAILABLE is not sent again unless asked; asked, it goes again with its messageId as idempotency-key', async () => {
+  const stub = await cardListingGrpcAt(await freePort());
+  const starts: GrpcCallStart[] = [];
+  const transport = grpcTransport({ observe: (call) => void starts.push(call) });
+  const plain = new A2AClient10(stub, { preferredBinding: 'GRPC', grpc: transport, retry: fast });
+  try {
+    await expect(plain.sendMessage(message10('once'))).rejects.toBeInstanceOf(NetworkError);
+    expect(starts).toHaveLength(1);
+    expect(starts[0]!.metadata['idempotency-key']).toBeUndefined();
+  } finally {
+    plain.close();
+  }
+  starts.length = 0;
+  const optedIn = new A2AClient10(stub, { preferredBinding: 'GRPC', grpc: transport, retry: { sendMessage: true, retries: 2, ...fast } });
+  const request = message10('again');
+  try {
+    await expect(optedIn.sendMessage(request)).rejects.toBeInstanceOf(NetworkError);
+    expect(starts.map((call) => call.metadata['idempotency-key'])).toEqual(Array(3).fill(request.message.messageId));
+  } finally {
+    optedIn.close();
+  }
 });
