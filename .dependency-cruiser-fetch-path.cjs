@@ -13,7 +13,8 @@
 // (push/node-delivery.ts): not an import, and not counted (detectProcessBuiltinModuleCalls is off).
 //
 // The client's main entry (a2a-client's src/index.ts) is held to the same: a web page bundles it.
-// gRPC, the push receiver, the checker, the inspector and the command line are its Node subpaths.
+// gRPC, HTTPS with a client certificate (tls), the push receiver, the checker, the inspector and the
+// command line are its Node subpaths.
 const { builtinModules } = require('node:module');
 
 const builtins = builtinModules.filter((name) => !name.startsWith('_'));
@@ -34,6 +35,8 @@ const NODE_ONLY_PACKAGES = [
   '@opentelemetry/sdk-trace',
   '@opentelemetry/exporter-trace-otlp-http',
   '@hono/node-server',
+  // a2a-client/tls: HTTPS with a client certificate, for Node.
+  'undici',
   // The MCP SDK (`a2a mcp`): its servers are stdio and Express, and only the command line loads it.
   '@modelcontextprotocol/sdk',
 ];

@@ -65,11 +65,11 @@ export interface AgentApi {
  * HTTP+JSON; else 0.1.0 when it serves `/.well-known/agent.json`; else 0.3 when it serves
  * `/.well-known/agent-card.json`; else 0.1.0 (whose errors then say what answered).
  */
-export async function detectProtocol(baseUrl: string, headers: Record<string, string>): Promise<Protocol> {
+export async function detectProtocol(baseUrl: string, headers: Record<string, string>, fetchFn: typeof fetch = fetch): Promise<Protocol> {
   const base = baseUrl.replace(/\/+$/, '');
   const fetchCard = async (path: string, extra: Record<string, string> = {}) => {
     try {
-      const response = await fetch(`${base}${path}`, { headers: { ...headers, ...extra }, signal: AbortSignal.timeout(10_000) });
+      const response = await fetchFn(`${base}${path}`, { headers: { ...headers, ...extra }, signal: AbortSignal.timeout(10_000) });
       if (!response.ok) {
         await response.body?.cancel();
         return undefined;

@@ -53,8 +53,10 @@ Common options:
                                       (default: the card's first)
   --tls                               gRPC over TLS with the system's roots (implied by --ca, --cert
                                       and a card's grpcs:// URL: then never plaintext)
-  --ca <file>                         gRPC over TLS: the CA certificates (PEM) the agent's must chain to
-  --cert <file> --key <file>          gRPC over mutual TLS: the client's certificate and key (PEM)
+  --ca <file>                         TLS (gRPC, https://): the CA certificates (PEM) the agent's must
+                                      chain to, instead of the system's roots
+  --cert <file> --key <file>          mutual TLS (gRPC, https://): the client's certificate and key
+                                      (PEM), for a card's mutualTLS scheme
   --api-key <key>                     the API key for the card's apiKey scheme (or X-API-Key when it
                                       names none); env A2A_API_KEY
   --bearer <token>                    the bearer token for the card's http scheme (or Authorization:
@@ -141,6 +143,7 @@ Options:
   push: `a2a push set <url> <taskId> <webhookUrl> [--token <token>] [--json]
 a2a push get <url> <taskId> [--json]`,
   check: `a2a check <url> [--message text] [--slow-message text] [--rate n] [--only id,...] [--json] [--junit file] [--header "Name: value"]
+         [--tls] [--ca <file>] [--cert <file> --key <file>]
 
 Reads every card the agent serves (1.0, 0.3, 0.1.0) and runs the checks that apply to what they
 declare: the cards against each version's published schema, each method's answer, the errors the
@@ -164,6 +167,8 @@ body is read to a bound, and the whole check ends by its deadline.
                      that times out once is given up
   --deadline s       seconds the whole check may take (default 300); the checks not run by then
                      are reported skipped
+  --tls, --ca, --cert, --key   TLS and mutual TLS for the agent's https:// and gRPC interfaces, as
+                     for the other commands (gRPC is plaintext without one of them)
 
 Exit code: 0 when no MUST failed, 1 when one did, 2 for a usage error.`,
 };
@@ -258,11 +263,14 @@ async function main(argv: string[]): Promise<number> {
   // came back and say how it departs, unless --strict.
   const base = agentUrl(url);
   const headers = headersOf(values.header);
-  const protocol = await protocolOf(values.protocol, base, headers);
+  const tls = tlsOf(values);
+  const httpsFetch = await httpsFetchOf(tls);
+  const protocol = await protocolOf(values.protocol, base, headers, httpsFetch);
   const { agentApi } = await import('./cli-agent.js');
   const options = {
     headers,
-    grpc: grpcOptionsOf(values),
+    ...(httpsFetch && { fetch: httpsFetch }),
+    grpc: grpcOptionsOf(tls),
     ...(values.binding !== undefined ? { preferredBinding: bindingOf(values.binding) } : {}),
     validateResponses: values.strict ? 'strict' : 'warn',
     onDeparture: ({ what, issues }) => {
@@ -325,7 +333,7 @@ async function inspect(url: string | undefined, values: Options): Promise<number
       port,
       host: values.host ?? '127.0.0.1',
       allowRemote: values['allow-remote'] === true,
-      grpc: grpcOptionsOf(values),
+      grpc: grpcOptionsOf(tlsOf(values)),
     });
   } catch (error) {
     if (error instanceof TypeError) throw new UsageError(error.message);
@@ -438,8 +446,14 @@ async function credentialsFor(
   return { ...(Object.keys(credentials).length ? { credentials } : {}), headers: { ...headers, ...extra } };
 }
 
-/** gRPC's TLS as --tls, --ca, --cert and --key say: the files read here, so that a wrong path is said at once. */
-function grpcOptionsOf(values: Options): { tls?: true | { ca?: string; cert?: string; key?: string } } {
+/** A CA and a client certificate as --ca, --cert and --key name them, the files read. */
+type TlsFiles = { ca?: string; cert?: string; key?: string };
+
+/**
+ * TLS as --tls, --ca, --cert and --key say, for gRPC and HTTPS alike: the files read here, so
+ * that a wrong path is said at once; `true` for --tls alone (the system's roots); undefined for none.
+ */
+function tlsOf(values: Options): true | TlsFiles | undefined {
   if ((values.cert === undefined) !== (values.key === undefined)) throw new UsageError('--cert and --key go together (mutual TLS)');
   const read = (flag: string, path: string | undefined) => {
     if (path === undefined) return {};
@@ -450,8 +464,20 @@ function grpcOptionsOf(values: Options): { tls?: true | { ca?: string; cert?: st
     }
   };
   const files = { ...read('ca', values.ca), ...read('cert', values.cert), ...read('key', values.key) };
-  if (Object.keys(files).length > 0) return { tls: files };
-  return values.tls ? { tls: true } : {};
+  if (Object.keys(files).length > 0) return files;
+  return values.tls ? true : undefined;
+}
+
+/** gRPC's TLS as the flags say. */
+function grpcOptionsOf(tls: true | TlsFiles | undefined): { tls?: true | TlsFiles } {
+  return tls ? { tls } : {};
+}
+
+/** The fetch of HTTPS calls with the flags' CA and client certificate; undefined (the platform's) without them. */
+async function httpsFetchOf(tls: true | TlsFiles | undefined): Promise<import('./tls.js').TlsFetch | undefined> {
+  if (tls === undefined || tls === true) return undefined;
+  const { tlsFetch } = await import('./tls.js');
+  return tlsFetch(tls);
 }
 
 /** The A2A 1.0 binding --binding names. */
@@ -463,7 +489,12 @@ function bindingOf(option: string): 'JSONRPC' | 'HTTP+JSON' | 'GRPC' {
 }
 
 /** The protocol --protocol names, or the one the agent's cards show. */
-async function protocolOf(option: string | undefined, base: string, headers: Record<string, string>): Promise<Protocol> {
+async function protocolOf(
+  option: string | undefined,
+  base: string,
+  headers: Record<string, string>,
+  fetchFn: typeof fetch | undefined,
+): Promise<Protocol> {
   switch (option ?? 'auto') {
     case '1':
     case '1.0':
@@ -475,7 +506,7 @@ async function protocolOf(option: string | undefined, base: string, headers: Rec
     case '0.3.0':
       return '0.3';
     case 'auto':
-      return (await import('./cli-agent.js')).detectProtocol(base, headers);
+      return (await import('./cli-agent.js')).detectProtocol(base, headers, fetchFn);
     default:
       throw new UsageError(`--protocol takes 0.1, 0.3, 1.0 or auto, got ${JSON.stringify(option)}`);
   }
@@ -848,8 +879,12 @@ async function check(url: string | undefined, values: Options): Promise<number> 
       throw new UsageError(`check: --send-headers-to takes an origin (https://host:port), got ${JSON.stringify(origin)}`);
     return origin;
   });
+  const tls = tlsOf(values);
+  const httpsFetch = await httpsFetchOf(tls);
   const options = {
     headers: headersOf(values.header),
+    ...(httpsFetch && { fetcher: httpsFetch }),
+    ...(tls && { grpcTls: tls }),
     rate,
     timeoutMs: seconds(values.timeout, 'timeout', 10),
     deadlineMs: seconds(values.deadline, 'deadline', 300),

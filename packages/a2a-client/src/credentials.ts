@@ -5,6 +5,10 @@
 // unauthenticated (HTTP 401, gRPC UNAUTHENTICATED) is sent once more with fresh credentials:
 // an agent whose issuer rotated its keys refuses a token it took a minute before.
 //
+// A card that asks for mutual TLS is met by the transport's client certificate (a2a-client/tls's
+// fetch, grpcTransport's `tls.cert`); a call the card allows only with one, from a client that
+// has none, is refused before it is sent, saying what to give the client.
+//
 // Built as an interceptor (its `before` writes, its `around` resends), so it sees every call of
 // every version and binding. Nothing here may need Node: the main entry bundles it.
 import { A2AClientError } from './errors.js';
@@ -71,6 +75,41 @@ export class OAuthTokenError extends A2AClientError {
     const said = error ? `${error}${errorDescription ? `: ${errorDescription}` : ''}` : `HTTP ${status ?? '(no answer)'}`;
     super(`the token endpoint ${endpoint} refused the client credentials: ${said}`, options);
   }
+}
+
+/** Whether the client presents a client certificate on a binding's calls. */
+export type HoldsCertificate = (binding: InterceptedCall['binding']) => boolean;
+
+/** The card allows the call only over mutual TLS, and the client has no client certificate for its binding. */
+export class MutualTlsRequiredError extends A2AClientError {
+  override name = 'MutualTlsRequiredError';
+  constructor(
+    /** The card's mutualTLS schemes. */
+    readonly schemes: readonly string[],
+    readonly binding: InterceptedCall['binding'],
+  ) {
+    const give =
+      binding === 'GRPC'
+        ? "grpcTransport({ tls: { cert, key } }) from 'a2a-client/grpc'"
+        : "a fetch that presents one: fetch: tlsFetch({ cert, key }) from 'a2a-client/tls'";
+    super(
+      `the agent card asks for mutual TLS (${schemes.map((s) => JSON.stringify(s)).join(', ')}) and this client has no client certificate for ${binding}: give it ${give}`,
+    );
+  }
+}
+
+/** Refuses, before they are sent, the calls the card allows only over mutual TLS when the client has no certificate for them. */
+export function mutualTlsInterceptor(card: () => Promise<unknown>, holdsCertificate: HoldsCertificate): Interceptor {
+  return {
+    async before(call) {
+      // The card is public, and is how the client learns what is asked.
+      if (call.binding === 'HTTP' || holdsCertificate(call.binding)) return;
+      const requirements = requirementsOf(await card());
+      const mutual = (r: Requirement[]) => r.filter((s) => s.scheme.kind === 'mutualTLS').map((s) => s.name);
+      if (requirements.length === 0 || !requirements.every((r) => mutual(r).length > 0)) return;
+      throw new MutualTlsRequiredError([...new Set(requirements.flatMap(mutual))], call.binding);
+    },
+  };
 }
 
 /** A token is fetched again when less than this remains of its life. */
@@ -162,6 +201,7 @@ export function credentialsInterceptor(
   card: () => Promise<unknown>,
   fetchFn: typeof fetch,
   timeoutMs: number,
+  holdsCertificate: HoldsCertificate = () => false,
 ): Interceptor {
   const tokens = new Map<string, Promise<CachedToken>>();
   const endpoints = new Map<string, Promise<string>>();
@@ -219,8 +259,9 @@ export function credentialsInterceptor(
   async function apply(call: InterceptedCall, fresh: boolean): Promise<void> {
     const base = bases.get(call)!;
     const requirements = requirementsOf(await card());
-    // The first requirement all of whose schemes the caller has credentials for (mTLS is the transport's).
-    const usable = requirements.find((r) => r.every((s) => s.scheme.kind === 'mutualTLS' || provided(s.name) !== undefined));
+    // The first requirement all of whose schemes the caller has credentials for (mTLS: the transport's certificate).
+    const met = (s: Requirement) => (s.scheme.kind === 'mutualTLS' ? holdsCertificate(call.binding) : provided(s.name) !== undefined);
+    const usable = requirements.find((r) => r.every(met));
     if (!usable) return;
     const headers = { ...base.headers };
     let url = base.url;

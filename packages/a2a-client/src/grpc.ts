@@ -104,6 +104,8 @@ export interface GrpcChannel {
 
 /** What `grpcTransport()` makes, for A2AClient10's `grpc` option: how the client dials a card's gRPC interface. */
 export interface GrpcTransport {
+  /** Whether the channel presents a client certificate (`tls.cert`): it then meets a card's `mutualTLS` scheme. */
+  readonly clientCertificate?: boolean;
   readonly open: (address: string, http: JsonRpcHttp, options: { headers: Record<string, string>; timeoutMs: number }) => GrpcChannel;
 }
 
@@ -116,7 +118,10 @@ export function grpcTransport(options: GrpcTransportOptions = {}): GrpcTransport
   const tls = typeof options.tls === 'object' ? options.tls : undefined;
   if (tls && (tls.cert === undefined) !== (tls.key === undefined))
     throw new TypeError('grpcTransport: a client certificate needs its key, and a key its certificate (tls.cert and tls.key)');
-  return { open: (address, http, base) => new GrpcCalls(address, http, { ...base, ...options }) };
+  return {
+    clientCertificate: tls?.cert !== undefined,
+    open: (address, http, base) => new GrpcCalls(address, http, { ...base, ...options }),
+  };
 }
 
 /** Where a card's gRPC URL points, and whether it asks for TLS: `grpcs://` and `https://` do. */
@@ -247,17 +252,10 @@ class GrpcCalls implements GrpcChannel {
         throw new NetworkError('calling an agent over gRPC needs @grpc/grpc-js installed', { cause: error });
       }
       const types = await import('a2a-types/v1.0/grpc');
-      const client = new grpc.Client(this.address, this.credentials(grpc), this.channelOptions());
+      const client = new grpc.Client(this.address, channelCredentials(grpc, this.tls), this.channelOptions());
       return { grpc, types, client, definitions: types.grpcClientDefinition() };
     })();
     return this.client;
-  }
-
-  private credentials(grpc: GrpcModule): import('@grpc/grpc-js').ChannelCredentials {
-    const tls = this.tls;
-    if (!tls) return grpc.credentials.createInsecure();
-    const bytes = (pem: Pem | undefined) => (pem === undefined ? null : Buffer.from(pem));
-    return grpc.credentials.createSsl(bytes(tls.ca), bytes(tls.key), bytes(tls.cert));
   }
 
   private channelOptions(): Record<string, string | number> {
@@ -266,11 +264,7 @@ class GrpcCalls implements GrpcChannel {
     if (keepalive?.timeMs !== undefined) channel['grpc.keepalive_time_ms'] = keepalive.timeMs;
     if (keepalive?.timeoutMs !== undefined) channel['grpc.keepalive_timeout_ms'] = keepalive.timeoutMs;
     if (keepalive?.withoutCalls !== undefined) channel['grpc.keepalive_permit_without_calls'] = keepalive.withoutCalls ? 1 : 0;
-    if (this.tls?.serverName !== undefined) {
-      channel['grpc.ssl_target_name_override'] = this.tls.serverName;
-      channel['grpc.default_authority'] = this.tls.serverName;
-    }
-    return channel;
+    return { ...channel, ...serverNameOptions(this.tls) };
   }
 
   private observe(path: string, metadata: import('@grpc/grpc-js').Metadata, request: unknown, streaming: boolean) {
@@ -305,6 +299,19 @@ class GrpcCalls implements GrpcChannel {
     }
     return new JsonRpcError({ code: -32603, message: `gRPC ${grpc.status[error.code] ?? error.code}: ${error.details}` });
   }
+}
+
+/** A channel's credentials: plaintext without `tls`, else TLS with its CA (or the system's roots) and client certificate. */
+export function channelCredentials(grpc: GrpcModule, tls: GrpcTlsOptions | undefined): import('@grpc/grpc-js').ChannelCredentials {
+  if (!tls) return grpc.credentials.createInsecure();
+  const bytes = (pem: Pem | undefined) => (pem === undefined ? null : Buffer.from(pem));
+  return grpc.credentials.createSsl(bytes(tls.ca), bytes(tls.key), bytes(tls.cert));
+}
+
+/** The channel options that hold the server's certificate to `tls.serverName`, when given. */
+export function serverNameOptions(tls: GrpcTlsOptions | undefined): Record<string, string> {
+  if (tls?.serverName === undefined) return {};
+  return { 'grpc.ssl_target_name_override': tls.serverName, 'grpc.default_authority': tls.serverName };
 }
 
 /** The metadata of a call: the headers the interceptors left, names in lower case as HTTP/2 has them. */

@@ -1,6 +1,7 @@
 // The client's main entry: every version and binding but gRPC, and nothing that needs Node, so
 // that a web page bundles it. Node's parts have subpaths of their own: `a2a-client/grpc` (gRPC,
-// with TLS), `a2a-client/push-receiver` (the push notification verifier), `a2a-client/check`,
+// with TLS), `a2a-client/tls` (HTTPS with a CA and a client certificate),
+// `a2a-client/push-receiver` (the push notification verifier), `a2a-client/check`,
 // `a2a-client/inspector`, and the `a2a` command line.
 export { A2AClient, type A2AClientOptions, type CallOptions, type Departure, type StreamEvent } from './client.js';
 export { A2AClient03, type StreamEvent03 } from './client-03.js';
@@ -15,6 +16,7 @@ export {
   type CredentialFunction,
   type CredentialRequest,
   type Credentials,
+  MutualTlsRequiredError,
   OAuthTokenError,
 } from './credentials.js';
 export type { RetryOptions } from './retries.js';

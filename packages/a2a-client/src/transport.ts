@@ -18,7 +18,7 @@ import {
   tracingInterceptor,
 } from './interceptors.js';
 import { readSse } from './sse.js';
-import { type Credentials, credentialsInterceptor } from './credentials.js';
+import { type Credentials, credentialsInterceptor, type HoldsCertificate, mutualTlsInterceptor } from './credentials.js';
 import { pause, type RetryOptions, retryInterceptor } from './retries.js';
 
 export interface A2AClientOptions {
@@ -42,7 +42,8 @@ export interface A2AClientOptions {
   reconnectAttempts?: number;
   /**
    * The fetch every request goes through. Default: the global `fetch`. Give your own to route
-   * requests through a proxy or to record them (the inspector's raw log does).
+   * requests through a proxy or to record them (the inspector's raw log does), or `tlsFetch()`
+   * from `a2a-client/tls` for a CA of your own and a client certificate (mutual TLS, Node).
    */
   fetch?: typeof fetch;
   /**
@@ -154,14 +155,21 @@ export class JsonRpcHttp {
    * @param card the client's card, for the credentials interceptor (which reads its security schemes).
    */
   constructor(
-    options: A2AClientOptions,
+    options: A2AClientOptions & { grpc?: { readonly clientCertificate?: boolean } },
     readonly protocolVersion: ProtocolVersion,
     card: () => Promise<unknown> = async () => undefined,
   ) {
     const fetchFn: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
     const timeoutMs = options.timeoutMs ?? 30_000;
     const retry = retryInterceptor(options.retry);
-    const credentials = options.credentials && credentialsInterceptor(options.credentials, card, fetchFn, timeoutMs);
+    // A client certificate is the transport's: a2a-client/tls's fetch, or grpcTransport's `tls.cert`, says it has one.
+    const holdsCertificate: HoldsCertificate = (binding) =>
+      binding === 'GRPC'
+        ? options.grpc?.clientCertificate === true
+        : (options.fetch as { clientCertificate?: unknown } | undefined)?.clientCertificate === true;
+    const credentials = options.credentials && credentialsInterceptor(options.credentials, card, fetchFn, timeoutMs, holdsCertificate);
+    // 0.1.0 cards have no mutualTLS scheme, and a 0.1.0 client reads its card only when asked.
+    const mutualTls = protocolVersion === '0.1.0' ? undefined : mutualTlsInterceptor(card, holdsCertificate);
     this.options = {
       headers: options.headers ?? {},
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -173,6 +181,7 @@ export class JsonRpcHttp {
       // which send again what the credentials interceptor signs each time, then the caller's.
       interceptors: [
         ...(options.tracing === false ? [] : [tracingInterceptor()]),
+        ...(mutualTls ? [mutualTls] : []),
         ...(retry ? [retry] : []),
         ...(credentials ? [credentials] : []),
         ...(options.interceptors ?? []),

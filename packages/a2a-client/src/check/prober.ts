@@ -5,7 +5,7 @@
 // their JSON form, their status as the answer's status. The user's headers (credentials) go to
 // the origins it trusts only, and no redirect is followed: a card can name any address.
 import { describeError, readBounded } from '../bounded-body.js';
-import type { GrpcCallStart } from '../grpc.js';
+import { channelCredentials, type GrpcCallStart, type GrpcTlsOptions, serverNameOptions } from '../grpc.js';
 import { type RawEntry, recordingFetch, recordingGrpc } from '../inspector/recorder.js';
 import { readSse, type SseEvent } from '../sse.js';
 
@@ -50,6 +50,8 @@ export interface ProberOptions {
   maxRequests: number;
   timeoutMs: number;
   fetcher: typeof fetch;
+  /** TLS for the gRPC interfaces (a CA, a client certificate); plaintext without it. */
+  grpcTls?: GrpcTlsOptions;
   /** Told of every request, answer and stream event as the inspector's raw log has them. */
   record?: (entry: RawEntry) => void;
 }
@@ -211,7 +213,7 @@ export class Prober {
       request,
       streaming: definition.responseStream,
       // The checker dials gRPC in plaintext (its channel below).
-      tls: false,
+      tls: this.options.grpcTls !== undefined,
     });
     if (this.loggedAs !== undefined) exchange.logId = this.loggedAs;
     const messages: unknown[] = [];
@@ -306,7 +308,8 @@ export class Prober {
           throw new GrpcMissing('checking a gRPC interface needs @grpc/grpc-js installed (npm install @grpc/grpc-js)');
         }
         const types = await import('a2a-types/v1.0/grpc');
-        const client = new grpc.Client(address, grpc.credentials.createInsecure());
+        const { grpcTls } = this.options;
+        const client = new grpc.Client(address, channelCredentials(grpc, grpcTls), serverNameOptions(grpcTls));
         return { grpc, types, client, definitions: types.grpcClientDefinition() };
       })();
       this.channels.set(address, channel);

@@ -17,6 +17,7 @@ import {
   type CheckDefinition,
   requiredExtensionsOf,
 } from './checks.js';
+import type { GrpcTlsOptions } from '../grpc.js';
 import { DeadlinePassed, type Exchange, Prober } from './prober.js';
 import { CheckWebhook } from './webhook.js';
 
@@ -52,7 +53,10 @@ export interface CheckOptions {
   deadlineMs?: number;
   /** Only the checks whose id starts with one of these. */
   only?: readonly string[];
+  /** The fetch of every HTTP request: `tlsFetch()` from a2a-client/tls for a CA of your own or a client certificate. */
   fetcher?: typeof fetch;
+  /** TLS for the gRPC interfaces: `true` (the system's roots), or a CA and a client certificate. Default plaintext. */
+  grpcTls?: boolean | GrpcTlsOptions;
   /** Told of every request, answer and stream event as they cross (the inspector's raw log); each exchange then has its `logId`. */
   record?: (entry: RawEntry) => void;
 }
@@ -110,6 +114,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     timeoutMs,
     deadline: performance.now() + deadlineMs,
     fetcher,
+    ...(options.grpcTls && { grpcTls: options.grpcTls === true ? {} : options.grpcTls }),
     ...(options.record && { record: options.record }),
   });
   // The cards' requests are kept, for a card check to show what it read.

@@ -1,8 +1,14 @@
-// gRPC over TLS and mutual TLS, against the kit's own gRPC server (a2a-express/grpc's `tls`), with
-// a CA made for this run by openssl: a server certificate for 127.0.0.1 and localhost, a client
-// certificate, and a CA of no one's for a client certificate the server must refuse. TLS asked
-// for (the `tls` option, a card's grpcs:// URL) is TLS or a clear failure, never plaintext.
+// TLS and mutual TLS against the kit's own servers, with a CA made for this run by openssl: a
+// server certificate for 127.0.0.1 and localhost, a client certificate, and a CA of no one's for a
+// client certificate the server must refuse. gRPC (a2a-express/grpc's `tls`): TLS asked for (the
+// `tls` option, a card's grpcs:// URL) is TLS or a clear failure, never plaintext. HTTPS (a node:https
+// server in front of a2aRouter, whose card asks for mutual TLS): a2a-client/tls's fetch presents the
+// client certificate over JSON-RPC and HTTP+JSON; a client with none is refused before it sends.
+// The command line's --ca, --cert and --key, for calls and for `a2a check`.
 import { execFile, spawn } from 'node:child_process';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,8 +19,9 @@ import { a2aRouter, artifact, completed } from 'a2a-express';
 import { pino } from 'pino';
 import { serverPool } from 'a2a-testing';
 import type { StreamResponse } from 'a2a-types/v1.0';
-import { A2AClient10, NetworkError } from '../src/index.js';
+import { A2AClient10, type Binding10, MutualTlsRequiredError, NetworkError } from '../src/index.js';
 import { grpcTransport } from '../src/grpc.js';
+import { tlsFetch } from '../src/tls.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { serve, closeAll } = serverPool();
@@ -259,3 +266,181 @@ test('the inspector’s raw log marks a call over TLS, and its grpcurl command l
   expect(plain).toHaveLength(2);
   for (const command of plain) expect(command).toMatch(/^grpcurl -plaintext -H /);
 });
+
+// ---- mutual TLS from the card, over HTTPS and gRPC ------------------------------------------
+
+/** The card's mutualTLS scheme, as an agent that checks client certificates declares it. */
+const MUTUAL_TLS_CARD = {
+  securitySchemes: { clientCert: { mtlsSecurityScheme: { description: 'a certificate our CA signed' } } },
+  securityRequirements: [{ schemes: { clientCert: { list: [] } } }],
+};
+
+/**
+ * An agent whose card asks for mutual TLS, served over HTTPS twice from one app: `strict` (the
+ * handshake refuses a client without a certificate the CA signed, card included) and `open`
+ * (the card is public; every other request without one is answered 401). Its gRPC beside it,
+ * over mutual TLS. `reached` lists the paths past the certificate check.
+ */
+let mutualTls: Promise<{ strict: string; open: string; reached: string[] }> | undefined;
+function mutualTlsAgent() {
+  mutualTls ??= (async () => {
+    const { serveGrpc } = await import('a2a-express/grpc');
+    const reached: string[] = [];
+    const app = express();
+    app.use((req, res, next) => {
+      if (req.path.includes('/.well-known/')) return next();
+      if (!(req.socket as TLSSocket).authorized) {
+        res.status(401).json({ error: 'a client certificate is required' });
+        return;
+      }
+      reached.push(req.path);
+      next();
+    });
+    const listen = async (rejectUnauthorized: boolean) => {
+      const server = createHttpsServer(
+        { key: pem.serverKey, cert: pem.serverCert, ca: pem.ca, requestCert: true, rejectUnauthorized },
+        app,
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      closers.push(
+        () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+          }),
+      );
+      return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    const strict = await listen(true);
+    const open = await listen(false);
+    const router = a2aRouter(
+      async function* (ctx) {
+        yield artifact(`over ${ctx.call.binding}: `);
+        yield artifact(ctx.message.parts.map((p) => ('text' in p ? p.text : '')).join(''), { append: true });
+        yield completed();
+      },
+      { card: { name: 'Mutual', version: '1.0.0' }, logger: pino({ level: 'silent' }), protocol10: { card: MUTUAL_TLS_CARD } },
+    );
+    app.use(router);
+    const grpcServer = await serveGrpc(router, { port: 0, agentUrl: open, tls: { key: pem.serverKey, cert: pem.serverCert, ca: pem.ca } });
+    closers.push(async () => {
+      await grpcServer.close({ graceMs: 100 });
+      await router.close();
+    });
+    return { strict, open, reached };
+  })();
+  return mutualTls;
+}
+
+const withCertificate = () => ({ ca: pem.ca, cert: pem.clientCert, key: pem.clientKey });
+
+test.each<Binding10>(['JSONRPC', 'HTTP+JSON'])(
+  'mutual TLS over %s: a client whose fetch (a2a-client/tls) presents the certificate reads the card, calls and streams; the handshake refuses one without',
+  async (binding) => {
+    const { strict } = await mutualTlsAgent();
+    const fetchOverTls = tlsFetch(withCertificate());
+    expect(fetchOverTls.clientCertificate).toBe(true);
+    const client = new A2AClient10(strict, { preferredBinding: binding, fetch: fetchOverTls, timeoutMs: 10_000 });
+    try {
+      expect((await client.getCard()).securitySchemes).toEqual(MUTUAL_TLS_CARD.securitySchemes);
+      expect(textOf(await client.sendMessage(ask('sealed')))).toBe(`over ${binding === 'JSONRPC' ? 'jsonrpc' : 'rest'}: sealed`);
+      const events: StreamResponse[] = [];
+      for await (const { event } of client.streamMessage(ask('streamed'))) events.push(event);
+      expect(events.length).toBeGreaterThan(0);
+    } finally {
+      await fetchOverTls.close();
+    }
+    // The CA alone: the server asks for a certificate, gets none, and ends the handshake.
+    const noCertificate = tlsFetch({ ca: pem.ca });
+    try {
+      await expect(
+        new A2AClient10(strict, { preferredBinding: binding, fetch: noCertificate, retry: false }).getCard(),
+      ).rejects.toBeInstanceOf(NetworkError);
+    } finally {
+      await noCertificate.close();
+    }
+  },
+);
+
+test.each<Binding10>(['JSONRPC', 'HTTP+JSON', 'GRPC'])(
+  'a card that asks for mutual TLS, a client with no certificate for %s: refused before it sends, saying what to give the client',
+  async (binding) => {
+    const { open, reached } = await mutualTlsAgent();
+    const noCertificate = tlsFetch({ ca: pem.ca });
+    expect(noCertificate.clientCertificate).toBe(false);
+    const grpcCalls: string[] = [];
+    const client = new A2AClient10(open, {
+      preferredBinding: binding,
+      fetch: noCertificate,
+      grpc: grpcTransport({ tls: { ca: pem.ca }, observe: (call) => void grpcCalls.push(call.path) }),
+      timeoutMs: 10_000,
+    });
+    const before = reached.length;
+    try {
+      const error = await client.sendMessage(ask('should not be sent')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MutualTlsRequiredError);
+      expect((error as Error).message).toContain(
+        `the agent card asks for mutual TLS ("clientCert") and this client has no client certificate for ${binding}`,
+      );
+      expect((error as Error).message).toContain(
+        binding === 'GRPC' ? 'grpcTransport({ tls: { cert, key } })' : "tlsFetch({ cert, key }) from 'a2a-client/tls'",
+      );
+      expect(reached.length).toBe(before);
+      expect(grpcCalls).toEqual([]);
+    } finally {
+      client.close();
+      await noCertificate.close();
+    }
+  },
+);
+
+test('a card that asks for mutual TLS over gRPC: grpcTransport’s client certificate meets it, the card read over HTTPS without one', async () => {
+  const { open } = await mutualTlsAgent();
+  const fetchCa = tlsFetch({ ca: pem.ca });
+  const client = new A2AClient10(open, {
+    preferredBinding: 'GRPC',
+    fetch: fetchCa,
+    grpc: grpcTransport({ tls: withCertificate() }),
+    timeoutMs: 10_000,
+  });
+  try {
+    expect(textOf(await client.sendMessage(ask('sealed')))).toBe('over grpc: sealed');
+  } finally {
+    client.close();
+    await fetchCa.close();
+  }
+  expect(() => tlsFetch({ key: pem.clientKey })).toThrow(/a client certificate needs its key, and a key its certificate/);
+});
+
+test('the a2a command line over HTTPS with mutual TLS: --ca, --cert, --key give the fetch its certificate', async () => {
+  const { strict } = await mutualTlsAgent();
+  const files = ['--ca', join(dir, 'ca.crt'), '--cert', join(dir, 'client.crt'), '--key', join(dir, 'client.key')];
+  const sent = await a2a(['send', '--binding', 'rest', ...files, strict, 'over', 'https']);
+  expect(sent.stdout).toContain('over rest: over https');
+  expect(sent.code).toBe(0);
+  const refused = await a2a(['send', '--protocol', '1.0', '--ca', join(dir, 'ca.crt'), strict, 'no certificate']);
+  expect(refused.code).toBe(1);
+}, 60_000);
+
+test('a2a check --ca --cert --key: the cards read and the HTTPS and gRPC interfaces checked behind mutual TLS; without them no card is read', async () => {
+  const { strict } = await mutualTlsAgent();
+  const files = ['--ca', join(dir, 'ca.crt'), '--cert', join(dir, 'client.crt'), '--key', join(dir, 'client.key')];
+  const only = ['--only', 'card-1.0-schema,1.0-jsonrpc-send,1.0-rest-send,1.0-grpc-send'];
+  const checked = await a2a(['check', '--json', ...only, ...files, strict]);
+  const report = JSON.parse(checked.stdout) as {
+    cards: { version: string }[];
+    results: { id: string; outcome: string; reason?: string }[];
+  };
+  expect(report.cards.map((card) => card.version)).toContain('1.0');
+  // --only takes prefixes: 1.0-jsonrpc-send brings 1.0-jsonrpc-send-to-ended along.
+  expect(Object.fromEntries(report.results.map((r) => [r.id, r.outcome]))).toMatchObject({
+    'card-1.0-schema': 'passed',
+    '1.0-jsonrpc-send': 'passed',
+    '1.0-rest-send': 'passed',
+    '1.0-grpc-send': 'passed',
+  });
+  expect(checked.code).toBe(0);
+  const without = await a2a(['check', '--json', ...only, strict]);
+  expect((JSON.parse(without.stdout) as { cards: unknown[] }).cards).toEqual([]);
+  expect(without.code).toBe(1);
+}, 60_000);
