@@ -116,8 +116,8 @@ Options:
                            or one of them): the inspector fetches what its page asks for, so
                            its address then carries a token made at start-up, required on
                            every call
-  --tls, --ca, --cert, --key   how the inspector dials the agent's gRPC interface (TLS, mutual
-                           TLS), as for the other commands
+  --tls, --ca, --cert, --key   how the inspector reaches the agent over gRPC and HTTPS (TLS,
+                           mutual TLS), as for the other commands
 
 Credentials are typed into the page and kept there; the inspector stores none.`,
   mcp: `a2a mcp <url> [--http [port]] [--host <address>] [--allowed-host <name>] [--timeout s] [credentials]
@@ -326,6 +326,8 @@ async function inspect(url: string | undefined, values: Options): Promise<number
   const { serveInspector } = await import('./inspector/server.js');
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number, got ${values.port}`);
+  const tls = tlsOf(values);
+  const httpsFetch = await httpsFetchOf(tls);
   let inspector: Awaited<ReturnType<typeof serveInspector>>;
   try {
     inspector = await serveInspector({
@@ -333,7 +335,8 @@ async function inspect(url: string | undefined, values: Options): Promise<number
       port,
       host: values.host ?? '127.0.0.1',
       allowRemote: values['allow-remote'] === true,
-      grpc: grpcOptionsOf(tlsOf(values)),
+      grpc: grpcOptionsOf(tls),
+      ...(httpsFetch && { fetch: httpsFetch }),
     });
   } catch (error) {
     if (error instanceof TypeError) throw new UsageError(error.message);

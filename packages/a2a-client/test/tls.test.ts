@@ -444,3 +444,37 @@ test('a2a check --ca --cert --key: the cards read and the HTTPS and gRPC interfa
   expect((JSON.parse(without.stdout) as { cards: unknown[] }).cards).toEqual([]);
   expect(without.code).toBe(1);
 }, 60_000);
+
+test('the inspector with a2a-client/tls’s fetch and gRPC’s tls: it reads the cards of an agent behind mutual TLS and calls it over HTTP+JSON and gRPC', async () => {
+  const { strict } = await mutualTlsAgent();
+  const { serveInspector } = await import('../src/inspector/server.js');
+  const fetchOverTls = tlsFetch(withCertificate());
+  const inspector = await serveInspector({ fetch: fetchOverTls, grpc: { tls: withCertificate() } });
+  const page = async (path: string, body: Record<string, unknown>) => {
+    const { session, ...rest } = body;
+    const response = await fetch(new URL(path, inspector.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(typeof session === 'string' ? { 'a2a-inspector-session': session } : {}) },
+      body: JSON.stringify(rest),
+    });
+    return (await response.json()) as Record<string, unknown>;
+  };
+  try {
+    const { session } = (await page('api/session', {})) as { session: string };
+    const found = (await page('api/discover', { session, url: strict })) as { interfaces: { binding: string }[] };
+    expect(found.interfaces.map((i) => i.binding)).toEqual(expect.arrayContaining(['JSONRPC', 'HTTP+JSON', 'GRPC']));
+    for (const binding of ['HTTP+JSON', 'GRPC']) {
+      const sent = await page('api/call', {
+        session,
+        agent: { url: strict, protocol: '1.0', binding },
+        headers: {},
+        op: 'send',
+        args: { message: { parts: [{ type: 'text', text: 'inspected' }] } },
+      });
+      expect(sent).toMatchObject({ ok: true, task: { status: { state: 'completed' } } });
+    }
+  } finally {
+    await inspector.close();
+    await fetchOverTls.close();
+  }
+});

@@ -60,6 +60,11 @@ export interface InspectorOptions {
   token?: string;
   /** How the inspector dials an agent's gRPC interface: TLS (a CA, a client certificate), keepalive. Default: plaintext unless the card's URL is grpcs://. */
   grpc?: Omit<GrpcTransportOptions, 'metadata' | 'observe'>;
+  /**
+   * The fetch of its requests to agents (cards, calls, checks): `tlsFetch()` from a2a-client/tls
+   * for a CA of your own and a client certificate. Default the global fetch.
+   */
+  fetch?: typeof fetch;
 }
 
 export interface Inspector {
@@ -220,15 +225,19 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
     if (!api) {
       const binding = agent.binding?.toUpperCase();
       const record = (entry: RawEntry) => emit(session, 'raw', entry);
-      const recorded = recordingFetch(record);
+      const recorded = recordingFetch(record, options.fetch);
       api = agentApi(agent.protocol, agentBase(agent.url), {
         timeoutMs,
         // The credentials of the call under way, added before the request is recorded: the log shows what was sent.
-        fetch: (input, init = {}) => {
-          const credentials = callHeaders.getStore();
-          if (!credentials || Object.keys(credentials).length === 0) return recorded(input, init);
-          return recorded(input, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), ...credentials } });
-        },
+        fetch: Object.assign(
+          (input: string | URL | Request, init: RequestInit = {}) => {
+            const credentials = callHeaders.getStore();
+            if (!credentials || Object.keys(credentials).length === 0) return recorded(input, init);
+            return recorded(input, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), ...credentials } });
+          },
+          // The client meets a card's mutual TLS scheme with the certificate the given fetch presents.
+          { clientCertificate: (options.fetch as { clientCertificate?: unknown } | undefined)?.clientCertificate === true },
+        ),
         validateResponses: 'warn',
         onDeparture: (departure) => emit(session, 'departure', { time: new Date().toISOString(), ...departure }),
         ...(binding === 'JSONRPC' || binding === 'HTTP+JSON' || binding === 'GRPC' ? { preferredBinding: binding } : {}),
@@ -277,7 +286,7 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
       const body = (await readJson(req, 64 * 1024)) as { url?: unknown; headers?: unknown };
       const url = options.pinnedAgent ? options.pinnedAgent(req) : agentUrlOf(body.url);
       dropClients(session);
-      const record = recordingFetch((entry) => emit(session, 'raw', entry));
+      const record = recordingFetch((entry) => emit(session, 'raw', entry), options.fetch);
       sendJson(res, 200, await discover(url, record, headersOf(body.headers)));
     },
     // The Check tab: `a2a check` against the agent, every exchange in the page's raw log (each
@@ -304,6 +313,8 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
           ...(message !== undefined && { message }),
           ...(slowMessage !== undefined && { slowMessage }),
           timeoutMs: Math.min(timeoutMs, 10_000),
+          ...(options.fetch && { fetcher: options.fetch }),
+          ...(options.grpc?.tls && { grpcTls: options.grpc.tls }),
           record: (entry) => emit(session, 'raw', entry),
         });
         sendJson(res, 200, report);
