@@ -8,9 +8,9 @@
 // change is not written again, so tsc's incremental build keeps its work.
 //
 // The code is what Ajv compiled at run time before, from the same options and schemas: the same
-// checks, issue paths, messages and keywords. The published schemas' validators for any
-// definition (publishedSchemaValidator and its 0.3 and 1.0 kin) and allIssues are still compiled
-// when first called: a client's and the tools' checks, not an agent's.
+// checks, issue paths, messages and keywords. The published schemas' validators of the other
+// definitions (publishedSchemaValidator and its 0.3 kin, the 1.0 ones no client call checks) and
+// allIssues are still compiled when first called: the tools' checks, not an agent's.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -60,6 +60,7 @@ for (const set of VALIDATOR_SETS) {
     "import type { CompiledValidator } from '../compile.js';\n" +
     (used.size ? `import { ${[...used].sort().join(', ')} } from '../ajv-runtime.js';\n` : '') +
     `type Validators = { readonly [definition in ${names}]: CompiledValidator };\n` +
+    `/** The definitions the set compiles. */\nexport const definitions: readonly string[] = ${JSON.stringify(set.definitions)};\n` +
     'let made: Validators | undefined;\n' +
     '/** The validation functions of the set, by definition, made on first call. */\n' +
     'export function validators(): Validators {\n' +

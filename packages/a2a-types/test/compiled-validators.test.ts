@@ -93,7 +93,17 @@ const SAMPLES: Record<string, unknown[]> = {
     { taskId: 't', url: 'https://hook.example/', authentication: { scheme: 'Bearer' } },
     { taskId: 't', id: 'c', tenant: 3 },
   ],
-  'published-card-1.0.ts': [
+  'published-1.0.ts': [
+    { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', timestamp: '2025-01-01T00:00:00Z' } } },
+    { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }, { raw: 'aGk=', mediaType: 'text/plain' }] } },
+    { task: { id: 7, status: { state: 'TASK_STATE_DANCING' } }, message: {} },
+    { statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } },
+    { artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [{ data: { x: 1 } }] }, append: 'no' } },
+    { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [{ role: 'ROLE_USER' }], artifacts: [{}] },
+    { tasks: [{ id: 't', contextId: 'c', status: { state: 'TASK_STATE_FAILED' } }], nextPageToken: '', pageSize: 1, totalSize: 1 },
+    { tasks: 'none', nextPageToken: 3 },
+    { taskId: 't', id: 'c', url: 'https://hook.example/', authentication: { scheme: 'Bearer', credentials: 'x' } },
+    { configs: [{ taskId: 't', id: 'c', url: 7 }], nextPageToken: '' },
     {
       name: 'A',
       description: 'd',

@@ -1,7 +1,7 @@
 import schema10 from '../schemas/a2a-1.0.js';
 import published10 from '../schemas/a2a-1.0.published.js';
 import { validators as compiled } from '../compiled/validators-1.0.js';
-import { validators as compiledPublished } from '../compiled/published-card-1.0.js';
+import { definitions as compiledPublishedTitles, validators as compiledPublished } from '../compiled/published-1.0.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { publishedValidators, validatorOf, type Validator } from '../compile.js';
 import { normalizeProtoJson } from './proto-json.js';
@@ -85,12 +85,22 @@ export function publishedSchema10(): Readonly<Record<string, unknown>> {
   return published10();
 }
 
+/** Those of the published bundle compiled at build time (a client's checks of every answer), one a title. */
+const compiledPublishedValidators = new Map<string, Validator<unknown>>();
+
 /**
  * A validator for one definition of the published 1.0 bundle, by its title (`Send Message
- * Response`, `Stream Response`, `Task`, `Agent Card`, ...), compiled on first use.
+ * Response`, `Stream Response`, `Task`, `Agent Card`, ...): compiled at build time for those a
+ * client checks every answer with, else compiled on first use.
  */
 export function publishedSchemaValidator10(title: string): Validator<unknown> {
-  return publishedValidator(encodeURIComponent(title));
+  if (!compiledPublishedTitles.includes(title)) return publishedValidator(encodeURIComponent(title));
+  let validator = compiledPublishedValidators.get(title);
+  if (!validator) {
+    validator = validatorOf(() => compiledPublished()[title as keyof ReturnType<typeof compiledPublished>]);
+    compiledPublishedValidators.set(title, validator);
+  }
+  return validator;
 }
 
 /**
@@ -98,4 +108,4 @@ export function publishedSchemaValidator10(title: string): Validator<unknown> {
  * `publishedSchemaValidator10('Agent Card')` checks, compiled at build time, since an agent checks
  * its card when it is made.
  */
-export const validateAgentCard10: Validator<AgentCard> = validatorOf<AgentCard>(() => compiledPublished()['Agent Card']);
+export const validateAgentCard10 = publishedSchemaValidator10('Agent Card') as Validator<AgentCard>;
