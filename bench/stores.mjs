@@ -2,6 +2,7 @@
 // pnpm bench:stores [--rounds N] [--seconds S] [--warm-up S] [--database-url postgres://…] [--json file]
 //                   [--cost-against <checkout>] [--stream-chunks N] [--cost-chunks A,B]
 //                   [--against <checkout> | --against resume] [--stores memory,redis,postgres,postgres-async]
+//                   [--streams N]
 //
 // The three task stores in one run, each behind the same bench server (servers/a2a.mjs, a child
 // process of its own): the in-memory store, Redis, and PostgreSQL (with its default durability,
@@ -22,16 +23,20 @@
 // --against <checkout> sets each store of this build against the same store of another build (a
 // clone at another commit, installed and built: its own bench/servers/a2a.mjs), two servers a
 // store, in paired rounds (which side goes first alternates): request/response and the stream,
-// this build's figure over the other's, the median of the rounds' ratios. --against resume sets
+// this build's figure over the other's, the median of the rounds' ratios, and the middle half of
+// them (each round's ratio in the JSON file's eachRound), and the CPU each side took a request
+// and an event (the other's over this build's): --against with this checkout's own folder
+// measures how far the machine moves a ratio with nothing changed. --against resume sets
 // this build against itself with `onInterrupted: 'resume'` and a checkpoint with every chunk
 // (BENCH_ON_INTERRUPTED, BENCH_CHECKPOINTS): what resume costs a turn that is never interrupted.
 // Neither measures PostgreSQL's own counters.
 import os from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deleteKeys, redisAnswers, startOwnPostgres } from 'a2a-testing';
 import { PostgresTaskStore } from 'a2a-express/postgres';
+import { RedisTaskStore } from 'a2a-express/redis';
 import pg from 'pg';
 import { loadWith, startBenchServer, versionStream } from './echo-agent.mjs';
 import { median } from './median.mjs';
@@ -55,6 +60,10 @@ const jsonFile = option(
 // The stream measured, and the streams whose cost per event is compared (smaller for a smoke run).
 const STREAM_CHUNKS = Number(option('--stream-chunks', '4000'));
 const COST_CHUNKS = option('--cost-chunks', '200,4000').split(',').map(Number);
+// --against: streams each side reads a round, the sides taking turns; a side's figure is of them
+// all. One stream of 4,000 chunks lasts some 80 ms, short enough for another process's moment on
+// the CPU to move it by a third.
+const STREAMS_A_ROUND = Number(option('--streams', '1'));
 
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const own = option('--database-url')
@@ -134,41 +143,124 @@ if (against) {
   process.exit(0);
 }
 
-/** --against: each store's two sides, round after round, the side that goes first alternating. */
+/**
+ * CPU time the threads of a process have used, in ns, from Linux's schedstat: /proc/<pid>/stat
+ * counts in 10 ms ticks, steps of a seventh of a 4,000-chunk stream. Undefined where it cannot be
+ * read (another system, a process elsewhere).
+ */
+function cpuNanos(pid) {
+  try {
+    let used = 0;
+    for (const thread of readdirSync(`/proc/${pid}/task`))
+      used += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+    return used;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process id of the Redis at `url`, as its INFO gives it (whose CPU a side's stream also uses). */
+async function redisProcessId(url) {
+  const store = new RedisTaskStore({ url, prefix: redisPrefix });
+  try {
+    return Number(/process_id:(\d+)/.exec(await store.redis.info('server'))?.[1]);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * --against: each store's two sides, round after round, the side that goes first alternating.
+ * Beside the rates, the CPU each side took a request and an event: its server's, and for Redis
+ * redis-server's too when it runs on this machine. Time another process takes from a side moves
+ * its rate but not its CPU, so on a shared machine the CPU ratio shows a change the rates' noise hides.
+ */
 async function pairedRounds() {
   const sides = (name) => servers.filter((server) => server.name === name);
-  const runs = Object.fromEntries(plans.map(([name]) => [name, { this: { rps: [], stream: [] }, other: { rps: [], stream: [] } }]));
+  const runs = Object.fromEntries(
+    plans.map(([name]) => [
+      name,
+      Object.fromEntries(['this', 'other'].map((side) => [side, { rps: [], stream: [], rpsCpu: [], streamCpu: [] }])),
+    ]),
+  );
+  const redisPid = withRedis ? await redisProcessId(redisUrl) : undefined;
+  const cpuOf = (server) => {
+    const own = cpuNanos(server.child.pid);
+    const redis = server.name === 'Redis' && redisPid ? cpuNanos(redisPid) : 0;
+    return own === undefined || redis === undefined ? Number.NaN : own + redis;
+  };
   for (let round = 0; round < rounds; round++) {
     for (const [name] of plans) {
       const order = round % 2 === 0 ? sides(name) : sides(name).reverse();
-      for (const server of order) runs[name][server.side].rps.push((await loadWith(server, '0.1.0', seconds)).requests.average);
-      for (const server of order) runs[name][server.side].stream.push(await streamRate(server, STREAM_CHUNKS));
+      for (const server of order) {
+        const before = cpuOf(server);
+        const { requests } = await loadWith(server, '0.1.0', seconds);
+        runs[name][server.side].rps.push(requests.average);
+        runs[name][server.side].rpsCpu.push((cpuOf(server) - before) / requests.total);
+      }
+      const taken = new Map(order.map((server) => [server, { ms: 0, cpu: 0 }]));
+      for (let stream = 0; stream < STREAMS_A_ROUND; stream++) {
+        for (const server of order) {
+          const before = cpuOf(server);
+          const started = performance.now();
+          await streamRate(server, STREAM_CHUNKS);
+          taken.get(server).ms += performance.now() - started;
+          taken.get(server).cpu += cpuOf(server) - before;
+        }
+      }
+      const events = STREAMS_A_ROUND * (STREAM_CHUNKS + 2);
+      for (const [server, { ms, cpu }] of taken) {
+        runs[name][server.side].stream.push(events / (ms / 1000));
+        runs[name][server.side].streamCpu.push(cpu / events);
+      }
     }
     console.error(`round ${round + 1}/${rounds} done`);
   }
-  const ratio = (mine, theirs) => Number(median(mine.map((value, i) => value / theirs[i])).toFixed(2));
+  const ratios = (mine, theirs) => mine.map((value, i) => value / theirs[i]);
+  const ratio = (each) => Number(median(each).toFixed(2));
+  // The middle half of the rounds' ratios (from the round a quarter up to the one three quarters
+  // up, both measured values): how far one round strays on this machine, beside the median.
+  const middleHalf = (each) => {
+    const sorted = [...each].sort((a, b) => a - b);
+    const at = (share) => sorted[Math.floor((sorted.length - 1) * share)].toFixed(2);
+    return `${at(0.25)}–${at(0.75)}`;
+  };
   const otherName = against === 'resume' ? 'resume, a checkpoint a chunk' : 'the other build';
+  const eachRound = {};
   const speed = Object.fromEntries(
-    Object.entries(runs).map(([name, run]) => [
-      name,
-      {
-        'req/s': Math.round(median(run.this.rps)),
-        [`req/s, ${otherName}`]: Math.round(median(run.other.rps)),
-        'req/s ratio': ratio(run.this.rps, run.other.rps),
-        [`${STREAM_CHUNKS}-chunk stream, events/s`]: Math.round(median(run.this.stream)),
-        [`events/s, ${otherName}`]: Math.round(median(run.other.stream)),
-        'stream ratio': ratio(run.this.stream, run.other.stream),
-      },
-    ]),
+    Object.entries(runs).map(([name, run]) => {
+      const rps = ratios(run.this.rps, run.other.rps);
+      const stream = ratios(run.this.stream, run.other.stream);
+      // The other side's CPU over this one's: above 1, this side does the work for less.
+      const rpsCpu = ratios(run.other.rpsCpu, run.this.rpsCpu);
+      const streamCpu = ratios(run.other.streamCpu, run.this.streamCpu);
+      eachRound[name] = { 'req/s ratio': rps, 'stream ratio': stream, 'CPU a request ratio': rpsCpu, 'CPU an event ratio': streamCpu };
+      return [
+        name,
+        {
+          'req/s': Math.round(median(run.this.rps)),
+          [`req/s, ${otherName}`]: Math.round(median(run.other.rps)),
+          'req/s ratio': ratio(rps),
+          'req/s ratio, middle half': middleHalf(rps),
+          [`${STREAM_CHUNKS}-chunk stream, events/s`]: Math.round(median(run.this.stream)),
+          [`events/s, ${otherName}`]: Math.round(median(run.other.stream)),
+          'stream ratio': ratio(stream),
+          'stream ratio, middle half': middleHalf(stream),
+          'CPU a request ratio': Number.isNaN(rpsCpu[0]) ? null : ratio(rpsCpu),
+          'CPU an event ratio': Number.isNaN(streamCpu[0]) ? null : ratio(streamCpu),
+          'CPU an event, middle half': Number.isNaN(streamCpu[0]) ? null : middleHalf(streamCpu),
+        },
+      ];
+    }),
   );
   const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   console.log(
-    `${machine}; this build against ${against === 'resume' ? 'itself with resume on and a checkpoint with every chunk' : against}; ${rounds} paired rounds of ${seconds} s a server, medians (ratio: the median of the rounds' ratios, this build over the other)`,
+    `${machine}; this build against ${against === 'resume' ? 'itself with resume on and a checkpoint with every chunk' : against}; ${rounds} paired rounds of ${seconds} s a server and ${STREAMS_A_ROUND} stream(s), medians (ratio: the median of the rounds' ratios, this build over the other; CPU ratio: the other's CPU a request or an event over this build's, the server's and redis-server's)`,
   );
   console.table(speed);
   writeFileSync(
     jsonFile,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, against, rounds, seconds, warmUpSeconds, speed }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, against, rounds, seconds, warmUpSeconds, speed, eachRound }, null, 2)}\n`,
   );
 }
 

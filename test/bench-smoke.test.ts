@@ -9,12 +9,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { postgresUrl } from 'a2a-testing';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const run = promisify(execFile);
 
 // The tools run at once (test.concurrent): most of each is a load held for a set time, so side by
-// side they take the time of the longest rather than of all twelve added up.
+// side they take the time of the longest rather than of all thirteen added up.
 describe('pnpm bench', () => {
   test.concurrent('--quick --only validation prints the section and writes --json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
@@ -102,6 +103,43 @@ describe('pnpm bench', () => {
       expect(results.warmUpSeconds).toBe(0.2);
       expect(results.speed.PostgreSQL!['req/s']).toBeGreaterThan(0);
       expect(Object.keys(results.cost)).toEqual(['20 chunks', '40 chunks']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  test.concurrent('bench:stores --against sets each store against another side in paired rounds: the ratios, their middle half, each round', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    try {
+      const file = join(dir, 'stores-ab.json');
+      // Against itself with resume on: the paired rounds without a second checkout to build; on
+      // the tests' PostgreSQL, not a cluster of the bench's own, which the in-memory store needs not.
+      const { stdout } = await run(
+        process.execPath,
+        [
+          'bench/stores.mjs',
+          ...['--against', 'resume', '--stores', 'memory', '--database-url', postgresUrl()],
+          ...['--rounds', '3', '--seconds', '1', '--warm-up', '0.2', '--stream-chunks', '50', '--streams', '2', '--json', file],
+        ],
+        { cwd: root, timeout: 120_000 },
+      );
+      expect(stdout).toMatch(/; 3 paired rounds of 1 s a server and 2 stream\(s\), medians/);
+      // console.table quotes the middle half, a string.
+      expect(stdout).toMatch(/^│ in-memory +│ +\d+ +│ +\d+ +│ +\d+(\.\d+)? +│ +'\d+\.\d\d–\d+\.\d\d' +│/m);
+      const results = JSON.parse(readFileSync(file, 'utf8')) as {
+        speed: Record<string, Record<string, number | string>>;
+        eachRound: Record<string, Record<'req/s ratio' | 'stream ratio' | 'CPU an event ratio', number[]>>;
+      };
+      const rounds = results.eachRound['in-memory']!;
+      expect(rounds['req/s ratio']).toHaveLength(3);
+      expect(rounds['stream ratio']).toHaveLength(3);
+      // The median is one of the rounds' ratios (the middle one of three), and lies within the middle half.
+      const sorted = [...rounds['stream ratio']].sort((a, b) => a - b);
+      expect(results.speed['in-memory']!['stream ratio']).toBe(Number(sorted[1]!.toFixed(2)));
+      expect(results.speed['in-memory']!['stream ratio, middle half']).toBe(`${sorted[0]!.toFixed(2)}–${sorted[1]!.toFixed(2)}`);
+      // The CPU each side took, read from Linux's schedstat: a ratio per round.
+      expect(rounds['CPU an event ratio']).toHaveLength(3);
+      expect(results.speed['in-memory']!['CPU an event ratio']).toBeGreaterThan(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
