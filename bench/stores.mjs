@@ -24,7 +24,8 @@
 // clone at another commit, installed and built: its own bench/servers/a2a.mjs), two servers a
 // store, in paired rounds (which side goes first alternates): request/response and the stream,
 // this build's figure over the other's, the median of the rounds' ratios, and the middle half of
-// them (each round's ratio in the JSON file's eachRound), and the CPU each side took a request
+// them (each round's ratio in the JSON file's eachRound), the median over pairs of rounds, one in
+// each order (both orders: the figure to read), and the CPU each side took a request
 // and an event (the other's over this build's): --against with this checkout's own folder
 // measures how far the machine moves a ratio with nothing changed. --against resume sets
 // this build against itself with `onInterrupted: 'resume'` and a checkpoint with every chunk
@@ -225,6 +226,16 @@ async function pairedRounds() {
     const at = (share) => sorted[Math.floor((sorted.length - 1) * share)].toFixed(2);
     return `${at(0.25)}–${at(0.75)}`;
   };
+  // Rounds two by two, one with this side first and one with the other first: the median of their
+  // ratios' geometric means. Which side goes first moved single rounds by up to a half on the shared
+  // VM (a stream read right after the other side's ran faster; a PostgreSQL just given 3 s of the
+  // other side's writes answered slower), so a median of single rounds sits in whichever order's
+  // cluster its middle round falls: 0.93× in one run, 1.07× in the next.
+  const bothOrders = (each) => {
+    const pairs = [];
+    for (let i = 0; i + 1 < each.length; i += 2) pairs.push(Math.sqrt(each[i] * each[i + 1]));
+    return pairs.length === 0 ? null : Number(median(pairs).toFixed(2));
+  };
   const otherName = against === 'resume' ? 'resume, a checkpoint a chunk' : 'the other build';
   const eachRound = {};
   const speed = Object.fromEntries(
@@ -242,13 +253,16 @@ async function pairedRounds() {
           [`req/s, ${otherName}`]: Math.round(median(run.other.rps)),
           'req/s ratio': ratio(rps),
           'req/s ratio, middle half': middleHalf(rps),
+          'req/s ratio, both orders': bothOrders(rps),
           [`${STREAM_CHUNKS}-chunk stream, events/s`]: Math.round(median(run.this.stream)),
           [`events/s, ${otherName}`]: Math.round(median(run.other.stream)),
           'stream ratio': ratio(stream),
           'stream ratio, middle half': middleHalf(stream),
+          'stream ratio, both orders': bothOrders(stream),
           'CPU a request ratio': Number.isNaN(rpsCpu[0]) ? null : ratio(rpsCpu),
           'CPU an event ratio': Number.isNaN(streamCpu[0]) ? null : ratio(streamCpu),
           'CPU an event, middle half': Number.isNaN(streamCpu[0]) ? null : middleHalf(streamCpu),
+          'CPU an event, both orders': Number.isNaN(streamCpu[0]) ? null : bothOrders(streamCpu),
         },
       ];
     }),

@@ -137,6 +137,10 @@ describe('pnpm bench', () => {
       const sorted = [...rounds['stream ratio']].sort((a, b) => a - b);
       expect(results.speed['in-memory']!['stream ratio']).toBe(Number(sorted[1]!.toFixed(2)));
       expect(results.speed['in-memory']!['stream ratio, middle half']).toBe(`${sorted[0]!.toFixed(2)}–${sorted[1]!.toFixed(2)}`);
+      // Rounds 1 and 2 went in both orders: their ratios' geometric mean.
+      expect(results.speed['in-memory']!['stream ratio, both orders']).toBe(
+        Number(Math.sqrt(rounds['stream ratio'][0]! * rounds['stream ratio'][1]!).toFixed(2)),
+      );
       // The CPU each side took, read from Linux's schedstat: a ratio per round.
       expect(rounds['CPU an event ratio']).toHaveLength(3);
       expect(results.speed['in-memory']!['CPU an event ratio']).toBeGreaterThan(0);
