@@ -12,6 +12,7 @@ import { A2AClientError, codeOfReason10, JsonRpcError, NetworkError, TimeoutErro
 import type { Answered, InterceptedCall } from './interceptors.js';
 import { interceptStream, interceptUnary } from './interceptors.js';
 import type { CallOptions, Check, JsonRpcHttp } from './transport.js';
+import { channelCredentials, serverNameOptions } from './grpc-channel.js';
 
 type GrpcModule = typeof import('@grpc/grpc-js');
 type GrpcTypesModule = typeof import('a2a-types/v1.0/grpc');
@@ -299,19 +300,6 @@ class GrpcCalls implements GrpcChannel {
     }
     return new JsonRpcError({ code: -32603, message: `gRPC ${grpc.status[error.code] ?? error.code}: ${error.details}` });
   }
-}
-
-/** A channel's credentials: plaintext without `tls`, else TLS with its CA (or the system's roots) and client certificate. */
-export function channelCredentials(grpc: GrpcModule, tls: GrpcTlsOptions | undefined): import('@grpc/grpc-js').ChannelCredentials {
-  if (!tls) return grpc.credentials.createInsecure();
-  const bytes = (pem: Pem | undefined) => (pem === undefined ? null : Buffer.from(pem));
-  return grpc.credentials.createSsl(bytes(tls.ca), bytes(tls.key), bytes(tls.cert));
-}
-
-/** The channel options that hold the server's certificate to `tls.serverName`, when given. */
-export function serverNameOptions(tls: GrpcTlsOptions | undefined): Record<string, string> {
-  if (tls?.serverName === undefined) return {};
-  return { 'grpc.ssl_target_name_override': tls.serverName, 'grpc.default_authority': tls.serverName };
 }
 
 /** The metadata of a call: the headers the interceptors left, names in lower case as HTTP/2 has them. */

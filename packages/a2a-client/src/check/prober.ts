@@ -5,7 +5,8 @@
 // their JSON form, their status as the answer's status. The user's headers (credentials) go to
 // the origins it trusts only, and no redirect is followed: a card can name any address.
 import { describeError, readBounded } from '../bounded-body.js';
-import { channelCredentials, type GrpcCallStart, type GrpcTlsOptions, serverNameOptions } from '../grpc.js';
+import type { GrpcCallStart, GrpcTlsOptions } from '../grpc.js';
+import { channelCredentials, serverNameOptions } from '../grpc-channel.js';
 import { type RawEntry, recordingFetch, recordingGrpc } from '../inspector/recorder.js';
 import { readSse, type SseEvent } from '../sse.js';
 
