@@ -93,6 +93,26 @@ const SAMPLES: Record<string, unknown[]> = {
     { taskId: 't', url: 'https://hook.example/', authentication: { scheme: 'Bearer' } },
     { taskId: 't', id: 'c', tenant: 3 },
   ],
+  'published-0.3.ts': [
+    { name: 'A', description: 'd', url: 'https://a.example/', version: '1', protocolVersion: '0.3.0', capabilities: {}, skills: [] },
+    { name: 'A', url: 'not a url', capabilities: { streaming: 'yes' }, defaultInputModes: 'text', skills: [{ id: 's' }] },
+    { kind: 'task', id: 't', contextId: 'c', status: { state: 'completed', timestamp: '2025-01-01T00:00:00Z' } },
+    { kind: 'task', id: 7, status: { state: 'dancing' }, artifacts: [{ parts: [] }] },
+    {
+      kind: 'message',
+      messageId: 'm',
+      role: 'agent',
+      parts: [
+        { kind: 'text', text: 'hi' },
+        { kind: 'data', data: { x: 1 } },
+      ],
+    },
+    { kind: 'message', role: 'robot', parts: [{ kind: 'file', file: {} }] },
+    { taskId: 't', pushNotificationConfig: { url: 'https://hook.example/', authentication: { schemes: ['Bearer'] } } },
+    { jsonrpc: '2.0', id: 1, result: { kind: 'status-update', taskId: 't', contextId: 'c', status: { state: 'working' }, final: false } },
+    { jsonrpc: '2.0', id: 1, result: { kind: 'artifact-update', taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [] } } },
+    { jsonrpc: '1.0', result: {} },
+  ],
   'published-1.0.ts': [
     { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED', timestamp: '2025-01-01T00:00:00Z' } } },
     { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }, { raw: 'aGk=', mediaType: 'text/plain' }] } },

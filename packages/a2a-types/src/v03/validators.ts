@@ -1,6 +1,7 @@
 import schema03 from '../schemas/a2a-0.3.0.js';
 import published03 from '../schemas/a2a-0.3.0.published.js';
 import { validators as compiled } from '../compiled/validators-0.3.js';
+import { definitions as compiledPublishedDefinitions, validators as compiledPublished } from '../compiled/published-0.3.js';
 import { publishedValidators, validatorOf, type Validator } from '../compile.js';
 import type {
   AgentCard,
@@ -42,10 +43,20 @@ export function publishedSchema03(): Readonly<Record<string, unknown>> {
   return published03();
 }
 
+/** Those of the published schema compiled at build time (a client's checks of every answer), one a definition. */
+const compiledPublishedValidators = new Map<string, Validator<unknown>>();
+
 /**
  * A validator for one definition of the published 0.3.0 schema (`SendMessageResponse`,
- * `SendStreamingMessageResponse`, `AgentCard`, ...), compiled on first use; every issue reported.
+ * `SendStreamingMessageResponse`, `AgentCard`, ...); every issue reported. Compiled at build time
+ * for those a client checks every answer with, else compiled on first use.
  */
 export function publishedSchemaValidator03(definition: string): Validator<unknown> {
-  return publishedValidator(definition);
+  if (!compiledPublishedDefinitions.includes(definition)) return publishedValidator(definition);
+  let validator = compiledPublishedValidators.get(definition);
+  if (!validator) {
+    validator = validatorOf(() => compiledPublished()[definition as keyof ReturnType<typeof compiledPublished>]);
+    compiledPublishedValidators.set(definition, validator);
+  }
+  return validator;
 }
