@@ -10,31 +10,31 @@ import Sequencer from '@jest/test-sequencer';
 
 /**
  * The suites that take more than 9 s in a run of them all on two cores (two workers), roughly
- * longest first, each given its place in this list as its expected time: 64, 56, 52 and 44 s for
- * the first four, then 34 to 20, then 18 to 9. Not strictly longest first: packaging (npm
- * installs, waiting on the registry and the disk more than on the CPU) starts beside the bench
- * smoke (the CPU), and the inspector's browser and cli (an agent and some seventy CLI processes)
- * are kept apart in the list: in three runs on a cold cache where those two started together, the
- * agents of both did not print their listening line within 15 s (not understood yet).
- * hostile-probe, which took two minutes in a full run and started beside packaging (its PostgreSQL
- * case read a task of 16 MB for each send, and once timed out under packaging's installs), takes
- * 20 s since the store refuses a send to a full task from the task's row alone: it starts long
- * after packaging has ended. import-rules is a short file that takes 17 s (dependency-cruiser runs).
- * Update the list when a suite becomes one of the slow ones.
+ * longest first, each given its place in this list as its expected time. The run is bound by the
+ * two cores, so the list pairs what spends the CPU (packaging's npm installs and strict builds, the
+ * bench smoke's loads, the new app's install and build, the CLI's seventy processes, the image
+ * deploys) with what mostly waits (the browser on the slow echo's chunks, the checker's twenty
+ * requests a second, the replicas' leases and rolling restarts): two heavy ones side by side
+ * overloaded the cores while, later, two waiting ones left them idle. The inspector's browser and
+ * cli are kept apart: in three runs on a cold cache where those two started together, the agents
+ * of both did not print their listening line within 15 s (not understood yet). Update the list
+ * when a suite becomes one of the slow ones.
  */
 const SLOW_SUITES = [
   'test/packaging.test.ts',
-  'test/bench-smoke.test.ts',
   'test/inspector-browser.test.ts',
-  'test/new-app.test.ts',
-  'packages/a2a-client/test/cli.test.ts',
+  'test/bench-smoke.test.ts',
   'packages/a2a-client/test/check.test.ts',
+  'test/new-app.test.ts',
+  'apps/echo-agent/test/replicas.test.ts',
+  'packages/a2a-client/test/cli.test.ts',
+  'apps/echo-agent/test/rolling-restart.test.ts',
   'test/containers.test.ts',
   'apps/echo-agent/test/hostile-probe.test.ts',
   'packages/a2a-express/test/replicas.test.ts',
   'packages/a2a-express/test/postgres-store.test.ts',
+  'packages/a2a-client/test/mcp.test.ts',
   'test/import-rules.test.ts',
-  'apps/echo-agent/test/replicas.test.ts',
   'test/sdk-clients.test.ts',
   'apps/echo-agent/test/edge-node.test.ts',
   'packages/a2a-client/test/inspector.test.ts',
