@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import express from 'express';
 import { pino } from 'pino';
 import { serveAgent } from 'a2a-express';
-import { integerFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
+import { exitOnBadConfiguration, integerFromEnv, pushNotificationOptionsFromEnv } from 'a2a-express/env';
 import { grpcTransport } from 'a2a-client/grpc';
 import { itkRouter, withKitEndpoint } from './agent.js';
 
@@ -35,6 +35,6 @@ try {
     grpc: { port: grpcPort },
   });
 } catch (error) {
-  logger.fatal({ err: error }, `${agent.name}: bad configuration`);
-  process.exit(1);
+  // As the other samples: one line naming the variable or argument, no stack.
+  exitOnBadConfiguration(logger, agent.name, error);
 }
