@@ -72,6 +72,27 @@ function readableMessage(error: ErrorObject): string {
 }
 
 /**
+ * A validator by definition: the one compiled at build time when `compiled` holds it (made once a
+ * definition), else what `atRunTime` gives.
+ */
+export function compiledFirst(
+  definitions: readonly string[],
+  compiled: () => Readonly<Record<string, CompiledValidator>>,
+  atRunTime: (definition: string) => Validator<unknown>,
+): (definition: string) => Validator<unknown> {
+  const made = new Map<string, Validator<unknown>>();
+  return (definition) => {
+    if (!definitions.includes(definition)) return atRunTime(definition);
+    let validator = made.get(definition);
+    if (!validator) {
+      validator = validatorOf(() => compiled()[definition]!);
+      made.set(definition, validator);
+    }
+    return validator;
+  };
+}
+
+/**
  * Validators of a published schema, compiled here on first use: `published` is the schema a
  * derived one (`a2aSchema`, the 0.3 or 1.0 one) was made from, rebuilt at build time by undoing
  * each fix the derive script recorded under `x-published` (scripts/schema-edits.mjs). Every issue

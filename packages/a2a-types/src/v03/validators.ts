@@ -2,7 +2,7 @@ import schema03 from '../schemas/a2a-0.3.0.js';
 import published03 from '../schemas/a2a-0.3.0.published.js';
 import { validators as compiled } from '../compiled/validators-0.3.js';
 import { definitions as compiledPublishedDefinitions, validators as compiledPublished } from '../compiled/published-0.3.js';
-import { publishedValidators, validatorOf, type Validator } from '../compile.js';
+import { compiledFirst, publishedValidators, validatorOf, type Validator } from '../compile.js';
 import type {
   AgentCard,
   DeleteTaskPushNotificationConfigParams,
@@ -43,8 +43,8 @@ export function publishedSchema03(): Readonly<Record<string, unknown>> {
   return published03();
 }
 
-/** Those of the published schema compiled at build time (a client's checks of every answer), one a definition. */
-const compiledPublishedValidators = new Map<string, Validator<unknown>>();
+/** Compiled at build time for the definitions a client checks every answer with, else on first use. */
+const publishedValidatorOf = compiledFirst(compiledPublishedDefinitions, compiledPublished, publishedValidator);
 
 /**
  * A validator for one definition of the published 0.3.0 schema (`SendMessageResponse`,
@@ -52,11 +52,5 @@ const compiledPublishedValidators = new Map<string, Validator<unknown>>();
  * for those a client checks every answer with, else compiled on first use.
  */
 export function publishedSchemaValidator03(definition: string): Validator<unknown> {
-  if (!compiledPublishedDefinitions.includes(definition)) return publishedValidator(definition);
-  let validator = compiledPublishedValidators.get(definition);
-  if (!validator) {
-    validator = validatorOf(() => compiledPublished()[definition as keyof ReturnType<typeof compiledPublished>]);
-    compiledPublishedValidators.set(definition, validator);
-  }
-  return validator;
+  return publishedValidatorOf(definition);
 }

@@ -3,7 +3,7 @@ import published10 from '../schemas/a2a-1.0.published.js';
 import { validators as compiled } from '../compiled/validators-1.0.js';
 import { definitions as compiledPublishedTitles, validators as compiledPublished } from '../compiled/published-1.0.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { publishedValidators, validatorOf, type Validator } from '../compile.js';
+import { compiledFirst, publishedValidators, validatorOf, type Validator } from '../compile.js';
 import { normalizeProtoJson } from './proto-json.js';
 import type {
   AgentCard,
@@ -85,8 +85,10 @@ export function publishedSchema10(): Readonly<Record<string, unknown>> {
   return published10();
 }
 
-/** Those of the published bundle compiled at build time (a client's checks of every answer), one a title. */
-const compiledPublishedValidators = new Map<string, Validator<unknown>>();
+/** Compiled at build time for the definitions a client checks every answer with, else on first use. */
+const publishedValidatorOf = compiledFirst(compiledPublishedTitles, compiledPublished, (title) =>
+  publishedValidator(encodeURIComponent(title)),
+);
 
 /**
  * A validator for one definition of the published 1.0 bundle, by its title (`Send Message
@@ -94,13 +96,7 @@ const compiledPublishedValidators = new Map<string, Validator<unknown>>();
  * client checks every answer with, else compiled on first use.
  */
 export function publishedSchemaValidator10(title: string): Validator<unknown> {
-  if (!compiledPublishedTitles.includes(title)) return publishedValidator(encodeURIComponent(title));
-  let validator = compiledPublishedValidators.get(title);
-  if (!validator) {
-    validator = validatorOf(() => compiledPublished()[title as keyof ReturnType<typeof compiledPublished>]);
-    compiledPublishedValidators.set(title, validator);
-  }
-  return validator;
+  return publishedValidatorOf(title);
 }
 
 /**
