@@ -422,6 +422,22 @@ test('the a2a command line over HTTPS with mutual TLS: --ca, --cert, --key give 
   expect(refused.code).toBe(1);
 }, 60_000);
 
+test('a2a check dials a card’s grpcs:// interface over TLS with no option given: against a plaintext server its gRPC checks fail, never plaintext', async () => {
+  const { checkAgent } = await import('../src/check/index.js');
+  const grpcSend = async (url: string, options: Parameters<typeof checkAgent>[1] = {}) => {
+    const report = await checkAgent(url, { only: ['1.0-grpc-send'], rate: 200, ...options });
+    return report.results.find((result) => result.id === '1.0-grpc-send')!;
+  };
+  const plaintextListedSecure = await agent(undefined, (address) => `grpcs://${address}`);
+  const refused = await grpcSend(plaintextListedSecure.url);
+  expect(refused.outcome).toBe('failed');
+  expect(refused.exchanges[0]?.request.url).toMatch(/^127\.0\.0\.1:\d+\/lf\.a2a\.v1\.A2AService\/SendMessage$/);
+  // The same server listed as grpc:// is plaintext, and passes; a TLS server listed as grpcs:// passes with its CA.
+  expect((await grpcSend((await agent(undefined, (address) => `grpc://${address}`)).url)).outcome).toBe('passed');
+  const sealed = await agent({ key: pem.serverKey, cert: pem.serverCert }, (address) => `grpcs://${address}`);
+  expect((await grpcSend(sealed.url, { grpcTls: { ca: pem.ca } })).outcome).toBe('passed');
+});
+
 test('a2a check --ca --cert --key: the cards read and the HTTPS and gRPC interfaces checked behind mutual TLS; without them no card is read', async () => {
   const { strict } = await mutualTlsAgent();
   const files = ['--ca', join(dir, 'ca.crt'), '--cert', join(dir, 'client.crt'), '--key', join(dir, 'client.key')];

@@ -5,7 +5,7 @@
 // their JSON form, their status as the answer's status. The user's headers (credentials) go to
 // the origins it trusts only, and no redirect is followed: a card can name any address.
 import { describeError, readBounded } from '../bounded-body.js';
-import type { GrpcCallStart, GrpcTlsOptions } from '../grpc.js';
+import { type GrpcCallStart, type GrpcTlsOptions, grpcTarget } from '../grpc.js';
 import { channelCredentials, serverNameOptions } from '../grpc-channel.js';
 import { type RawEntry, recordingFetch, recordingGrpc } from '../inspector/recorder.js';
 import { readSse, type SseEvent } from '../sse.js';
@@ -190,14 +190,17 @@ export class Prober {
    * the request and the answer in their JSON form: what came back, and how the call ended.
    */
   async grpc(
-    address: string,
+    endpoint: string,
     method: string,
     request: unknown,
     metadata: Record<string, string> = {},
   ): Promise<Exchange & { grpc?: GrpcOutcome }> {
     await this.admit();
+    const { address, tls: cardAsksTls } = grpcTarget(endpoint);
+    // TLS when asked for here, or when the card's URL says grpcs:// (then never plaintext).
+    const tls = this.options.grpcTls ?? (cardAsksTls ? {} : undefined);
     const allMetadata = { ...lowerCased(this.credentialsFor(address, address)), ...lowerCased(metadata) };
-    const { definitions, grpc, types, client } = await this.channel(address);
+    const { definitions, grpc, types, client } = await this.channel(address, tls);
     const definition = definitions[method.charAt(0).toLowerCase() + method.slice(1)];
     if (!definition) throw new Error(`A2AService has no method ${method}`);
     const exchange: Exchange & { grpc?: GrpcOutcome } = {
@@ -213,8 +216,7 @@ export class Prober {
       metadata: allMetadata,
       request,
       streaming: definition.responseStream,
-      // The checker dials gRPC in plaintext (its channel below).
-      tls: this.options.grpcTls !== undefined,
+      tls: tls !== undefined,
     });
     if (this.loggedAs !== undefined) exchange.logId = this.loggedAs;
     const messages: unknown[] = [];
@@ -298,8 +300,9 @@ export class Prober {
     await this.pace();
   }
 
-  private channel(address: string): Promise<GrpcChannel> {
-    let channel = this.channels.get(address);
+  private channel(address: string, tls: GrpcTlsOptions | undefined): Promise<GrpcChannel> {
+    const key = `${tls ? 'tls' : 'plaintext'} ${address}`;
+    let channel = this.channels.get(key);
     if (!channel) {
       channel = (async () => {
         let grpc: typeof import('@grpc/grpc-js');
@@ -309,11 +312,10 @@ export class Prober {
           throw new GrpcMissing('checking a gRPC interface needs @grpc/grpc-js installed (npm install @grpc/grpc-js)');
         }
         const types = await import('a2a-types/v1.0/grpc');
-        const { grpcTls } = this.options;
-        const client = new grpc.Client(address, channelCredentials(grpc, grpcTls), serverNameOptions(grpcTls));
+        const client = new grpc.Client(address, channelCredentials(grpc, tls), serverNameOptions(tls));
         return { grpc, types, client, definitions: types.grpcClientDefinition() };
       })();
-      this.channels.set(address, channel);
+      this.channels.set(key, channel);
     }
     return channel;
   }

@@ -17,7 +17,7 @@ import {
   type CheckDefinition,
   requiredExtensionsOf,
 } from './checks.js';
-import type { GrpcTlsOptions } from '../grpc.js';
+import { type GrpcTlsOptions, grpcTarget } from '../grpc.js';
 import { DeadlinePassed, type Exchange, Prober } from './prober.js';
 import { CheckWebhook } from './webhook.js';
 
@@ -277,6 +277,16 @@ function addressOf(url: URL): string {
 
 const CHECKED_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
+/**
+ * A gRPC interface as the checks dial it: its host:port, whether the card writes a scheme or
+ * not, kept as `grpcs://host:port` when the card's URL asks for TLS (grpcs://, https://), so
+ * that the prober never dials it in plaintext.
+ */
+function grpcEndpoint(url: string): string {
+  const { address, tls } = grpcTarget(url);
+  return tls ? `grpcs://${address}` : address;
+}
+
 /** What the checks of one version run against: its card (if it has one of its own) and its endpoints by binding. */
 interface Target {
   version: Protocol;
@@ -301,11 +311,7 @@ function targetsOf(discovery: Discovery): Target[] {
     endpoints: new Map(
       discovery.interfaces
         .filter((i) => i.protocol === card.protocol && i.supported && CHECKED_BINDINGS.includes(i.binding))
-        // A gRPC interface is dialled at its host:port, whether the card writes a scheme or not.
-        .map((i) => [
-          i.binding as Binding,
-          i.binding === 'GRPC' ? i.url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '') : i.url,
-        ]),
+        .map((i) => [i.binding as Binding, i.binding === 'GRPC' ? grpcEndpoint(i.url) : i.url]),
     ),
   }));
   const card10 = targets.find((t) => t.version === '1.0');
