@@ -494,3 +494,44 @@ test('the inspector with a2a-client/tls’s fetch and gRPC’s tls: it reads the
     await fetchOverTls.close();
   }
 });
+
+test('push notifications from an agent whose keys are served behind a CA of its own: the verifier reads them with the fetch it is given (tlsFetch), and cannot without', async () => {
+  const { createPushNotificationVerifier } = await import('../src/push-receiver.js');
+  const received: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
+  let delivered: () => void;
+  const deliveredAll = new Promise<void>((resolve) => (delivered = resolve));
+  const hook = await serve(
+    express().post('/hook', express.raw({ type: () => true }), (req, res) => {
+      received.push({ headers: req.headers, body: req.body as Buffer });
+      if (JSON.parse((req.body as Buffer).toString()).statusUpdate?.status?.state === 'TASK_STATE_COMPLETED') delivered();
+      res.status(200).end();
+    }),
+  );
+  const router = a2aRouter(
+    async function* () {
+      yield completed('pushed');
+    },
+    { card: { name: 'Pushing', version: '1.0.0' }, logger: pino({ level: 'silent' }), pushNotifications: { allowlist: ['127.0.0.1'] } },
+  );
+  const server = createHttpsServer({ key: pem.serverKey, cert: pem.serverCert }, express().use(router));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const fetchOverTls = tlsFetch({ ca: pem.ca });
+  closers.push(async () => {
+    await router.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await fetchOverTls.close();
+  });
+  const client = new A2AClient10(url, { fetch: fetchOverTls, timeoutMs: 10_000 });
+  await client.sendMessage({ ...ask('push it'), configuration: { taskPushNotificationConfig: { url: `${hook!.url}/hook`, token: 't' } } });
+  await Promise.race([deliveredAll, new Promise((_, reject) => setTimeout(() => reject(new Error('no delivery in 5 s')), 5_000))]);
+  const jwksUrl = `${url}/.well-known/jwks.json`;
+  const notification = received.at(-1)!;
+  const verified = await createPushNotificationVerifier({ jwksUrl, expectedToken: 't', fetch: fetchOverTls }).verify(notification);
+  expect(verified.claims.request_body_sha256).toEqual(expect.any(String));
+  // The global fetch does not trust the test CA: the keys cannot be read, and nothing verifies.
+  await expect(createPushNotificationVerifier({ jwksUrl, expectedToken: 't' }).verify(notification)).rejects.toThrow(
+    'token refused: fetch failed',
+  );
+});

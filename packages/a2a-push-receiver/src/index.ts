@@ -3,7 +3,7 @@
 // replay, and carries the token the client chose. Nothing here needs Express, so that a
 // client-only project compiles without it; the Express handler is `a2a-push-receiver/express`.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { PushNotificationPayload } from 'a2a-types';
 
 export interface PushVerifierOptions<P = PushNotificationPayload> {
@@ -22,6 +22,11 @@ export interface PushVerifierOptions<P = PushNotificationPayload> {
   expectedToken?: string | ((payload: P) => string | undefined | Promise<string | undefined>);
   /** Time allowed to fetch the JWKS, milliseconds. Default 5,000. */
   jwksTimeoutMs?: number;
+  /**
+   * The fetch the JWKS is read with; default the global one. Give a2a-client/tls's `tlsFetch()`
+   * when the agent's keys are behind a CA of your own or mutual TLS.
+   */
+  fetch?: typeof fetch;
 }
 
 /** Why a notification was refused. */
@@ -74,7 +79,10 @@ const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256
 
 export function createPushNotificationVerifier<P = PushNotificationPayload>(options: PushVerifierOptions<P>): PushVerifier<P> {
   const maxAge = options.maxAgeSeconds ?? 300;
-  const keys = createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: options.jwksTimeoutMs ?? 5_000 });
+  const keys = createRemoteJWKSet(new URL(options.jwksUrl), {
+    timeoutDuration: options.jwksTimeoutMs ?? 5_000,
+    ...(options.fetch && { [customFetch]: options.fetch }),
+  });
   // jti → when it stops mattering (its token is too old to be accepted anyway).
   const seen = new Map<string, number>();
 

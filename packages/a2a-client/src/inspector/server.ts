@@ -61,7 +61,8 @@ export interface InspectorOptions {
   /** How the inspector dials an agent's gRPC interface: TLS (a CA, a client certificate), keepalive. Default: plaintext unless the card's URL is grpcs://. */
   grpc?: Omit<GrpcTransportOptions, 'metadata' | 'observe'>;
   /**
-   * The fetch of its requests to agents (cards, calls, checks): `tlsFetch()` from a2a-client/tls
+   * The fetch of its requests to agents (cards, calls, checks, the keys that sign their push
+   * notifications): `tlsFetch()` from a2a-client/tls
    * for a CA of your own and a client certificate. Default the global fetch.
    */
   fetch?: typeof fetch;
@@ -387,7 +388,12 @@ export function createInspector(options: InspectorOptions = {}): Inspector {
         const before = session.push.get(taskId);
         session.push.set(taskId, {
           jwksUrl,
-          verifier: createPushNotificationVerifier<unknown>({ jwksUrl: new URL(jwksUrl), expectedToken: token }),
+          // The agent's keys read with the fetch its calls go through (its CA, its client certificate).
+          verifier: createPushNotificationVerifier<unknown>({
+            jwksUrl: new URL(jwksUrl),
+            expectedToken: token,
+            ...(options.fetch && { fetch: options.fetch }),
+          }),
         });
         try {
           return { raw: await api.setPush(taskId, { url: webhookUrl, token }) };
