@@ -21,6 +21,7 @@ beforeAll(() => {
   for (const file of tracked) if (existsSync(join(root, file))) cpSync(join(root, file), join(copy, file), { preserveTimestamps: true });
   const built = [
     'packages/a2a-types/src/v10/grpc/gen',
+    'packages/a2a-types/src/v03/grpc/gen',
     'packages/a2a-types/src/schemas',
     'packages/a2a-types/src/compiled',
     'apps/itk-agent/src/gen',

@@ -1,7 +1,10 @@
-// A2A 1.0's gRPC binding for A2AClient10: the card's `GRPC` interface (`host:port`) dialled with
-// @grpc/grpc-js, each message in its JSON form (so answers are the same objects, held to the same
-// schema, as over JSON-RPC and HTTP+JSON), `a2a-version` and the client's headers as metadata, and
-// a failed call's ErrorInfo read from its status details into the JsonRpcError 1.0 names it by.
+// The gRPC bindings of A2A 1.0 (for A2AClient10) and 0.3 (for A2AClient03): the card's `GRPC`
+// interface (`host:port`) dialled with @grpc/grpc-js, each message in the version's JSON-RPC form
+// (1.0's is its proto's JSON form; 0.3's is translated by a2a-types/v0.3/grpc), so answers are the
+// same objects, held to the same schema, as over the version's other bindings; the client's
+// headers as metadata (with `a2a-version` for 1.0); a failed call's ErrorInfo read from its
+// status details into the JsonRpcError the version names it by (from a 0.3 agent that sends
+// none, its status code read as the official 0.3 SDK reads it).
 // @grpc/grpc-js is an optional peer dependency, loaded on the first gRPC call only. This is the
 // `a2a-client/grpc` subpath, off the main entry: a web page bundles that, and gRPC needs Node.
 // The channel is plaintext only when nothing asks for TLS: a `tls` option, or a card's
@@ -15,14 +18,24 @@ import type { CallOptions, Check, JsonRpcHttp } from './transport.js';
 import { channelCredentials, serverNameOptions } from './grpc-channel.js';
 
 type GrpcModule = typeof import('@grpc/grpc-js');
-type GrpcTypesModule = typeof import('a2a-types/v1.0/grpc');
 type Client = import('@grpc/grpc-js').Client;
-type Connected = {
-  grpc: GrpcModule;
-  types: GrpcTypesModule;
-  client: Client;
-  definitions: ReturnType<GrpcTypesModule['grpcClientDefinition']>;
-};
+type ServiceError = import('@grpc/grpc-js').ServiceError;
+type Connected = { grpc: GrpcModule; client: Client; service: GrpcService };
+
+/** How a method of a version's service is called: its path, and its messages in the version's JSON-RPC form. */
+interface GrpcMethodCall {
+  readonly path: string;
+  requestSerialize(value: unknown): Buffer;
+  responseDeserialize(bytes: Buffer): unknown;
+}
+
+/** A version's service, as the channel calls it. */
+interface GrpcService {
+  /** The method the client names (1.0: by its proto name; 0.3: by its JSON-RPC name). */
+  method(name: string): GrpcMethodCall;
+  /** The A2A error a failed call's status says; undefined for a status that is the transport's. */
+  errorOf(method: string, error: ServiceError): JsonRpcError | undefined;
+}
 
 /** What a client adds to its gRPC calls, and who it tells of them. */
 export interface GrpcHooks {
@@ -103,16 +116,21 @@ export interface GrpcChannel {
   close(): void;
 }
 
-/** What `grpcTransport()` makes, for A2AClient10's `grpc` option: how the client dials a card's gRPC interface. */
+/** What `grpcTransport()` makes, for the `grpc` option of A2AClient10 and A2AClient03: how the client dials a card's gRPC interface. */
 export interface GrpcTransport {
   /** Whether the channel presents a client certificate (`tls.cert`): it then meets a card's `mutualTLS` scheme. */
   readonly clientCertificate?: boolean;
-  readonly open: (address: string, http: JsonRpcHttp, options: { headers: Record<string, string>; timeoutMs: number }) => GrpcChannel;
+  /** `protocol`: the version whose service is called (`lf.a2a.v1.A2AService` for 1.0, the default; `a2a.v1.A2AService` for 0.3). */
+  readonly open: (
+    address: string,
+    http: JsonRpcHttp,
+    options: { headers: Record<string, string>; timeoutMs: number; protocol?: '1.0' | '0.3' },
+  ) => GrpcChannel;
 }
 
 /**
- * gRPC for A2AClient10 (`new A2AClient10(url, { grpc: grpcTransport({ tls: { ca } }) })`): the
- * card's `GRPC` interface is called over @grpc/grpc-js, plaintext, or TLS as `tls` and the
+ * gRPC for A2AClient10 and A2AClient03 (`new A2AClient10(url, { grpc: grpcTransport({ tls: { ca } }) })`):
+ * the card's `GRPC` interface is called over @grpc/grpc-js, plaintext, or TLS as `tls` and the
  * card's URL say.
  */
 export function grpcTransport(options: GrpcTransportOptions = {}): GrpcTransport {
@@ -132,7 +150,7 @@ export function grpcTarget(url: string): { address: string; tls: boolean } {
   return { address, tls: scheme === 'grpcs' || scheme === 'https' };
 }
 
-type CallsOptions = GrpcTransportOptions & { headers: Record<string, string>; timeoutMs: number };
+type CallsOptions = GrpcTransportOptions & { headers: Record<string, string>; timeoutMs: number; protocol?: '1.0' | '0.3' };
 
 /** Calls one agent's gRPC interface. */
 class GrpcCalls implements GrpcChannel {
@@ -154,7 +172,7 @@ class GrpcCalls implements GrpcChannel {
   /** One unary call of `method` (its proto name), its answer held to `check`. */
   async unary(method: string, params: unknown, check: Check, call: CallOptions = {}): Promise<unknown> {
     return interceptUnary(this.http.interceptors, this.intercepted(method, params, false, call), async (sent, answered) => {
-      const { grpc, types, client, definition } = await this.prepare(method);
+      const { grpc, service, client, definition } = await this.prepare(method);
       const metadata = metadataOf(grpc, sent);
       const observer = this.observe(definition.path, metadata, params, false);
       const answer = await new Promise<unknown>((resolve, reject) => {
@@ -168,7 +186,7 @@ class GrpcCalls implements GrpcChannel {
           (error, value) => {
             if (error) {
               answered.status = error.code;
-              return reject(this.failure(grpc, types, error));
+              return reject(this.failure(grpc, service, method, error));
             }
             answered.status = grpc.status.OK;
             observer?.message?.(value);
@@ -198,7 +216,7 @@ class GrpcCalls implements GrpcChannel {
     call: CallOptions,
     answered: Answered,
   ): AsyncGenerator<unknown> {
-    const { grpc, types, client, definition } = await this.prepare(method);
+    const { grpc, service, client, definition } = await this.prepare(method);
     const metadata = metadataOf(grpc, sent);
     const observer = this.observe(definition.path, metadata, params, true);
     const stream = client.makeServerStreamRequest(
@@ -222,7 +240,7 @@ class GrpcCalls implements GrpcChannel {
     } catch (error) {
       if (error instanceof A2AClientError) throw error;
       answered.status ??= (error as import('@grpc/grpc-js').ServiceError).code;
-      throw this.failure(grpc, types, error as import('@grpc/grpc-js').ServiceError);
+      throw this.failure(grpc, service, method, error as ServiceError);
     } finally {
       stream.cancel();
     }
@@ -238,10 +256,10 @@ class GrpcCalls implements GrpcChannel {
     return this.http.intercepted({ method, binding: 'GRPC', url: this.address, params, streaming }, call, headers);
   }
 
-  /** The channel, opened on the first call, and how `method` (its proto name) is called on it. */
+  /** The channel, opened on the first call, and how `method` is called on it. */
   private async prepare(method: string) {
     const connected = await this.connect();
-    return { ...connected, definition: connected.definitions[lowerFirst(method)]! };
+    return { ...connected, definition: connected.service.method(method) };
   }
 
   private connect(): Promise<Connected> {
@@ -252,9 +270,9 @@ class GrpcCalls implements GrpcChannel {
       } catch (error) {
         throw new NetworkError('calling an agent over gRPC needs @grpc/grpc-js installed', { cause: error });
       }
-      const types = await import('a2a-types/v1.0/grpc');
+      const service = this.options.protocol === '0.3' ? await service03(grpc) : await service10();
       const client = new grpc.Client(this.address, channelCredentials(grpc, this.tls), this.channelOptions());
-      return { grpc, types, client, definitions: types.grpcClientDefinition() };
+      return { grpc, client, service };
     })();
     return this.client;
   }
@@ -280,17 +298,9 @@ class GrpcCalls implements GrpcChannel {
   }
 
   /** A failed call as the client's errors say it: an A2A error by its reason, else the transport's. */
-  private failure(grpc: GrpcModule, types: GrpcTypesModule, error: import('@grpc/grpc-js').ServiceError): Error {
-    const [trailer] = (error.metadata?.get('grpc-status-details-bin') ?? []) as Buffer[];
-    if (trailer) {
-      const { message, details } = types.statusDetailsFromBinary(trailer);
-      const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
-      return new JsonRpcError({
-        code: codeOfReason10(reason) ?? -32603,
-        message: message || error.details,
-        data: details as ErrorDetail10[],
-      });
-    }
+  private failure(grpc: GrpcModule, service: GrpcService, method: string, error: ServiceError): Error {
+    const a2a = service.errorOf(method, error);
+    if (a2a) return a2a;
     if (error.code === grpc.status.DEADLINE_EXCEEDED) return new TimeoutError(`no gRPC answer in time from ${this.address}`);
     if (error.code === grpc.status.UNAVAILABLE) {
       // Over TLS, a server that speaks plaintext (or refuses the client's certificate) is a
@@ -327,4 +337,85 @@ function textEntries(metadata: import('@grpc/grpc-js').Metadata): Record<string,
 
 function lowerFirst(name: string): string {
   return name.charAt(0).toLowerCase() + name.slice(1);
+}
+
+/** The error details of a failed call, the `google.rpc.Status` its `grpc-status-details-bin` trailer carries. */
+function statusTrailer(error: ServiceError): Buffer | undefined {
+  return (error.metadata?.get('grpc-status-details-bin') ?? [])[0] as Buffer | undefined;
+}
+
+/** 1.0's `lf.a2a.v1.A2AService`, its methods by their proto names; an error by its ErrorInfo reason. */
+async function service10(): Promise<GrpcService> {
+  const types = await import('a2a-types/v1.0/grpc');
+  const definitions = types.grpcClientDefinition();
+  return {
+    method: (name) => definitions[lowerFirst(name)] as GrpcMethodCall,
+    errorOf(_method, error) {
+      const trailer = statusTrailer(error);
+      if (!trailer) return undefined;
+      const { message, details } = types.statusDetailsFromBinary(trailer);
+      const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
+      return new JsonRpcError({ code: codeOfReason10(reason) ?? -32603, message: message || error.details, data: details as ErrorDetail10[] });
+    },
+  };
+}
+
+/** The 0.3 JSON-RPC code of each reason an ErrorInfo names, as a 0.3 agent's JSON-RPC answer would give it. */
+const CODE_OF_REASON_03: Readonly<Record<string, number>> = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL: -32603,
+  TASK_NOT_FOUND: -32001,
+  TASK_NOT_CANCELABLE: -32002,
+  PUSH_NOTIFICATION_NOT_SUPPORTED: -32003,
+  UNSUPPORTED_OPERATION: -32004,
+  STREAMING_NOT_SUPPORTED: -32004,
+  CONTENT_TYPE_NOT_SUPPORTED: -32005,
+  INVALID_AGENT_RESPONSE: -32006,
+  EXTENDED_AGENT_CARD_NOT_CONFIGURED: -32007,
+  // Beyond 0.3's own: the codes a2a-express answers them with over 0.3's JSON-RPC.
+  UNAUTHENTICATED: -32000,
+  EXTENSION_SUPPORT_REQUIRED: -32000,
+  PERMISSION_DENIED: -32008,
+  INVALID_TASK_STATE: -32009,
+  RATE_LIMIT_EXCEEDED: -32010,
+  RESOURCE_UNAVAILABLE: -32011,
+};
+
+const PUSH_CONFIG_METHODS = new Set([
+  'tasks/pushNotificationConfig/set',
+  'tasks/pushNotificationConfig/get',
+  'tasks/pushNotificationConfig/list',
+  'tasks/pushNotificationConfig/delete',
+]);
+
+/**
+ * 0.3's `a2a.v1.A2AService`, its methods by their 0.3 JSON-RPC names. An error's code is its
+ * ErrorInfo reason's, when the status carries one (a2a-express sends it); else read from the
+ * status code and the method as the official 0.3 SDK reads them, which is all a 0.3 agent says.
+ */
+async function service03(grpc: GrpcModule): Promise<GrpcService> {
+  const types = await import('a2a-types/v0.3/grpc');
+  const definitions = types.grpcClientDefinition03();
+  const { status } = grpc;
+  const codeOfStatus = (method: string, code: number): number | undefined => {
+    if (code === status.NOT_FOUND) return -32001;
+    if (code === status.FAILED_PRECONDITION) return method === 'agent/getAuthenticatedExtendedCard' ? -32007 : -32002;
+    if (code === status.UNIMPLEMENTED) return PUSH_CONFIG_METHODS.has(method) ? -32003 : -32004;
+    if (code === status.INVALID_ARGUMENT) return -32602;
+    if (code === status.INTERNAL) return -32603;
+    return undefined;
+  };
+  return {
+    method: (name) => definitions[name] as GrpcMethodCall,
+    errorOf(method, error) {
+      const trailer = statusTrailer(error);
+      const { message, reason } = trailer ? types.reasonOfStatusDetails03(trailer) : { message: error.details, reason: undefined };
+      const code = (reason !== undefined ? CODE_OF_REASON_03[reason] : undefined) ?? codeOfStatus(method, error.code);
+      if (code === undefined) return undefined;
+      return new JsonRpcError({ code, message: message || error.details, ...(reason !== undefined && { data: { reason } }) });
+    },
+  };
 }

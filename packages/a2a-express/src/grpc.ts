@@ -1,10 +1,11 @@
-// a2a-express/grpc: serves an agent over A2A 1.0's third binding, gRPC (spec 1.0 10), on a port of
-// its own, beside its HTTP server or without one: the same handler, tasks, store, auth, ownership and
+// a2a-express/grpc: serves an agent over gRPC, A2A 1.0's third binding (spec 1.0 10,
+// `lf.a2a.v1.A2AService`) and 0.3's (`a2a.v1.A2AService`), both on one port of its own, beside its
+// HTTP server or without one: the same handler, tasks, store, auth, ownership and
 // bounds, each call through the same method runner as JSON-RPC and HTTP+JSON. With it come
 // what gRPC users expect of a server: the standard health service (grpc.health.v1) and server
 // reflection (so grpcurl and grpcui list and call it without the proto), message size limits in
 // line with the router's body limit, keepalive, TLS when given a key and certificate, and a
-// graceful shutdown. The 1.0 card lists the server as a `GRPC` interface while it runs.
+// graceful shutdown. The 1.0 and 0.3 cards list the server as a `GRPC` interface while it runs.
 // @grpc/grpc-js, @grpc/reflection and grpc-health-check are optional peer dependencies: an
 // agent that serves no gRPC installs and loads none of them.
 import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
@@ -105,7 +106,7 @@ export async function serveGrpc(agent: ServedAgent, options: GrpcServerOptions =
   }
   if (served.length === 0) {
     server.forceShutdown();
-    throw new TypeError('serveGrpc: no version the router serves has a gRPC binding (A2A 1.0 has: protocol10 is off)');
+    throw new TypeError('serveGrpc: no version the router serves has a gRPC binding (A2A 1.0 and 0.3 have: protocol10 and protocol03 are off)');
   }
   const health = new HealthImplementation(Object.fromEntries([['', 'SERVING'], ...served.map((name) => [name, 'SERVING'])]));
   health.addToServer(server);

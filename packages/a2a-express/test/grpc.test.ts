@@ -445,12 +445,12 @@ describe('A2A 1.0 over gRPC', () => {
     expect(listedGrpcAddress('0.0.0.0', 50051, undefined, 'http://[fd00::5]:8080/')).toBe('[fd00::5]:50051');
   });
 
-  test('a router that serves no 1.0 has nothing to serve over gRPC: a TypeError that says so', async () => {
+  test('a router that serves neither 1.0 nor 0.3 has nothing to serve over gRPC: a TypeError that says so', async () => {
     const { router } = appWith(
       twoChunkEcho(async () => undefined),
-      { protocol10: false },
+      { protocol10: false, protocol03: false },
     );
-    await expect(serveGrpc(router, { port: 0 })).rejects.toThrow(/protocol10 is off/);
+    await expect(serveGrpc(router, { port: 0 })).rejects.toThrow(/protocol10 and protocol03 are off/);
     await router.close();
   });
 

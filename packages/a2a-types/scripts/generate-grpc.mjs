@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Generates the protobuf-es code of A2A 1.0's gRPC binding, at build time: buf compiles
-// proto/lf/a2a/v1/a2a.proto (A2A 1.0's proto, as the specification publishes it) together with
-// the Google APIs it imports and the google.rpc status and error details that gRPC errors carry
-// (all from the google-proto-files package), and protoc-gen-es writes TypeScript to
-// src/v10/grpc/gen/. Nothing generated is committed: the root build runs this before tsc.
+// Generates the protobuf-es code of A2A's gRPC bindings, at build time: buf compiles each
+// version's proto, as its specification publishes it, together with the Google APIs it imports
+// (from the google-proto-files package), and protoc-gen-es writes TypeScript to that version's
+// own folder, with the google.rpc status and error details its gRPC errors carry:
+// proto/lf/a2a/v1/a2a.proto (1.0) to src/v10/grpc/gen/, proto/a2a/v1/a2a.proto (0.3) to src/v03/grpc/gen/.
+// Each folder holds only what its proto needs, so neither version's code loads the other's.
+// Nothing generated is committed: the root build runs this before tsc.
 // A file whose text did not change is not written again, so tsc's incremental build keeps its work;
 // and when none of the inputs changed (the protos, the generators' versions, this script), buf is
 // not run at all: it took some 3 s of every build, and `pnpm a2a` builds before each command.
@@ -16,7 +18,12 @@ import { dirname, join, relative } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const packageRoot = join(import.meta.dirname, '..');
-const out = join(packageRoot, 'src/v10/grpc/gen');
+
+/** Each version's proto files (and the Google ones it wants generated beside them), and where its code goes. */
+const OUTPUTS = [
+  { out: join(packageRoot, 'src/v10/grpc/gen'), paths: ['lf/a2a/v1/a2a.proto', 'google/rpc/status.proto', 'google/rpc/error_details.proto'] },
+  { out: join(packageRoot, 'src/v03/grpc/gen'), paths: ['a2a/v1/a2a.proto', 'google/rpc/status.proto', 'google/rpc/error_details.proto'] },
+];
 
 /** The protos from google-proto-files that ours import, or that a gRPC error's details are. */
 const GOOGLE_PROTOS = [
@@ -33,10 +40,10 @@ const googleProtos = dirname(require.resolve('google-proto-files/package.json'))
 const buf = require.resolve('@bufbuild/buf/bin/buf');
 const protocGenEs = require.resolve('@bufbuild/protoc-gen-es/bin/protoc-gen-es');
 
-/** Where the fingerprint of the inputs that made out/ is kept (out/ is not committed either). */
-const stampFile = join(out, '.inputs.sha256');
+/** Where the fingerprint of the inputs that made each output is kept (the outputs are not committed either). */
+const stampFile = (out) => join(out, '.inputs.sha256');
 const fingerprint = inputsFingerprint();
-if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === fingerprint) process.exit(0);
+if (OUTPUTS.every(({ out }) => existsSync(stampFile(out)) && readFileSync(stampFile(out), 'utf8') === fingerprint)) process.exit(0);
 
 const staging = mkdtempSync(join(tmpdir(), 'a2a-proto-'));
 try {
@@ -46,20 +53,23 @@ try {
     mkdirSync(dirname(join(inputs, file)), { recursive: true });
     cpSync(join(googleProtos, file), join(inputs, file));
   }
-  const generated = join(staging, 'gen');
   writeFileSync(join(inputs, 'buf.yaml'), 'version: v2\n');
-  const template = JSON.stringify({
-    version: 'v2',
-    plugins: [{ local: protocGenEs, out: generated, opt: ['target=ts', 'import_extension=js'], include_imports: true }],
-  });
-  execFileSync(buf, ['generate', inputs, '--template', template], { cwd: inputs, stdio: ['ignore', 'inherit', 'inherit'] });
-  sync(generated, out);
-  writeFileSync(stampFile, fingerprint);
+  for (const [index, { out, paths }] of OUTPUTS.entries()) {
+    const generated = join(staging, `gen-${index}`);
+    const template = JSON.stringify({
+      version: 'v2',
+      plugins: [{ local: protocGenEs, out: generated, opt: ['target=ts', 'import_extension=js'], include_imports: true }],
+    });
+    const only = paths.flatMap((path) => ['--path', path]);
+    execFileSync(buf, ['generate', inputs, '--template', template, ...only], { cwd: inputs, stdio: ['ignore', 'inherit', 'inherit'] });
+    sync(generated, out);
+    writeFileSync(stampFile(out), fingerprint);
+  }
 } finally {
   rmSync(staging, { recursive: true, force: true });
 }
 
-/** A hash of everything the generated code depends on: ours and Google's protos, the tools, this script. */
+/** A hash of everything the generated code depends on: every proto under proto/ (both versions'), Google's, the tools, this script. */
 function inputsFingerprint() {
   const hash = createHash('sha256');
   const add = (label, text) => hash.update(`${label}\0${text}\0`);

@@ -150,8 +150,10 @@ export interface GrpcBinding {
 export interface GrpcMethod {
   /** Its HTTP/2 path (`/lf.a2a.v1.A2AService/SendMessage`). */
   readonly path: string;
-  /** Its name in the proto, and the method of the version's table it calls. */
+  /** Its name in the proto, and the method of the version's table it calls unless `tableMethod` names another. */
   readonly method: string;
+  /** The method of the version's table it calls, where that is not named as the proto names it (0.3's `message/send`). */
+  readonly tableMethod?: string;
   /** Its name in lower camel case, as grpc-js keys a service's implementation. */
   readonly localName: string;
   readonly responseStream: boolean;

@@ -132,7 +132,7 @@ async function serveUnary(
   try {
     const read = await readCall(settings, method, call, basis);
     if ('refused' in read) return callback(read.refused);
-    const outcome = await settings.runner.run(method.method, read.params, read.context);
+    const outcome = await settings.runner.run(method.tableMethod ?? method.method, read.params, read.context);
     if (outcome.kind === 'error') return callback(grpcError(settings, outcome.error));
     if (outcome.kind === 'stream') throw new Error(`${method.method} streamed its answer on a unary method`);
     read.echo?.send(call);
@@ -155,7 +155,7 @@ async function serveStream(
       failStream(call, read.refused);
       return;
     }
-    const outcome = await settings.runner.run(method.method, read.params, read.context);
+    const outcome = await settings.runner.run(method.tableMethod ?? method.method, read.params, read.context);
     if (outcome.kind === 'error') {
       failStream(call, grpcError(settings, outcome.error));
       return;

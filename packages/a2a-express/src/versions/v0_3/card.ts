@@ -2,7 +2,12 @@
 // the 0.3 endpoint as its `url` and only interface, the capabilities the router serves, and the
 // authentication strategies as 0.3 security schemes.
 import { formatIssues, type AgentCard } from 'a2a-types/model';
-import { validateAgentCard03, type AgentCard as AgentCard03, type AgentSkill as AgentSkill03 } from 'a2a-types/v0.3';
+import {
+  validateAgentCard03,
+  type AgentCard as AgentCard03,
+  type AgentInterface as AgentInterface03,
+  type AgentSkill as AgentSkill03,
+} from 'a2a-types/v0.3';
 import type { AgentExtensionOption } from '../../core/extensions.js';
 import type { AuthOptions } from '../../core/auth.js';
 import { PROTOCOL_VERSION_03 } from './mapping.js';
@@ -11,7 +16,8 @@ import { PROTOCOL_VERSION_03 } from './mapping.js';
 export type AgentCard03Input = Partial<AgentCard03>;
 
 /**
- * Makes the 0.3 card from the 0.1.0 one (as served for a request) and where the 0.3 endpoint is.
+ * Makes the 0.3 card from the 0.1.0 one (as served for a request) and where the 0.3 endpoint is;
+ * `served` are the other 0.3 interfaces to list beside it (gRPC, while its server runs).
  * Required 0.3 fields that 0.1.0 leaves optional are filled: `description` and a skill's
  * `description` from the name, a skill's `tags` empty. A provider without a URL is left out
  * (0.3 requires one). `overrides` are applied last.
@@ -22,6 +28,7 @@ export function agentCard03(
   auth: AuthOptions | undefined,
   overrides: AgentCard03Input = {},
   extensions: readonly AgentExtensionOption[] = [],
+  served: readonly AgentInterface03[] = [],
 ): AgentCard03 {
   const card03: AgentCard03 = {
     protocolVersion: PROTOCOL_VERSION_03,
@@ -29,7 +36,7 @@ export function agentCard03(
     description: card.description ?? card.name,
     url,
     preferredTransport: 'JSONRPC',
-    additionalInterfaces: [{ url, transport: 'JSONRPC' }],
+    additionalInterfaces: [{ url, transport: 'JSONRPC' }, ...served],
     version: card.version,
     capabilities: {
       streaming: card.capabilities.streaming === true,

@@ -1,7 +1,7 @@
 // A2A 0.3 as a plug-in: its options, methods, error codes, push body and card.
-import type { ProtocolVersion, ServableVersion } from '../../protocol/version.js';
+import type { ListedInterface, ProtocolVersion, ServableVersion } from '../../protocol/version.js';
 import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
-import type { AgentCard as AgentCard03 } from 'a2a-types/v0.3';
+import type { AgentCard as AgentCard03, AgentInterface as AgentInterface03 } from 'a2a-types/v0.3';
 import { agentCard03, checkAgentCard03, type AgentCard03Input } from './card.js';
 import { errorTo03, PROTOCOL_NAME_03, pushBodyTo03 } from './mapping.js';
 import { methods03 } from './methods.js';
@@ -62,7 +62,7 @@ export const version03: ServableVersion<Options03> = {
       path,
       inputModes: inputModesOfCard(overrides),
       listedInterfaces: (mountUrl) => [{ url: urlBelow(mountUrl, path), protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_NAME_03 }],
-      endpoint: ({ auth, extensions }) => ({
+      endpoint: ({ auth, extensions, otherInterfaces }) => ({
         version: protocol03,
         path,
         cardPaths: [`${path}/.well-known/agent-card.json`],
@@ -71,11 +71,19 @@ export const version03: ServableVersion<Options03> = {
           rank: (requested) => (requested === undefined || OF_0_X.test(requested) ? 2 : 0),
         },
         cardCaching: true,
-        card: (agentCard) => agentCard03(agentCard, urlBelow(agentCard.url, path), auth, overrides, extensions),
+        card: (agentCard) =>
+          agentCard03(agentCard, urlBelow(agentCard.url, path), auth, overrides, extensions, interfaces03(otherInterfaces(agentCard.url))),
         checkCard: (card) => checkAgentCard03(card as AgentCard03),
+        // Loaded by the gRPC server alone: an agent that serves no gRPC loads no protobuf code.
+        grpc: () => import('./grpc.js').then((module) => module.grpc03),
       }),
     };
   },
 };
+
+/** The interfaces served elsewhere that speak 0.3 (its gRPC server's), as the 0.3 card's `additionalInterfaces` list them. */
+function interfaces03(listed: readonly ListedInterface[]): AgentInterface03[] {
+  return listed.filter((entry) => entry.protocolVersion === PROTOCOL_NAME_03).map(({ url, protocolBinding }) => ({ url, transport: protocolBinding }));
+}
 
 export type { AgentCard03Input } from './card.js';
