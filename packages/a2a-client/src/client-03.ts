@@ -1,6 +1,7 @@
 // A typed client for A2A 0.3 agents (what today's SDKs serve, and a2a-express beside 0.1.0): the
 // 0.3 card and every 0.3 JSON-RPC method, streams that resume, answers held to the published 0.3
-// schema. The same transport as the 0.1.0 client (transport.ts).
+// schema. The same transport as the 0.1.0 client (transport.ts); with `grpc`, the card's `GRPC`
+// interface too (the same methods, their params and results in the same objects).
 import {
   publishedSchemaValidator03,
   type AgentCard,
@@ -18,6 +19,18 @@ import { InvalidResponseError } from './errors.js';
 import type { Validator } from 'a2a-types';
 import { AgentClient } from './agent-client.js';
 import type { A2AClientOptions, CallOptions, Check, StreamPlan } from './transport.js';
+import type { GrpcChannel, GrpcTransport } from './grpc.js';
+
+export interface A2AClient03Options extends A2AClientOptions {
+  /**
+   * gRPC: `grpcTransport(...)` from `a2a-client/grpc` (Node only, with @grpc/grpc-js installed),
+   * which says how the card's `GRPC` interface is dialled (TLS, keepalive). It is used when the
+   * card prefers gRPC (`preferredTransport`) or the client does; otherwise JSON-RPC at the card's `url`.
+   */
+  grpc?: GrpcTransport;
+  /** The transport to use when the card lists it, over the card's own preference. */
+  preferredTransport?: 'JSONRPC' | 'GRPC';
+}
 
 /**
  * A check against the published 0.3 schema: the definition `pick` names for a value (a Task or a
@@ -35,6 +48,11 @@ const TASK = check(() => 'Task');
 const TASK_OR_MESSAGE = check((value) => ((value as { kind?: unknown } | null)?.kind === 'message' ? 'Message' : 'Task'));
 const PUSH_CONFIG = check(() => 'TaskPushNotificationConfig');
 const STREAM_EVENT = check(() => 'SendStreamingMessageSuccessResponse');
+/** A stream's event as gRPC carries it: no JSON-RPC envelope around it. */
+const BARE_STREAM_EVENT = check((value) => {
+  const kind = (value as { kind?: unknown } | null)?.kind;
+  return kind === 'message' ? 'Message' : kind === 'status-update' ? 'TaskStatusUpdateEvent' : kind === 'artifact-update' ? 'TaskArtifactUpdateEvent' : 'Task';
+});
 /** For a result checked item by item. */
 const NO_CHECK: Check = { validate: Object.assign(() => true, { issues: [] }) as unknown as Validator<unknown>, allIssues: () => [] };
 /** `tasks/pushNotificationConfig/delete` answers null. */
@@ -47,16 +65,25 @@ export interface StreamEvent03 {
 }
 
 export class A2AClient03 extends AgentClient<AgentCard> {
+  private grpc: GrpcChannel | undefined;
+
   /**
    * @param baseUrl where the agent is: its card is at `<baseUrl>/.well-known/agent-card.json`,
    *   and its JSON-RPC endpoint is the card's `url` (read before the first call).
    */
-  constructor(baseUrl: string | URL, options: A2AClientOptions = {}) {
+  constructor(
+    baseUrl: string | URL,
+    private readonly options: A2AClient03Options = {},
+  ) {
     super(baseUrl, options, '/.well-known/agent-card.json', CARD, '0.3');
+    if (options.grpc !== undefined && typeof (options.grpc as Partial<GrpcTransport>).open !== 'function')
+      throw new TypeError("A2AClient03: `grpc` takes grpcTransport({ ... }) from 'a2a-client/grpc'");
+    if (options.preferredTransport === 'GRPC' && !options.grpc)
+      throw new TypeError("A2AClient03: preferredTransport 'GRPC' needs `grpc: grpcTransport()` from 'a2a-client/grpc'");
   }
 
   /** A client for the agent a 0.3 card describes. */
-  static fromCard(card: AgentCard, options: A2AClientOptions = {}): A2AClient03 {
+  static fromCard(card: AgentCard, options: A2AClient03Options = {}): A2AClient03 {
     const client = new A2AClient03(card.url, options);
     client.card = card;
     return client;
@@ -117,6 +144,14 @@ export class A2AClient03 extends AgentClient<AgentCard> {
     lastEventId: string | undefined,
     call: CallOptions,
   ): AsyncGenerator<StreamEvent03> {
+    const grpc = await this.grpcChannel(call);
+    if (grpc) {
+      // gRPC has no Last-Event-ID header: it travels as metadata, which a2a-express reads the same way.
+      const headers = lastEventId === undefined ? call.headers : { ...call.headers, 'last-event-id': lastEventId };
+      for await (const event of grpc.stream(request.method, request.params, BARE_STREAM_EVENT, { ...call, headers }))
+        yield { id: undefined, event: event as StreamResult };
+      return;
+    }
     const plan: StreamPlan = { ...request, check: STREAM_EVENT, isFinal: (result) => isFinal(result as StreamResult) };
     for await (const { id, result } of this.http.stream(await this.endpoint(call), plan, lastEventId, call)) {
       yield { id, event: result as StreamResult };
@@ -124,7 +159,39 @@ export class A2AClient03 extends AgentClient<AgentCard> {
   }
 
   private async rpc<R>(method: string, params: unknown, resultCheck: Check, call: CallOptions = {}): Promise<R> {
+    const grpc = await this.grpcChannel(call);
+    if (grpc) return (await grpc.unary(method, params, resultCheck, call)) as R;
     return (await this.http.call(await this.endpoint(call), method, params, resultCheck, call)) as R;
+  }
+
+  /** Closes the gRPC channel, if the client opened one (HTTP needs nothing closed). */
+  close(): void {
+    this.grpc?.close();
+  }
+
+  /**
+   * The channel to the card's `GRPC` interface, when the client has `grpc` and it or the card
+   * prefers gRPC; undefined for JSON-RPC.
+   */
+  private async grpcChannel(call: CallOptions): Promise<GrpcChannel | undefined> {
+    const { grpc, preferredTransport } = this.options;
+    if (!grpc) return undefined;
+    if (this.grpc) return this.grpc;
+    const card = await this.getCard(call);
+    const wanted = (preferredTransport ?? card.preferredTransport ?? 'JSONRPC').toUpperCase();
+    if (wanted !== 'GRPC') return undefined;
+    const listed = [{ url: card.url, transport: card.preferredTransport ?? 'JSONRPC' }, ...(card.additionalInterfaces ?? [])];
+    const url = listed.find((entry) => entry.transport.toUpperCase() === 'GRPC')?.url;
+    if (url === undefined) {
+      if (preferredTransport === 'GRPC') throw new InvalidResponseError('the agent card lists no A2A 0.3 interface over GRPC');
+      return undefined;
+    }
+    this.grpc = grpc.open(url, this.http, {
+      headers: { ...this.options.headers },
+      timeoutMs: this.options.timeoutMs ?? 30_000,
+      protocol: '0.3',
+    });
+    return this.grpc;
   }
 
   /** The card's `url`: a 0.3 agent's endpoint need not be where its card is. */
