@@ -196,6 +196,8 @@ class GrpcCalls implements GrpcChannel {
         if (observer?.end) pending.on('status', (status) => observer.end!(statusOf(grpc, status)));
         call.signal?.addEventListener('abort', () => pending.cancel(), { once: true });
       });
+      // A method that answers nothing (0.3's push config delete) is null, as over JSON-RPC.
+      if (answer == null && check.nullable) return null;
       this.http.hold(answer, check, `${method} result`);
       return answer;
     });

@@ -195,7 +195,8 @@ export function grpcClientDefinition03(): Record<string, GrpcMethodDefinition03>
       requestSerialize: (value) => asBuffer(method.paramsToBinary(value)),
       requestDeserialize: (bytes) => method.paramsFromBinary(bytes),
       responseSerialize: (value) => asBuffer(method.resultToBinary(value)),
-      responseDeserialize: (bytes) => method.resultFromBinary(bytes),
+      // grpc-js takes a null answer for none at all ("No message received"): DeleteTaskPushNotificationConfig's null is undefined here.
+      responseDeserialize: (bytes) => method.resultFromBinary(bytes) ?? undefined,
     };
   }
   return definition;
