@@ -51,7 +51,13 @@ const STREAM_EVENT = check(() => 'SendStreamingMessageSuccessResponse');
 /** A stream's event as gRPC carries it: no JSON-RPC envelope around it. */
 const BARE_STREAM_EVENT = check((value) => {
   const kind = (value as { kind?: unknown } | null)?.kind;
-  return kind === 'message' ? 'Message' : kind === 'status-update' ? 'TaskStatusUpdateEvent' : kind === 'artifact-update' ? 'TaskArtifactUpdateEvent' : 'Task';
+  return kind === 'message'
+    ? 'Message'
+    : kind === 'status-update'
+      ? 'TaskStatusUpdateEvent'
+      : kind === 'artifact-update'
+        ? 'TaskArtifactUpdateEvent'
+        : 'Task';
 });
 /** For a result checked item by item. */
 const NO_CHECK: Check = { validate: Object.assign(() => true, { issues: [] }) as unknown as Validator<unknown>, allIssues: () => [] };

@@ -357,7 +357,11 @@ async function service10(): Promise<GrpcService> {
       if (!trailer) return undefined;
       const { message, details } = types.statusDetailsFromBinary(trailer);
       const reason = (details.find((detail) => detail['@type'] === ERROR_INFO_TYPE) as { reason?: string } | undefined)?.reason;
-      return new JsonRpcError({ code: codeOfReason10(reason) ?? -32603, message: message || error.details, data: details as ErrorDetail10[] });
+      return new JsonRpcError({
+        code: codeOfReason10(reason) ?? -32603,
+        message: message || error.details,
+        data: details as ErrorDetail10[],
+      });
     },
   };
 }

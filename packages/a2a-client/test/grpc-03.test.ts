@@ -53,7 +53,13 @@ class EchoExecutor {
   async cancelTask(taskId: string, bus: sdk03.ExecutionEventBus): Promise<void> {
     this.held.get(taskId)?.();
     this.held.delete(taskId);
-    bus.publish({ kind: 'status-update', taskId, contextId: '', final: true, status: { state: 'canceled', timestamp: new Date().toISOString() } });
+    bus.publish({
+      kind: 'status-update',
+      taskId,
+      contextId: '',
+      final: true,
+      status: { state: 'canceled', timestamp: new Date().toISOString() },
+    });
     bus.finished();
   }
 }
@@ -90,7 +96,10 @@ async function sdkAgent(): Promise<AgentCard> {
     new sdk03.DefaultPushNotificationSender(pushStore),
   );
   const server = new grpc.Server();
-  server.addService(sdk03grpc.A2AService, sdk03grpc.grpcService({ requestHandler: handler, userBuilder: sdk03grpc.UserBuilder.noAuthentication }));
+  server.addService(
+    sdk03grpc.A2AService,
+    sdk03grpc.grpcService({ requestHandler: handler, userBuilder: sdk03grpc.UserBuilder.noAuthentication }),
+  );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
@@ -185,7 +194,12 @@ describe('A2AClient03 over gRPC, as over JSON-RPC', () => {
     const { url } = await ourAgent({ strategies: [apiKey({ keys: { 'the-key': 'partner' } })] });
     const seen: string[] = [];
     const interceptor: Interceptor = { before: (call) => void seen.push(`${call.binding} ${call.method}`) };
-    const client = new A2AClient03(url, { grpc: grpcTransport(), preferredTransport: 'GRPC', credentials: { apikey: 'the-key' }, interceptors: [interceptor] });
+    const client = new A2AClient03(url, {
+      grpc: grpcTransport(),
+      preferredTransport: 'GRPC',
+      credentials: { apikey: 'the-key' },
+      interceptors: [interceptor],
+    });
     closers.push(() => client.close());
     await expect(client.sendMessage({ message: message('hello') })).resolves.toMatchObject({ status: { state: 'completed' } });
     expect(seen).toContain('GRPC message/send');

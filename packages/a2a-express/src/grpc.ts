@@ -106,7 +106,9 @@ export async function serveGrpc(agent: ServedAgent, options: GrpcServerOptions =
   }
   if (served.length === 0) {
     server.forceShutdown();
-    throw new TypeError('serveGrpc: no version the router serves has a gRPC binding (A2A 1.0 and 0.3 have: protocol10 and protocol03 are off)');
+    throw new TypeError(
+      'serveGrpc: no version the router serves has a gRPC binding (A2A 1.0 and 0.3 have: protocol10 and protocol03 are off)',
+    );
   }
   const health = new HealthImplementation(Object.fromEntries([['', 'SERVING'], ...served.map((name) => [name, 'SERVING'])]));
   health.addToServer(server);

@@ -128,7 +128,9 @@ describe('the SDK 0.3.14 gRPC client', () => {
     const config = { id: 'hook-1', url: 'http://127.0.0.1:9/hook', token: 'tok' };
     const set = await sdk.setTaskPushNotificationConfig({ taskId: task.id, pushNotificationConfig: config });
     expect(set).toMatchObject({ taskId: task.id, pushNotificationConfig: { id: 'hook-1', url: config.url } });
-    const got = await sdk.getTaskPushNotificationConfig({ id: task.id, pushNotificationConfigId: 'hook-1' });
+    // The SDK's types take only the task's id here; its gRPC transport sends the config's id too.
+    const byId = { id: task.id, pushNotificationConfigId: 'hook-1' } as Parameters<Client['getTaskPushNotificationConfig']>[0];
+    const got = await sdk.getTaskPushNotificationConfig(byId);
     expect(got.pushNotificationConfig.url).toBe(config.url);
     const listed = await sdk.listTaskPushNotificationConfig({ id: task.id });
     expect(listed.map((entry) => entry.pushNotificationConfig.id)).toEqual(['hook-1']);

@@ -21,7 +21,10 @@ const packageRoot = join(import.meta.dirname, '..');
 
 /** Each version's proto files (and the Google ones it wants generated beside them), and where its code goes. */
 const OUTPUTS = [
-  { out: join(packageRoot, 'src/v10/grpc/gen'), paths: ['lf/a2a/v1/a2a.proto', 'google/rpc/status.proto', 'google/rpc/error_details.proto'] },
+  {
+    out: join(packageRoot, 'src/v10/grpc/gen'),
+    paths: ['lf/a2a/v1/a2a.proto', 'google/rpc/status.proto', 'google/rpc/error_details.proto'],
+  },
   { out: join(packageRoot, 'src/v03/grpc/gen'), paths: ['a2a/v1/a2a.proto', 'google/rpc/status.proto', 'google/rpc/error_details.proto'] },
 ];
 

@@ -83,7 +83,9 @@ export const version03: ServableVersion<Options03> = {
 
 /** The interfaces served elsewhere that speak 0.3 (its gRPC server's), as the 0.3 card's `additionalInterfaces` list them. */
 function interfaces03(listed: readonly ListedInterface[]): AgentInterface03[] {
-  return listed.filter((entry) => entry.protocolVersion === PROTOCOL_NAME_03).map(({ url, protocolBinding }) => ({ url, transport: protocolBinding }));
+  return listed
+    .filter((entry) => entry.protocolVersion === PROTOCOL_NAME_03)
+    .map(({ url, protocolBinding }) => ({ url, transport: protocolBinding }));
 }
 
 export type { AgentCard03Input } from './card.js';

@@ -60,8 +60,10 @@ const TRANSLATIONS: Readonly<Record<string, Translation>> = {
     jsonRpcMethod: 'message/send',
     params: sendParamsFromProto,
     request: sendRequestToProto,
-    result: (answer) => (answer.message !== undefined ? messageFromProto(answer.message as Json) : taskFromProto((answer.task ?? {}) as Json)),
-    answer: (result) => ((result as Json).kind === 'message' ? { message: messageToProto(result as Json) } : { task: taskToProto(result as Json) }),
+    result: (answer) =>
+      answer.message !== undefined ? messageFromProto(answer.message as Json) : taskFromProto((answer.task ?? {}) as Json),
+    answer: (result) =>
+      (result as Json).kind === 'message' ? { message: messageToProto(result as Json) } : { task: taskToProto(result as Json) },
   },
   SendStreamingMessage: {
     jsonRpcMethod: 'message/stream',
@@ -262,7 +264,8 @@ const PUSH_CONFIG_NAME = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]+)$/;
 
 function taskIdOf(name: unknown, pattern: RegExp = TASK_NAME): string {
   const id = typeof name === 'string' ? pattern.exec(name)?.[1] : undefined;
-  if (id === undefined) throw A2AError.invalidParams({ reason: `the task's resource name must be tasks/{id}, got ${JSON.stringify(name ?? '')}` });
+  if (id === undefined)
+    throw A2AError.invalidParams({ reason: `the task's resource name must be tasks/{id}, got ${JSON.stringify(name ?? '')}` });
   return id;
 }
 
@@ -276,8 +279,7 @@ function pushConfigIdsOf(name: unknown, taskAlone: boolean): Json {
 }
 
 const taskName = (id: unknown) => `tasks/${String(id)}`;
-const pushConfigName = (taskId: unknown, id: unknown) =>
-  `tasks/${String(taskId)}/pushNotificationConfigs/${String(id)}`;
+const pushConfigName = (taskId: unknown, id: unknown) => `tasks/${String(taskId)}/pushNotificationConfigs/${String(id)}`;
 
 // ---------------------------------------------------------------------------------------------
 // The objects: 0.3's JSON-RPC form to the proto's JSON form, and back
@@ -309,7 +311,13 @@ function partToProto(part: Json): Json {
   if (part.kind === 'data') return { data: { data: part.data } };
   if (part.kind === 'file') {
     const file = (part.file ?? {}) as Json;
-    return { file: defined(file.uri !== undefined ? { fileWithUri: file.uri, mimeType: file.mimeType } : { fileWithBytes: file.bytes, mimeType: file.mimeType }) };
+    return {
+      file: defined(
+        file.uri !== undefined
+          ? { fileWithUri: file.uri, mimeType: file.mimeType }
+          : { fileWithBytes: file.bytes, mimeType: file.mimeType },
+      ),
+    };
   }
   return {};
 }
@@ -592,7 +600,8 @@ function cardToProto(card: Json): Json {
     ...rest,
     capabilities: capabilities03,
     securitySchemes:
-      securitySchemes && Object.fromEntries(Object.entries(securitySchemes as Record<string, Json>).map(([name, s]) => [name, schemeToProto(s)])),
+      securitySchemes &&
+      Object.fromEntries(Object.entries(securitySchemes as Record<string, Json>).map(([name, s]) => [name, schemeToProto(s)])),
     security: securityToProto(security),
     skills: ((skills ?? []) as Json[]).map((skill) => defined({ ...skill, security: securityToProto(skill.security) })),
   });
@@ -610,7 +619,8 @@ function cardFromProto(card: Json): Json {
     defaultOutputModes: rest.defaultOutputModes ?? [],
     capabilities: capabilities ?? {},
     securitySchemes:
-      securitySchemes && Object.fromEntries(Object.entries(securitySchemes as Record<string, Json>).map(([name, s]) => [name, schemeFromProto(s)])),
+      securitySchemes &&
+      Object.fromEntries(Object.entries(securitySchemes as Record<string, Json>).map(([name, s]) => [name, schemeFromProto(s)])),
     security: securityFromProto(security),
     skills: ((skills ?? []) as Json[]).map((skill) =>
       defined({ ...skill, description: skill.description ?? '', tags: skill.tags ?? [], security: securityFromProto(skill.security) }),
