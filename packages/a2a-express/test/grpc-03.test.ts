@@ -123,6 +123,13 @@ describe('the SDK 0.3.14 gRPC client', () => {
     expect((await sdk.getTask({ id: task.id })).status.state).toBe('canceled');
   });
 
+  test('resubscribing to a finished task gets its final status, as over 0.3 JSON-RPC, and the stream ends', async () => {
+    const task = (await sdk.sendMessage({ message: message03('hello') as Message })) as Task;
+    const events = (await collectEvents(sdk.resubscribeTask({ id: task.id }))) as StreamEvent[];
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ kind: 'status-update', taskId: task.id, final: true, status: { state: 'completed' } });
+  });
+
   test('sets, gets, lists and deletes push configs', async () => {
     const task = (await sdk.sendMessage({ message: message03('hello') as Message })) as Task;
     const config = { id: 'hook-1', url: 'http://127.0.0.1:9/hook', token: 'tok' };

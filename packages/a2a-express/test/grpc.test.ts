@@ -462,13 +462,16 @@ describe('A2A 1.0 over gRPC', () => {
     };
     const healthClient = new health.grpc.health.v1.Health(grpcServer.address, grpc.credentials.createInsecure());
     clients.push(healthClient);
-    const checked = await new Promise<Json>((resolve, reject) =>
-      (healthClient.check as (request: Json, callback: (error: Error | null, value: Json) => void) => void)(
-        { service: 'lf.a2a.v1.A2AService' },
-        (error, value) => (error ? reject(error) : resolve(value)),
-      ),
-    );
-    expect(checked.status).toBe('SERVING');
+    const check = (service: string) =>
+      new Promise<Json>((resolve, reject) =>
+        (healthClient.check as (request: Json, callback: (error: Error | null, value: Json) => void) => void)(
+          { service },
+          (error, value) => (error ? reject(error) : resolve(value)),
+        ),
+      );
+    // 1.0's service and 0.3's, both served.
+    expect((await check('lf.a2a.v1.A2AService')).status).toBe('SERVING');
+    expect((await check('a2a.v1.A2AService')).status).toBe('SERVING');
 
     const reflectionProto = path.join(
       path.dirname(require.resolve('@grpc/reflection/package.json')),
@@ -479,16 +482,21 @@ describe('A2A 1.0 over gRPC', () => {
     };
     const reflectionClient = new reflection.grpc.reflection.v1.ServerReflection(grpcServer.address, grpc.credentials.createInsecure());
     clients.push(reflectionClient);
-    const listed = await new Promise<Json>((resolve, reject) => {
-      const call = (reflectionClient.serverReflectionInfo as () => grpc.ClientDuplexStream<Json, Json>)();
-      call.on('data', (answer: Json) => {
-        resolve(answer);
-        call.end();
+    const ask = (request: Json) =>
+      new Promise<Json>((resolve, reject) => {
+        const call = (reflectionClient.serverReflectionInfo as () => grpc.ClientDuplexStream<Json, Json>)();
+        call.on('data', (answer: Json) => {
+          resolve(answer);
+          call.end();
+        });
+        call.on('error', reject);
+        call.write(request);
       });
-      call.on('error', reject);
-      call.write({ listServices: '' });
-    });
+    const listed = await ask({ listServices: '' });
     const services = (listed.listServicesResponse as { service: { name: string }[] }).service.map((service) => service.name);
-    expect(services).toEqual(expect.arrayContaining(['lf.a2a.v1.A2AService', 'grpc.health.v1.Health']));
+    expect(services).toEqual(expect.arrayContaining(['lf.a2a.v1.A2AService', 'a2a.v1.A2AService', 'grpc.health.v1.Health']));
+    // 0.3's proto is described too, from its own file: what grpcurl needs to call it.
+    const described = await ask({ fileContainingSymbol: 'a2a.v1.A2AService' });
+    expect(described.fileDescriptorResponse).toBeDefined();
   });
 });
