@@ -25,11 +25,16 @@ export interface A2AClient03Options extends A2AClientOptions {
   /**
    * gRPC: `grpcTransport(...)` from `a2a-client/grpc` (Node only, with @grpc/grpc-js installed),
    * which says how the card's `GRPC` interface is dialled (TLS, keepalive). It is used when the
-   * card prefers gRPC (`preferredTransport`) or the client does; otherwise JSON-RPC at the card's `url`.
+   * card prefers gRPC (its `preferredTransport`) or the client does (`preferredBinding`);
+   * otherwise JSON-RPC at the card's `url`.
    */
   grpc?: GrpcTransport;
-  /** The transport to use when the card lists it, over the card's own preference. */
-  preferredTransport?: 'JSONRPC' | 'GRPC';
+  /**
+   * The binding to use when the card lists it, over the card's own `preferredTransport` (as
+   * A2AClient10's, whose options are often given as they are). One the card does not list, or
+   * this client does not speak, is passed over.
+   */
+  preferredBinding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 }
 
 /**
@@ -84,8 +89,8 @@ export class A2AClient03 extends AgentClient<AgentCard> {
     super(baseUrl, options, '/.well-known/agent-card.json', CARD, '0.3');
     if (options.grpc !== undefined && typeof (options.grpc as Partial<GrpcTransport>).open !== 'function')
       throw new TypeError("A2AClient03: `grpc` takes grpcTransport({ ... }) from 'a2a-client/grpc'");
-    if (options.preferredTransport === 'GRPC' && !options.grpc)
-      throw new TypeError("A2AClient03: preferredTransport 'GRPC' needs `grpc: grpcTransport()` from 'a2a-client/grpc'");
+    if (options.preferredBinding === 'GRPC' && !options.grpc)
+      throw new TypeError("A2AClient03: preferredBinding 'GRPC' needs `grpc: grpcTransport()` from 'a2a-client/grpc'");
   }
 
   /** A client for the agent a 0.3 card describes. */
@@ -177,21 +182,18 @@ export class A2AClient03 extends AgentClient<AgentCard> {
 
   /**
    * The channel to the card's `GRPC` interface, when the client has `grpc` and it or the card
-   * prefers gRPC; undefined for JSON-RPC.
+   * prefers gRPC; undefined for JSON-RPC, also when the card lists no gRPC interface.
    */
   private async grpcChannel(call: CallOptions): Promise<GrpcChannel | undefined> {
-    const { grpc, preferredTransport } = this.options;
+    const { grpc, preferredBinding } = this.options;
     if (!grpc) return undefined;
     if (this.grpc) return this.grpc;
     const card = await this.getCard(call);
-    const wanted = (preferredTransport ?? card.preferredTransport ?? 'JSONRPC').toUpperCase();
+    const wanted = (preferredBinding ?? card.preferredTransport ?? 'JSONRPC').toUpperCase();
     if (wanted !== 'GRPC') return undefined;
     const listed = [{ url: card.url, transport: card.preferredTransport ?? 'JSONRPC' }, ...(card.additionalInterfaces ?? [])];
     const url = listed.find((entry) => entry.transport.toUpperCase() === 'GRPC')?.url;
-    if (url === undefined) {
-      if (preferredTransport === 'GRPC') throw new InvalidResponseError('the agent card lists no A2A 0.3 interface over GRPC');
-      return undefined;
-    }
+    if (url === undefined) return undefined;
     this.grpc = grpc.open(url, this.http, {
       headers: { ...this.options.headers },
       timeoutMs: this.options.timeoutMs ?? 30_000,

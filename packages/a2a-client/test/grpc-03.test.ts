@@ -140,8 +140,8 @@ async function ourAgent(auth?: Parameters<typeof a2aRouter>[1]['auth']): Promise
 
 /** What each agent's tests share: a client over its gRPC interface. */
 const agents: [string, () => Promise<A2AClient03>][] = [
-  ['the SDK 0.3.14 gRPC server', async () => A2AClient03.fromCard(await sdkAgent(), { grpc: grpcTransport(), preferredTransport: 'GRPC' })],
-  ['a2a-express', async () => new A2AClient03((await ourAgent()).url, { grpc: grpcTransport(), preferredTransport: 'GRPC' })],
+  ['the SDK 0.3.14 gRPC server', async () => A2AClient03.fromCard(await sdkAgent(), { grpc: grpcTransport(), preferredBinding: 'GRPC' })],
+  ['a2a-express', async () => new A2AClient03((await ourAgent()).url, { grpc: grpcTransport(), preferredBinding: 'GRPC' })],
 ];
 
 describe.each(agents)('A2AClient03 over gRPC, against %s', (_name, connect) => {
@@ -196,7 +196,7 @@ describe('A2AClient03 over gRPC, as over JSON-RPC', () => {
     const interceptor: Interceptor = { before: (call) => void seen.push(`${call.binding} ${call.method}`) };
     const client = new A2AClient03(url, {
       grpc: grpcTransport(),
-      preferredTransport: 'GRPC',
+      preferredBinding: 'GRPC',
       credentials: { apikey: 'the-key' },
       interceptors: [interceptor],
     });
@@ -204,14 +204,20 @@ describe('A2AClient03 over gRPC, as over JSON-RPC', () => {
     await expect(client.sendMessage({ message: message('hello') })).resolves.toMatchObject({ status: { state: 'completed' } });
     expect(seen).toContain('GRPC message/send');
 
-    const anonymous = new A2AClient03(url, { grpc: grpcTransport(), preferredTransport: 'GRPC' });
+    const anonymous = new A2AClient03(url, { grpc: grpcTransport(), preferredBinding: 'GRPC' });
     closers.push(() => anonymous.close());
     const refused = await anonymous.sendMessage({ message: message('hello') }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(JsonRpcError);
     expect((refused as JsonRpcError).data).toEqual({ reason: 'UNAUTHENTICATED' });
+
+    // With gRPC at hand but no preference, the card's own (JSON-RPC) is taken.
+    const jsonRpc = new A2AClient03(url, { grpc: grpcTransport(), credentials: { apikey: 'the-key' }, interceptors: [interceptor] });
+    closers.push(() => jsonRpc.close());
+    await jsonRpc.getTask({ id: 'no-such-task' }).catch(() => undefined);
+    expect(seen).toContain('JSONRPC tasks/get');
   });
 
   test('asking for gRPC without a gRPC transport is a TypeError that says what to give', () => {
-    expect(() => new A2AClient03('http://127.0.0.1:9', { preferredTransport: 'GRPC' })).toThrow(/needs `grpc: grpcTransport\(\)`/);
+    expect(() => new A2AClient03('http://127.0.0.1:9', { preferredBinding: 'GRPC' })).toThrow(/needs `grpc: grpcTransport\(\)`/);
   });
 });
