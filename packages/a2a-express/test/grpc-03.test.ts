@@ -77,11 +77,15 @@ describe('the 0.3 card', () => {
     const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as { additionalInterfaces: unknown[] };
     expect(card.additionalInterfaces).toContainEqual({ url: address, transport: 'GRPC' });
     expectValid03('AgentCard', card);
-    // The 1.0 card lists it too, among the other versions' interfaces.
     const card10 = (await (await fetch(`${url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as {
       supportedInterfaces: unknown[];
     };
-    expect(card10.supportedInterfaces).toContainEqual({ url: address, protocolBinding: 'GRPC', protocolVersion: '0.3' });
+    // The 1.0 card lists it too, after 1.0's own: a 1.0 client takes the first gRPC interface it sees.
+    const grpcListed = card10.supportedInterfaces.filter((entry) => (entry as { protocolBinding: string }).protocolBinding === 'GRPC');
+    expect(grpcListed).toEqual([
+      { url: address, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      { url: address, protocolBinding: 'GRPC', protocolVersion: '0.3' },
+    ]);
   });
 });
 

@@ -84,7 +84,14 @@ export const version10: ServableVersion<Options10> = {
       listedInterfaces: interfaces,
       endpoint: ({ auth, extensions, otherInterfaces, listedTenants }) =>
         endpoint10(path, extended, (agentCard) => {
-          const listed: AgentInterface[] = [...interfaces(agentCard.url), ...otherInterfaces(agentCard.url)];
+          // 1.0's own first, those served elsewhere (its gRPC server) among them: a client takes the
+          // first it speaks, and 0.3's gRPC service, on the same server, would otherwise come first.
+          const others = otherInterfaces(agentCard.url);
+          const listed: AgentInterface[] = [
+            ...interfaces(agentCard.url),
+            ...others.filter((entry) => entry.protocolVersion === PROTOCOL_VERSION_10),
+            ...others.filter((entry) => entry.protocolVersion !== PROTOCOL_VERSION_10),
+          ];
           // Each tenant listed reaches the same 1.0 interfaces, its name in every request (spec 1.0 8.3.2).
           const ofTenants = listedTenants.flatMap((tenant) =>
             listed.filter((entry) => entry.protocolVersion === PROTOCOL_VERSION_10).map((entry) => ({ ...entry, tenant })),
