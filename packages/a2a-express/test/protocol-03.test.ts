@@ -63,7 +63,10 @@ describe('A2A 0.3 beside 0.1.0: cards and endpoints', () => {
       version: '2.0.0',
       url: `${base}/v0.3`,
       preferredTransport: 'JSONRPC',
-      additionalInterfaces: [{ url: `${base}/v0.3`, transport: 'JSONRPC' }],
+      additionalInterfaces: [
+        { url: `${base}/v0.3`, transport: 'JSONRPC' },
+        { url: `${base}/v0.3`, transport: 'HTTP+JSON' },
+      ],
       capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
       skills: [{ id: 'echo', name: 'Echo', description: 'Echo', tags: [] }],
     });

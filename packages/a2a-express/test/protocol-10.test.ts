@@ -78,6 +78,7 @@ describe('A2A 1.0: the card', () => {
         { url: `${base}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
         { url: `${base}/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
         { url: `${base}/v0.3`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+        { url: `${base}/v0.3`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
       ],
       capabilities: { streaming: true, pushNotifications: false },
       defaultInputModes: ['*/*'],

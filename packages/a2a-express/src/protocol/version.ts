@@ -176,6 +176,10 @@ export interface RestBinding {
   errorAnswer(error: A2AError, httpStatus?: number): { status: number; body: unknown };
   /** The media types a request body may have; the first is the binding's own. */
   readonly mediaTypes: readonly string[];
+  /** One event of a stream in the binding's words, from the method's; default: as the method gives it. */
+  readonly streamEvent?: (event: unknown) => unknown;
+  /** Each route is also served below a tenant's segment (`/{tenant}/message:send`). */
+  readonly tenantPaths?: boolean;
 }
 
 export interface RestRoute {
@@ -188,6 +192,8 @@ export interface RestRoute {
   readonly hasBody?: boolean;
   /** The method's params from the path's parameters, the query and the body. */
   params(pathParams: string[], query: Readonly<Record<string, unknown>>, body: Record<string, unknown>): unknown;
+  /** The answer's body from the method's result; default: the result as it is. */
+  answer?(result: unknown): unknown;
 }
 
 export interface ProtocolVersion {

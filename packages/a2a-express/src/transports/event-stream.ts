@@ -58,6 +58,8 @@ export const RECONNECT_AFTER_MS = 500;
 interface StreamFraming {
   /** The data of one event, from the event's JSON text. */
   event(text: string): string;
+  /** An event as the binding sends it, from the method's rendering, before it is serialized. */
+  value?: (rendered: unknown) => unknown;
   /** The last event of a stream that cannot go on: its data, and its SSE event type if it has one. */
   failure(error: A2AError): { data: string; type?: string };
 }
@@ -98,12 +100,13 @@ export function writeEventStream(
   };
   events.start(
     (stored) => {
-      const rendered = renderSafely(render, stored, limits);
+      const rendered = renderSafely(render, stored, limits, framing.value);
       if (!(rendered instanceof SeveralEvents)) return sendEvent(stored.id, rendered);
+      const { value: framed } = framing;
       for (const { eventId, value } of rendered.values)
         sendEvent(
           eventId,
-          serializeAnswer(() => value, limits),
+          serializeAnswer(() => (framed ? framed(value) : value), limits),
         );
     },
     (end) => {
@@ -125,11 +128,16 @@ export function writeEventStream(
  * things for it, those (each serialized as it is sent). A render that throws is an answer that
  * cannot be sent, as in `serializeAnswer`.
  */
-function renderSafely(render: (stored: StoredEvent) => unknown, stored: StoredEvent, limits: AnswerLimits): Serialized | SeveralEvents {
+function renderSafely(
+  render: (stored: StoredEvent) => unknown,
+  stored: StoredEvent,
+  limits: AnswerLimits,
+  framed: ((rendered: unknown) => unknown) | undefined,
+): Serialized | SeveralEvents {
   let several: SeveralEvents | undefined;
   const serialized = serializeAnswer(() => {
     const rendered = render(stored);
-    if (!(rendered instanceof SeveralEvents)) return rendered;
+    if (!(rendered instanceof SeveralEvents)) return framed ? framed(rendered) : rendered;
     several = rendered;
     return null;
   }, limits);

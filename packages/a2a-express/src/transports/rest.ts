@@ -50,7 +50,8 @@ export function createRestEndpoint(settings: RestEndpointSettings): (req: EdgeRe
   return (req, res, path) =>
     traceRequest(req, res, settings.route, spanAttributes, (span) => {
       const started = performance.now();
-      const found = routeOf(binding.routes, req.method, path) ?? tenantRouteOf(binding.routes, req.method, path);
+      const found =
+        routeOf(binding.routes, req.method, path) ?? (binding.tenantPaths ? tenantRouteOf(binding.routes, req.method, path) : undefined);
       const unrouted = { started, span };
       // Everything below the interface is the binding's: a path that is none of its routes is
       // answered in its words, not the host's.
@@ -94,6 +95,7 @@ async function serveRoute(endpoint: RestEndpoint, req: EdgeRequest, res: EdgeRes
         settings,
         {
           event: (text) => text,
+          value: settings.binding.streamEvent,
           failure: (error) => ({ data: JSON.stringify(settings.binding.errorAnswer(error).body), type: 'error' }),
         },
         outcome.finished,
@@ -101,7 +103,8 @@ async function serveRoute(endpoint: RestEndpoint, req: EdgeRequest, res: EdgeRes
     case 'error':
       return sendError(settings, req, res, outcome.error);
     case 'result': {
-      const serialized = serializeAnswer(() => outcome.result, settings);
+      const { answer } = call.route;
+      const serialized = serializeAnswer(() => (answer ? answer(outcome.result) : outcome.result), settings);
       if (!serialized.ok) return sendError(settings, req, res, serialized.error);
       sendText(settings, req, res, 200, serialized.text);
     }

@@ -4,3 +4,4 @@
 export * from './types.js';
 export * from './validators.js';
 export * from './convert.js';
+export * from './proto-json.js';

@@ -1,6 +1,6 @@
 // The 0.3 agent card (`/.well-known/agent-card.json`), made from the same card as the 0.1.0 one:
-// the 0.3 endpoint as its `url` and only interface, the capabilities the router serves, and the
-// authentication strategies as 0.3 security schemes.
+// the 0.3 endpoint as its `url` and JSON-RPC interface, HTTP+JSON below it, the capabilities the
+// router serves, and the authentication strategies as 0.3 security schemes.
 import { formatIssues, type AgentCard } from 'a2a-types/model';
 import {
   validateAgentCard03,
@@ -36,7 +36,12 @@ export function agentCard03(
     description: card.description ?? card.name,
     url,
     preferredTransport: 'JSONRPC',
-    additionalInterfaces: [{ url, transport: 'JSONRPC' }, ...served],
+    additionalInterfaces: [
+      { url, transport: 'JSONRPC' },
+      // The HTTP+JSON routes are below the same URL (`${url}/v1/message:send`).
+      { url, transport: 'HTTP+JSON' },
+      ...served,
+    ],
     version: card.version,
     capabilities: {
       streaming: card.capabilities.streaming === true,

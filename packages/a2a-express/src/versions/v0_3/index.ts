@@ -1,10 +1,11 @@
-// A2A 0.3 as a plug-in: its options, methods, error codes, push body and card.
+// A2A 0.3 as a plug-in: its options, methods, error codes, push body, card and HTTP+JSON routes.
 import type { ListedInterface, ProtocolVersion, ServableVersion } from '../../protocol/version.js';
 import { inputModesOfCard, urlBelow, versionPlacement } from '../../core/version-options.js';
 import type { AgentCard as AgentCard03, AgentInterface as AgentInterface03 } from 'a2a-types/v0.3';
 import { agentCard03, checkAgentCard03, type AgentCard03Input } from './card.js';
 import { errorTo03, PROTOCOL_NAME_03, pushBodyTo03 } from './mapping.js';
 import { methods03 } from './methods.js';
+import { rest03 } from './rest.js';
 
 const protocol03: ProtocolVersion = {
   name: PROTOCOL_NAME_03,
@@ -61,7 +62,10 @@ export const version03: ServableVersion<Options03> = {
     return {
       path,
       inputModes: inputModesOfCard(overrides),
-      listedInterfaces: (mountUrl) => [{ url: urlBelow(mountUrl, path), protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_NAME_03 }],
+      listedInterfaces: (mountUrl) => [
+        { url: urlBelow(mountUrl, path), protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_NAME_03 },
+        { url: urlBelow(mountUrl, path), protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_NAME_03 },
+      ],
       endpoint: ({ auth, extensions, otherInterfaces }) => ({
         version: protocol03,
         path,
@@ -74,6 +78,8 @@ export const version03: ServableVersion<Options03> = {
         card: (agentCard) =>
           agentCard03(agentCard, urlBelow(agentCard.url, path), auth, overrides, extensions, interfaces03(otherInterfaces(agentCard.url))),
         checkCard: (card) => checkAgentCard03(card as AgentCard03),
+        // Below the same URL as JSON-RPC: `${path}/v1/message:send`, ...
+        rest: rest03,
         // Loaded by the gRPC server alone: an agent that serves no gRPC loads no protobuf code.
         grpc: () => import('./grpc.js').then((module) => module.grpc03),
       }),

@@ -86,4 +86,5 @@ export const rest10: RestBinding = {
   routes,
   errorAnswer: errorAnswer10,
   mediaTypes: ['application/a2a+json', 'application/json'],
+  tenantPaths: true,
 };
