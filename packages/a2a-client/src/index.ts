@@ -4,7 +4,7 @@
 // `a2a-client/push-receiver` (the push notification verifier), `a2a-client/check`,
 // `a2a-client/inspector`, and the `a2a` command line.
 export { A2AClient, type A2AClientOptions, type CallOptions, type Departure, type StreamEvent } from './client.js';
-export { A2AClient03, type A2AClient03Options, type StreamEvent03 } from './client-03.js';
+export { A2AClient03, type A2AClient03Options, type Binding03, type StreamEvent03 } from './client-03.js';
 export { A2AClient10, type A2AClient10Options, type Binding10, type StreamEvent10 } from './client-10.js';
 export { type CardKeys, type CardSignatureCheck, type VerifyCardOptions, verifyCardSignature } from './card-signature.js';
 export type { GrpcCallObserver, GrpcCallStart, GrpcCallStatus, GrpcHooks, GrpcTransport } from './grpc.js';

@@ -128,6 +128,8 @@ export interface RestRequest {
   readonly check: Check;
   /** An error answer's A2A error code, from its ErrorInfo reason and the HTTP status. */
   readonly codeOf: (reason: string | undefined, status: number) => number;
+  /** The answer (each event, for a stream) in the version's JSON, from the body as sent; checked after. Default: as sent. */
+  readonly read?: (value: unknown) => unknown;
 }
 
 /** An HTTP+JSON stream, and the event that ends it. */
@@ -331,7 +333,7 @@ export class JsonRpcHttp {
    * naming its code from the body's ErrorInfo reason.
    */
   async rest(request: RestRequest, call: CallOptions = {}): Promise<unknown> {
-    const { method, verb, url, body, check, codeOf } = request;
+    const { method, verb, url, body, check, codeOf, read } = request;
     const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: false }, call);
     return interceptUnary(this.options.interceptors, intercepted, async ({ headers, url: sentUrl }, answered) => {
       const init: RequestInit = { method: verb, headers: { accept: 'application/json' } };
@@ -341,7 +343,8 @@ export class JsonRpcHttp {
       }
       const { response, text } = await this.fetchText(sentUrl, init, headers, call, answered);
       if (!response.ok) throw restError(response, text, codeOf);
-      const value = text === '' ? {} : parseJson(text, 'the response', response);
+      const sent = text === '' ? {} : parseJson(text, 'the response', response);
+      const value = read ? read(sent) : sent;
       this.hold(value, check, `${verb} ${new URL(url).pathname} result`);
       return value;
     });
@@ -363,7 +366,7 @@ export class JsonRpcHttp {
     call: CallOptions,
     answered: Answered,
   ): AsyncGenerator<StreamAnswer> {
-    const { verb, url, body, check, isFinal, codeOf } = request;
+    const { verb, url, body, check, isFinal, codeOf, read } = request;
     const headers: Record<string, string> = { accept: 'text/event-stream', prefer: EVENT_IDS_PREFERENCE };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = { method: verb, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
@@ -376,9 +379,10 @@ export class JsonRpcHttp {
     }
     try {
       for await (const sse of readSse(response.body!)) {
-        const value = parseJson(sse.data, 'a stream event');
+        const sent = parseJson(sse.data, 'a stream event');
         if (sse.event === 'error')
-          throw restErrorOf(value, 200, codeOf) ?? new InvalidResponseError('an error event without an error object');
+          throw restErrorOf(sent, 200, codeOf) ?? new InvalidResponseError('an error event without an error object');
+        const value = read ? read(sent) : sent;
         this.hold(value, check, 'stream event');
         yield { id: sse.id, result: value };
         if (isFinal(value)) return;
@@ -491,11 +495,22 @@ function restErrorOf(
   codeOf: (reason: string | undefined, status: number) => number,
 ): JsonRpcError | undefined {
   const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
-  if (!error || typeof error !== 'object') return undefined;
+  if (!error || typeof error !== 'object') return jsonRpcErrorOf(body, status);
   const details = Array.isArray(error.details) ? error.details : [];
   const reason = (details.find((d) => (d as { reason?: unknown })?.reason !== undefined) as { reason?: string } | undefined)?.reason;
   const message = typeof error.message === 'string' ? error.message : `HTTP ${status}`;
   return new JsonRpcError({ code: codeOf(reason, status), message, data: details });
+}
+
+/**
+ * An error body that is a JSON-RPC error object itself, `{ code, message, data }`: what A2A 0.3's
+ * HTTP+JSON binding sends (spec 0.3 7.1: "a JSONRPCError or equivalent" on every transport).
+ */
+function jsonRpcErrorOf(body: unknown, status: number): JsonRpcError | undefined {
+  const error = body as { code?: unknown; message?: unknown; data?: unknown } | null;
+  if (typeof error !== 'object' || error === null || typeof error.code !== 'number' || !Number.isInteger(error.code)) return undefined;
+  const message = typeof error.message === 'string' ? error.message : `HTTP ${status}`;
+  return new JsonRpcError(error.data === undefined ? { code: error.code, message } : { code: error.code, message, data: error.data });
 }
 
 function httpError(response: Response, text: string): HttpError {
