@@ -116,7 +116,9 @@ describe('the official SDK 0.3 REST client against our server', () => {
     const set = await sdk.setTaskPushNotificationConfig({ taskId: task.id, pushNotificationConfig: config });
     expect(set).toMatchObject({ taskId: task.id, pushNotificationConfig: { id: 'hook-1', url: config.url } });
     await sdk.setTaskPushNotificationConfig({ taskId: task.id, pushNotificationConfig: { id: 'hook-2', url: 'http://127.0.0.1:9/b' } });
-    const got = await sdk.getTaskPushNotificationConfig({ id: task.id, pushNotificationConfigId: 'hook-2' });
+    // The SDK's client types this call's params as TaskIdParams, though its REST transport needs the config's id.
+    const which = { id: task.id, pushNotificationConfigId: 'hook-2' };
+    const got = await sdk.getTaskPushNotificationConfig(which);
     expect(got).toMatchObject({ taskId: task.id, pushNotificationConfig: { id: 'hook-2', url: 'http://127.0.0.1:9/b' } });
     const listed = await sdk.listTaskPushNotificationConfig({ id: task.id });
     expect(listed.map((c) => c.pushNotificationConfig.id).sort()).toEqual(['hook-1', 'hook-2']);
