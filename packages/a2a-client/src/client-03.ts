@@ -302,6 +302,7 @@ export class A2AClient03 extends AgentClient<AgentCard> {
         verb: 'POST',
         url: `${base}${path}`,
         body,
+        resume,
         check: STREAM_RESULT,
         isFinal: (result) => isFinal(result as StreamResult),
         codeOf: codeOfStatus03,

@@ -135,6 +135,11 @@ export interface RestRequest {
 /** An HTTP+JSON stream, and the event that ends it. */
 export interface RestStreamRequest extends RestRequest {
   readonly isFinal: (event: unknown) => boolean;
+  /**
+   * The request that picks a dropped stream up again, sent with `Last-Event-ID` (asked when it
+   * drops; undefined when it cannot be resumed yet). Without it a dropped stream fails.
+   */
+  readonly resume?: () => { readonly verb: string; readonly url: string; readonly body: unknown } | undefined;
 }
 
 let nextRequestId = 1;
@@ -355,8 +360,36 @@ export class JsonRpcHttp {
     const { method, verb, url, body } = request;
     const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: true }, call);
     return interceptStream(this.options.interceptors, intercepted, (sent, answered) =>
-      this.oneRestStream({ ...request, url: sent.url }, sent.headers, call, answered),
+      this.resumingRestStream({ ...request, url: sent.url }, sent.headers, call, answered),
     );
+  }
+
+  /** `restStream`'s exchanges: the first, then, after a dropped connection, `request.resume` from the last event id, as JSON-RPC streams resume. */
+  private async *resumingRestStream(
+    request: RestStreamRequest,
+    headers: Record<string, string>,
+    call: CallOptions,
+    answered: Answered,
+  ): AsyncGenerator<StreamAnswer> {
+    let attempt = 0;
+    let lastSeen: string | undefined;
+    let current = request;
+    for (;;) {
+      try {
+        const sent = lastSeen !== undefined ? { ...headers, 'Last-Event-ID': lastSeen } : headers;
+        for await (const answer of this.oneRestStream(current, sent, call, answered)) {
+          lastSeen = answer.id ?? lastSeen;
+          attempt = 0;
+          yield answer;
+        }
+        return;
+      } catch (error) {
+        const resumed = error instanceof NetworkError && !call.signal?.aborted ? request.resume?.() : undefined;
+        if (!resumed || ++attempt > this.options.reconnectAttempts) throw error;
+        await pause(100 * 2 ** (attempt - 1), call.signal);
+        current = { ...request, ...resumed };
+      }
+    }
   }
 
   /** `restStream`'s one HTTP exchange, to the URL and with the headers the interceptors left. */

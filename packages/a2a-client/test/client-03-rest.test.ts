@@ -7,7 +7,7 @@ import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { a2aRouter, apiKey, artifact, completed, reply, working, type TaskHandler } from 'a2a-express';
 import { pino } from 'pino';
-import { serverPool } from 'a2a-testing';
+import { droppingProxy, serverPool } from 'a2a-testing';
 import type { Message } from 'a2a-types/v0.3';
 import { A2AClient03, JsonRpcError, type Interceptor, type StreamEvent03 } from '../src/index.js';
 
@@ -225,6 +225,24 @@ describe('A2AClient03 against a2a-express over HTTP+JSON', () => {
     expect(Number(rest[0]!.id)).toBe(Number(first.id) + 1);
     expect(textOf(rest)).toBe('wait');
     expect(rest.at(-1)!.event).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+  });
+
+  test('a dropped stream is resumed on its task with :subscribe and Last-Event-ID: nothing missed, nothing twice', async () => {
+    const proxy = await droppingProxy(base);
+    const client = new A2AClient03(proxy.url, { preferredBinding: 'HTTP+JSON' });
+    gate();
+    const events: StreamEvent03[] = [];
+    for await (const event of client.streamMessage({ message: user('wait') })) {
+      events.push(event);
+      if (events.length === 2) {
+        proxy.dropAll();
+        held.open();
+      }
+    }
+    await proxy.close();
+    expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => Number(events[0]!.id) + i));
+    expect(textOf(events)).toBe('wait');
+    expect(events.at(-1)!.event).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
   });
 
   test("push configs over HTTP+JSON: set, get (the task's own without an id), list, delete", async () => {
