@@ -8,6 +8,7 @@ import type { Message as SdkMessage, Task as SdkTask } from '@a2a-js/sdk';
 import { collectEvents, rpc, serverPool } from 'a2a-testing';
 import type { Task as Task03 } from 'a2a-types/v0.3';
 import { a2aFetchHandler } from '../src/fetch.js';
+import { a2aNodeHandler } from '../src/node.js';
 import { apiKey, type A2ARouterOptions } from '../src/index.js';
 import { appWith, expectValid03, gate, message03, silent, testCard, twoChunkEcho } from './helpers.js';
 
@@ -40,6 +41,7 @@ const textOf = (parts: { kind: string; text?: string }[] = []) => parts.map((p) 
 interface Answer {
   status: number;
   type: string | null;
+  headers: Headers;
   // biome-ignore lint/suspicious/noExplicitAny: read after the assertions that give it its shape.
   body: any;
 }
@@ -51,7 +53,12 @@ async function call(verb: string, path: string, body?: string | object, headers:
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, type: response.headers.get('content-type'), body: text ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    headers: response.headers,
+    body: text ? JSON.parse(text) : undefined,
+  };
 }
 
 /** An error answer: its HTTP status, JSON, and the JSONRPCError object with 0.3's code. */
@@ -201,13 +208,42 @@ describe('what a client may send that the SDK does not', () => {
   });
 });
 
+test('an event too large to send ends the stream with an error event, the 0.3 error object', async () => {
+  const url = await agent({ maxResponseBytes: 4_000 });
+  const response = await fetch(`${url}/v0.3/v1/message:stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ message: { messageId: 'm-big', role: 'ROLE_USER', content: [{ text: 'x'.repeat(6_000) }] } }),
+  });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const text = await response.text();
+  const last = text.trim().split('\n\n').at(-1)!;
+  expect(last).toMatch(/^event: error$/m);
+  expect(JSON.parse(/^data: (.*)$/m.exec(last)![1]!)).toMatchObject({ code: -32603, message: expect.any(String) });
+});
+
 test('with authentication: 401 with WWW-Authenticate and the 0.3 error body; the key lets the SDK client in', async () => {
   const url = await agent({ auth: { strategies: [apiKey({ keys: { 'key-a': 'alice' } })] } });
   const refused = await call('POST', '/v1/message:send', { message: message03('x') }, {}, url);
   expectError(refused, 401, -32000);
+  expect(refused.headers.get('www-authenticate')).toBeTruthy();
   const withKey: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as object), 'x-api-key': 'key-a' } });
   const client = await new ClientFactory({ transports: [new RestTransportFactory({ fetchImpl: withKey })] }).createFromUrl(url);
   expect(await client.sendMessage({ message: user('hi') })).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+});
+
+test('the node:http handler serves the same routes, to the SDK client too', async () => {
+  const served = a2aNodeHandler(echo, { card: testCard, logger: silent });
+  try {
+    const { url } = await serve(served);
+    const client = await new ClientFactory({ transports: [new RestTransportFactory()] }).createFromUrl(url);
+    const task = (await client.sendMessage({ message: user('node') })) as SdkTask;
+    expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    await expect(client.getTask({ id: 'no-such-task' })).rejects.toBeInstanceOf(TaskNotFoundError);
+    expectError(await call('GET', '/v1/no-such-route', undefined, {}, url), 404, -32601);
+  } finally {
+    await served.close();
+  }
 });
 
 test('the fetch handler serves the same routes', async () => {
