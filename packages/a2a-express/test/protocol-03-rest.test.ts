@@ -154,6 +154,8 @@ describe('what a client may send that the SDK does not', () => {
     expect(task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ parts: [{ text: 'sn' }, { text: 'ake' }] }] });
     expect(task.history).toEqual([expect.objectContaining({ role: 'ROLE_AGENT', content: [{ text: 'done' }] })]);
     const whole = await call('GET', `/v1/tasks/${task.id}`);
+    // 0 is proto3's unset int32: the whole history, as over gRPC.
+    expect((await call('GET', `/v1/tasks/${task.id}?historyLength=0`)).body.history).toEqual(whole.body.history);
     expect(whole.body.history[0]).toEqual({
       messageId: 'm-proto',
       contextId: task.contextId,

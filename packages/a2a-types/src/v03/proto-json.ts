@@ -74,19 +74,17 @@ function put(target: Json, name: string, value: unknown): void {
 // ---------------------------------------------------------------------------------------------
 // 0.3 JSON → proto JSON
 
+/**
+ * A part. The 0.3 proto has no field for a part's `metadata` nor a file's `name`: they are not
+ * carried (a parser that refuses unknown fields would refuse the whole message).
+ */
 export function partToProtoJson03(part: Part): Json {
-  const json: Json = {};
-  if (part.kind === 'text') json.text = part.text;
-  else if (part.kind === 'data') json.data = { data: part.data };
-  else {
-    const { file } = part;
-    const protoFile: Json = 'uri' in file ? { fileWithUri: file.uri } : { fileWithBytes: file.bytes };
-    put(protoFile, 'mimeType', file.mimeType);
-    put(protoFile, 'name', file.name);
-    json.file = protoFile;
-  }
-  put(json, 'metadata', part.metadata);
-  return json;
+  if (part.kind === 'text') return { text: part.text };
+  if (part.kind === 'data') return { data: { data: part.data } };
+  const { file } = part;
+  const protoFile: Json = 'uri' in file ? { fileWithUri: file.uri } : { fileWithBytes: file.bytes };
+  put(protoFile, 'mimeType', file.mimeType);
+  return { file: protoFile };
 }
 
 /** A message; `referenceTaskIds` has no field in the 0.3 proto and is not carried. */
@@ -261,6 +259,15 @@ export function int32FromProtoJson(value: unknown): unknown {
   return typeof value === 'string' && /^-?\d{1,10}$/.test(value) ? Number(value) : value;
 }
 
+/**
+ * A `historyLength`: 0 is proto3's unset int32, the whole history (as over gRPC), not none; text
+ * is read as its number.
+ */
+export function historyLengthFromProtoJson(value: unknown): unknown {
+  const read = int32FromProtoJson(value);
+  return read === 0 ? undefined : read;
+}
+
 /** An empty string is proto JSON's unset string: an id that is not there. */
 function emptyAsAbsent(value: unknown): unknown {
   return value === '' ? undefined : value;
@@ -389,7 +396,7 @@ export function sendParamsFromProtoJson03(json: Json): unknown {
       field(configuration, 'pushNotificationConfig', 'push_notification_config') ??
       field(configuration, 'pushNotification', 'push_notification');
     if (push !== undefined) read.pushNotificationConfig = pushConfigFromProtoJson03(push);
-    put(read, 'historyLength', int32FromProtoJson(field(configuration, 'historyLength', 'history_length')));
+    put(read, 'historyLength', historyLengthFromProtoJson(field(configuration, 'historyLength', 'history_length')));
     // proto3 leaves a false bool out: a configuration without `blocking` asks not to block (the
     // official SDKs send `configuration: {}` for `blocking: false`). No configuration at all blocks.
     read.blocking = field(configuration, 'blocking') ?? false;

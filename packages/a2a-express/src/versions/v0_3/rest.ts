@@ -5,7 +5,7 @@
 // every transport, `{ code, message, data }` with 0.3's codes, under the HTTP status of its reason.
 import type { A2AError, ErrorReason } from 'a2a-types/model';
 import {
-  int32FromProtoJson,
+  historyLengthFromProtoJson,
   sendParamsFromProtoJson03,
   sendResultToProtoJson03,
   streamResultToProtoJson03,
@@ -117,7 +117,8 @@ const routes: RestRoute[] = [
     method: 'tasks/get',
     params: ([id], query) => {
       const historyLength = queryValue(query, 'historyLength') ?? queryValue(query, 'history_length');
-      return historyLength === undefined ? { id } : { id, historyLength: int32FromProtoJson(historyLength) };
+      const read = historyLengthFromProtoJson(historyLength);
+      return read === undefined ? { id } : { id, historyLength: read };
     },
     answer: (result) => taskToProtoJson03(result as Task),
   },
