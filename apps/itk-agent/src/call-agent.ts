@@ -1,6 +1,6 @@
 // Calling the next agent of an ITK chain with a2a-client: A2A 1.0 when its card lists a 1.0
-// interface (over the binding the instruction names), else A2A 0.3 (over JSON-RPC, the one 0.3
-// binding a2a-client speaks). The four behaviours are written once, over what both versions do.
+// interface, else A2A 0.3, each over the binding the instruction names. The four behaviours are
+// written once, over what both versions do.
 import { randomUUID } from 'node:crypto';
 import { toBinary } from '@bufbuild/protobuf';
 import { A2AClient03, A2AClient10, type Binding10, type GrpcTransport } from 'a2a-client';
@@ -54,10 +54,11 @@ export async function callAgent(call: CallAgent, how: { grpc?: GrpcTransport; si
     webhook = `${/^https?:\/\//i.test(url) ? url : `http://${url}`}/notifications`;
   }
   const instruction = Buffer.from(toBinary(InstructionSchema, call.instruction)).toString('base64');
-  const peer = (await speaks10(base, how.signal))
-    ? peer10(base, binding, instruction, webhook, how.grpc)
-    : peer03(base, binding, instruction, webhook);
+  let peer: Peer | undefined;
   try {
+    peer = (await speaks10(base, how.signal))
+      ? peer10(base, binding, instruction, webhook, how.grpc)
+      : peer03(base, binding, instruction, webhook, how.grpc);
     if (call.behavior.case === 'resubscribe') return await resubscribe(peer);
     if (!call.streaming) return await peer.send();
     const texts: string[] = [];
@@ -66,7 +67,7 @@ export async function callAgent(call: CallAgent, how: { grpc?: GrpcTransport; si
   } catch (error) {
     throw new Error(`the call of ${base} over ${binding} failed: ${(error as Error).message}`, { cause: error });
   } finally {
-    peer.close();
+    peer?.close();
   }
 }
 
@@ -150,9 +151,8 @@ function peer10(base: string, binding: Binding10, instruction: string, webhook: 
   };
 }
 
-function peer03(base: string, binding: Binding10, instruction: string, webhook: string | undefined): Peer {
-  if (binding !== 'JSONRPC') throw new Error(`${base} speaks A2A 0.3 only, which a2a-client speaks over JSON-RPC, not ${binding}`);
-  const client = new A2AClient03(base);
+function peer03(base: string, binding: Binding10, instruction: string, webhook: string | undefined, grpc: GrpcTransport | undefined): Peer {
+  const client = new A2AClient03(base, { preferredBinding: binding, ...(grpc && { grpc }) });
   const message: Message03 = {
     kind: 'message',
     messageId: randomUUID(),
@@ -183,7 +183,7 @@ function peer03(base: string, binding: Binding10, instruction: string, webhook: 
     async cancel(taskId) {
       await client.cancelTask({ id: taskId });
     },
-    close: () => undefined,
+    close: () => client.close(),
   };
 }
 

@@ -35,6 +35,8 @@ const TASK_FINISHED = 'task-finished';
 export interface SdkItkAgent {
   /** The agent's base URL: its card at `<url>/.well-known/agent-card.json`, JSON-RPC at `<url>/jsonrpc`. */
   readonly url: string;
+  /** The calls it has been sent so far over each binding (by the kit's names): who reached it over what. */
+  readonly calls: Record<'jsonrpc' | 'http_json' | 'grpc', number>;
   close(): Promise<void>;
 }
 
@@ -86,16 +88,39 @@ async function hold(signal: AbortSignal, tick: () => void): Promise<boolean> {
 }
 
 /** Serves the app and a gRPC server (port 0: any free one) until `close`. */
-async function serve(app: express.Express, addServices: (server: grpc.Server) => void, card: (http: string, grpcPort: number) => void) {
-  const grpcServer = new grpc.Server();
+async function serve(
+  app: express.Express,
+  addServices: (server: grpc.Server) => void,
+  card: (http: string, grpcPort: number) => void,
+): Promise<SdkItkAgent> {
+  const calls = { jsonrpc: 0, http_json: 0, grpc: 0 };
+  const grpcServer = new grpc.Server({
+    interceptors: [
+      (_method, call) => {
+        calls.grpc++;
+        return new grpc.ServerInterceptingCall(call);
+      },
+    ],
+  });
   addServices(grpcServer);
   const grpcPort = await new Promise<number>((resolve, reject) =>
     grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
   );
-  const http = await listen(app);
+  const counted = express()
+    .use((req, _res, next) => {
+      // Calls, not card reads.
+      if (!req.path.includes('/.well-known/')) {
+        if (req.path.startsWith('/jsonrpc')) calls.jsonrpc++;
+        if (req.path.startsWith('/rest/')) calls.http_json++;
+      }
+      next();
+    })
+    .use(app);
+  const http = await listen(counted);
   card(http.url, grpcPort);
   return {
     url: http.url,
+    calls,
     async close() {
       grpcServer.forceShutdown();
       await http.close();

@@ -1,7 +1,7 @@
 // The integration test kit's traversal (send, stream, push, resubscribe) through chains of our
 // ITK agent and the official JS SDK's ITK agents (0.3.14 and 1.x), both ways round: our agent
-// first (ours → SDK → ours) and the SDK's first (SDK → ours → SDK), each over every binding both
-// ends speak. All in this process, on loopback (itk-runner.ts runs the traversal as the kit does).
+// first (ours → SDK → ours) and the SDK's first (SDK → ours → SDK), each over JSON-RPC, HTTP+JSON
+// and gRPC. All in this process, on loopback (itk-runner.ts runs the traversal as the kit does).
 import express from 'express';
 import { pino } from 'pino';
 import { create, toBinary } from '@bufbuild/protobuf';
@@ -28,6 +28,8 @@ const ALL_BINDINGS: Transport[] = ['jsonrpc', 'http_json', 'grpc'];
 let ours: ItkNode;
 let sdk1: ItkNode;
 let sdk03: ItkNode;
+/** The SDK's agents, by their node's name: what reached them over each binding. */
+const sdkAgents = new Map<string, SdkItkAgent>();
 let receiver: NotificationReceiver;
 const closers: (() => Promise<void>)[] = [];
 /** Our agent's calls answered so far: how the test sees which bindings and methods reached it. */
@@ -65,6 +67,7 @@ beforeAll(async () => {
   ours = { name: 'ours', url: http.url, entry: '1.0' };
   sdk1 = { name: 'sdk_1x', url: agents[0]!.url, entry: '1.0' };
   sdk03 = { name: 'sdk_v03', url: agents[1]!.url, entry: '0.3' };
+  sdkAgents.set(sdk1.name, agents[0]!).set(sdk03.name, agents[1]!);
 });
 
 afterAll(async () => {
@@ -101,6 +104,7 @@ async function expectTraversal(
 ) {
   const methods = sdkVersion ? methodsFor(behaviour, streaming, sdkVersion) : [];
   const before = await Promise.all(transports.flatMap((t) => methods.map((m) => callsOk(BINDING_OF[t], m))));
+  const sdkCallsBefore = nodes.map((node) => ({ ...sdkAgents.get(node.name)?.calls }));
   const outcome = await runTraversal({ nodes, transports, behaviour, streaming }, receiver);
   expect(outcome.tokens.filter((t) => !outcome.text.includes(t))).toEqual([]);
   expect(outcome.statesNotPushed).toEqual([]);
@@ -110,12 +114,18 @@ async function expectTraversal(
   const after = await Promise.all(transports.flatMap((t) => methods.map((m) => callsOk(BINDING_OF[t], m))));
   const reached = transports.flatMap((t) => methods.map((m) => `${t} ${m}`));
   expect(reached.filter((_, i) => after[i]! <= before[i]!)).toEqual([]);
+  // And ours reached each SDK agent over each binding (the runner itself speaks JSON-RPC only).
+  const notReached = nodes.flatMap((node, i) => {
+    const calls = sdkAgents.get(node.name)?.calls;
+    return calls ? transports.filter((t) => calls[t] <= sdkCallsBefore[i]![t]!).map((t) => `${node.name} over ${t}`) : [];
+  });
+  expect(notReached).toEqual([]);
 }
 
 describe.each([
   ['1.x', () => sdk1, ALL_BINDINGS, '1.0'],
-  // The SDK 0.3.14 agent speaks 0.3 only; a2a-client and a2a-express speak 0.3 over JSON-RPC only.
-  ['0.3.14', () => sdk03, ['jsonrpc'] as Transport[], '0.3'],
+  // The SDK 0.3.14 agent speaks 0.3 only: over each binding, both ends speak 0.3.
+  ['0.3.14', () => sdk03, ALL_BINDINGS, '0.3'],
 ] as const)('with the SDK %s ITK agent', (_version, sdk, transports, version) => {
   describe.each(BEHAVIOURS)('%s', (_name, behaviour, streaming) => {
     test(`ours first: ours → SDK → ours over ${transports.join(', ')}`, async () => {
@@ -180,15 +190,15 @@ describe('what our agent answers when the instruction cannot be followed', () =>
     expect(JSON.stringify(status?.message)).toContain('unknown transport \\"carrier_pigeon\\"');
   });
 
-  test('a 0.3-only agent over gRPC: the task fails, saying a2a-client speaks 0.3 over JSON-RPC only', async () => {
+  test('an agent that is not there: the task fails, naming it and the binding', async () => {
     const status = await sendRaw([
       {
-        raw: instruction({ transport: 'grpc', agentCardUri: sdk03.url }),
+        raw: instruction({ transport: 'http_json', agentCardUri: 'http://127.0.0.1:1' }),
         mediaType: 'application/x-protobuf',
         filename: 'instruction.bin',
       },
     ]);
     expect(status).toMatchObject({ state: 'TASK_STATE_FAILED' });
-    expect(JSON.stringify(status?.message)).toContain('speaks A2A 0.3 only, which a2a-client speaks over JSON-RPC, not GRPC');
+    expect(JSON.stringify(status?.message)).toContain('the call of http://127.0.0.1:1 over HTTP+JSON failed');
   });
 });
