@@ -131,7 +131,13 @@ test('a2a inspect serves the page on loopback, with nothing from elsewhere, and 
   expect(await page.inputValue('#agent-url')).toBe(`${echo.url}/`);
   await expect(page.textContent('#connection-status')).resolves.toBe('Connected: 3 cards (A2A 1.0, 0.3, 0.1.0), no problems.');
   const options = await page.$$eval('#interface option', (all) => all.map((o) => o.textContent));
-  expect(options).toEqual(['A2A 1.0 · JSON-RPC', 'A2A 1.0 · HTTP+JSON (REST)', 'A2A 0.3 · JSON-RPC', 'A2A 0.1.0 · JSON-RPC']);
+  expect(options).toEqual([
+    'A2A 1.0 · JSON-RPC',
+    'A2A 1.0 · HTTP+JSON (REST)',
+    'A2A 0.3 · JSON-RPC',
+    'A2A 0.3 · HTTP+JSON (REST) (not spoken here)',
+    'A2A 0.1.0 · JSON-RPC',
+  ]);
   // Each card valid; the 1.0 and 0.3 ones, which can be signed, say they are not.
   expect(await page.$$eval('.card .badge', (all) => all.map((b) => b.textContent))).toEqual([
     'valid',

@@ -122,7 +122,12 @@ describe('the router signs its cards', () => {
     ];
     const served = await Promise.all(asked.map((headers) => card10(url, headers)));
     for (const signed of served) {
-      expect((signed.supportedInterfaces as Json[]).map((listed) => listed.url)).toEqual([`${url}/v1`, `${url}/v1`, `${url}/v0.3`]);
+      expect((signed.supportedInterfaces as Json[]).map((listed) => listed.url)).toEqual([
+        `${url}/v1`,
+        `${url}/v1`,
+        `${url}/v0.3`,
+        `${url}/v0.3`,
+      ]);
       expect(await verifyCardSignature(signed, { keys: jwks })).toMatchObject({ valid: true });
     }
     // ECDSA signatures differ each time they are made: one signature is one card, signed once.
