@@ -6,7 +6,14 @@
 // end-to-end tests (apps/echo-agent/test/edge-*.test.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ClientFactory, JsonRpcTransportFactory, TaskNotCancelableError, TaskNotFoundError, type Client } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  type Client,
+} from '@a2a-js/sdk/client';
 import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import {
   ClientFactory as ClientFactory1,
@@ -40,10 +47,21 @@ const userMessage = (text: string, extra: Partial<Message> = {}): Message => ({
 });
 const textOf = (parts: { kind: string; text?: string }[] = []) => parts.map((p) => p.text ?? '').join('');
 
-/** A 0.3 client as the SDK makes one: from the agent's base URL, through its card. */
-async function sdkClient(baseUrl: string, headers: Record<string, string> = {}): Promise<Client> {
+/** The SDK 0.3 client's transports the suite runs over: each finds its interface in the 0.3 card. */
+const SDK03_TRANSPORTS = [
+  ['JSON-RPC', (fetchImpl: typeof fetch) => new JsonRpcTransportFactory({ fetchImpl })],
+  ['HTTP+JSON', (fetchImpl: typeof fetch) => new RestTransportFactory({ fetchImpl })],
+] as const;
+type Sdk03Transport = (typeof SDK03_TRANSPORTS)[number][1];
+
+/** A 0.3 client as the SDK makes one: from the agent's base URL, through its card, with the one transport given. */
+async function sdkClientOver(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+  transport: Sdk03Transport = SDK03_TRANSPORTS[0][1],
+): Promise<Client> {
   const fetchWithHeaders: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as object), ...headers } });
-  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithHeaders })] }).createFromUrl(baseUrl);
+  return new ClientFactory({ transports: [transport(fetchWithHeaders)] }).createFromUrl(baseUrl);
 }
 
 const collect = (events: AsyncIterable<StreamEvent>, max?: number) => collectEvents(events, max);
@@ -82,153 +100,163 @@ export function sdkClientSuites(edge: SampleEdge): void {
     for (const agent of started ?? []) expect(await agent.stop()).toBe(0);
   });
 
-  describe(`the official @a2a-js/sdk 0.3 client against the sample agents (echo on ${edge})`, () => {
-    let echo: SpawnedAgent;
-    let slowEcho: SpawnedAgent;
-    let currency: SpawnedAgent;
-    beforeAll(async () => {
-      [echo, slowEcho, currency] = (await startSamples()) as [SpawnedAgent, SpawnedAgent, SpawnedAgent];
-    });
-    afterAll(() => closeAll());
-
-    test('finds the agent from its base URL alone: the 0.3 card, its JSON-RPC endpoint', async () => {
-      const client = await sdkClient(echo.url);
-      const card = await client.getAgentCard();
-      expect(publishedSchemaValidator03('AgentCard')(card)).toBe(true);
-      expect(card).toMatchObject({ name: 'Echo Agent', protocolVersion: '0.3.0', preferredTransport: 'JSONRPC', url: `${echo.url}/v0.3` });
-      expect(card.capabilities).toEqual({ streaming: true, pushNotifications: true, stateTransitionHistory: false });
-    });
-
-    test('echo: send, get, and a stream of the task, its status and artifact updates', async () => {
-      const client = await sdkClient(echo.url);
-      const sent = (await client.sendMessage({ message: userMessage('hello from the sdk') })) as Task;
-      expect(sent).toMatchObject({ kind: 'task', status: { state: 'completed' } });
-      expect(textOf(sent.artifacts![0]!.parts as never)).toBe('hello from the sdk');
-      const got = await client.getTask({ id: sent.id, historyLength: 1 });
-      expect(got).toMatchObject({ id: sent.id, contextId: sent.contextId, status: { state: 'completed' } });
-      expect(got.history).toHaveLength(1);
-
-      const events = await collect(client.sendMessageStream({ message: userMessage('one two three four five six') }));
-      expect(events.map((e) => e.kind)).toEqual([
-        'task',
-        'status-update',
-        'artifact-update',
-        'artifact-update',
-        'artifact-update',
-        'status-update',
-      ]);
-      const chunks = events.filter((e): e is TaskArtifactUpdateEvent => e.kind === 'artifact-update');
-      expect(chunks.map((c) => textOf(c.artifact.parts as never)).join('')).toBe('one two three four five six');
-      expect(events.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
-    });
-
-    test('echo: cancel a long task, and resubscribe to one after leaving its stream', async () => {
-      const client = await sdkClient(slowEcho.url);
-      const running = (await client.sendMessage({ message: userMessage('a b c d e f'), configuration: { blocking: false } })) as Task;
-      expect(running.status.state).toBe('working');
-      const canceled = await client.cancelTask({ id: running.id });
-      expect(canceled.status.state).toBe('canceled');
-      await expect(client.cancelTask({ id: running.id })).rejects.toBeInstanceOf(TaskNotCancelableError);
-
-      const leaving = new AbortController();
-      const first = await collect(client.sendMessageStream({ message: userMessage('g h i j k l') }, { signal: leaving.signal }), 2);
-      leaving.abort();
-      const taskId = (first[0] as Task).id;
-      const resumed = await collect(client.resubscribeTask({ id: taskId }));
-      expect(resumed[0]).toMatchObject({ kind: 'status-update', taskId });
-      expect(resumed.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
-      expect(resumed.some((e) => e.kind === 'artifact-update')).toBe(true);
-    });
-
-    test('echo: push config set, get, list and delete; the webhook gets signed 0.3 Tasks', async () => {
-      const received: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
-      const { url: hookUrl } = await serve((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (chunk: Buffer) => chunks.push(chunk));
-        req.on('end', () => {
-          received.push({ headers: req.headers, body: Buffer.concat(chunks) });
-          res.writeHead(204).end();
-        });
+  describe.each(SDK03_TRANSPORTS)(
+    `the official @a2a-js/sdk 0.3 client over %s against the sample agents (echo on ${edge})`,
+    (_binding, transport) => {
+      const sdkClient = (baseUrl: string, headers: Record<string, string> = {}) => sdkClientOver(baseUrl, headers, transport);
+      let echo: SpawnedAgent;
+      let slowEcho: SpawnedAgent;
+      let currency: SpawnedAgent;
+      beforeAll(async () => {
+        [echo, slowEcho, currency] = (await startSamples()) as [SpawnedAgent, SpawnedAgent, SpawnedAgent];
       });
-      const client = await sdkClient(echo.url);
-      const asked = (await client.sendMessage({ message: userMessage(' ') })) as Task;
-      expect(asked.status.state).toBe('input-required');
+      afterAll(() => closeAll());
 
-      const config = { id: 'sdk-hook', url: `${hookUrl}/hook`, token: 'tok' };
-      const set = await client.setTaskPushNotificationConfig({ taskId: asked.id, pushNotificationConfig: config });
-      expect(set).toEqual({ taskId: asked.id, pushNotificationConfig: { ...config, token: '********' } });
-      expect(await client.getTaskPushNotificationConfig({ id: asked.id })).toEqual(set);
-      expect(await client.listTaskPushNotificationConfig({ id: asked.id })).toEqual([set]);
+      test('finds the agent from its base URL alone: the 0.3 card, and its interface for the transport', async () => {
+        const client = await sdkClient(echo.url);
+        const card = await client.getAgentCard();
+        expect(publishedSchemaValidator03('AgentCard')(card)).toBe(true);
+        expect(card).toMatchObject({
+          name: 'Echo Agent',
+          protocolVersion: '0.3.0',
+          preferredTransport: 'JSONRPC',
+          url: `${echo.url}/v0.3`,
+        });
+        expect(card.capabilities).toEqual({ streaming: true, pushNotifications: true, stateTransitionHistory: false });
+      });
 
-      await client.sendMessage({ message: userMessage('now echo', { taskId: asked.id }) });
-      await within(
-        (async () => {
-          while (received.length < 3) await new Promise((r) => setTimeout(r, 20));
-        })(),
-        5_000,
-        'three notifications',
-      );
-      const verifier = createPushNotificationVerifier<Task03>({ jwksUrl: `${echo.url}/.well-known/jwks.json` });
-      const states = [];
-      for (const notification of received) {
-        const { payload } = await verifier.verify(notification);
-        expect(payload).toMatchObject({ kind: 'task', id: asked.id, contextId: asked.contextId });
-        states.push(payload.status.state);
-      }
-      expect(states).toEqual(['working', 'working', 'completed']);
+      test('echo: send, get, and a stream of the task, its status and artifact updates', async () => {
+        const client = await sdkClient(echo.url);
+        const sent = (await client.sendMessage({ message: userMessage('hello from the sdk') })) as Task;
+        expect(sent).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+        expect(textOf(sent.artifacts![0]!.parts as never)).toBe('hello from the sdk');
+        const got = await client.getTask({ id: sent.id, historyLength: 1 });
+        expect(got).toMatchObject({ id: sent.id, contextId: sent.contextId, status: { state: 'completed' } });
+        expect(got.history).toHaveLength(1);
 
-      await client.deleteTaskPushNotificationConfig({ id: asked.id, pushNotificationConfigId: 'sdk-hook' });
-      expect(await client.listTaskPushNotificationConfig({ id: asked.id })).toEqual([]);
-    });
+        const events = await collect(client.sendMessageStream({ message: userMessage('one two three four five six') }));
+        expect(events.map((e) => e.kind)).toEqual([
+          'task',
+          'status-update',
+          'artifact-update',
+          'artifact-update',
+          'artifact-update',
+          'status-update',
+        ]);
+        const chunks = events.filter((e): e is TaskArtifactUpdateEvent => e.kind === 'artifact-update');
+        expect(chunks.map((c) => textOf(c.artifact.parts as never)).join('')).toBe('one two three four five six');
+        expect(events.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+      });
 
-    test('errors reach the SDK as its own error types: unknown task, a canceled task, bad params, auth', async () => {
-      const client = await sdkClient(echo.url);
-      await expect(client.getTask({ id: 'no-such-task' })).rejects.toBeInstanceOf(TaskNotFoundError);
-      const asked = (await client.sendMessage({ message: userMessage(' ') })) as Task;
-      await client.cancelTask({ id: asked.id });
-      await expect(client.sendMessage({ message: userMessage('again', { taskId: asked.id }) })).rejects.toThrow(/-32009/);
-      await expect(client.sendMessage({ message: { ...userMessage('x'), parts: [] } })).rejects.toThrow(/-32602/);
+      test('echo: cancel a long task, and resubscribe to one after leaving its stream', async () => {
+        const client = await sdkClient(slowEcho.url);
+        const running = (await client.sendMessage({ message: userMessage('a b c d e f'), configuration: { blocking: false } })) as Task;
+        expect(running.status.state).toBe('working');
+        const canceled = await client.cancelTask({ id: running.id });
+        expect(canceled.status.state).toBe('canceled');
+        await expect(client.cancelTask({ id: running.id })).rejects.toBeInstanceOf(TaskNotCancelableError);
 
-      const locked = await start('echo-agent', { A2A_API_KEYS: 'k-sdk=sdk-user' });
-      try {
-        const withKey = await sdkClient(locked.url, { 'x-api-key': 'k-sdk' });
-        expect(((await withKey.sendMessage({ message: userMessage('secure') })) as Task).status.state).toBe('completed');
-        const withoutKey = await sdkClient(locked.url);
-        // Not the SDK's AuthenticatedExtendedCardNotConfiguredError, as 0.1.0's -32007 would read.
-        const refusal = await withoutKey.sendMessage({ message: userMessage('x') }).catch((error: Error) => error);
-        expect(refusal).toBeInstanceOf(Error);
-        expect((refusal as Error).message).toMatch(/Authentication required \(Code: -32000\)/);
-        expect((refusal as Error).constructor.name).not.toMatch(/ExtendedCard/);
-      } finally {
-        expect(await locked.stop()).toBe(0);
-      }
-    });
+        const leaving = new AbortController();
+        const first = await collect(client.sendMessageStream({ message: userMessage('g h i j k l') }, { signal: leaving.signal }), 2);
+        leaving.abort();
+        const taskId = (first[0] as Task).id;
+        const resumed = await collect(client.resubscribeTask({ id: taskId }));
+        expect(resumed[0]).toMatchObject({ kind: 'status-update', taskId });
+        expect(resumed.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+        expect(resumed.some((e) => e.kind === 'artifact-update')).toBe(true);
+      });
 
-    test('currency: a conversion in one message, and a multi-turn one continued by task id', async () => {
-      const client = await sdkClient(currency.url);
-      const card = await client.getAgentCard();
-      expect(card.skills[0]).toMatchObject({ id: 'convert_currency', tags: ['currency conversion', 'currency exchange'] });
-      const converted = (await client.sendMessage({ message: userMessage('convert 100 USD to EUR') })) as Task;
-      expect(converted.status.state).toBe('completed');
-      expect(textOf(converted.artifacts![0]!.parts as never)).toMatch(/^100 USD is [\d.]+ EUR\./);
-      expect(converted.artifacts![0]!.parts).toContainEqual(
-        expect.objectContaining({ kind: 'data', data: expect.objectContaining({ from: 'USD', to: 'EUR' }) }),
-      );
+      test('echo: push config set, get, list and delete; the webhook gets signed 0.3 Tasks', async () => {
+        const received: { headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
+        const { url: hookUrl } = await serve((req, res) => {
+          const chunks: Buffer[] = [];
+          req.on('data', (chunk: Buffer) => chunks.push(chunk));
+          req.on('end', () => {
+            received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+            res.writeHead(204).end();
+          });
+        });
+        const client = await sdkClient(echo.url);
+        const asked = (await client.sendMessage({ message: userMessage(' ') })) as Task;
+        expect(asked.status.state).toBe('input-required');
 
-      const asked = (await client.sendMessage({ message: userMessage('How much is 100 USD?') })) as Task;
-      expect(asked.status).toMatchObject({ state: 'input-required', message: { kind: 'message', role: 'agent' } });
-      const answered = (await client.sendMessage({
-        message: userMessage('in GBP', { taskId: asked.id, contextId: asked.contextId }),
-      })) as Task;
-      expect(answered).toMatchObject({ id: asked.id, status: { state: 'completed' } });
-      expect(textOf(answered.artifacts![0]!.parts as never)).toMatch(/^100 USD is [\d.]+ GBP\./);
+        const config = { id: 'sdk-hook', url: `${hookUrl}/hook`, token: 'tok' };
+        const set = await client.setTaskPushNotificationConfig({ taskId: asked.id, pushNotificationConfig: config });
+        expect(set).toEqual({ taskId: asked.id, pushNotificationConfig: { ...config, token: '********' } });
+        // By its id: the SDK's REST transport asks for one (its JSON-RPC one sends what it is given).
+        expect(await client.getTaskPushNotificationConfig({ id: asked.id, pushNotificationConfigId: 'sdk-hook' } as never)).toEqual(set);
+        expect(await client.listTaskPushNotificationConfig({ id: asked.id })).toEqual([set]);
 
-      const events = await collect(client.sendMessageStream({ message: userMessage('what is the exchange rate between USD and GBP?') }));
-      expect(events[0]!.kind).toBe('task');
-      expect(events.filter((e) => e.kind === 'status-update').map((e) => (e as TaskStatusUpdateEvent).status.state)).toContain('working');
-      expect(events.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } });
-    });
-  });
+        await client.sendMessage({ message: userMessage('now echo', { taskId: asked.id }) });
+        await within(
+          (async () => {
+            while (received.length < 3) await new Promise((r) => setTimeout(r, 20));
+          })(),
+          5_000,
+          'three notifications',
+        );
+        const verifier = createPushNotificationVerifier<Task03>({ jwksUrl: `${echo.url}/.well-known/jwks.json` });
+        const states = [];
+        for (const notification of received) {
+          const { payload } = await verifier.verify(notification);
+          expect(payload).toMatchObject({ kind: 'task', id: asked.id, contextId: asked.contextId });
+          states.push(payload.status.state);
+        }
+        expect(states).toEqual(['working', 'working', 'completed']);
+
+        await client.deleteTaskPushNotificationConfig({ id: asked.id, pushNotificationConfigId: 'sdk-hook' });
+        expect(await client.listTaskPushNotificationConfig({ id: asked.id })).toEqual([]);
+      });
+
+      test('errors reach the SDK as its own error types: unknown task, a canceled task, bad params, auth', async () => {
+        const client = await sdkClient(echo.url);
+        await expect(client.getTask({ id: 'no-such-task' })).rejects.toBeInstanceOf(TaskNotFoundError);
+        const asked = (await client.sendMessage({ message: userMessage(' ') })) as Task;
+        await client.cancelTask({ id: asked.id });
+        await expect(client.sendMessage({ message: userMessage('again', { taskId: asked.id }) })).rejects.toThrow(/-32009/);
+        await expect(client.sendMessage({ message: { ...userMessage('x'), parts: [] } })).rejects.toThrow(/-32602/);
+
+        const locked = await start('echo-agent', { A2A_API_KEYS: 'k-sdk=sdk-user' });
+        try {
+          const withKey = await sdkClient(locked.url, { 'x-api-key': 'k-sdk' });
+          expect(((await withKey.sendMessage({ message: userMessage('secure') })) as Task).status.state).toBe('completed');
+          const withoutKey = await sdkClient(locked.url);
+          // Not the SDK's AuthenticatedExtendedCardNotConfiguredError, as 0.1.0's -32007 would read.
+          const refusal = await withoutKey.sendMessage({ message: userMessage('x') }).catch((error: Error) => error);
+          expect(refusal).toBeInstanceOf(Error);
+          expect((refusal as Error).message).toMatch(/Authentication required \(Code: -32000\)/);
+          expect((refusal as Error).constructor.name).not.toMatch(/ExtendedCard/);
+        } finally {
+          expect(await locked.stop()).toBe(0);
+        }
+      });
+
+      test('currency: a conversion in one message, and a multi-turn one continued by task id', async () => {
+        const client = await sdkClient(currency.url);
+        const card = await client.getAgentCard();
+        expect(card.skills[0]).toMatchObject({ id: 'convert_currency', tags: ['currency conversion', 'currency exchange'] });
+        const converted = (await client.sendMessage({ message: userMessage('convert 100 USD to EUR') })) as Task;
+        expect(converted.status.state).toBe('completed');
+        expect(textOf(converted.artifacts![0]!.parts as never)).toMatch(/^100 USD is [\d.]+ EUR\./);
+        expect(converted.artifacts![0]!.parts).toContainEqual(
+          expect.objectContaining({ kind: 'data', data: expect.objectContaining({ from: 'USD', to: 'EUR' }) }),
+        );
+
+        const asked = (await client.sendMessage({ message: userMessage('How much is 100 USD?') })) as Task;
+        expect(asked.status).toMatchObject({ state: 'input-required', message: { kind: 'message', role: 'agent' } });
+        const answered = (await client.sendMessage({
+          message: userMessage('in GBP', { taskId: asked.id, contextId: asked.contextId }),
+        })) as Task;
+        expect(answered).toMatchObject({ id: asked.id, status: { state: 'completed' } });
+        expect(textOf(answered.artifacts![0]!.parts as never)).toMatch(/^100 USD is [\d.]+ GBP\./);
+
+        const events = await collect(client.sendMessageStream({ message: userMessage('what is the exchange rate between USD and GBP?') }));
+        expect(events[0]!.kind).toBe('task');
+        expect(events.filter((e) => e.kind === 'status-update').map((e) => (e as TaskStatusUpdateEvent).status.state)).toContain('working');
+        expect(events.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } });
+      });
+    },
+  );
 
   describe(`the SDK's newest client (1.x), with its v0.3 compatibility on (echo on ${edge})`, () => {
     let echo: SpawnedAgent;
