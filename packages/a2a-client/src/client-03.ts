@@ -21,7 +21,7 @@ import {
   streamResultFromProtoJson03,
   taskFromProtoJson03,
   taskPushConfigFromProtoJson03,
-  taskPushConfigToProtoJson03,
+  setPushConfigRequestToProtoJson03,
 } from 'a2a-types/v0.3';
 import { InvalidResponseError } from './errors.js';
 import type { Validator } from 'a2a-types';
@@ -155,11 +155,7 @@ export class A2AClient03 extends AgentClient<AgentCard> {
       verb: 'POST',
       path: `${taskPath(params.taskId)}/pushNotificationConfigs`,
       // The spec's `{ config }`, with the proto's `parent` and `configId`, which the official JS SDK's server reads.
-      body: {
-        parent: `tasks/${params.taskId}`,
-        ...(params.pushNotificationConfig.id !== undefined && { configId: params.pushNotificationConfig.id }),
-        config: taskPushConfigToProtoJson03(params),
-      },
+      body: setPushConfigRequestToProtoJson03(params),
       read: (value) => taskPushConfigFromProtoJson03(value, params.taskId),
     }));
   }

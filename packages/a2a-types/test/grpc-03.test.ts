@@ -128,6 +128,9 @@ test('tasks and push configs are resource names on the wire, ids in the params',
   expect(throughResult('tasks/pushNotificationConfig/set', config)).toEqual(config);
   expect(throughResult('tasks/pushNotificationConfig/list', [config, config])).toEqual([config, config]);
   expect(throughResult('tasks/pushNotificationConfig/delete', null)).toBeNull();
+  // A config without an id gets none on the way, as over HTTP+JSON (the server gives it one).
+  const idless = { taskId: 't1', pushNotificationConfig: { url: 'https://hook.example/x' } };
+  expect(throughParams('tasks/pushNotificationConfig/set', idless)).toEqual(idless);
 });
 
 test('a name that is not a resource name of the kind asked for is -32602 saying what it must be', () => {

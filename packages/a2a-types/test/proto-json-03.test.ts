@@ -5,6 +5,8 @@ import {
   publishedSchemaValidator03,
   sendParamsFromProtoJson03,
   sendParamsToProtoJson03,
+  setPushConfigParamsFromProtoJson03,
+  setPushConfigRequestToProtoJson03,
   streamResultFromProtoJson03,
   streamResultToProtoJson03,
   taskPushConfigFromProtoJson03,
@@ -140,4 +142,54 @@ test('a push config by its resource name, both ways', () => {
     taskId: 't1',
     pushNotificationConfig: { id: 'h2', url: 'https://h' },
   });
+});
+
+test('what proto3 leaves out for holding its zero reads as that zero: an empty id, an unspecified state', () => {
+  // As protobuf's own JSON writers (and so the official SDKs' servers) write a status update whose contextId is empty.
+  expect(streamResultFromProtoJson03({ statusUpdate: { taskId: 't1', status: {}, final: true } })).toEqual({
+    kind: 'status-update',
+    taskId: 't1',
+    contextId: '',
+    status: { state: 'unknown' },
+    final: true,
+  });
+  expect(streamResultFromProtoJson03({ task: { status: { state: 'TASK_STATE_WORKING' } } })).toEqual({
+    kind: 'task',
+    id: '',
+    contextId: '',
+    status: { state: 'working' },
+  });
+});
+
+test('a message whose role is neither is written unspecified, not made a user', () => {
+  const roleless = { ...message, role: undefined } as unknown as Message;
+  expect(streamResultToProtoJson03(roleless)).toMatchObject({ message: { role: 'ROLE_UNSPECIFIED' } });
+});
+
+test("a new push config: its task as parent, its id as configId; read back from the request, the path's task, or the config alone", () => {
+  const config = { taskId: 't1', pushNotificationConfig: { id: 'h1', url: 'https://hooks.example/h' } };
+  const request = setPushConfigRequestToProtoJson03(config);
+  expect(request).toEqual({
+    parent: 'tasks/t1',
+    configId: 'h1',
+    config: { name: 'tasks/t1/pushNotificationConfigs/h1', pushNotificationConfig: config.pushNotificationConfig },
+  });
+  expect(setPushConfigParamsFromProtoJson03(request)).toEqual(config);
+  // A REST path names the task; the official JS SDK's client sends the config alone.
+  expect(setPushConfigParamsFromProtoJson03(request.config as Record<string, unknown>, 't1')).toEqual(config);
+  // Without an id, none is made up: the name ends in `/` and reads back without one.
+  const idless = { taskId: 't1', pushNotificationConfig: { url: 'https://hooks.example/h' } };
+  expect(setPushConfigRequestToProtoJson03(idless)).toEqual({
+    parent: 'tasks/t1',
+    config: { name: 'tasks/t1/pushNotificationConfigs/', pushNotificationConfig: idless.pushNotificationConfig },
+  });
+  expect(setPushConfigParamsFromProtoJson03(setPushConfigRequestToProtoJson03(idless))).toEqual(idless);
+  // The id may come as the request's configId alone.
+  expect(
+    setPushConfigParamsFromProtoJson03({
+      parent: 'tasks/t1/pushNotificationConfigs',
+      config_id: 'h2',
+      config: { pushNotificationConfig: { url: 'https://h' } },
+    }),
+  ).toEqual({ taskId: 't1', pushNotificationConfig: { id: 'h2', url: 'https://h' } });
 });

@@ -5,12 +5,15 @@
 // `{ data: { data } }`, a stream event is wrapped by its case), a message's parts are `content`,
 // roles and states are enum names (`ROLE_USER`, `TASK_STATE_WORKING`), a push config is named by
 // its resource (`tasks/{id}/pushNotificationConfigs/{configId}`). Both directions live here so
-// that the server and the client read exactly what the other writes.
+// that the server and the client read exactly what the other writes; the gRPC binding (./grpc)
+// reads and writes its bytes through this form too, so both bindings map objects by these rules.
 //
 // Reading is lenient, as proto JSON parsers are: a field's proto name (`context_id`) is taken as
 // well as its JSON name, an enum by its number too, and the JSON-RPC spelling of an object
-// (`parts`, `kind`, `role: 'user'`) is kept as it is; whatever cannot be read is passed on as it
-// came, for the 0.3 schema to refuse with a field path. Reading never throws.
+// (`parts`, `kind`, `role: 'user'`) is kept as it is; a field 0.3 requires that proto3 leaves out
+// when it holds its zero (an empty id, an unspecified state) reads as that zero; whatever cannot
+// be read is passed on as it came, for the 0.3 schema to refuse with a field path. Reading never
+// throws.
 import type {
   Artifact,
   Message,
@@ -55,6 +58,8 @@ const STATES_BY_NAME: ReadonlyMap<string, TaskState> = new Map(
   Object.entries(STATE_NAMES).map(([state, name]) => [name, state as TaskState]),
 );
 
+const ROLE_NAMES: Readonly<Record<string, string>> = { user: 'ROLE_USER', agent: 'ROLE_AGENT' };
+
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -64,6 +69,14 @@ function field(json: Json, name: string, protoName?: string): unknown {
   const value = json[name];
   if (value !== undefined && value !== null) return value;
   return protoName === undefined ? undefined : (json[protoName] ?? undefined);
+}
+
+/**
+ * A string field 0.3 requires: proto3 leaves an empty string out, so one that is not there is
+ * empty (as the official SDKs' servers leave out a status update's empty `contextId`).
+ */
+function requiredText(json: Json, name: string, protoName?: string): unknown {
+  return field(json, name, protoName) ?? '';
 }
 
 /** Sets `name` when `value` is present: proto JSON leaves out what is not set. */
@@ -92,7 +105,8 @@ export function messageToProtoJson03(message: Message): Json {
   const json: Json = { messageId: message.messageId };
   put(json, 'contextId', message.contextId);
   put(json, 'taskId', message.taskId);
-  json.role = message.role === 'agent' ? 'ROLE_AGENT' : 'ROLE_USER';
+  // A role that is neither is not made one: unspecified, for the reader to refuse.
+  json.role = ROLE_NAMES[message.role] ?? 'ROLE_UNSPECIFIED';
   json.content = message.parts.map(partToProtoJson03);
   put(json, 'metadata', message.metadata);
   if (message.extensions?.length) json.extensions = message.extensions;
@@ -171,9 +185,29 @@ export function pushConfigToProtoJson03(config: PushNotificationConfig): Json {
   return json;
 }
 
-/** The resource name of a task's push config, as the proto names it. */
+// Resource names: a task is `tasks/{id}`, its push config `tasks/{id}/pushNotificationConfigs/{configId}`.
+
+/** A task's resource name, as the proto's requests name it. */
+export function taskName03(taskId: string): string {
+  return `tasks/${taskId}`;
+}
+
+/** The resource name of a task's push config; one without an id ends in `/` (read back, it has none). */
 export function pushConfigName03(taskId: string, configId: string | undefined): string {
   return `tasks/${taskId}/pushNotificationConfigs/${configId ?? ''}`;
+}
+
+/** The id a task's resource name (`tasks/{id}`) gives, if it is one. */
+export function taskIdOfName03(name: unknown): string | undefined {
+  return typeof name === 'string' ? /^tasks\/([^/]+)$/.exec(name)?.[1] : undefined;
+}
+
+/**
+ * The task a push config's parent names: `tasks/{id}`, or `tasks/{id}/pushNotificationConfigs` as
+ * the proto's HTTP annotation writes the collection.
+ */
+export function pushConfigsParentTaskId03(parent: unknown): string | undefined {
+  return typeof parent === 'string' ? /^tasks?\/([^/]+)(?:\/pushNotificationConfigs)?$/.exec(parent)?.[1] : undefined;
 }
 
 /** A task's push config (the proto's `TaskPushNotificationConfig`: its resource name, and the config). */
@@ -182,6 +216,17 @@ export function taskPushConfigToProtoJson03(config: TaskPushNotificationConfig):
     name: pushConfigName03(config.taskId, config.pushNotificationConfig.id),
     pushNotificationConfig: pushConfigToProtoJson03(config.pushNotificationConfig),
   };
+}
+
+/**
+ * A new push config (the proto's `CreateTaskPushNotificationConfigRequest`): its task as `parent`,
+ * its id as `configId` when it has one (what the official JS SDK's server reads), and the config.
+ */
+export function setPushConfigRequestToProtoJson03(config: TaskPushNotificationConfig): Json {
+  const json: Json = { parent: taskName03(config.taskId) };
+  put(json, 'configId', config.pushNotificationConfig.id);
+  json.config = taskPushConfigToProtoJson03(config);
+  return json;
 }
 
 /** The body of `message:send` and `message:stream` (the proto's `SendMessageRequest`). */
@@ -242,7 +287,7 @@ export function messageFromProtoJson03(json: unknown): unknown {
   if (!isObject(json)) return json;
   const parts = field(json, 'parts') ?? field(json, 'content');
   const message: Json = { kind: 'message' };
-  put(message, 'messageId', field(json, 'messageId', 'message_id'));
+  message.messageId = requiredText(json, 'messageId', 'message_id');
   put(message, 'contextId', emptyAsAbsent(field(json, 'contextId', 'context_id')));
   put(message, 'taskId', emptyAsAbsent(field(json, 'taskId', 'task_id')));
   put(message, 'role', roleFromProtoJson(field(json, 'role')));
@@ -275,7 +320,8 @@ function emptyAsAbsent(value: unknown): unknown {
 
 function statusFromProtoJson(json: unknown): unknown {
   if (!isObject(json)) return json;
-  const status: Json = { state: stateFromProtoJson(field(json, 'state')) };
+  // proto3 leaves its zero out: no state is TASK_STATE_UNSPECIFIED, 0.3's `unknown`.
+  const status: Json = { state: stateFromProtoJson(field(json, 'state') ?? 'TASK_STATE_UNSPECIFIED') };
   const message = field(json, 'message') ?? field(json, 'update');
   if (message !== undefined) status.message = messageFromProtoJson03(message);
   put(status, 'timestamp', field(json, 'timestamp'));
@@ -284,7 +330,7 @@ function statusFromProtoJson(json: unknown): unknown {
 
 function artifactFromProtoJson(json: unknown): unknown {
   if (!isObject(json)) return json;
-  const artifact: Json = { artifactId: field(json, 'artifactId', 'artifact_id') };
+  const artifact: Json = { artifactId: requiredText(json, 'artifactId', 'artifact_id') };
   put(artifact, 'name', emptyAsAbsent(field(json, 'name')));
   put(artifact, 'description', emptyAsAbsent(field(json, 'description')));
   const parts = field(json, 'parts');
@@ -297,7 +343,7 @@ function artifactFromProtoJson(json: unknown): unknown {
 
 export function taskFromProtoJson03(json: unknown): unknown {
   if (!isObject(json)) return json;
-  const task: Json = { kind: 'task', id: field(json, 'id'), contextId: field(json, 'contextId', 'context_id') };
+  const task: Json = { kind: 'task', id: requiredText(json, 'id'), contextId: requiredText(json, 'contextId', 'context_id') };
   task.status = statusFromProtoJson(field(json, 'status'));
   const artifacts = field(json, 'artifacts');
   if (artifacts !== undefined) task.artifacts = Array.isArray(artifacts) ? artifacts.map(artifactFromProtoJson) : artifacts;
@@ -324,8 +370,8 @@ export function streamResultFromProtoJson03(json: unknown): unknown {
   if (isObject(statusUpdate)) {
     const event: Json = {
       kind: 'status-update',
-      taskId: field(statusUpdate, 'taskId', 'task_id'),
-      contextId: field(statusUpdate, 'contextId', 'context_id'),
+      taskId: requiredText(statusUpdate, 'taskId', 'task_id'),
+      contextId: requiredText(statusUpdate, 'contextId', 'context_id'),
       status: statusFromProtoJson(field(statusUpdate, 'status')),
       final: field(statusUpdate, 'final') ?? false,
     };
@@ -336,8 +382,8 @@ export function streamResultFromProtoJson03(json: unknown): unknown {
   if (isObject(artifactUpdate)) {
     const event: Json = {
       kind: 'artifact-update',
-      taskId: field(artifactUpdate, 'taskId', 'task_id'),
-      contextId: field(artifactUpdate, 'contextId', 'context_id'),
+      taskId: requiredText(artifactUpdate, 'taskId', 'task_id'),
+      contextId: requiredText(artifactUpdate, 'contextId', 'context_id'),
       artifact: artifactFromProtoJson(field(artifactUpdate, 'artifact')),
     };
     put(event, 'append', field(artifactUpdate, 'append'));
@@ -350,7 +396,7 @@ export function streamResultFromProtoJson03(json: unknown): unknown {
 
 export function pushConfigFromProtoJson03(json: unknown): unknown {
   if (!isObject(json)) return json;
-  const config: Json = { url: field(json, 'url') };
+  const config: Json = { url: requiredText(json, 'url') };
   put(config, 'id', emptyAsAbsent(field(json, 'id')));
   put(config, 'token', emptyAsAbsent(field(json, 'token')));
   const authentication = field(json, 'authentication');
@@ -380,6 +426,23 @@ export function taskPushConfigFromProtoJson03(json: unknown, taskId?: string): u
   const config = pushConfigFromProtoJson03(field(json, 'pushNotificationConfig', 'push_notification_config'));
   if (isObject(config) && config.id === undefined && named?.configId !== undefined) config.id = named.configId;
   return { taskId: field(json, 'taskId', 'task_id') ?? named?.taskId ?? taskId, pushNotificationConfig: config };
+}
+
+/**
+ * A new push config as the params of `tasks/pushNotificationConfig/set`: the proto's
+ * `CreateTaskPushNotificationConfigRequest` (`{ parent, configId, config }`), or the
+ * TaskPushNotificationConfig alone, which the official JS SDK's REST client sends. Its task is
+ * `taskId` (where the binding names it otherwise, as a REST path does), else its `parent`'s; its id
+ * the config's own, else its name's, else `configId`.
+ */
+export function setPushConfigParamsFromProtoJson03(json: Json, taskId?: string): unknown {
+  const config = field(json, 'config') ?? json;
+  const read = taskPushConfigFromProtoJson03(config, taskId) as Json;
+  const pushNotificationConfig = read.pushNotificationConfig;
+  const configId = field(json, 'configId', 'config_id');
+  if (isObject(pushNotificationConfig) && pushNotificationConfig.id === undefined && typeof configId === 'string' && configId !== '')
+    pushNotificationConfig.id = configId;
+  return { ...read, taskId: taskId ?? pushConfigsParentTaskId03(field(json, 'parent')) ?? read.taskId };
 }
 
 /** The body of `message:send` and `message:stream` as the 0.3 `MessageSendParams`. */

@@ -8,8 +8,8 @@ import {
   historyLengthFromProtoJson,
   sendParamsFromProtoJson03,
   sendResultToProtoJson03,
+  setPushConfigParamsFromProtoJson03,
   streamResultToProtoJson03,
-  taskPushConfigFromProtoJson03,
   taskPushConfigToProtoJson03,
   taskToProtoJson03,
   type Message,
@@ -30,21 +30,6 @@ function queryValue(query: Readonly<Record<string, unknown>>, name: string): unk
 }
 
 const answerConfig = (result: unknown) => taskPushConfigToProtoJson03(result as TaskPushNotificationConfig);
-
-/**
- * The body of a new push config: the spec's `{ config: TaskPushNotificationConfig }` (the proto's
- * CreateTaskPushNotificationConfigRequest), or the TaskPushNotificationConfig alone, which the
- * official JS SDK's client sends. The path names the task.
- */
-function createConfigParams(taskId: string, body: Record<string, unknown>): unknown {
-  const config = body.config ?? body;
-  const read = taskPushConfigFromProtoJson03(config, taskId) as { taskId?: unknown; pushNotificationConfig?: Record<string, unknown> };
-  const configId = body.configId ?? body.config_id;
-  const pushNotificationConfig = read.pushNotificationConfig;
-  if (pushNotificationConfig && pushNotificationConfig.id === undefined && typeof configId === 'string' && configId !== '')
-    pushNotificationConfig.id = configId;
-  return { ...read, taskId };
-}
 
 const routes: RestRoute[] = [
   {
@@ -84,7 +69,8 @@ const routes: RestRoute[] = [
     path: new RegExp(`${CONFIGS}$`),
     method: 'tasks/pushNotificationConfig/set',
     hasBody: true,
-    params: ([taskId], _query, body) => createConfigParams(taskId!, body),
+    // The spec's `{ config }`, or the config alone as the official JS SDK's client sends it; the path names the task.
+    params: ([taskId], _query, body) => setPushConfigParamsFromProtoJson03(body, taskId),
     answer: answerConfig,
   },
   {

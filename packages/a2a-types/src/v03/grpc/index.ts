@@ -2,15 +2,38 @@
 // `a2a.v1.A2AService` are generated from the 0.3 proto at build time (./gen, by protoc-gen-es: see
 // scripts/generate-grpc.mjs). Unlike 1.0's, the 0.3 proto's JSON form is not 0.3's JSON-RPC form
 // (a message's parts are its `content`, a part is a oneof rather than a `kind`, states and roles
-// are enum names, a push config is named by a resource name), so this module translates each
-// request and answer between the two: a server reads a request as the params of the 0.3 JSON-RPC
-// method it means and writes that method's result back, and a client does the reverse, both in
-// the objects 0.3's JSON-RPC has. What the proto has no field for is lost on the way: a part's
+// are enum names, a push config is named by a resource name), so each request and answer is
+// translated between the two: a server reads a request as the params of the 0.3 JSON-RPC method
+// it means and writes that method's result back, and a client does the reverse, both in the
+// objects 0.3's JSON-RPC has. The bytes become the proto's JSON form by protobuf-es, and that form
+// becomes 0.3's objects by ../proto-json.ts, as HTTP+JSON's bodies do, so both bindings carry the
+// same objects the same way. What the proto has no field for is lost on the way: a part's
 // metadata, a file's name, a message's `referenceTaskIds`, the card's `iconUrl`. It imports no
 // gRPC library.
 import { create, fromBinary, fromJson, toBinary, toJson, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
 import { anyPack, anyUnpack, FileDescriptorProtoSchema, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { A2AError } from '../../errors.js';
+import {
+  historyLengthFromProtoJson,
+  pushConfigName03,
+  pushConfigNameParts03,
+  pushConfigsParentTaskId03,
+  sendParamsFromProtoJson03,
+  sendParamsToProtoJson03,
+  sendResultFromProtoJson03,
+  sendResultToProtoJson03,
+  setPushConfigParamsFromProtoJson03,
+  setPushConfigRequestToProtoJson03,
+  streamResultFromProtoJson03,
+  streamResultToProtoJson03,
+  taskFromProtoJson03,
+  taskIdOfName03,
+  taskName03,
+  taskPushConfigFromProtoJson03,
+  taskPushConfigToProtoJson03,
+  taskToProtoJson03,
+} from '../proto-json.js';
+import type { Message, MessageSendParams, StreamResult, Task, TaskPushNotificationConfig } from '../types.js';
 import { A2AService, file_a2a_v1_a2a } from './gen/a2a/v1/a2a_pb.js';
 import { ErrorInfoSchema } from './gen/google/rpc/error_details_pb.js';
 import { StatusSchema } from './gen/google/rpc/status_pb.js';
@@ -55,87 +78,77 @@ interface Translation {
   answer(result: unknown): Json;
 }
 
+// Each object is translated by ../proto-json.ts, which HTTP+JSON's bodies use too: the proto's
+// JSON form is where the two bindings meet, so they map parts, roles, states and resource names by
+// the same rules. What is left here is how each request names what it asks for.
 const TRANSLATIONS: Readonly<Record<string, Translation>> = {
   SendMessage: {
     jsonRpcMethod: 'message/send',
-    params: sendParamsFromProto,
-    request: sendRequestToProto,
-    result: (answer) =>
-      answer.message !== undefined ? messageFromProto(answer.message as Json) : taskFromProto((answer.task ?? {}) as Json),
-    answer: (result) =>
-      (result as Json).kind === 'message' ? { message: messageToProto(result as Json) } : { task: taskToProto(result as Json) },
+    params: sendParamsFromProtoJson03,
+    request: (params) => sendParamsToProtoJson03(params as unknown as MessageSendParams),
+    result: sendResultFromProtoJson03,
+    answer: (result) => sendResultToProtoJson03(result as Task | Message),
   },
   SendStreamingMessage: {
     jsonRpcMethod: 'message/stream',
-    params: sendParamsFromProto,
-    request: sendRequestToProto,
-    result: streamEventFromProto,
-    answer: streamEventToProto,
+    params: sendParamsFromProtoJson03,
+    request: (params) => sendParamsToProtoJson03(params as unknown as MessageSendParams),
+    result: streamResultFromProtoJson03,
+    answer: (result) => streamResultToProtoJson03(result as StreamResult),
   },
   GetTask: {
     jsonRpcMethod: 'tasks/get',
-    // 0 is the proto's "not set" (proto3 int32 has no presence): the whole history.
-    params: ({ name, historyLength }) => ({ id: taskIdOf(name), ...(historyLength ? { historyLength } : {}) }),
-    request: ({ id, historyLength }) => ({ name: taskName(id), ...(historyLength != null && { historyLength }) }),
-    result: taskFromProto,
-    answer: (result) => taskToProto(result as Json),
+    params: ({ name, historyLength }) => {
+      const read = historyLengthFromProtoJson(historyLength);
+      return read === undefined ? { id: taskIdOf(name) } : { id: taskIdOf(name), historyLength: read };
+    },
+    request: ({ id, historyLength }) => ({ name: taskName03(id as string), ...(historyLength != null && { historyLength }) }),
+    result: taskFromProtoJson03,
+    answer: (result) => taskToProtoJson03(result as Task),
   },
   CancelTask: {
     jsonRpcMethod: 'tasks/cancel',
     params: ({ name }) => ({ id: taskIdOf(name) }),
-    request: ({ id }) => ({ name: taskName(id) }),
-    result: taskFromProto,
-    answer: (result) => taskToProto(result as Json),
+    request: ({ id }) => ({ name: taskName03(id as string) }),
+    result: taskFromProtoJson03,
+    answer: (result) => taskToProtoJson03(result as Task),
   },
   TaskSubscription: {
     jsonRpcMethod: 'tasks/resubscribe',
     params: ({ name }) => ({ id: taskIdOf(name) }),
-    request: ({ id }) => ({ name: taskName(id) }),
-    result: streamEventFromProto,
-    answer: streamEventToProto,
+    request: ({ id }) => ({ name: taskName03(id as string) }),
+    result: streamResultFromProtoJson03,
+    answer: (result) => streamResultToProtoJson03(result as StreamResult),
   },
   CreateTaskPushNotificationConfig: {
     jsonRpcMethod: 'tasks/pushNotificationConfig/set',
-    params: ({ parent, configId, config }) => {
-      const pushConfig = (config as Json | undefined)?.pushNotificationConfig as Json | undefined;
-      const id = configId || pushConfig?.id;
-      return {
-        taskId: taskIdOf(parent, PUSH_CONFIGS_PARENT),
-        ...(pushConfig && { pushNotificationConfig: { ...pushConfigFromProto(pushConfig), ...(id ? { id } : {}) } }),
-      };
-    },
-    request: ({ taskId, pushNotificationConfig }) => {
-      const config = pushNotificationConfig as Json;
-      return defined({
-        parent: taskName(taskId),
-        configId: config.id,
-        config: { name: pushConfigName(taskId, config.id ?? taskId), pushNotificationConfig: pushConfigToProto(config) },
-      });
-    },
-    result: taskPushConfigFromProto,
-    answer: (result) => taskPushConfigToProto(result as Json),
+    params: (request) => setPushConfigParamsFromProtoJson03(request, parentTaskIdOf(request.parent)),
+    request: (params) => setPushConfigRequestToProtoJson03(params as unknown as TaskPushNotificationConfig),
+    result: (answer) => taskPushConfigFromProtoJson03(answer),
+    answer: (result) => taskPushConfigToProtoJson03(result as TaskPushNotificationConfig),
   },
   GetTaskPushNotificationConfig: {
     jsonRpcMethod: 'tasks/pushNotificationConfig/get',
     // `tasks/{id}` alone asks for the task's config as 0.3's JSON-RPC get without an id does.
     params: ({ name }) => pushConfigIdsOf(name, true),
     request: ({ id, pushNotificationConfigId }) => ({
-      name: pushNotificationConfigId == null ? taskName(id) : pushConfigName(id, pushNotificationConfigId),
+      name:
+        pushNotificationConfigId == null ? taskName03(id as string) : pushConfigName03(id as string, pushNotificationConfigId as string),
     }),
-    result: taskPushConfigFromProto,
-    answer: (result) => taskPushConfigToProto(result as Json),
+    result: (answer) => taskPushConfigFromProtoJson03(answer),
+    answer: (result) => taskPushConfigToProtoJson03(result as TaskPushNotificationConfig),
   },
   ListTaskPushNotificationConfig: {
     jsonRpcMethod: 'tasks/pushNotificationConfig/list',
-    params: ({ parent }) => ({ id: taskIdOf(parent, PUSH_CONFIGS_PARENT) }),
-    request: ({ id }) => ({ parent: taskName(id) }),
-    result: ({ configs }) => ((configs ?? []) as Json[]).map(taskPushConfigFromProto),
-    answer: (result) => ({ configs: (result as Json[]).map(taskPushConfigToProto) }),
+    params: ({ parent }) => ({ id: parentTaskIdOf(parent) }),
+    request: ({ id }) => ({ parent: taskName03(id as string) }),
+    result: ({ configs }) => ((configs ?? []) as unknown[]).map((config) => taskPushConfigFromProtoJson03(config)),
+    answer: (result) => ({ configs: (result as TaskPushNotificationConfig[]).map(taskPushConfigToProtoJson03) }),
   },
   DeleteTaskPushNotificationConfig: {
     jsonRpcMethod: 'tasks/pushNotificationConfig/delete',
     params: ({ name }) => pushConfigIdsOf(name, false),
-    request: ({ id, pushNotificationConfigId }) => ({ name: pushConfigName(id, pushNotificationConfigId) }),
+    request: ({ id, pushNotificationConfigId }) => ({ name: pushConfigName03(id as string, pushNotificationConfigId as string) }),
     result: () => null,
     answer: () => ({}),
   },
@@ -255,296 +268,39 @@ export function fileDescriptorProtos03(): Buffer[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Resource names: `tasks/{id}` and `tasks/{id}/pushNotificationConfigs/{configId}`
+// Resource names, as the params need them: a name that is not one is -32602 saying what it must be.
 
-const TASK_NAME = /^tasks\/([^/]+)$/;
-/** A push config's parent: `tasks/{id}`, or, as the proto's HTTP annotation writes it, with `/pushNotificationConfigs`. */
-const PUSH_CONFIGS_PARENT = /^tasks?\/([^/]+)(?:\/pushNotificationConfigs)?$/;
-const PUSH_CONFIG_NAME = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]+)$/;
-
-function taskIdOf(name: unknown, pattern: RegExp = TASK_NAME): string {
-  const id = typeof name === 'string' ? pattern.exec(name)?.[1] : undefined;
+function taskIdOf(name: unknown): string {
+  const id = taskIdOfName03(name);
   if (id === undefined)
     throw A2AError.invalidParams({ reason: `the task's resource name must be tasks/{id}, got ${JSON.stringify(name ?? '')}` });
   return id;
 }
 
+function parentTaskIdOf(parent: unknown): string {
+  const id = pushConfigsParentTaskId03(parent);
+  if (id === undefined)
+    throw A2AError.invalidParams({ reason: `the push configs' parent must be tasks/{id}, got ${JSON.stringify(parent ?? '')}` });
+  return id;
+}
+
 function pushConfigIdsOf(name: unknown, taskAlone: boolean): Json {
-  const match = typeof name === 'string' ? PUSH_CONFIG_NAME.exec(name) : null;
-  if (match) return { id: match[1], pushNotificationConfigId: match[2] };
-  if (taskAlone && typeof name === 'string' && TASK_NAME.test(name)) return { id: taskIdOf(name) };
+  const parts = pushConfigNameParts03(name);
+  if (parts?.configId !== undefined) return { id: parts.taskId, pushNotificationConfigId: parts.configId };
+  if (taskAlone && taskIdOfName03(name) !== undefined) return { id: parts!.taskId };
   throw A2AError.invalidParams({
     reason: `the push config's resource name must be tasks/{id}/pushNotificationConfigs/{configId}, got ${JSON.stringify(name ?? '')}`,
   });
 }
 
-const taskName = (id: unknown) => `tasks/${String(id)}`;
-const pushConfigName = (taskId: unknown, id: unknown) => `tasks/${String(taskId)}/pushNotificationConfigs/${String(id)}`;
-
 // ---------------------------------------------------------------------------------------------
-// The objects: 0.3's JSON-RPC form to the proto's JSON form, and back
+// The card, which HTTP+JSON serves in 0.3's JSON-RPC form: gRPC alone translates it.
 
 /** `value` without its undefined fields: the proto's JSON reader refuses them. */
 function defined(value: Json): Json {
   const out: Json = {};
   for (const key in value) if (value[key] !== undefined) out[key] = value[key];
   return out;
-}
-
-const ROLES: Readonly<Record<string, string>> = { user: 'ROLE_USER', agent: 'ROLE_AGENT' };
-const ROLES_BACK: Readonly<Record<string, string>> = { ROLE_USER: 'user', ROLE_AGENT: 'agent' };
-const STATES: Readonly<Record<string, string>> = {
-  submitted: 'TASK_STATE_SUBMITTED',
-  working: 'TASK_STATE_WORKING',
-  completed: 'TASK_STATE_COMPLETED',
-  failed: 'TASK_STATE_FAILED',
-  canceled: 'TASK_STATE_CANCELLED',
-  'input-required': 'TASK_STATE_INPUT_REQUIRED',
-  rejected: 'TASK_STATE_REJECTED',
-  'auth-required': 'TASK_STATE_AUTH_REQUIRED',
-  unknown: 'TASK_STATE_UNSPECIFIED',
-};
-const STATES_BACK: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(STATES).map(([state, name]) => [name, state]));
-
-function partToProto(part: Json): Json {
-  if (part.kind === 'text') return { text: part.text };
-  if (part.kind === 'data') return { data: { data: part.data } };
-  if (part.kind === 'file') {
-    const file = (part.file ?? {}) as Json;
-    return {
-      file: defined(
-        file.uri !== undefined
-          ? { fileWithUri: file.uri, mimeType: file.mimeType }
-          : { fileWithBytes: file.bytes, mimeType: file.mimeType },
-      ),
-    };
-  }
-  return {};
-}
-
-/** A part the proto could not say (its oneof unset) is left without a `kind`, for the params' check to refuse by its path. */
-function partFromProto(part: Json): Json {
-  if (part.text !== undefined) return { kind: 'text', text: part.text };
-  if (part.data !== undefined) return { kind: 'data', data: (part.data as Json).data ?? {} };
-  if (part.file !== undefined) {
-    const { fileWithUri, fileWithBytes, mimeType } = part.file as Json;
-    const file = fileWithUri !== undefined ? { uri: fileWithUri } : fileWithBytes !== undefined ? { bytes: fileWithBytes } : {};
-    return { kind: 'file', file: defined({ ...file, mimeType }) };
-  }
-  return {};
-}
-
-function messageToProto(message: Json): Json {
-  return defined({
-    messageId: message.messageId,
-    contextId: message.contextId,
-    taskId: message.taskId,
-    role: ROLES[message.role as string] ?? 'ROLE_UNSPECIFIED',
-    content: ((message.parts ?? []) as Json[]).map(partToProto),
-    metadata: message.metadata,
-    extensions: message.extensions,
-  });
-}
-
-function messageFromProto(message: Json): Json {
-  const extensions = message.extensions as string[] | undefined;
-  return defined({
-    kind: 'message',
-    messageId: message.messageId ?? '',
-    role: ROLES_BACK[message.role as string],
-    parts: ((message.content ?? []) as Json[]).map(partFromProto),
-    contextId: message.contextId,
-    taskId: message.taskId,
-    metadata: message.metadata,
-    extensions: extensions?.length ? extensions : undefined,
-  });
-}
-
-function statusToProto(status: Json): Json {
-  return defined({
-    state: STATES[status.state as string] ?? 'TASK_STATE_UNSPECIFIED',
-    message: status.message && messageToProto(status.message as Json),
-    timestamp: status.timestamp,
-  });
-}
-
-function statusFromProto(status: Json): Json {
-  return defined({
-    state: STATES_BACK[(status.state as string) ?? 'TASK_STATE_UNSPECIFIED'] ?? 'unknown',
-    message: status.message && messageFromProto(status.message as Json),
-    timestamp: status.timestamp,
-  });
-}
-
-function artifactToProto(artifact: Json): Json {
-  return defined({
-    artifactId: artifact.artifactId,
-    name: artifact.name,
-    description: artifact.description,
-    parts: ((artifact.parts ?? []) as Json[]).map(partToProto),
-    metadata: artifact.metadata,
-    extensions: artifact.extensions,
-  });
-}
-
-function artifactFromProto(artifact: Json): Json {
-  const extensions = artifact.extensions as string[] | undefined;
-  return defined({
-    artifactId: artifact.artifactId ?? '',
-    name: artifact.name,
-    description: artifact.description,
-    parts: ((artifact.parts ?? []) as Json[]).map(partFromProto),
-    metadata: artifact.metadata,
-    extensions: extensions?.length ? extensions : undefined,
-  });
-}
-
-function taskToProto(task: Json): Json {
-  return defined({
-    id: task.id,
-    contextId: task.contextId,
-    status: statusToProto((task.status ?? {}) as Json),
-    artifacts: (task.artifacts as Json[] | undefined)?.map(artifactToProto),
-    history: (task.history as Json[] | undefined)?.map(messageToProto),
-    metadata: task.metadata,
-  });
-}
-
-function taskFromProto(task: Json): Json {
-  const artifacts = task.artifacts as Json[] | undefined;
-  const history = task.history as Json[] | undefined;
-  return defined({
-    kind: 'task',
-    id: task.id ?? '',
-    contextId: task.contextId ?? '',
-    status: statusFromProto((task.status ?? {}) as Json),
-    artifacts: artifacts?.length ? artifacts.map(artifactFromProto) : undefined,
-    history: history?.length ? history.map(messageFromProto) : undefined,
-    metadata: task.metadata,
-  });
-}
-
-function streamEventToProto(event: unknown): Json {
-  const value = event as Json;
-  switch (value.kind) {
-    case 'message':
-      return { message: messageToProto(value) };
-    case 'status-update':
-      return {
-        statusUpdate: defined({
-          taskId: value.taskId,
-          contextId: value.contextId,
-          status: statusToProto((value.status ?? {}) as Json),
-          final: value.final,
-          metadata: value.metadata,
-        }),
-      };
-    case 'artifact-update':
-      return {
-        artifactUpdate: defined({
-          taskId: value.taskId,
-          contextId: value.contextId,
-          artifact: artifactToProto((value.artifact ?? {}) as Json),
-          append: value.append,
-          lastChunk: value.lastChunk,
-          metadata: value.metadata,
-        }),
-      };
-    default:
-      return { task: taskToProto(value) };
-  }
-}
-
-function streamEventFromProto(response: Json): unknown {
-  if (response.message !== undefined) return messageFromProto(response.message as Json);
-  if (response.statusUpdate !== undefined) {
-    const update = response.statusUpdate as Json;
-    return defined({
-      kind: 'status-update',
-      taskId: update.taskId ?? '',
-      contextId: update.contextId ?? '',
-      status: statusFromProto((update.status ?? {}) as Json),
-      final: update.final === true,
-      metadata: update.metadata,
-    });
-  }
-  if (response.artifactUpdate !== undefined) {
-    const update = response.artifactUpdate as Json;
-    return defined({
-      kind: 'artifact-update',
-      taskId: update.taskId ?? '',
-      contextId: update.contextId ?? '',
-      artifact: artifactFromProto((update.artifact ?? {}) as Json),
-      append: update.append === true ? true : undefined,
-      lastChunk: update.lastChunk === true ? true : undefined,
-      metadata: update.metadata,
-    });
-  }
-  return taskFromProto((response.task ?? {}) as Json);
-}
-
-function pushConfigToProto(config: Json): Json {
-  return defined({ id: config.id, url: config.url, token: config.token, authentication: config.authentication });
-}
-
-function pushConfigFromProto(config: Json): Json {
-  const authentication = config.authentication as Json | undefined;
-  return defined({
-    id: config.id,
-    url: config.url ?? '',
-    token: config.token,
-    authentication: authentication && defined({ schemes: authentication.schemes ?? [], credentials: authentication.credentials }),
-  });
-}
-
-function taskPushConfigToProto(result: Json): Json {
-  const config = (result.pushNotificationConfig ?? {}) as Json;
-  return { name: pushConfigName(result.taskId, config.id ?? result.taskId), pushNotificationConfig: pushConfigToProto(config) };
-}
-
-function taskPushConfigFromProto(answer: Json): Json {
-  const match = typeof answer.name === 'string' ? PUSH_CONFIG_NAME.exec(answer.name) : null;
-  const config = pushConfigFromProto((answer.pushNotificationConfig ?? {}) as Json);
-  return { taskId: match?.[1] ?? '', pushNotificationConfig: match && config.id === undefined ? { ...config, id: match[2] } : config };
-}
-
-/**
- * A message/send or message/stream request as its params. The proto's `blocking` is false unless
- * set: with a configuration, false is what it says (as the official SDK reads it); without one,
- * the call blocks, as 0.3's JSON-RPC default is.
- */
-function sendParamsFromProto(request: Json): Json {
-  const configuration = request.configuration as Json | undefined;
-  const push = configuration?.pushNotification as Json | undefined;
-  return defined({
-    message: request.message && messageFromProto(request.message as Json),
-    configuration:
-      configuration &&
-      defined({
-        acceptedOutputModes: configuration.acceptedOutputModes ?? [],
-        pushNotificationConfig: push && pushConfigFromProto(push),
-        historyLength: configuration.historyLength || undefined,
-        blocking: configuration.blocking === true,
-      }),
-    metadata: request.metadata,
-  });
-}
-
-/** Params with a configuration that leaves `blocking` out block, as over JSON-RPC: the proto's false would not. */
-function sendRequestToProto(params: Json): Json {
-  const configuration = params.configuration as Json | undefined;
-  return defined({
-    message: messageToProto((params.message ?? {}) as Json),
-    configuration:
-      configuration &&
-      defined({
-        acceptedOutputModes: configuration.acceptedOutputModes,
-        pushNotification: configuration.pushNotificationConfig && pushConfigToProto(configuration.pushNotificationConfig as Json),
-        historyLength: configuration.historyLength ?? undefined,
-        blocking: configuration.blocking !== false,
-      }),
-    metadata: params.metadata,
-  });
 }
 
 // The card: most fields have the same names; the security schemes are a oneof by kind.
