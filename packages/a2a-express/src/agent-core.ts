@@ -23,6 +23,7 @@ import { startTurnWorker } from './store/turn-workers.js';
 import { TaskEngine } from './core/task-engine.js';
 import { TaskService, type IdempotencySettings } from './core/task-service.js';
 import { AgentOperations } from './core/agent-operations.js';
+import { carriedBy } from './core/method.js';
 import { VERSIONS } from './versions/index.js';
 
 /** What a drain did. */
@@ -303,7 +304,11 @@ function pointingElsewhere(version: ProtocolVersion, endpoints: readonly Version
   return {
     ...version,
     methodNotFound(method) {
-      const servedBy = endpoints.find((other) => other.version !== version && Object.hasOwn(other.version.methods, method));
+      // A method a binding alone carries (0.3's `tasks/list`, HTTP+JSON's) is not one a JSON-RPC caller finds elsewhere.
+      const servedBy = endpoints.find(
+        (other) =>
+          other.version !== version && Object.hasOwn(other.version.methods, method) && carriedBy(other.version.methods[method]!, 'jsonrpc'),
+      );
       return methodNotFound(method, servedBy?.version);
     },
   };

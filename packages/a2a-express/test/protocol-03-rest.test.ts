@@ -10,6 +10,8 @@ import type { Task as Task03 } from 'a2a-types/v0.3';
 import { a2aFetchHandler } from '../src/fetch.js';
 import { a2aNodeHandler } from '../src/node.js';
 import { apiKey, type A2ARouterOptions } from '../src/index.js';
+import { InMemoryTaskStore } from '../src/store/index.js';
+import { LISTED_TASKS_03 } from '../src/versions/v0_3/methods.js';
 import { appWith, expectValid03, gate, message03, silent, testCard, twoChunkEcho } from './helpers.js';
 
 const { serve, closeAll } = serverPool();
@@ -187,7 +189,6 @@ describe('what a client may send that the SDK does not', () => {
     expectError(await call('POST', '/v1/message:send', 'x'.repeat(32 * 1024)), 413, -32600);
     expectError(await call('POST', '/v1/message:send', 'hello', { 'content-type': 'text/plain' }), 415, -32600);
     expectError(await call('GET', '/v1/no-such-route'), 404, -32601);
-    expectError(await call('GET', '/v1/tasks'), 404, -32601);
     const verb = await call('DELETE', '/v1/message:send');
     expectError(verb, 405, -32601);
     expectError(await call('GET', '/v1/tasks/no-such-task'), 404, -32001);
@@ -232,6 +233,55 @@ test('with authentication: 401 with WWW-Authenticate and the 0.3 error body; the
   const withKey: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as object), 'x-api-key': 'key-a' } });
   const client = await new ClientFactory({ transports: [new RestTransportFactory({ fetchImpl: withKey })] }).createFromUrl(url);
   expect(await client.sendMessage({ message: user('hi') })).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+});
+
+describe("tasks/list: GET /v1/tasks, the caller's newest tasks as a bare list", () => {
+  test('each caller sees its own tasks alone, newest first, as many as the bound; JSON-RPC has no tasks/list', async () => {
+    const url = await agent({ auth: { strategies: [apiKey({ keys: { 'key-a': 'alice', 'key-b': 'bob' } })] } });
+    const as = (key: string) => ({ 'x-api-key': key });
+    const send = async (key: string, text: string): Promise<string> => {
+      const sent = await call('POST', '/v1/message:send', { message: message03(text) }, as(key), url);
+      expect(sent.status).toBe(200);
+      return sent.body.task.id;
+    };
+    // One task before the rest and one after them, so that which is oldest and newest is known.
+    const oldest = await send('key-a', 'first');
+    await Promise.all(Array.from({ length: LISTED_TASKS_03 - 1 }, (_, i) => send('key-a', `task ${i}`)));
+    const newest = await send('key-a', 'last');
+    const bobs = await send('key-b', 'bob');
+
+    const listed = await call('GET', '/v1/tasks', undefined, as('key-a'), url);
+    expect(listed.status).toBe(200);
+    expect(Array.isArray(listed.body)).toBe(true);
+    const ids = (listed.body as { id: string }[]).map((task) => task.id);
+    expect(ids).toHaveLength(LISTED_TASKS_03);
+    expect(ids[0]).toBe(newest);
+    expect(ids).not.toContain(oldest);
+    expect(ids).not.toContain(bobs);
+    const times = (listed.body as { status: { timestamp: string } }[]).map((task) => Date.parse(task.status.timestamp));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // Each in the proto's JSON form, without history or artifacts (GET /v1/tasks/{id} reads them).
+    expect(listed.body[0]).toEqual({
+      id: newest,
+      contextId: expect.any(String),
+      status: expect.objectContaining({ state: 'TASK_STATE_COMPLETED' }),
+    });
+
+    expect((await call('GET', '/v1/tasks', undefined, as('key-b'), url)).body.map((task: { id: string }) => task.id)).toEqual([bobs]);
+    expectError(await call('GET', '/v1/tasks', undefined, {}, url), 401, -32000);
+    expect((await rpc(`${url}/v0.3`, 'tasks/list', {}, { headers: as('key-a') })).error).toMatchObject({ code: -32601 });
+    // Nor does 0.1.0's -32601 point a JSON-RPC caller to 0.3 for it.
+    const at010 = await rpc(url, 'tasks/list', {}, { headers: as('key-a') });
+    expect(at010.error).toMatchObject({ code: -32601 });
+    expect(JSON.stringify(at010.error)).not.toMatch(/0\.3/);
+  });
+
+  test('a store that cannot list tasks: -32004, as 1.0 answers ListTasks', async () => {
+    // A store of the app's own, which need not list (TaskStore.listTasks is optional).
+    const store = Object.assign(new InMemoryTaskStore(), { listTasks: undefined });
+    const url = await agent({ store });
+    expectError(await call('GET', '/v1/tasks', undefined, {}, url), 400, -32004);
+  });
 });
 
 test('the node:http handler serves the same routes, to the SDK client too', async () => {

@@ -6,6 +6,7 @@ import type { OperationResults } from './agent-operations.js';
 import type { CallView } from './call.js';
 import type { Operation, OperationName } from './operations.js';
 import type { TurnRules } from './operations.js';
+import type { BindingName } from '../telemetry/metrics.js';
 
 interface MethodBase<P> {
   /**
@@ -35,6 +36,11 @@ interface MethodBase<P> {
   readonly turnRules?: TurnRules;
   /** How the version shows what the core renders as it goes (streams, pages of tasks). */
   view?(params: P): CallView;
+  /**
+   * The bindings that carry the method; over any other it is not there (-32601). Default: every
+   * binding of the version. 0.3's `tasks/list` is HTTP+JSON's alone: 0.3 has no JSON-RPC method for it.
+   */
+  readonly bindings?: readonly BindingName[];
 }
 
 /** A method answered with one result. */
@@ -51,6 +57,11 @@ export interface StreamingMethod<P> extends MethodBase<P> {
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds methods of every params type; each checks its own.
 export type Method = UnaryMethod<any, any> | StreamingMethod<any>;
+
+/** Whether `method` is there over `binding`. */
+export function carriedBy(method: Method, binding: BindingName): boolean {
+  return method.bindings === undefined || method.bindings.includes(binding);
+}
 
 /** Reads the string at `path` in params that may be anything: where a method names its task. */
 export function taskIdAt(...path: string[]): (params: unknown) => string | undefined {

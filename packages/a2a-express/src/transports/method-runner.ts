@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { AgentOperations } from '../core/agent-operations.js';
 import type { CallContext, CallRequest } from '../core/call.js';
 import type { TaskEventStream } from '../core/event-feed.js';
-import { taskIdAt, type Method } from '../core/method.js';
+import { carriedBy, taskIdAt, type Method } from '../core/method.js';
 import type { Operation } from '../core/operations.js';
 import type { ProtocolVersion } from '../protocol/version.js';
 import { idIssues } from '../model/ids.js';
@@ -162,7 +162,7 @@ async function runLogged(
 ): Promise<MethodOutcome> {
   const { methods } = runner.version;
   log.method = name;
-  const method: Method | undefined = Object.hasOwn(methods, name) ? methods[name] : undefined;
+  const method: Method | undefined = Object.hasOwn(methods, name) && carriedBy(methods[name]!, log.binding) ? methods[name] : undefined;
   log.taskId = (method?.taskIdOf ?? idOfTask)(params);
   if (method) log.methodLabel = name;
   nameCall(log.span, log.methodLabel, log.binding === 'jsonrpc');

@@ -130,12 +130,12 @@ const ARTIFACT_FIELDS_SET_APART = new Set(['index', 'append', 'lastChunk', 'part
  * The task as a 0.3 answer carries it. `historyLength` N keeps the last N messages and 0 none;
  * without it the whole history comes along (a 0.3 Task carries its history).
  */
-export function taskTo03(record: TaskRecord, historyLength?: number): v03.Task {
+export function taskTo03(record: TaskRecord, historyLength?: number, withArtifacts = true): v03.Task {
   const snapshot = taskSnapshot(record, historyLength ?? record.history.length);
   const contextId = contextIdOf(record);
   const { id } = snapshot;
   const task: v03.Task = { kind: 'task', id, contextId, status: statusTo03(snapshot.status, id, contextId) };
-  if (snapshot.artifacts) task.artifacts = snapshot.artifacts.map(artifactTo03);
+  if (withArtifacts && snapshot.artifacts) task.artifacts = snapshot.artifacts.map(artifactTo03);
   if (snapshot.history) task.history = snapshot.history.map((m) => messageTo03(m, id, contextId));
   if (snapshot.metadata) task.metadata = snapshot.metadata;
   return task;

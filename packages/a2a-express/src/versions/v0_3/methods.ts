@@ -182,7 +182,36 @@ const getAuthenticatedExtendedCard: UnaryMethod<unknown, 'GetExtendedAgentCard'>
   answer: (card) => card,
 };
 
-/** Every A2A 0.3 JSON-RPC method, by name. */
+/**
+ * The newest tasks `GET /v1/tasks` lists. 0.3's `tasks/list` takes no parameters and has no pages,
+ * so an answer is bounded here (and by `maxResponseBytes`, which ends it before a task that would
+ * not fit); older tasks are read by id.
+ */
+export const LISTED_TASKS_03 = 100;
+
+/** How 0.3 lists a task: as `tasks/get` shows it, without its history or artifacts, as 1.0 lists by default. */
+const LIST_VIEW_03: CallView = {
+  events: events03,
+  listed: (record, historyLength, includeArtifacts) => taskTo03(record, historyLength, includeArtifacts),
+};
+
+/**
+ * tasks/list (HTTP+JSON's `GET /v1/tasks` alone; 0.3's JSON-RPC has no such method): the caller's
+ * newest tasks, newest status first, as a bare list. A store that cannot list answers -32004, as
+ * 1.0's ListTasks does.
+ */
+const listTasks: UnaryMethod<unknown, 'ListTasks'> = {
+  operation: 'ListTasks',
+  kind: 'unary',
+  bindings: ['rest'],
+  validateParams: anyParams,
+  idPaths: [],
+  toOperation: () => operation('ListTasks', { pageSize: LISTED_TASKS_03, historyLength: 0, includeArtifacts: false }),
+  view: () => LIST_VIEW_03,
+  answer: (page) => page.tasks,
+};
+
+/** Every A2A 0.3 method, by name: the JSON-RPC methods, and `tasks/list`, which HTTP+JSON alone carries. */
 export const methods03: Readonly<Record<string, Method>> = {
   'message/send': messageSend,
   'message/stream': messageStream,
@@ -194,4 +223,5 @@ export const methods03: Readonly<Record<string, Method>> = {
   'tasks/pushNotificationConfig/list': listPushConfigs,
   'tasks/pushNotificationConfig/delete': deletePushConfig,
   'agent/getAuthenticatedExtendedCard': getAuthenticatedExtendedCard,
+  'tasks/list': listTasks,
 };

@@ -97,6 +97,14 @@ const routes: RestRoute[] = [
     // google.protobuf.Empty.
     answer: () => ({}),
   },
+  // The caller's newest tasks, a bare list (the spec's `[Task]`): methods.ts says how many.
+  {
+    verb: 'GET',
+    path: /^\/v1\/tasks$/,
+    method: 'tasks/list',
+    params: () => ({}),
+    answer: (result) => (result as Task[]).map(taskToProtoJson03),
+  },
   {
     verb: 'GET',
     path: new RegExp(`^/v1/tasks/${TASK}$`),
