@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { collect, openStream, rpc, serverPool, sharedStores } from 'a2a-testing';
 import { scrape } from 'a2a-testing/metrics';
 import {
+  A2AError,
   a2aAgent,
   a2aMetrics,
   a2aRouter,
@@ -199,6 +200,27 @@ describe.each(shared.kinds)('front ends and workers on $name', (kind) => {
     // Exactly the task's log from its first event, each once, in order.
     const log = (await front.store.eventsAfter('streamed', 0))!;
     expect(events.map((event) => ({ id: Number(event.id), event: event.message.result }))).toEqual(log);
+  });
+
+  test('a handler that refuses the turn with an A2AError: a blocking send through a front end answers with that error, as the replica that ran it would, and the task is failed', async () => {
+    const { make: open } = await kind.open();
+    const refusing: TaskHandler = async function* () {
+      yield working('looking at it');
+      throw A2AError.invalidParams([{ path: '/message/parts/0', message: 'no carrier pigeons' }]);
+    };
+    worker(refusing, open);
+    const front = await frontEnd(open);
+    const retry = { headers: { 'idempotency-key': 'refused-once' } };
+    const answer = await rpc(front.url, 'tasks/send', { id: 'refused', message: userText('by pigeon') }, retry);
+    expect(answer.error).toEqual({
+      code: -32602,
+      message: 'Invalid method parameters',
+      data: [{ path: '/message/parts/0', message: 'no carrier pigeons' }],
+    });
+    expect((await front.store.get('refused'))!.task.status.state).toBe('failed');
+    // A retry of the same send (its Idempotency-Key), which waits for the task as a blocking send does, answers the same.
+    const again = await rpc(front.url, 'tasks/send', { id: 'refused', message: userText('by pigeon') }, retry);
+    expect(again.error?.code).toBe(-32602);
   });
 
   test('a turn taken from the queue by a worker that died before claiming it is taken by another worker once a lease has passed', async () => {

@@ -23,6 +23,7 @@ import {
   HANDED_OVER,
   upgradeRecord,
   type StoredEvent,
+  type StoredRefusal,
   type StoredTurnOpening,
   type TaskChange,
   type TaskHead,
@@ -180,6 +181,9 @@ export type Recovery =
  * their clients know to resubscribe elsewhere (with `Last-Event-ID`); docs/replicas.md.
  */
 export const HAND_OVER_METADATA_KEY = 'a2a-express/hand-over';
+
+/** Most characters of JSON of a refusal's `data` a record keeps for a caller waiting elsewhere (larger: the error without it). */
+const MAX_STORED_REFUSAL_DATA_CHARS = 16 * 1024;
 
 /**
  * How long a hand-over waits for an aborted handler to return before it lets its turn go: a
@@ -369,6 +373,7 @@ export class TaskEngine {
         withMessage.turn = base.turn + 1;
         withMessage.pushConfigs = pushConfigs;
         withMessage.replied = undefined;
+        withMessage.refusal = undefined;
         // Without resume these stay unset, as do those of an earlier turn.
         withMessage.attempt = opening && 1;
         withMessage.holder = this.queuesTurns ? QUEUED_HOLDER : opening && this.processId;
@@ -835,9 +840,11 @@ export class TaskEngine {
     if (run.aborted) return;
     const log = this.logger.child({ taskId: run.taskId });
     let text = HANDLER_FAILED;
+    let refusal: StoredRefusal | undefined;
     if (error instanceof A2AError) {
       run.error = error;
       text = error.message;
+      refusal = { code: error.code, message: error.message, data: storableRefusalData(error.data), reason: error.reason };
       log.warn({ code: error.code }, 'handler refused the task');
     } else if (error instanceof InvalidUpdateError) {
       text = INVALID_UPDATE;
@@ -848,7 +855,7 @@ export class TaskEngine {
     } else {
       log.error({ err: error }, 'handler failed');
     }
-    await this.endFailed(run, text, log);
+    await this.endFailed(run, text, log, refusal);
   }
 
   /**
@@ -856,11 +863,17 @@ export class TaskEngine {
    * record as the turn's answer; the turn is over either way. What a handler's error and a
    * shutdown both end a turn with.
    */
-  private async endFailed(run: Run, text: string, log: Logger): Promise<void> {
+  private async endFailed(run: Run, text: string, log: Logger, refusal?: StoredRefusal): Promise<void> {
     try {
       const { record } = await this.commit(run.taskId, (current) => {
         if (!isCurrentTurn(current, run)) throw STALE_TURN;
-        return { record: current, events: [statusEvent(run.taskId, 'failed', withMessageId(agentMessage(text)))] };
+        let failed = current;
+        if (refusal) {
+          const refused = copyRecord(current);
+          refused.refusal = refusal;
+          failed = refused;
+        }
+        return { record: failed, events: [statusEvent(run.taskId, 'failed', withMessageId(agentMessage(text)))] };
       });
       run.finalRecord = record;
     } catch (storeError) {
@@ -894,6 +907,20 @@ function contextIdOf(params: SendMessageParams): string | undefined {
 }
 
 /** -32602 for what a client sent that would take its task past `maxTaskBytes`. */
+/**
+ * A refusal's `data` as a record may keep it: only while small, since it rides in the record's
+ * head, which every change rewrites; and only plain JSON (a cycle would not serialize).
+ */
+function storableRefusalData(data: unknown): unknown {
+  if (data === undefined) return undefined;
+  try {
+    const json = JSON.stringify(data);
+    return json !== undefined && json.length <= MAX_STORED_REFUSAL_DATA_CHARS ? JSON.parse(json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function tooLargeForTask(taskId: string, path: string, limit: number, taskBytes = 0, messageBytes?: number): A2AError {
   return A2AError.invalidParams([
     {

@@ -2,7 +2,7 @@
 // a turn, cancel, set a push config, open a task's event feed or replay its log. Methods never
 // see the engine or the store, so every path goes through the same ownership and config checks,
 // and every record a method gets is its own copy.
-import { A2AError } from 'a2a-types/model';
+import { A2AError, type ErrorCode, type ErrorReason } from 'a2a-types/model';
 import type { CallContext, CallerPresenceView } from './call.js';
 import type { Principal } from './principal.js';
 import { EventFeed } from './event-feed.js';
@@ -211,8 +211,20 @@ export class TaskService {
     return run.finalRecord ? jsonCopy(run.finalRecord) : this.readTask(send.taskId, principal);
   }
 
-  /** Waits, as a blocking send does, for a task whose turn may run in another process: until its next final event. */
+  /**
+   * Waits, as a blocking send does, for a task whose turn may run in another process: until its
+   * next final event. A turn its handler refused with an A2AError answers with that error, as
+   * the process that ran it answers its own caller.
+   */
   private async waitForTask(record: TaskRecord, principal: Principal | undefined, call: CallContext | undefined): Promise<TaskRecord> {
+    const settled = await this.waitForFinal(record, principal, call);
+    const { refusal } = settled;
+    if (refusal && settled.task.status.state === 'failed')
+      throw new A2AError(refusal.code as ErrorCode, refusal.message, refusal.data, refusal.reason as ErrorReason | undefined);
+    return settled;
+  }
+
+  private async waitForFinal(record: TaskRecord, principal: Principal | undefined, call: CallContext | undefined): Promise<TaskRecord> {
     if (isFinalState(record.task.status.state)) return record;
     const taskId = record.task.id;
     let ended = false;

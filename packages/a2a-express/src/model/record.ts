@@ -59,6 +59,21 @@ export interface TaskRecord {
   readonly opening?: StoredTurnOpening;
   /** The current turn's last checkpoint (`checkpoint` on an update), handed back when the turn is resumed. */
   readonly checkpoint?: JsonValue;
+  /**
+   * The A2AError the handler refused the current turn with, kept beside its failed status: a
+   * blocking send waiting in another process (a front end whose worker ran the turn, a retry of
+   * the same message) answers with the error, as the process that ran it does. Cleared when the
+   * next turn starts.
+   */
+  readonly refusal?: StoredRefusal;
+}
+
+/** An A2AError as a record keeps it: its JSON-RPC code, message and data, and the reason it names. */
+export interface StoredRefusal {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+  readonly reason?: string;
 }
 
 /**
@@ -189,6 +204,7 @@ export function copyRecord(record: TaskRecord): Mutable<TaskRecord> {
     resumeReason: record.resumeReason,
     opening: record.opening,
     checkpoint: record.checkpoint,
+    refusal: record.refusal,
   };
   return copy as Mutable<TaskRecord>;
 }
