@@ -2,14 +2,15 @@
 // server span per call joined to the caller's traceparent, named after the method, on every
 // version and binding; one child per call of a batch; the stream, the turn and the Redis and PostgreSQL stores'
 // commands under the call; the outcome code on the span; never a message's content.
+import express from 'express';
 import request from 'supertest';
 import { dropSchema, postgresUrl, requirePostgres, requireRedis, uniquePrefix, uniqueSchema } from 'a2a-testing';
 import { type ReadableSpan, startInMemoryTracing } from 'a2a-testing/tracing';
-import { artifact, completed, textOf } from '../src/index.js';
+import { a2aAgent, a2aRouter, artifact, completed, textOf } from '../src/index.js';
 import { PostgresTaskStore } from '../src/postgres.js';
 import { RedisTaskStore } from '../src/redis.js';
 import type { TaskStore } from '../src/store/index.js';
-import { appWith, eventually, gate, message03, message10, request as rpcRequest, sendRequest } from './helpers.js';
+import { appWith, eventually, gate, message03, message10, request as rpcRequest, sendRequest, silent, testCard } from './helpers.js';
 
 const tracing = startInMemoryTracing();
 afterAll(() => tracing.stop());
@@ -147,12 +148,15 @@ test('a stream is a child span of its call that counts the events it sent', asyn
 });
 
 const pgSchema = uniqueSchema('tracing');
+const redisPrefix = uniquePrefix('tracing');
+
 describe.each([
   [
     'Redis',
     'redis',
     'redis a2aUpdate',
-    async (): Promise<TaskStore> => new RedisTaskStore({ url: await requireRedis(), prefix: uniquePrefix('tracing') }),
+    // One prefix for the file's stores: a front end and a worker meet in it.
+    async (): Promise<TaskStore> => new RedisTaskStore({ url: await requireRedis(), prefix: redisPrefix }),
   ],
   [
     'PostgreSQL',
@@ -168,6 +172,33 @@ describe.each([
   afterAll(async () => {
     await store.close();
     if (system === 'postgresql') await dropSchema(postgresUrl(), pgSchema);
+  });
+
+  test('a turn a worker takes from the queue is a child of the call that queued it: the front end and the worker are one trace', async () => {
+    const second = await open();
+    const front = a2aRouter(async function* () {}, { card: testCard, logger: silent, store, role: 'front-end' });
+    const worker = a2aAgent(
+      async function* () {
+        yield completed();
+      },
+      { card: testCard, logger: silent, store: second, role: 'worker' },
+    );
+    try {
+      await request(express().use(front))
+        .post('/')
+        .set('traceparent', traceparent)
+        .send(sendRequest(`queued-${system}`, 'hi'))
+        .expect(200);
+      await eventually(async () => (tracing.spans().some((s) => s.name === 'a2a turn') ? true : undefined));
+      const server = only(serverSpans().filter((span) => span.name === 'tasks/send'));
+      const turn = only(tracing.spans().filter((span) => span.name === 'a2a turn'));
+      expect(turn.spanContext().traceId).toBe(TRACE_ID);
+      expect(turn.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
+    } finally {
+      await front.close();
+      await worker.close();
+      await second.close();
+    }
   });
 
   test("the store's commands are spans under the call that caused them", async () => {

@@ -2,7 +2,7 @@
 // handler off the request path, applies its updates to the store in order, honours
 // cancellation, and fails the task safely when the handler misbehaves.
 import type { A2AMetrics } from '../telemetry/metrics.js';
-import { A2A_ATTRIBUTES, failSpan, startChildSpan, withSpan } from '../telemetry/tracing.js';
+import { A2A_ATTRIBUTES, activeTraceparent, contextOfTraceparent, failSpan, startChildSpan, withSpan } from '../telemetry/tracing.js';
 import { A2AError, ErrorCode } from 'a2a-types/model';
 import type { Logger } from 'pino';
 import type { AuthOptions, Principal } from './auth.js';
@@ -39,6 +39,8 @@ import { TurnWriter, type GivenCheckpoint } from './turn-writer.js';
 export interface TurnStart extends TurnOpening {
   /** The events that opened the turn (its `working` status), as stored. */
   readonly events: readonly StoredEvent[];
+  /** For a turn taken up from its record: the trace of the call that started it (its opening's). */
+  readonly traceparent?: string;
 }
 
 /** A turn whose handler runs in this process. */
@@ -427,7 +429,10 @@ export class TaskEngine {
     // A child of the call that started the turn (its context is the active one here), and the
     // context the handler runs in: its own calls out become the turn's children, and so stay
     // tied to the call even when the turn outlives its request.
-    const span = startChildSpan('a2a turn', { [A2A_ATTRIBUTES.taskId]: run.taskId, [A2A_ATTRIBUTES.turn]: run.turn });
+    // A turn taken up from its record (by a worker, or resumed) has no call here: its parent is
+    // the call that started it, wherever that ran.
+    const parent = start.traceparent === undefined ? undefined : contextOfTraceparent(start.traceparent);
+    const span = startChildSpan('a2a turn', { [A2A_ATTRIBUTES.taskId]: run.taskId, [A2A_ATTRIBUTES.turn]: run.turn }, undefined, parent);
     if (run.attempt > 1) span.setAttribute('a2a.turn.attempt', run.attempt);
     const startedAt = performance.now();
     run.executed = withSpan(span, () => this.execute(run, start)).finally(() => {
@@ -719,8 +724,10 @@ export class TaskEngine {
       };
     }
     const source = call && turnCallSourceOf(call);
+    const traceparent = activeTraceparent();
     const opening = {
       configuration,
+      ...(traceparent && { traceparent }),
       ...(params.metadata && { metadata: params.metadata }),
       ...(principal && { owner: principal }),
       ...(source && {
@@ -1027,6 +1034,7 @@ function resumedStart(record: TaskRecord, opening: StoredTurnOpening, resumed: T
     principal: opening.owner as Principal | undefined,
     call,
     ...(resumed && { resumed }),
+    ...(opening.traceparent && { traceparent: opening.traceparent }),
     messageAt: opening.messageAt,
   };
 }

@@ -116,6 +116,12 @@ export interface StoredTurnOpening {
     readonly extensions: readonly string[];
     readonly principal?: StoredPrincipal;
   };
+  /**
+   * The W3C `traceparent` of the call that started the turn (its span, active when the turn was
+   * accepted): the turn's run in another process (a worker, a replica resuming it) is a child of
+   * it, so that the call and the turn are one trace.
+   */
+  readonly traceparent?: string;
 }
 
 /** A principal as a record keeps it (core/principal.ts's, which never carries credentials). */

@@ -16,6 +16,7 @@ import {
   propagation,
   ROOT_CONTEXT,
   type Span,
+  type SpanContext,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -171,6 +172,27 @@ export function currentContext(): Context {
 }
 
 /**
+ * The W3C `traceparent` of the active span, to be kept with work that another process takes up
+ * (a queued turn): undefined when no span is recording a valid trace.
+ */
+export function activeTraceparent(): string | undefined {
+  const span = trace.getSpanContext(context.active());
+  return span && trace.isSpanContextValid(span) ? traceparentOf(span) : undefined;
+}
+
+/** A context whose (remote) parent is the span a {@link activeTraceparent} named; the root context for anything else. */
+export function contextOfTraceparent(traceparent: string): Context {
+  const [, traceId, spanId, flags] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceparent) ?? [];
+  if (!traceId || !spanId || !flags) return ROOT_CONTEXT;
+  const parent = { traceId, spanId, traceFlags: Number.parseInt(flags, 16), isRemote: true };
+  return trace.isSpanContextValid(parent) ? trace.setSpanContext(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
+}
+
+function traceparentOf(span: SpanContext): string {
+  return `00-${span.traceId}-${span.spanId}-${(span.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+/**
  * The trace headers of a request that crosses a trust boundary (a webhook whose URL a client
  * chose): the W3C `traceparent` of `ctx`'s span, so that the receiver can join the trace, and
  * nothing else of what the caller sent: no `tracestate` (its vendors' data), and of its W3C
@@ -181,7 +203,7 @@ export function injectBoundaryTraceContext(ctx: Context, headers: Record<string,
   const span = trace.getSpanContext(ctx);
   // Propagation off (no SDK registered): no trace to join, as with the SDK's own propagators.
   if (!span || !trace.isSpanContextValid(span) || propagation.fields().length === 0) return;
-  headers.traceparent = `00-${span.traceId}-${span.spanId}-${(span.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+  headers.traceparent = traceparentOf(span);
   if (baggageKeys.size === 0) return;
   const passed = (propagation.getBaggage(ctx)?.getAllEntries() ?? [])
     .filter(([key]) => baggageKeys.has(key))
