@@ -27,6 +27,12 @@ interface GrpcMethodCall {
   readonly path: string;
   requestSerialize(value: unknown): Buffer;
   responseDeserialize(bytes: Buffer): unknown;
+  /**
+   * The messages in the proto's JSON form, for observers, where that is not the JSON-RPC form
+   * (0.3's): what crossed the wire, as grpcurl reads and prints it. None for 1.0, whose JSON-RPC
+   * form is its proto's JSON.
+   */
+  readonly wire?: { request(params: unknown): unknown; answer(bytes: Buffer): unknown };
 }
 
 /** A version's service, as the channel calls it. */
@@ -53,7 +59,7 @@ export interface GrpcCallStart {
   readonly path: string;
   /** The metadata sent, text entries. */
   readonly metadata: Record<string, string>;
-  /** The request, in its JSON form (protobuf on the wire). */
+  /** The request, in its proto's JSON form (protobuf on the wire; for 0.3 not its JSON-RPC params). */
   readonly request: unknown;
   readonly streaming: boolean;
   /** Whether the channel is TLS (a `tls` option, or the card's `grpcs://` / `https://` URL). */
@@ -69,7 +75,7 @@ export interface GrpcCallStatus {
 }
 
 export interface GrpcCallObserver {
-  /** A message of the answer, in its JSON form: the one of a unary call, each of a stream. */
+  /** A message of the answer, in its proto's JSON form: the one of a unary call, each of a stream. */
   message?(value: unknown): void;
   end?(status: GrpcCallStatus): void;
 }
@@ -174,12 +180,12 @@ class GrpcCalls implements GrpcChannel {
     return interceptUnary(this.http.interceptors, this.intercepted(method, params, false, call), async (sent, answered) => {
       const { grpc, service, client, definition } = await this.prepare(method);
       const metadata = metadataOf(grpc, sent);
-      const observer = this.observe(definition.path, metadata, params, false);
+      const observer = this.observe(definition, metadata, params, false);
       const answer = await new Promise<unknown>((resolve, reject) => {
         const pending = client.makeUnaryRequest(
           definition.path,
           definition.requestSerialize,
-          definition.responseDeserialize,
+          observedDeserialize(definition, observer),
           params as never,
           metadata,
           { deadline: Date.now() + (call.timeoutMs ?? this.options.timeoutMs) },
@@ -189,7 +195,7 @@ class GrpcCalls implements GrpcChannel {
               return reject(this.failure(grpc, service, method, error));
             }
             answered.status = grpc.status.OK;
-            observer?.message?.(value);
+            if (!definition.wire) observer?.message?.(value);
             resolve(value);
           },
         );
@@ -220,11 +226,11 @@ class GrpcCalls implements GrpcChannel {
   ): AsyncGenerator<unknown> {
     const { grpc, service, client, definition } = await this.prepare(method);
     const metadata = metadataOf(grpc, sent);
-    const observer = this.observe(definition.path, metadata, params, true);
+    const observer = this.observe(definition, metadata, params, true);
     const stream = client.makeServerStreamRequest(
       definition.path,
       definition.requestSerialize,
-      definition.responseDeserialize,
+      observedDeserialize(definition, observer),
       params as never,
       metadata,
     );
@@ -235,7 +241,7 @@ class GrpcCalls implements GrpcChannel {
     call.signal?.addEventListener('abort', () => stream.cancel(), { once: true });
     try {
       for await (const message of stream) {
-        observer?.message?.(message);
+        if (!definition.wire) observer?.message?.(message);
         this.http.hold(message, check, 'stream event');
         yield message;
       }
@@ -288,12 +294,13 @@ class GrpcCalls implements GrpcChannel {
     return { ...channel, ...serverNameOptions(this.tls) };
   }
 
-  private observe(path: string, metadata: import('@grpc/grpc-js').Metadata, request: unknown, streaming: boolean) {
-    return this.options.observe?.({
+  private observe(definition: GrpcMethodCall, metadata: import('@grpc/grpc-js').Metadata, params: unknown, streaming: boolean) {
+    if (!this.options.observe) return undefined;
+    return this.options.observe({
       address: this.address,
-      path,
+      path: definition.path,
       metadata: textEntries(metadata),
-      request,
+      request: wireRequest(definition, params),
       streaming,
       tls: this.tls !== undefined,
     });
@@ -312,6 +319,30 @@ class GrpcCalls implements GrpcChannel {
     }
     return new JsonRpcError({ code: -32603, message: `gRPC ${grpc.status[error.code] ?? error.code}: ${error.details}` });
   }
+}
+
+/**
+ * The request as the observer is shown it: in the proto's JSON form. Params the proto cannot carry
+ * fail the call itself as it serializes them; here they are shown as they were given.
+ */
+function wireRequest(definition: GrpcMethodCall, params: unknown): unknown {
+  if (!definition.wire) return params;
+  try {
+    return definition.wire.request(params);
+  } catch {
+    return params;
+  }
+}
+
+/** Where the proto's JSON form differs from the JSON-RPC one, each answer is shown to the observer as it is read off the wire. */
+function observedDeserialize(definition: GrpcMethodCall, observer: GrpcCallObserver | undefined): (bytes: Buffer) => unknown {
+  const { wire } = definition;
+  if (!wire || !observer?.message) return definition.responseDeserialize;
+  return (bytes) => {
+    const value = definition.responseDeserialize(bytes);
+    observer.message!(wire.answer(bytes));
+    return value;
+  };
 }
 
 /** The metadata of a call: the headers the interceptors left, names in lower case as HTTP/2 has them. */
@@ -403,9 +434,20 @@ const PUSH_CONFIG_METHODS = new Set([
  * status code and the method as the official 0.3 SDK reads them, which is all a 0.3 agent says.
  */
 async function service03(grpc: GrpcModule): Promise<GrpcService> {
-  const types = await import('a2a-types/v0.3/grpc');
+  const [types, protobuf] = await Promise.all([import('a2a-types/v0.3/grpc'), import('@bufbuild/protobuf')]);
   const definitions = types.grpcClientDefinition03();
   const { status } = grpc;
+  /** Bytes as the proto's JSON, as grpcurl prints them (no field at its default). */
+  const jsonOf = (schema: import('@bufbuild/protobuf').DescMessage, bytes: Uint8Array) =>
+    protobuf.toJson(schema, protobuf.fromBinary(schema, bytes));
+  const calls = new Map<string, GrpcMethodCall>();
+  for (const [name, definition] of Object.entries(definitions)) {
+    const { input, output } = types.A2AService03.methods.find((method) => method.name === definition.originalName)!;
+    calls.set(name, {
+      ...definition,
+      wire: { request: (params) => jsonOf(input, definition.requestSerialize(params)), answer: (bytes) => jsonOf(output, bytes) },
+    });
+  }
   const codeOfStatus = (method: string, code: number): number | undefined => {
     if (code === status.NOT_FOUND) return -32001;
     if (code === status.FAILED_PRECONDITION) return method === 'agent/getAuthenticatedExtendedCard' ? -32007 : -32002;
@@ -415,7 +457,7 @@ async function service03(grpc: GrpcModule): Promise<GrpcService> {
     return undefined;
   };
   return {
-    method: (name) => definitions[name] as GrpcMethodCall,
+    method: (name) => calls.get(name) as GrpcMethodCall,
     errorOf(method, error) {
       const trailer = statusTrailer(error);
       const { message, reason } = trailer ? types.reasonOfStatusDetails03(trailer) : { message: error.details, reason: undefined };
