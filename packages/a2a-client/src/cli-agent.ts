@@ -55,6 +55,11 @@ export interface AgentApi {
   getPush(taskId: string): Promise<unknown>;
   /** The agent's tasks, newest first: A2A 1.0 only (ListTasks); earlier versions have no such method. */
   list?(params?: { contextId?: string; pageSize?: number; pageToken?: string }): Promise<{ raw: unknown; tasks: Task[] }>;
+  /**
+   * The binding calls go over (0.3 and 1.0: of the interface the client chose from the card), and
+   * the bindings of the card's interfaces of this version, as the card names them.
+   */
+  binding?(): Promise<{ binding: string; listed: string[] }>;
   /** Lets go of what the client holds open (a gRPC channel); HTTP clients hold nothing. */
   close?(): void;
 }
@@ -101,7 +106,25 @@ export type AgentApiOptions = Omit<A2AClient10Options, 'grpc'> & { grpc?: GrpcTr
 export function agentApi(protocol: Protocol, baseUrl: string, options: AgentApiOptions): AgentApi {
   const { grpc, ...http } = options;
   if (protocol === '1.0') return api10(new A2AClient10(baseUrl, { ...http, grpc: grpcTransport(grpc) }));
-  return protocol === '0.3' ? api03(new A2AClient03(baseUrl, http)) : api01(new A2AClient(baseUrl, http));
+  if (protocol === '0.3') return api03(new A2AClient03(baseUrl, { ...http, grpc: grpcTransport(grpc) }));
+  // 0.1.0 has JSON-RPC alone: another binding asked for is refused (bindingRefusal).
+  return api01(new A2AClient(baseUrl, http));
+}
+
+const BINDING_NAMES: Readonly<Record<string, string>> = { JSONRPC: 'JSON-RPC', 'HTTP+JSON': 'HTTP+JSON', GRPC: 'gRPC' };
+
+/**
+ * Why `binding` cannot be spoken to this agent in `api.protocol`, or undefined when it is the one
+ * its calls go over: the clients take a preferred binding the card does not list as a wish and
+ * use another, where a person who typed `--binding grpc` wants gRPC or to be told.
+ */
+export async function bindingRefusal(api: AgentApi, binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC'): Promise<string | undefined> {
+  const asked = BINDING_NAMES[binding]!;
+  if (api.protocol === '0.1.0') return binding === 'JSONRPC' ? undefined : `A2A 0.1.0 has JSON-RPC alone, not ${asked}`;
+  const used = await api.binding!();
+  if (used.binding === binding) return undefined;
+  const listed = [...new Set(used.listed)].map((name) => BINDING_NAMES[name] ?? name);
+  return `the agent's A2A ${api.protocol} card lists no ${asked} interface (it lists ${listed.join(', ') || 'none'})`;
 }
 
 function api01(client: A2AClient): AgentApi {
@@ -152,24 +175,30 @@ function api03(client: A2AClient03): AgentApi {
     protocol: '0.3',
     card: async () => {
       const card = await client.getCard();
-      return { raw: card, view: cardFrom03(card) };
+      return { raw: card, view: cardFrom03(card, (await client.agentInterface()).url) };
     },
     send: async (message, to, signal) => {
       const result = await client.sendMessage(sendParams(message, to), { signal });
-      return { raw: result, task: result.kind === 'message' ? taskOfMessage(result) : taskFrom03(result) };
+      return { raw: result, task: result.kind === 'message' ? taskOfMessage(result) : lastMessages(taskFrom03(result), to.historyLength) };
     },
     stream: (message, to, signal) => events(client.streamMessage(sendParams(message, to), { signal })),
     get: async (id, historyLength) => {
       const task = await client.getTask({ id, historyLength: historyLength ?? 0 });
-      return { raw: task, task: taskFrom03(task) };
+      return { raw: task, task: lastMessages(taskFrom03(task), historyLength) };
     },
     cancel: async (id) => {
       const task = await client.cancelTask({ id });
-      return { raw: task, task: taskFrom03(task) };
+      return { raw: task, task: lastMessages(taskFrom03(task)) };
     },
     resubscribe: (id, lastEventId, signal) => events(client.resubscribe({ id }, { ...(lastEventId ? { lastEventId } : {}), signal })),
     setPush: (taskId, config) => client.setPushNotificationConfig({ taskId, pushNotificationConfig: config }),
     getPush: (id) => client.getPushNotificationConfig({ id }),
+    binding: async () => {
+      const card = await client.getCard();
+      const listed = [card.preferredTransport ?? 'JSONRPC', ...(card.additionalInterfaces ?? []).map((i) => i.transport)];
+      return { binding: (await client.agentInterface()).binding, listed: listed.map((name) => String(name).toUpperCase()) };
+    },
+    close: () => client.close(),
   };
 }
 
@@ -209,6 +238,12 @@ function api10(client: A2AClient10): AgentApi {
     list: async (params = {}) => {
       const raw = await client.listTasks({ historyLength: 0, ...params });
       return { raw, tasks: raw.tasks.map(taskFrom10) };
+    },
+    binding: async () => {
+      const listed = ((await client.getCard()).supportedInterfaces ?? [])
+        .filter((i) => /^1\.0(\.\d+)?$/.test(i.protocolVersion))
+        .map((i) => i.protocolBinding.toUpperCase());
+      return { binding: (await client.agentInterface()).protocolBinding.toUpperCase(), listed };
     },
     close: () => client.close(),
   };
@@ -330,6 +365,16 @@ function taskFrom03(task: Task03): Task {
   };
 }
 
+/**
+ * The task as the printers show it: with the last `asked` messages of its history, none by default.
+ * Over HTTP+JSON and gRPC a historyLength of 0 is proto3's "not set", which a 0.3 agent answers
+ * with the whole history (`--json` prints it as it came).
+ */
+function lastMessages(task: Task, asked = 0): Task {
+  const { history, ...rest } = task;
+  return history && asked > 0 ? { ...rest, history: history.slice(-asked) } : rest;
+}
+
 /** An agent that answers with a Message (0.3 allows it) ends the exchange with it. */
 function taskOfMessage(message: Message03): Task {
   return { id: message.taskId ?? '', sessionId: message.contextId, status: { state: 'completed', message: messageFrom03(message) } };
@@ -348,11 +393,12 @@ function eventFrom03(event: StreamResult): TaskEvent {
   }
 }
 
-/** The 0.3 card as the card printer reads it: its security schemes stand for 0.1.0's `authentication`. */
-function cardFrom03(card: AgentCard03): AgentCard {
+/** The 0.3 card as the card printer reads it: the interface in use as its `url`, its security schemes as 0.1.0's `authentication`. */
+function cardFrom03(card: AgentCard03, url: string): AgentCard {
   const schemes = Object.keys(card.securitySchemes ?? {});
   return {
     ...card,
+    url,
     ...(schemes.length ? { authentication: { schemes } } : {}),
     skills: card.skills,
   } as unknown as AgentCard;

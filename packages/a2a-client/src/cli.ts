@@ -21,7 +21,7 @@ const green = paint(32);
 const yellow = paint(33);
 
 const HELP: Record<string, string> = {
-  main: `a2a — talk to an A2A agent (0.1.0, or 0.3)
+  main: `a2a — talk to an A2A agent (0.1.0, 0.3 or 1.0)
 
 Usage: a2a <command> [options]
 
@@ -49,8 +49,9 @@ Common options:
                                       serves: 1.0 if its /.well-known/agent-card.json lists a 1.0
                                       interface, else 0.1.0 if it serves /.well-known/agent.json,
                                       else 0.3)
-  --binding jsonrpc|rest|grpc         over A2A 1.0, the binding to use when the card lists several
-                                      (default: the card's first)
+  --binding jsonrpc|rest|grpc         over A2A 1.0 and 0.3, the binding to use (JSON-RPC, HTTP+JSON,
+                                      gRPC); one the card does not list is an error (default: 1.0's
+                                      first interface, 0.3's preferredTransport)
   --tls                               gRPC over TLS with the system's roots (implied by --ca, --cert
                                       and a card's grpcs:// URL: then never plaintext)
   --ca <file>                         TLS (gRPC, https://): the CA certificates (PEM) the agent's must
@@ -266,7 +267,7 @@ async function main(argv: string[]): Promise<number> {
   const tls = tlsOf(values);
   const httpsFetch = await httpsFetchOf(tls);
   const protocol = await protocolOf(values.protocol, base, headers, httpsFetch);
-  const { agentApi } = await import('./cli-agent.js');
+  const { agentApi, bindingRefusal } = await import('./cli-agent.js');
   const options = {
     headers,
     ...(httpsFetch && { fetch: httpsFetch }),
@@ -286,6 +287,15 @@ async function main(argv: string[]): Promise<number> {
     const { raw } = await agent.card();
     agent.close?.();
     agent = agentApi(protocol, base, { ...options, ...(await credentialsFor(given, raw, headers)) });
+  }
+  if (options.preferredBinding) {
+    // The client takes a binding its card does not list as a wish; the flag is an order.
+    const refusal = await bindingRefusal(agent, options.preferredBinding);
+    if (refusal) {
+      agent.close?.();
+      const { A2AClientError } = await import('./errors.js');
+      throw new A2AClientError(`--binding ${values.binding}: ${refusal}`);
+    }
   }
   switch (command) {
     case 'card':
@@ -483,7 +493,7 @@ async function httpsFetchOf(tls: true | TlsFiles | undefined): Promise<import('.
   return tlsFetch(tls);
 }
 
-/** The A2A 1.0 binding --binding names. */
+/** The binding --binding names (A2A 1.0 and 0.3 name them alike). */
 function bindingOf(option: string): 'JSONRPC' | 'HTTP+JSON' | 'GRPC' {
   if (/^(jsonrpc|json-rpc)$/i.test(option)) return 'JSONRPC';
   if (/^(rest|http\+json|http-json)$/i.test(option)) return 'HTTP+JSON';

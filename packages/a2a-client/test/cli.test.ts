@@ -52,11 +52,12 @@ function a2a(
 let echo: SpawnedAgent;
 let greeter: string;
 const greeterTurns: TaskContext[] = [];
+let greeterGrpc: { close(options?: { graceMs?: number }): Promise<void> } | undefined;
 beforeAll(async () => {
-  // Over gRPC too (A2A_GRPC_PORT, any free port, which its 1.0 card lists).
+  // Over gRPC too (A2A_GRPC_PORT, any free port, which its 1.0 and 0.3 cards list); webhooks on loopback allowed.
   echo = await spawnAgent('node', ['dist/server.js'], {
     cwd: join(here, '../../../apps/echo-agent'),
-    env: { PORT: '0', A2A_GRPC_PORT: '0' },
+    env: { PORT: '0', A2A_GRPC_PORT: '0', A2A_PUSH_ALLOWLIST: '127.0.0.1' },
   });
   // A test agent with a multi-turn exchange: it asks for a name, then greets, with a file.
   const router = a2aRouter(
@@ -71,6 +72,9 @@ beforeAll(async () => {
     { card: { name: 'Greeter', version: '1.0.0' }, logger: pino({ level: 'silent' }) },
   );
   greeter = (await serve(express().use(router))).url;
+  // Its gRPC server, which its cards list (the 0.3 card in additionalInterfaces), and the turns of which say so.
+  const { serveGrpc } = await import('a2a-express/grpc');
+  greeterGrpc = await serveGrpc(router, { port: 0, agentUrl: greeter });
 });
 /** Folders the tests save received files into, removed at the end. */
 const scratch: string[] = [];
@@ -81,7 +85,7 @@ const scratchDir = (prefix: string) => {
 };
 afterAll(async () => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  await Promise.all([echo.stop(), closeAll()]);
+  await Promise.all([echo.stop(), greeterGrpc?.close({ graceMs: 100 }), closeAll()]);
 });
 
 describe('a2a', () => {
@@ -502,12 +506,87 @@ describe('a2a over A2A 0.3', () => {
     expect(second!.task.id).toBe(first!.task.id);
   });
 
-  test('--protocol takes 0.1, 0.3, 1.0 or auto; --binding jsonrpc, rest or grpc', async () => {
+  test('--binding rest and grpc: each call over that binding, as the agent saw it; an input-required turn answered over the other', async () => {
+    const before = greeterTurns.length;
+    const out = scratchDir('a2a-cli03-');
+    const asked = await a2a(['send', '--protocol', '0.3', '--binding', 'grpc', greeter, 'hi']);
+    expect(asked.stdout).toMatch(/\[input-required\] What is your name\?/);
+    const task = /--task (\S+)\)/.exec(asked.stdout)![1]!;
+    const answered = await a2a([
+      'send',
+      '--protocol',
+      '0.3',
+      '--binding',
+      'rest',
+      '--stream',
+      '--out',
+      out,
+      '--task',
+      task,
+      greeter,
+      'Grace',
+    ]);
+    expect(answered).toMatchObject({ code: 0, stdout: expect.stringContaining('Hello, Grace!') });
+    // The 0.3 proto's file part has no name: saved under one of the CLI's own.
+    const saved = /saved (\S+)/.exec(answered.stdout)?.[1];
+    expect([dirname(saved!), readFileSync(saved!, 'utf8')]).toEqual([out, 'hi']);
+    expect(greeterTurns.slice(before).map((turn) => [turn.call.protocol, turn.call.binding, turn.task.id])).toEqual([
+      ['0.3', 'grpc', task],
+      ['0.3', 'rest', task],
+    ]);
+    // The task read back over each, with its history: the same 0.3 Task whichever binding.
+    const [rest, grpc] = await Promise.all(
+      ['rest', 'grpc'].map((binding) => a2a(['get', '--protocol', '0.3', '--binding', binding, '--history', '2', '--json', greeter, task])),
+    );
+    expect(JSON.parse(rest!.stdout)).toMatchObject({ kind: 'task', id: task, status: { state: 'completed' }, history: [{}, {}] });
+    expect(JSON.parse(grpc!.stdout)).toEqual(JSON.parse(rest!.stdout));
+  });
+
+  test('over 0.3 HTTP+JSON and gRPC against the echo agent: stream, get, cancel, push, resubscribe; errors with their 0.3 codes', async () => {
+    await Promise.all(
+      ['rest', 'grpc'].map(async (binding) => {
+        const over = ['--protocol', '0.3', '--binding', binding];
+        const streamed = await a2a(['send', ...over, '--stream', echo.url, 'one two three']);
+        expect([binding, streamed.stdout]).toEqual([binding, '[working]\n[working] Echoing your message…\none two three\n[completed]\n']);
+        const sent = JSON.parse((await a2a(['send', ...over, '--json', echo.url, `over ${binding}`])).stdout) as {
+          id: string;
+          artifacts: { parts: { text: string }[] }[];
+        };
+        expect(sent).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+        expect(sent.artifacts[0]!.parts.map((part) => part.text).join('')).toBe(`over ${binding}`);
+        expect((await a2a(['get', ...over, '--history', '1', echo.url, sent.id])).stdout).toContain(`over ${binding}`);
+        const cancel = await a2a(['cancel', ...over, echo.url, sent.id]);
+        expect([binding, cancel.code, cancel.stderr]).toEqual([binding, 1, expect.stringMatching(/^error -32002/)]);
+        const missing = await a2a(['get', ...over, echo.url, 'no-such-task']);
+        expect([binding, missing.code, missing.stderr]).toEqual([binding, 1, expect.stringMatching(/^error -32001/)]);
+        const hook = `http://127.0.0.1:9/${binding}`;
+        // The agent answers with the token masked.
+        const set = await a2a(['push', 'set', ...over, '--json', '--token', 'tok', echo.url, sent.id, hook]);
+        expect(JSON.parse(set.stdout)).toMatchObject({ taskId: sent.id, pushNotificationConfig: { url: hook, token: '********' } });
+        const got = await a2a(['push', 'get', ...over, '--json', echo.url, sent.id]);
+        expect(JSON.parse(got.stdout)).toMatchObject({ taskId: sent.id, pushNotificationConfig: { url: hook } });
+        // A finished task's events: its state, then the end.
+        const followed = await a2a(['resubscribe', ...over, echo.url, sent.id]);
+        expect([binding, followed.code, followed.stdout]).toEqual([binding, 0, '[completed]\n']);
+      }),
+    );
+  });
+
+  test('--protocol takes 0.1, 0.3, 1.0 or auto; --binding jsonrpc, rest or grpc, and one the card does not list is refused', async () => {
     const bad = await a2a(['card', '--protocol', '2', echo.url]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--protocol takes 0.1, 0.3, 1.0 or auto, got "2"');
     const badBinding = await a2a(['card', '--binding', 'smoke-signals', echo.url]);
     expect(badBinding.code).toBe(2);
     expect(badBinding.stderr).toContain('--binding takes jsonrpc, rest or grpc, got "smoke-signals"');
+    // Asked for, a binding is used or refused, never swapped for another.
+    const sdk = await sdkAgent();
+    const unlisted = await a2a(['send', '--binding', 'grpc', sdk, 'hi']);
+    expect([unlisted.code, unlisted.stderr]).toEqual([
+      1,
+      "--binding grpc: the agent's A2A 0.3 card lists no gRPC interface (it lists JSON-RPC)\n",
+    ]);
+    const old = await a2a(['send', '--protocol', '0.1', '--binding', 'rest', echo.url, 'hi']);
+    expect([old.code, old.stderr]).toEqual([1, '--binding rest: A2A 0.1.0 has JSON-RPC alone, not HTTP+JSON\n']);
   });
 });

@@ -4,7 +4,7 @@
 // `tls` option, a card's grpcs:// URL) is TLS or a clear failure, never plaintext. HTTPS (a node:https
 // server in front of a2aRouter, whose card asks for mutual TLS): a2a-client/tls's fetch presents the
 // client certificate over JSON-RPC and HTTP+JSON; a client with none is refused before it sends.
-// The command line's --ca, --cert and --key, for calls and for `a2a check`.
+// The command line's --ca, --cert and --key, for calls (1.0 and 0.3 over gRPC) and for `a2a check`.
 import { execFile, spawn } from 'node:child_process';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -245,6 +245,13 @@ test('the a2a command line over mutual TLS: --ca, --cert, --key; without them it
   const refused = await a2a(['send', '--protocol', '1.0', '--binding', 'grpc', '--ca', join(dir, 'ca.crt'), url, 'no certificate']);
   expect(refused.code).not.toBe(0);
   expect(refused.stderr).toMatch(/\(TLS\)/);
+  // The same flags for A2A 0.3 over gRPC (its a2a.v1.A2AService on the same server), and the same refusal without them.
+  const [sent03, refused03] = await Promise.all([
+    a2a(['send', '--protocol', '0.3', '--binding', 'grpc', ...files, url, 'in', '0.3']),
+    a2a(['send', '--protocol', '0.3', '--binding', 'grpc', '--ca', join(dir, 'ca.crt'), url, 'no certificate']),
+  ]);
+  expect([sent03.code, sent03.stdout]).toEqual([0, expect.stringContaining('over grpc: in 0.3')]);
+  expect([refused03.code, refused03.stderr]).toEqual([1, expect.stringMatching(/\(TLS\)/)]);
   const alone = await a2a(['send', '--protocol', '1.0', '--binding', 'grpc', '--cert', join(dir, 'client.crt'), url, 'x']);
   expect(alone.stderr).toContain('--cert and --key go together');
   const missing = await a2a(['send', '--protocol', '1.0', '--binding', 'grpc', '--ca', join(dir, 'nowhere.pem'), url, 'x']);
