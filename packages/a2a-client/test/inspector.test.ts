@@ -9,7 +9,7 @@ import express from 'express';
 import { a2aRouter, completed } from 'a2a-express';
 import { pino } from 'pino';
 import type { CheckReport } from '../src/check/run.js';
-import { serverPool, spawnAgent } from 'a2a-testing';
+import { serverPool, spawnAgent, type SpawnedAgent } from 'a2a-testing';
 import { curlOf, grpcurlOf, shellQuote } from '../page/src/curl.js';
 import { applyEvent, Conversation, mergeArtifact, newTask, type AssembledArtifact } from '../page/src/model.js';
 import { discover } from '../src/inspector/discovery.js';
@@ -23,12 +23,26 @@ const echo = async function* (ctx: { message: { parts: unknown[] } }) {
   yield completed({ role: 'agent', parts: ctx.message.parts } as never);
 };
 let inspector: RunningInspector;
+/** The echo agent as `pnpm start` runs it, over gRPC too, behind an API key, webhooks on loopback allowed: started once, for the tests that drive it. */
+let echoAgent: Promise<SpawnedAgent> | undefined;
+const servedEcho = () =>
+  (echoAgent ??= spawnAgent(process.execPath, [join(dirname(cli), '../../../apps/echo-agent/dist/server.js')], {
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      A2A_GRPC_PORT: '0',
+      A2A_API_KEYS: 'open-sesame=alice',
+      ECHO_DELAY_MS: '0',
+      A2A_PUSH_ALLOWLIST: '127.0.0.1',
+    },
+  }));
 
 beforeAll(async () => {
   inspector = await serveInspector();
 });
 afterAll(async () => {
   await inspector.close();
+  await (await echoAgent)?.stop();
   await closeAll();
 });
 
@@ -186,14 +200,19 @@ describe('discovery', () => {
     expect(found.failures).toEqual([{ url: `${url}/.well-known/agent.json`, reason: 'not JSON (text/html; charset=utf-8)' }]);
   });
 
-  test("a 0.3-shaped card at agent.json (0.2 agents serve theirs there) is read as 0.3; 0.3's other interfaces at other URLs are not spoken", async () => {
+  test("a 0.3-shaped card at agent.json (0.2 agents serve theirs there) is read as 0.3; each binding's first interface is spoken, wherever it is", async () => {
     const card = {
       protocolVersion: '0.3.0',
       name: 'Older',
       description: 'x',
       url: 'http://127.0.0.1:1/grpc',
       preferredTransport: 'GRPC',
-      additionalInterfaces: [{ url: 'http://127.0.0.1:1/jsonrpc', transport: 'JSONRPC' }],
+      additionalInterfaces: [
+        { url: 'http://127.0.0.1:1/jsonrpc', transport: 'JSONRPC' },
+        { url: 'http://127.0.0.1:1/rest', transport: 'HTTP+JSON' },
+        { url: 'http://127.0.0.1:1/rest-too', transport: 'HTTP+JSON' },
+        { url: 'ws://127.0.0.1:1/', transport: 'WEBSOCKET' },
+      ],
       version: '1',
       capabilities: {},
       defaultInputModes: ['text/plain'],
@@ -203,9 +222,12 @@ describe('discovery', () => {
     const { url } = await serve(express().get('/.well-known/agent.json', (_req, res) => res.json(card)));
     const found = await discover(url, fetch, {});
     expect(found.cards.map((c) => [c.protocol, c.problems])).toEqual([['0.3', []]]);
-    expect(found.interfaces.map((i) => [i.protocol, i.binding, i.supported])).toEqual([
-      ['0.3', 'GRPC', false],
-      ['0.3', 'JSONRPC', false],
+    // The client calls the first of a binding it is asked for: a second is not offered.
+    expect(found.interfaces.map((i) => [i.protocol, i.binding, i.url, i.supported])).toEqual([
+      ['0.3', 'GRPC', 'http://127.0.0.1:1/grpc', true],
+      ['0.3', 'JSONRPC', 'http://127.0.0.1:1/jsonrpc', true],
+      ['0.3', 'HTTP+JSON', 'http://127.0.0.1:1/rest', true],
+      ['0.3', 'WEBSOCKET', 'ws://127.0.0.1:1/', false],
     ]);
   });
 });
@@ -294,78 +316,161 @@ describe('the inspector server', () => {
   }, 30_000);
 
   test("drives an agent's gRPC interface: send, stream, get, list, cancel, with the page's credentials in the metadata, each call in the raw log", async () => {
-    const agent = await spawnAgent(process.execPath, [join(dirname(cli), '../../../apps/echo-agent/dist/server.js')], {
-      env: { PORT: '0', HOST: '127.0.0.1', A2A_GRPC_PORT: '0', A2A_API_KEYS: 'open-sesame=alice', ECHO_DELAY_MS: '0' },
+    const agent = await servedEcho();
+    const { session } = await newSession();
+    const headers = { 'X-API-Key': 'open-sesame' };
+    const found = (await (await postJson('api/discover', { session, url: agent.url, headers })).json()) as {
+      interfaces: { protocol: string; binding: string; url: string; supported: boolean }[];
+    };
+    const grpcInterface = found.interfaces.find((i) => i.binding === 'GRPC')!;
+    expect(grpcInterface).toEqual({
+      protocol: '1.0',
+      binding: 'GRPC',
+      url: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+      supported: true,
     });
-    try {
-      const { session } = await newSession();
-      const headers = { 'X-API-Key': 'open-sesame' };
-      const found = (await (await postJson('api/discover', { session, url: agent.url, headers })).json()) as {
-        interfaces: { protocol: string; binding: string; url: string; supported: boolean }[];
+    const log = pageEvents(session, Number.POSITIVE_INFINITY, (events) =>
+      events.some((e) => e.data.grpc === true && e.data.type === 'response'),
+    );
+    const over = { url: agent.url, protocol: '1.0', binding: 'GRPC' };
+    const call = async (op: string, args: Record<string, unknown>, withHeaders: Record<string, string> = headers) =>
+      (await (await postJson('api/call', { session, agent: over, headers: withHeaders, op, args })).json()) as {
+        ok: boolean;
+        task?: { id: string; status: { state: string } };
+        tasks?: { id: string }[];
+        error?: { name: string; message: string };
       };
-      const grpcInterface = found.interfaces.find((i) => i.binding === 'GRPC')!;
-      expect(grpcInterface).toEqual({
-        protocol: '1.0',
-        binding: 'GRPC',
-        url: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
-        supported: true,
-      });
-      const log = pageEvents(session, Number.POSITIVE_INFINITY, (events) =>
-        events.some((e) => e.data.grpc === true && e.data.type === 'response'),
-      );
-      const over = { url: agent.url, protocol: '1.0', binding: 'GRPC' };
-      const call = async (op: string, args: Record<string, unknown>, withHeaders: Record<string, string> = headers) =>
-        (await (await postJson('api/call', { session, agent: over, headers: withHeaders, op, args })).json()) as {
-          ok: boolean;
-          task?: { id: string; status: { state: string } };
-          tasks?: { id: string }[];
-          error?: { name: string; message: string };
-        };
-      const sent = await call('send', { message: { parts: [{ type: 'text', text: 'over grpc' }] } });
-      expect(sent).toMatchObject({ ok: true, task: { status: { state: 'completed' } } });
-      // What the agent answered and what went out, as the raw log shows it.
-      // (The client read the card first, over HTTP: the log shows that exchange too.)
-      const [request, response] = (await log).map((e) => e.data as RawEntry & Record<string, unknown>).filter((entry) => entry.grpc);
-      expect(request).toMatchObject({
-        type: 'request',
-        method: 'gRPC',
-        grpc: true,
-        url: `${grpcInterface.url}/lf.a2a.v1.A2AService/SendMessage`,
-      });
-      expect(request!.headers).toMatchObject({ 'x-api-key': 'open-sesame', 'a2a-version': '1.0' });
-      expect(JSON.parse(request!.body as string)).toMatchObject({ message: { parts: [{ text: 'over grpc' }] } });
-      expect(response).toMatchObject({ type: 'response', status: 0, statusText: 'OK', grpc: true });
-      expect(JSON.parse(response!.body as string)).toMatchObject({ task: { id: sent.task!.id } });
-      const grpcurl = grpcurlOf(request as never);
-      expect(grpcurl).toMatch(/^grpcurl -plaintext -H 'a2a-version: 1\.0' -H 'x-api-key: open-sesame' -d '\{.*\}' /);
-      expect(grpcurl.endsWith(` ${grpcInterface.url} lf.a2a.v1.A2AService/SendMessage`)).toBe(true);
+    const sent = await call('send', { message: { parts: [{ type: 'text', text: 'over grpc' }] } });
+    expect(sent).toMatchObject({ ok: true, task: { status: { state: 'completed' } } });
+    // What the agent answered and what went out, as the raw log shows it.
+    // (The client read the card first, over HTTP: the log shows that exchange too.)
+    const [request, response] = (await log).map((e) => e.data as RawEntry & Record<string, unknown>).filter((entry) => entry.grpc);
+    expect(request).toMatchObject({
+      type: 'request',
+      method: 'gRPC',
+      grpc: true,
+      url: `${grpcInterface.url}/lf.a2a.v1.A2AService/SendMessage`,
+    });
+    expect(request!.headers).toMatchObject({ 'x-api-key': 'open-sesame', 'a2a-version': '1.0' });
+    expect(JSON.parse(request!.body as string)).toMatchObject({ message: { parts: [{ text: 'over grpc' }] } });
+    expect(response).toMatchObject({ type: 'response', status: 0, statusText: 'OK', grpc: true });
+    expect(JSON.parse(response!.body as string)).toMatchObject({ task: { id: sent.task!.id } });
+    const grpcurl = grpcurlOf(request as never);
+    expect(grpcurl).toMatch(/^grpcurl -plaintext -H 'a2a-version: 1\.0' -H 'x-api-key: open-sesame' -d '\{.*\}' /);
+    expect(grpcurl.endsWith(` ${grpcInterface.url} lf.a2a.v1.A2AService/SendMessage`)).toBe(true);
 
+    const streamed = await postJson('api/call', {
+      session,
+      agent: over,
+      headers,
+      op: 'stream',
+      args: { message: { parts: [{ type: 'text', text: 'a b c' }] } },
+    });
+    const lines = (await streamed.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)).toEqual({ end: true });
+    expect(lines.length).toBeGreaterThan(2);
+
+    expect(await call('get', { taskId: sent.task!.id })).toMatchObject({ ok: true, task: { id: sent.task!.id } });
+    expect((await call('list', {})).tasks!.map((task) => task.id)).toContain(sent.task!.id);
+    // A finished task cannot be canceled: the agent's error, told as the page tells errors.
+    expect(await call('cancel', { taskId: sent.task!.id })).toMatchObject({ ok: false, error: { name: 'JsonRpcError' } });
+    // Without the page's credentials, the agent refuses the call.
+    expect(await call('get', { taskId: sent.task!.id }, {})).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/auth|credential/i) },
+    });
+  }, 30_000);
+
+  test('drives a 0.3 agent over HTTP+JSON and gRPC: send, stream, get, cancel, push verified; the raw log as it crossed the wire, copyable', async () => {
+    const agent = await servedEcho();
+    const { session, webhookUrl } = await newSession();
+    const headers = { 'X-API-Key': 'open-sesame' };
+    const found = (await (await postJson('api/discover', { session, url: agent.url, headers })).json()) as {
+      interfaces: { protocol: string; binding: string; url: string; supported: boolean }[];
+    };
+    const offered = found.interfaces.filter((i) => i.protocol === '0.3' && i.supported);
+    expect(offered.map((i) => i.binding)).toEqual(['JSONRPC', 'HTTP+JSON', 'GRPC']);
+    const grpcAddress = offered.find((i) => i.binding === 'GRPC')!.url;
+    /** The tasks whose push notifications are awaited: one per binding. */
+    const pushed = new Set<string>();
+    const log = pageEvents(
+      session,
+      Number.POSITIVE_INFINITY,
+      (events) =>
+        [...pushed].every((id) => events.some((e) => e.event === 'push' && String(e.data.body).includes(id))) && pushed.size === 2,
+    );
+    type Answer = { ok: boolean; raw?: Record<string, unknown>; task?: { id: string }; error?: { name: string; code?: number } };
+    const sentOver: Record<string, string> = {};
+    for (const binding of ['HTTP+JSON', 'GRPC']) {
+      const agentChoice = { url: agent.url, protocol: '0.3', binding };
+      const call = async (op: string, args: Record<string, unknown>) =>
+        (await (await postJson('api/call', { session, agent: agentChoice, headers, op, args })).json()) as Answer;
+      const message = (text: string) => ({ parts: [{ type: 'text', text }] });
+      const sent = await call('send', { message: message(`over ${binding}`) });
+      expect(sent).toMatchObject({ ok: true, raw: { kind: 'task' }, task: { status: { state: 'completed' } } });
+      const taskId = sent.task!.id;
+      sentOver[binding] = taskId;
       const streamed = await postJson('api/call', {
         session,
-        agent: over,
+        agent: agentChoice,
         headers,
         op: 'stream',
-        args: { message: { parts: [{ type: 'text', text: 'a b c' }] } },
+        args: { message: message('a b c') },
       });
       const lines = (await streamed.text())
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+        .map((line) => JSON.parse(line) as { event?: { raw: { kind: string } }; end?: true });
       expect(lines.at(-1)).toEqual({ end: true });
-      expect(lines.length).toBeGreaterThan(2);
-
-      expect(await call('get', { taskId: sent.task!.id })).toMatchObject({ ok: true, task: { id: sent.task!.id } });
-      expect((await call('list', {})).tasks!.map((task) => task.id)).toContain(sent.task!.id);
-      // A finished task cannot be canceled: the agent's error, told as the page tells errors.
-      expect(await call('cancel', { taskId: sent.task!.id })).toMatchObject({ ok: false, error: { name: 'JsonRpcError' } });
-      // Without the page's credentials, the agent refuses the call.
-      expect(await call('get', { taskId: sent.task!.id }, {})).toMatchObject({
-        ok: false,
-        error: { message: expect.stringMatching(/auth|credential/i) },
+      expect(lines.map((line) => line.event?.raw.kind)).toContain('artifact-update');
+      expect(await call('get', { taskId, historyLength: 2 })).toMatchObject({
+        ok: true,
+        task: { id: taskId, history: [{ role: 'user', parts: [{ text: `over ${binding}` }] }, { role: 'agent' }] },
       });
-    } finally {
-      await agent.stop();
+      expect(await call('cancel', { taskId })).toMatchObject({ ok: false, error: { name: 'JsonRpcError', code: -32002 } });
+      const registered = await call('push', {
+        taskId,
+        webhookUrl,
+        token: `token-${binding}`,
+        jwksUrl: `${agent.url}/.well-known/jwks.json`,
+      });
+      expect(registered).toMatchObject({ ok: true, raw: { taskId, pushNotificationConfig: { url: webhookUrl } } });
+      // Its next turn (the task taken up again) is pushed to the inspector's receiver.
+      pushed.add(taskId);
+      expect(await call('send', { taskId, message: message('again') })).toMatchObject({ ok: true });
     }
+    const events = await log;
+    const deliveries = events.filter((e) => e.event === 'push');
+    expect(deliveries.length).toBeGreaterThanOrEqual(2);
+    for (const delivery of deliveries)
+      expect(delivery.data).toMatchObject({ verified: true, jwksUrl: `${agent.url}/.well-known/jwks.json` });
+
+    const entries = events.filter((e) => e.event === 'raw').map((e) => e.data as RawEntry & Record<string, unknown>);
+    const requestTo = (url: string) => entries.find((e) => e.type === 'request' && e.url === url)!;
+    const answerTo = (request: RawEntry) => entries.find((e) => e.type === 'response' && e.exchange === request.exchange)!;
+    // HTTP+JSON: the 0.3 routes below the card's url, the 0.3 proto's JSON, as curl sends it again.
+    const restSend = requestTo(`${agent.url}/v0.3/v1/message:send`);
+    expect(JSON.parse(restSend.body as string)).toMatchObject({ message: { role: 'ROLE_USER', content: [{ text: 'over HTTP+JSON' }] } });
+    expect(curlOf(restSend as never)).toMatch(
+      new RegExp(`^curl -X POST ${agent.url}/v0\\.3/v1/message:send .*-H 'X-API-Key: open-sesame' .*--data-raw '\\{`, 'i'),
+    );
+    expect(entries.some((e) => e.type === 'request' && e.url === `${agent.url}/v0.3/v1/message:stream`)).toBe(true);
+    // gRPC: a2a.v1.A2AService, its request and answer in the 0.3 proto's JSON form, as grpcurl sends and prints them.
+    const grpcSend = requestTo(`${grpcAddress}/a2a.v1.A2AService/SendMessage`);
+    expect(grpcSend).toMatchObject({ method: 'gRPC', grpc: true, headers: { 'x-api-key': 'open-sesame' } });
+    expect(JSON.parse(grpcSend.body as string)).toMatchObject({ message: { role: 'ROLE_USER', content: [{ text: 'over GRPC' }] } });
+    expect(JSON.parse(answerTo(grpcSend).body as string)).toMatchObject({
+      task: { id: sentOver.GRPC, status: { state: 'TASK_STATE_COMPLETED' } },
+    });
+    const grpcurl = grpcurlOf(grpcSend as never);
+    expect(grpcurl).toMatch(/^grpcurl -plaintext -H 'x-api-key: open-sesame' -d '\{"message":/);
+    expect(grpcurl.endsWith(` ${grpcAddress} a2a.v1.A2AService/SendMessage`)).toBe(true);
+    const grpcStream = requestTo(`${grpcAddress}/a2a.v1.A2AService/SendStreamingMessage`);
+    const streamedEvents = entries.filter((e) => e.type === 'event' && e.exchange === grpcStream.exchange);
+    expect(streamedEvents.map((e) => Object.keys(JSON.parse(String(e.text)))[0])).toContain('artifactUpdate');
   }, 30_000);
 
   test('an agent that cannot be reached is an answer for the page, not a failure of the inspector', async () => {

@@ -31,7 +31,7 @@ export interface OfferedInterface {
   /** As the cards name them: `JSONRPC`, `HTTP+JSON`, `GRPC`. */
   binding: string;
   url: string;
-  /** Whether the inspector speaks it (JSON-RPC on every version, HTTP+JSON on 1.0). */
+  /** Whether the inspector speaks it (JSON-RPC on every version, HTTP+JSON and gRPC on 1.0 and 0.3). */
   supported: boolean;
 }
 
@@ -160,14 +160,16 @@ export function problemsOf(protocol: Protocol, card: unknown): ValidationIssue[]
 
 function interfacesOf(cards: CardReport[], base: string, limits: string[]): OfferedInterface[] {
   const offered: OfferedInterface[] = [];
-  /** The protocol and binding of each supported interface kept: only the first of each is. */
+  /**
+   * The protocol and binding of each supported interface kept: only the first of each is, the one
+   * the client calls when asked for that binding (A2AClient10 and A2AClient03 take the card's first).
+   */
   const kept = new Set<string>();
-  /** `spoken`: whether the client would really call this interface (0.3's posts to the card's `url`). */
-  const add = (protocol: Protocol, binding: unknown, url: unknown, spoken = true) => {
+  const add = (protocol: Protocol, binding: unknown, url: unknown) => {
     const name = String(binding ?? 'JSONRPC').toUpperCase();
     const key = `${protocol} ${name}`;
     if (kept.has(key)) return;
-    const supported = spoken && (name === 'JSONRPC' || (protocol === '1.0' && (name === 'HTTP+JSON' || name === 'GRPC')));
+    const supported = name === 'JSONRPC' || (protocol !== '0.1.0' && (name === 'HTTP+JSON' || name === 'GRPC'));
     if (supported) kept.add(key);
     offered.push({ protocol, binding: name, url: typeof url === 'string' ? url : base, supported });
   };
@@ -196,10 +198,9 @@ function interfacesOf(cards: CardReport[], base: string, limits: string[]): Offe
     } else if (protocol === '0.3') {
       add('0.3', c.preferredTransport, c.url);
       const listed = Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : [];
-      // The 0.3 client calls the card's own url: another interface at another URL is listed, not spoken.
       for (const entry of firstOf(listed, url, 'additionalInterfaces')) {
         const i = (entry ?? {}) as { url?: unknown; transport?: unknown };
-        add('0.3', i.transport, i.url, i.url === c.url);
+        add('0.3', i.transport, i.url);
       }
     } else {
       add('0.1.0', 'JSONRPC', c.url);
