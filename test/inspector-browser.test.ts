@@ -135,7 +135,7 @@ test('a2a inspect serves the page on loopback, with nothing from elsewhere, and 
     'A2A 1.0 · JSON-RPC',
     'A2A 1.0 · HTTP+JSON (REST)',
     'A2A 0.3 · JSON-RPC',
-    'A2A 0.3 · HTTP+JSON (REST) (not spoken here)',
+    'A2A 0.3 · HTTP+JSON (REST)',
     'A2A 0.1.0 · JSON-RPC',
   ]);
   // Each card valid; the 1.0 and 0.3 ones, which can be signed, say they are not.
