@@ -260,34 +260,49 @@ export class JsonRpcHttp {
       seed,
     );
     return interceptStream(this.options.interceptors, intercepted, (sent, answered) =>
-      this.resumingStream(sent.url, plan, sent.headers, call, answered),
+      this.resuming(
+        { method: plan.method, params: plan.params },
+        plan.resume,
+        (request, headers) => this.oneStream(sent.url, request.method, request.params, plan.check, headers, call, answered),
+        plan.isFinal,
+        sent.headers,
+        call,
+      ),
     );
   }
 
-  private async *resumingStream(
-    url: string,
-    plan: StreamPlan,
+  /**
+   * The events of a stream that resumes: `exchange` is one HTTP exchange of it. When the
+   * connection drops (a NetworkError) before the final event, `resumed()` says what to send
+   * instead (undefined: it cannot be resumed), sent with the last event id seen as
+   * `Last-Event-ID` after a backoff, at most `reconnectAttempts` times without an event between.
+   */
+  private async *resuming<R>(
+    first: R,
+    resumed: () => R | undefined,
+    exchange: (request: R, headers: Record<string, string>) => AsyncIterable<StreamAnswer>,
+    isFinal: (result: unknown) => boolean,
     headers: Record<string, string>,
     call: CallOptions,
-    answered: Answered,
   ): AsyncGenerator<StreamAnswer> {
     let attempt = 0;
     let lastSeen: string | undefined;
-    let current = { method: plan.method, params: plan.params };
+    let current = first;
     for (;;) {
       try {
         const sent = lastSeen !== undefined ? { ...headers, 'Last-Event-ID': lastSeen } : headers;
-        for await (const answer of this.oneStream(url, current.method, current.params, plan.check, sent, call, answered)) {
+        for await (const answer of exchange(current, sent)) {
           lastSeen = answer.id ?? lastSeen;
           attempt = 0;
           yield answer;
-          if (plan.isFinal(answer.result)) return;
+          if (isFinal(answer.result)) return;
         }
         return; // the server ended the stream
       } catch (error) {
-        if (!(error instanceof NetworkError) || call.signal?.aborted || ++attempt > this.options.reconnectAttempts) throw error;
+        const again = error instanceof NetworkError && !call.signal?.aborted ? resumed() : undefined;
+        if (again === undefined || ++attempt > this.options.reconnectAttempts) throw error;
         await pause(100 * 2 ** (attempt - 1), call.signal);
-        current = plan.resume();
+        current = again;
       }
     }
   }
@@ -359,37 +374,20 @@ export class JsonRpcHttp {
   restStream(request: RestStreamRequest, call: CallOptions = {}): AsyncGenerator<StreamAnswer> {
     const { method, verb, url, body } = request;
     const intercepted = this.intercepted({ method, binding: 'HTTP+JSON', url, httpMethod: verb, params: body, streaming: true }, call);
-    return interceptStream(this.options.interceptors, intercepted, (sent, answered) =>
-      this.resumingRestStream({ ...request, url: sent.url }, sent.headers, call, answered),
-    );
-  }
-
-  /** `restStream`'s exchanges: the first, then, after a dropped connection, `request.resume` from the last event id, as JSON-RPC streams resume. */
-  private async *resumingRestStream(
-    request: RestStreamRequest,
-    headers: Record<string, string>,
-    call: CallOptions,
-    answered: Answered,
-  ): AsyncGenerator<StreamAnswer> {
-    let attempt = 0;
-    let lastSeen: string | undefined;
-    let current = request;
-    for (;;) {
-      try {
-        const sent = lastSeen !== undefined ? { ...headers, 'Last-Event-ID': lastSeen } : headers;
-        for await (const answer of this.oneRestStream(current, sent, call, answered)) {
-          lastSeen = answer.id ?? lastSeen;
-          attempt = 0;
-          yield answer;
-        }
-        return;
-      } catch (error) {
-        const resumed = error instanceof NetworkError && !call.signal?.aborted ? request.resume?.() : undefined;
-        if (!resumed || ++attempt > this.options.reconnectAttempts) throw error;
-        await pause(100 * 2 ** (attempt - 1), call.signal);
-        current = { ...request, ...resumed };
-      }
-    }
+    return interceptStream(this.options.interceptors, intercepted, (sent, answered) => {
+      const first = { ...request, url: sent.url };
+      return this.resuming(
+        first,
+        () => {
+          const again = request.resume?.();
+          return again && { ...first, ...again };
+        },
+        (current, headers) => this.oneRestStream(current, headers, call, answered),
+        request.isFinal,
+        sent.headers,
+        call,
+      );
+    });
   }
 
   /** `restStream`'s one HTTP exchange, to the URL and with the headers the interceptors left. */
@@ -399,7 +397,7 @@ export class JsonRpcHttp {
     call: CallOptions,
     answered: Answered,
   ): AsyncGenerator<StreamAnswer> {
-    const { verb, url, body, check, isFinal, codeOf, read } = request;
+    const { verb, url, body, check, codeOf, read } = request;
     const headers: Record<string, string> = { accept: 'text/event-stream', prefer: EVENT_IDS_PREFERENCE };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = { method: verb, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
@@ -418,7 +416,6 @@ export class JsonRpcHttp {
         const value = read ? read(sent) : sent;
         this.hold(value, check, 'stream event');
         yield { id: sse.id, result: value };
-        if (isFinal(value)) return;
       }
     } catch (error) {
       if (error instanceof A2AClientError) throw error;
