@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import express from 'express';
 import { a2aRouter, artifact, completed } from 'a2a-express';
 import { pino } from 'pino';
-import { serverPool } from 'a2a-testing';
+import { serverPool, within } from 'a2a-testing';
 import type { StreamResponse } from 'a2a-types/v1.0';
 import { A2AClient10, type Binding10, MutualTlsRequiredError, NetworkError } from '../src/index.js';
 import { grpcTransport } from '../src/grpc.js';
@@ -532,7 +532,7 @@ test('push notifications from an agent whose keys are served behind a CA of its 
   });
   const client = new A2AClient10(url, { fetch: fetchOverTls, timeoutMs: 10_000 });
   await client.sendMessage({ ...ask('push it'), configuration: { taskPushNotificationConfig: { url: `${hook!.url}/hook`, token: 't' } } });
-  await Promise.race([deliveredAll, new Promise((_, reject) => setTimeout(() => reject(new Error('no delivery in 5 s')), 5_000))]);
+  await within(deliveredAll, 5_000, 'the notification of the completed task');
   const jwksUrl = `${url}/.well-known/jwks.json`;
   const notification = received.at(-1)!;
   const verified = await createPushNotificationVerifier({ jwksUrl, expectedToken: 't', fetch: fetchOverTls }).verify(notification);
